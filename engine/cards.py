@@ -1,0 +1,133 @@
+"""Cards as small ints and hands as int bitmasks, with the notation players write (JS, 9H, TD).
+
+A deck is laid out suit by suit: card id = suit * block + rank_index * copies + copy, where block is the number
+of physical cards in one suit. A hand is an int with bit (1 << id) set for every card it holds, so a suit is a
+contiguous run of bits and following suit is one mask intersection. A double pack gives each copy its own bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+RANK_CODES = ("J", "9", "A", "T", "K", "Q", "8", "7", "6", "5", "4", "3", "2")
+SUIT_CODES = ("S", "H", "D", "C")
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def normalise_rank(text: str) -> str:
+    """'10' and 't' are the ten; ranks are upper case."""
+    t = text.strip().upper()
+    return "T" if t == "10" else t
+
+
+@dataclass(frozen=True)
+class DeckLayout:
+    """The physical cards of one game and how their ids map to notation."""
+
+    suits: tuple[str, ...]
+    ranks: tuple[str, ...]          # high to low as the rule file lists them
+    copies: int
+    block: int = field(init=False)
+    size: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "block", len(self.ranks) * self.copies)
+        object.__setattr__(self, "size", len(self.suits) * len(self.ranks) * self.copies)
+
+    # --- ids -----------------------------------------------------------------------------------
+    def card_id(self, suit: int, rank: int, copy: int = 0) -> int:
+        return suit * self.block + rank * self.copies + copy
+
+    def suit_of(self, card: int) -> int:
+        return card // self.block
+
+    def rank_of(self, card: int) -> int:
+        return (card % self.block) // self.copies
+
+    def code(self, card: int) -> str:
+        return self.ranks[self.rank_of(card)] + self.suits[self.suit_of(card)]
+
+    def suit_mask(self, suit: int) -> int:
+        return ((1 << self.block) - 1) << (suit * self.block)
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << self.size) - 1
+
+    def ids_of_code(self, code: str) -> list[int]:
+        """All copies of the card written `code`; raises ValueError for a card not in this deck."""
+        text = code.strip().upper()
+        if len(text) < 2:
+            raise ValueError(f"'{code}' is not a card (write rank then suit, e.g. JS, 9H, TD)")
+        rank, suit = normalise_rank(text[:-1]), text[-1]
+        if suit not in self.suits:
+            raise ValueError(f"'{code}': unknown suit '{suit}' (suits are {' '.join(self.suits)})")
+        if rank not in self.ranks:
+            raise ValueError(f"'{code}': there is no {rank} in this deck (ranks are {' '.join(self.ranks)})")
+        s, r = self.suits.index(suit), self.ranks.index(rank)
+        return [self.card_id(s, r, c) for c in range(self.copies)]
+
+    def parse_cards(self, codes: Iterable[str]) -> list[int]:
+        """Parse a hand written card by card; repeated codes take the next copy of a double pack."""
+        used: set[int] = set()
+        out: list[int] = []
+        for code in codes:
+            for cid in self.ids_of_code(code):
+                if cid not in used:
+                    used.add(cid)
+                    out.append(cid)
+                    break
+            else:
+                raise ValueError(f"'{code}' appears more often than the deck holds it")
+        return out
+
+    def parse_suit(self, text: str) -> int:
+        t = text.strip().upper()
+        if t not in self.suits:
+            raise ValueError(f"'{text}' is not a suit (suits are {' '.join(self.suits)})")
+        return self.suits.index(t)
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The card ids in a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class Cards:
+    """A set-like, printable view over a hand bitmask (the hot path keeps the bare int)."""
+
+    __slots__ = ("mask", "layout")
+
+    def __init__(self, mask: int, layout: DeckLayout) -> None:
+        self.mask = mask
+        self.layout = layout
+
+    def __iter__(self) -> Iterator[int]:
+        return bits(self.mask)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and bool(self.mask >> card & 1)
+
+    def codes(self) -> list[str]:
+        return [self.layout.code(c) for c in self]
+
+    def __str__(self) -> str:
+        return " ".join(self.codes())
+
+    def __repr__(self) -> str:
+        return f"Cards({str(self)!r})"

@@ -1,0 +1,1 @@
+"""The rule-file language: models, loading with friendly errors, checks, and readable output."""

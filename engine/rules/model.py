@@ -1,0 +1,299 @@
+"""The rule-file language: one frozen pydantic model per section of a rule file.
+
+Every field has a plain English name and a default that matches the family's most common practice, so a rule
+file states what its game does and a house rule states only what it changes. Mechanisms that really differ are
+closed sets of named options (Literal types), never expressions. Cross-field checks live in `checks.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+Rank = Literal["J", "9", "A", "T", "K", "Q", "8", "7", "6", "5", "4", "3", "2"]
+Suit = Literal["S", "H", "D", "C"]
+Seat = Annotated[int, Field(ge=0, le=11)]
+Points = Annotated[int, Field(ge=0, le=1000)]
+
+
+class Section(BaseModel):
+    """Base of every section: frozen, unknown keys are errors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------------------------- table
+class Table(Section):
+    """Who plays, in which partnerships."""
+
+    players: Annotated[int, Field(ge=2, le=12, description="Number of players.")]
+    teams: list[list[Seat]] = Field(
+        description="Fixed partnerships, as lists of seats in playing order (seat i+1 plays after seat i). "
+        "With bidder_plays_alone, list every seat on its own: the match score is kept per seat.")
+    bidder_plays_alone: bool = Field(
+        False, description="The final bidder plays alone against a temporary team of all the others.")
+    direction: Literal["clockwise", "counterclockwise"] = Field(
+        "counterclockwise", description="Which way play goes round the table; for display only.")
+    first_lead: Literal["first_hand", "bidder"] = Field(
+        "first_hand", description="Who leads to the first trick: the player after the dealer, or the bidder. "
+        "A special contract's declarer always leads.")
+
+
+# ---------------------------------------------------------------------------------------------- deck
+class Deck(Section):
+    """The cards, their order and their point values."""
+
+    suits: list[Suit] = Field(default_factory=lambda: ["S", "H", "D", "C"])
+    ranks: list[Rank] = Field(description="Ranks from highest to lowest (T is the ten).", min_length=1)
+    copies: Annotated[int, Field(ge=1, le=2)] = Field(1, description="Copies of each card (2: a double pack).")
+    rank_ties: list[list[Rank]] = Field(
+        default_factory=list,
+        description="Groups of ranks that beat each other only by order of play: the first played wins.")
+    points: dict[Rank, Points] = Field(description="Card points by rank; ranks not listed are worth 0.")
+    last_trick_bonus: Points = Field(0, description="Extra card points for winning the last trick.")
+
+
+# ---------------------------------------------------------------------------------------------- deal
+class DealStep(Section):
+    """Deal this many cards to every player, one packet each, starting with the first hand."""
+
+    deal: Annotated[int, Field(ge=1, le=20)]
+
+
+StepName = Literal["auction", "trump", "raise"]
+ScheduleStep = DealStep | StepName
+
+
+# ------------------------------------------------------------------------------------------- auction
+class BidRange(Section):
+    min: Annotated[int, Field(ge=0)]
+    max: Annotated[int, Field(ge=0)]
+    step: Annotated[int, Field(ge=1)] = 1
+
+
+class PartnerOvercall(Section):
+    """A higher minimum for overbidding your own partner's standing bid."""
+
+    min: Annotated[int, Field(ge=0, description="The lowest bid allowed over a partner's bid.")]
+    only_after_a_pass: bool = Field(
+        True, description="The minimum applies only when the player who spoke just before you passed.")
+
+
+class PointlessRedeal(Section):
+    """A player whose first cards carry no points may have the hand dealt again."""
+
+    seats: Annotated[int, Field(ge=1, le=12)] = Field(
+        1, description="How many players, from the first hand on, have this right (at their first turn).")
+    automatic: bool = Field(False, description="The redeal happens without being asked for.")
+
+
+class Auction(Section):
+    """How the contract is bid for."""
+
+    bids: BidRange
+    first_hand_must_bid: bool = Field(False, description="The first hand may not pass at its first turn.")
+    pass_is_final: bool = Field(False, description="A player who passes may not bid again.")
+    if_all_pass: Literal["redeal", "dealer_must_bid"] = Field(
+        "redeal", description="What happens when every player passes without a bid.")
+    partner_overcall: PartnerOvercall | None = None
+    second_bid_min: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="A player's second and later bids must be at least this.")
+    one_suit_hand_may_not_bid: Literal["nobody", "first_hand", "everyone"] = Field(
+        "nobody", description="Who may not bid while holding cards of one suit only.")
+    pointless_redeal: PointlessRedeal | None = None
+
+
+# --------------------------------------------------------------------------------------------- trump
+class Trump(Section):
+    """How trumps are chosen and kept."""
+
+    chosen: Literal["after_auction", "in_bid"] = Field(
+        "after_auction", description="The final bidder chooses after the auction, or every bid names a suit.")
+    declared_as: Literal["card", "suit"] = Field(
+        "card", description="After the auction: lay a card of the trump suit from hand, or name the suit.")
+    concealed: bool = Field(True, description="Only the bidder knows the trump until it is exposed.")
+    seventh_card: bool = Field(
+        False, description="The bidder may take the seventh card dealt to them as the indicator instead.")
+    no_trumps: bool = Field(False, description="A bid may name no-trumps (with chosen: in_bid).")
+
+
+# ---------------------------------------------------------------------------------------------- play
+class Reveal(Section):
+    """How a concealed trump is called for and what the call does."""
+
+    call: Literal["optional", "compulsory_first_void"] = Field(
+        "optional", description="A void player may call; or the first player unable to follow must call.")
+    caller_must_trump: bool = Field(True, description="The player who called must trump if able.")
+    retroactive: bool = Field(
+        False, description="Trump-suit cards played to the trick before the exposure also count as trumps.")
+    last_trick_forces_exposure: bool = Field(
+        True, description="A card indicator still concealed at the last trick is played and exposed then.")
+
+
+class BidderWhileConcealed(Section):
+    """What the bidder may do while the trump is concealed."""
+
+    lead_trump_suit: Literal["only_when_nothing_else", "free"] = "only_when_nothing_else"
+    when_trump_suit_led: Literal["follow_or_discard", "may_call_and_play_indicator", "must_call"] = Field(
+        "follow_or_discard",
+        description="When another player leads the trump suit and the bidder cannot follow from hand.")
+    void_in_plain_suit: Literal[
+        "discard_plain_or_call_and_play_indicator", "discard_any_or_call_and_play_any_trump"
+    ] = "discard_plain_or_call_and_play_indicator"
+
+
+class Play(Section):
+    """Tricks."""
+
+    reveal: Reveal = Field(default_factory=Reveal)
+    bidder_while_concealed: BidderWhileConcealed = Field(default_factory=BidderWhileConcealed)
+    no_discard_before_suit_led: list[Rank] = Field(
+        default_factory=list,
+        description="Ranks a void player may not discard while their suit has not been led "
+        "(playing the trump of such a rank as a trump is allowed).")
+
+
+# ------------------------------------------------------------------------------------ raise / special
+class Raise(Section):
+    """After the full deal the bidding team may raise the contract."""
+
+    by: list[Literal["bidder", "partner"]] = Field(default_factory=lambda: ["bidder", "partner"])
+    min: Annotated[int, Field(ge=0)]
+
+
+class PairBand(Section):
+    bids: tuple[int, int]
+    adjust: int | None = Field(description="Change to the target; null: no pair allowed at these bids.")
+
+
+class Pair(Section):
+    """Showing King and Queen of trumps moves the target."""
+
+    ranks: list[Rank] = Field(default_factory=lambda: ["K", "Q"])
+    bidding_team: list[PairBand] = Field(description="Target change when the bidding team shows it, by bid.")
+    opponents: int = Field(4, description="Target change when an opponent shows it.")
+    needs_trump_exposed: bool = True
+    needs_won_trick: bool = Field(True, description="The showing team has won a trick before this one.")
+    target_bounds: tuple[int, int] | None = Field(
+        None, description="The target stays within these bounds (default: the bid range).")
+
+
+class SpecialContract(Section):
+    """A contract to win every trick, declared after the full deal (Thani, Single Hand, ...)."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
+    who: Literal["bidder", "anyone"]
+    partner: Literal["plays", "sits_out"] = Field(
+        "plays", description="Whether the declarer's partners play their cards or lay them aside.")
+    trumps: Literal["keep", "none"] = Field("keep", description="Keep the chosen trump, or play without.")
+    made: int
+    failed: int
+
+
+class Surrender(Section):
+    by: Literal["opponents"] = "opponents"
+    refused_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
+        2, description="After a refused surrender, losing a trick costs the bidders this many times the loss.")
+
+
+class AllTricks(Section):
+    """Cot: the bidding team winning every trick scores more."""
+
+    multiplier: Annotated[int, Field(ge=1)] = 2
+    surrender: Surrender | None = None
+
+
+class DoublingStep(Section):
+    name: Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")]
+    by: Literal["opponents", "bidding_team"]
+    multiplier: Annotated[int, Field(ge=2)] = 2
+
+
+class AutoDouble(Section):
+    from_bid: int
+    multiplier: Annotated[int, Field(ge=2)] = 2
+
+
+class FixedStake(Section):
+    """'C': after a double the bidding team may fix the stake, when no match points are showing."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")] = "C"
+    value: Annotated[int, Field(ge=1)] = 6
+    needs_no_score_showing: bool = True
+
+
+class Doubling(Section):
+    """Doubling window right after the trump is chosen."""
+
+    steps: list[DoublingStep] = Field(min_length=1)
+    cap: Annotated[int, Field(ge=1)] | None = Field(None, description="The largest multiplier allowed.")
+    auto_double: AutoDouble | None = None
+    fixed_stake: FixedStake | None = None
+
+
+class Special(Section):
+    pair: Pair | None = None
+    contracts: list[SpecialContract] = Field(default_factory=list)
+    all_tricks: AllTricks | None = None
+    doubling: Doubling | None = None
+
+
+# ------------------------------------------------------------------------------------------- scoring
+class Band(Section):
+    bids: tuple[int, int]
+    made: int
+    failed: int = Field(description="Negative: what the bidders lose (see scoring.method for who it goes to).")
+
+
+class Scoring(Section):
+    method: Literal["bidding_team", "opponents_credited", "exchange"] = Field(
+        "bidding_team", description="bidding_team: only the bidders' score moves; opponents_credited: a failure "
+        "is paid to the opponents; exchange: the loser pays the winner (tables).")
+    bands: list[Band] = Field(min_length=1)
+    below_half_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
+        1, description="Taking less than half the bid multiplies the loss by this.")
+
+
+class Match(Section):
+    start: int = Field(0, description="Every team's score at the start.")
+    win_at: int | None = Field(6, description="A team reaching this score wins.")
+    lose_at: int | None = Field(-6, description="A team at or below this score loses.")
+
+
+class Annul(Section):
+    """Hands that are cancelled and dealt again by the same dealer."""
+
+    one_hand_holds_all_of: Rank | None = Field(
+        "J", description="After the full deal, one player holding every card of this rank annuls the hand.")
+    bidding_team_held_all_trumps: bool = False
+    trump_never_exposed: bool = False
+    pointless_hand_may_redeal: bool = Field(
+        False, description="After the full deal a player whose cards carry no points may annul the hand.")
+
+
+# -------------------------------------------------------------------------------------------- ruleset
+class Ruleset(Section):
+    """One game of the family, completely."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="jacknine rule file")
+
+    schema_version: Literal[1]
+    name: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    extends: str | None = Field(None, description="A shipped rule file's name or a path to overlay.")
+    description: str
+    sources: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="Choices this file makes where sources differ.")
+    table: Table
+    deck: Deck
+    schedule: list[ScheduleStep] = Field(min_length=1, description="What happens in a hand, in order.")
+    auction: Auction
+    trump: Trump = Field(default_factory=Trump)
+    play: Play = Field(default_factory=Play)
+    raise_: Raise | None = Field(None, alias="raise")
+    special: Special = Field(default_factory=Special)
+    scoring: Scoring
+    match: Match = Field(default_factory=Match)
+    annul: Annul = Field(default_factory=Annul)
