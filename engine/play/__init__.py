@@ -1,0 +1,1 @@
+"""The engine: a compiled Game, a State per hand, actions, views and matches."""

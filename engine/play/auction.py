@@ -1,0 +1,135 @@
+"""The auction: who may bid what, when it ends, and what an all-pass means."""
+
+from __future__ import annotations
+
+from engine.play.actions import Action
+from engine.play.base import StateData
+from engine.play.game import NO_TRUMP
+
+
+class AuctionPhase(StateData):
+    def _start_auction(self) -> None:
+        g = self.game
+        pr = g.rules.auction.pointless_redeal
+        if pr is not None and pr.automatic:
+            for i in range(pr.seats):
+                seat = (self.first + i) % self.n
+                if not self.hands[seat] & g.point_mask:
+                    self._annul(f"seat {seat}'s first cards carry no points")
+                    return
+        self.to_act = self.first
+
+    # --- who may do what ------------------------------------------------------------------------
+    def _dealer_forced(self, seat: int) -> bool:
+        return (self.game.rules.auction.if_all_pass == "dealer_must_bid" and self.high_bidder < 0
+                and seat == self.dealer and self.passes >= self.n - 1)
+
+    def _min_bid(self, seat: int) -> int:
+        g = self.game
+        a = g.rules.auction
+        lo = g.bid_min if self.high_bidder < 0 else self.high + g.bid_step
+        po = a.partner_overcall
+        if (po is not None and self.high_bidder >= 0 and self.high_bidder != seat
+                and g.team_of[self.high_bidder] == g.team_of[seat]
+                and (self.last_was_pass or not po.only_after_a_pass)):
+            lo = max(lo, po.min)
+        if a.second_bid_min is not None and self.bids_made[seat]:
+            lo = max(lo, a.second_bid_min)
+        return lo
+
+    def _one_suit_barred(self, seat: int) -> bool:
+        rule = self.game.rules.auction.one_suit_hand_may_not_bid
+        if rule == "nobody" or (rule == "first_hand" and seat != self.first):
+            return False
+        held = self.hands[seat]
+        return sum(1 for m in self.game.suit_masks if held & m) == 1
+
+    def _may_demand_redeal(self, seat: int) -> bool:
+        pr = self.game.rules.auction.pointless_redeal
+        return (pr is not None and not pr.automatic and not self.spoke[seat]
+                and (seat - self.first) % self.n < pr.seats and not self.hands[seat] & self.game.point_mask)
+
+    def _auction_legal(self) -> list[Action]:
+        g = self.game
+        p = self.to_act
+        out: list[Action] = []
+        if self._may_demand_redeal(p):
+            out.append(g.action(p, "redeal"))
+        if self._dealer_forced(p):
+            values = [g.bid_min]
+            may_pass = False
+        else:
+            barred = self._one_suit_barred(p)
+            lo = self._min_bid(p)
+            values = [] if barred else [v for v in g.bid_values if v >= lo]
+            must_open = g.rules.auction.first_hand_must_bid and p == self.first and not self.spoke[p]
+            may_pass = not (must_open and values)
+        if may_pass:
+            out.append(g.action(p, "pass"))
+        if g.bid_in_suit:
+            out.extend(g.action(p, "bid", f"{v} {s}") for v in values for s in g.bid_suits)
+        else:
+            out.extend(g.action(p, "bid", str(v)) for v in values)
+        return out
+
+    # --- applying ---------------------------------------------------------------------------------
+    def _auction_apply(self, a: Action) -> None:
+        p = a.seat
+        g = self.game
+        self.spoke[p] = True
+        if a.verb == "redeal":
+            self._annul(f"seat {p} demanded a redeal with a pointless hand")
+            return
+        if a.verb == "pass":
+            self.passed[p] = True
+            self.passes += 1
+            self.last_was_pass = True
+            if self._auction_finished():
+                return
+        else:
+            forced = self._dealer_forced(p)
+            parts = a.arg.split()
+            self.high = int(parts[0])
+            self.high_suit = parts[1] if len(parts) > 1 else ""
+            self.high_bidder = p
+            self.passes = 0
+            self.bids_made[p] += 1
+            self.last_was_pass = False
+            if forced:
+                self._end_auction()
+                return
+        nxt = (p + 1) % self.n
+        if g.rules.auction.pass_is_final:
+            while self.passed[nxt]:
+                nxt = (nxt + 1) % self.n
+        self.to_act = nxt
+
+    def _auction_finished(self) -> bool:
+        """After a pass: end the auction if everyone else has passed (or annul on an all-pass)."""
+        if self.game.rules.auction.pass_is_final:
+            others_out = all(self.passed[s] for s in range(self.n) if s != self.high_bidder)
+        else:
+            others_out = self.passes >= (self.n - 1 if self.high_bidder >= 0 else self.n)
+        if not others_out:
+            return False
+        if self.high_bidder >= 0:
+            self._end_auction()
+        else:
+            self._annul("every player passed")
+        return True
+
+    def _end_auction(self) -> None:
+        g = self.game
+        self.bidder = self.high_bidder
+        self.bid = self.target = self.high
+        if g.bidder_alone:
+            others = [s for s in range(self.n) if s != self.bidder]
+            self.hand_teams = sorted([[self.bidder], others], key=lambda t: t[0])
+            self.hand_team_of = [self.hand_teams.index([self.bidder]) if s == self.bidder
+                                 else self.hand_teams.index(others) for s in range(self.n)]
+            self.team_points = [0] * len(self.hand_teams)
+        if g.bid_in_suit:
+            self.trump = NO_TRUMP if self.high_suit == "NT" else g.layout.parse_suit(self.high_suit)
+            self.concealed = False
+            self.exposed_trick = 1 if self.trump >= 0 else 0
+        self._next_step()

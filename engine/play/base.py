@@ -1,0 +1,118 @@
+"""The data of a hand in progress, shared by the phase modules (auction, contract steps, tricks, scoring)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.play.actions import Action
+from engine.play.game import Game
+from engine.rules.model import SpecialContract
+
+# Phases of a hand
+AUCTION, TRUMP, DOUBLING, RAISE, POINTLESS, DECLARE, PLAY, ANSWER, DONE, DEALING = range(10)
+PHASE_NAMES = ("auction", "trump", "doubling", "raise", "redeal", "declarations", "play", "surrender",
+               "done", "dealing")
+
+# What a caller must do after calling for the trump in the same turn
+FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
+
+UNDECIDED = -2  # trump suit not chosen yet
+
+
+@dataclass
+class TrickRecord:
+    leader: int
+    seats: list[int]
+    cards: list[int]
+    winner: int
+    points: int
+
+
+@dataclass
+class Result:
+    """What a finished (or stopped) hand amounts to, per hand team."""
+
+    status: str
+    teams: list[list[int]]
+    card_points: list[int]
+    game_points: list[int]
+    made: bool | None
+    reason: str = ""
+    tricks: list[TrickRecord] = field(default_factory=list)
+
+
+class StateData:
+    """Fields of `State`; declared once here so each phase module can be type-checked on its own."""
+
+    game: Game
+    dealer: int
+    n: int
+    first: int
+    dealt: list[list[int]]
+    given: list[int]
+    hands: list[int]
+    step: int
+    phase: int
+    to_act: int
+    history: list[Action]
+    status: str
+    annul_reason: str
+    match_scores: list[int]
+    # auction
+    high: int
+    high_bidder: int
+    high_suit: str
+    passes: int
+    bids_made: list[int]
+    passed: list[bool]
+    spoke: list[bool]
+    last_was_pass: bool
+    # contract
+    bidder: int
+    bid: int
+    target: int
+    trump: int
+    concealed: bool
+    indicator: int
+    seventh: bool
+    exposed_trick: int
+    power_from: int
+    multiplier: int
+    fixed_stake: int
+    queue: list[int]
+    dbl_step: int
+    doubled: bool
+    special: SpecialContract | None
+    declarer: int
+    sitting_out: int
+    hand_teams: list[list[int]]
+    hand_team_of: list[int]
+    # play
+    leader: int
+    trick_cards: list[int]
+    trick_seats: list[int]
+    tricks: list[TrickRecord]
+    led_suits: int
+    constraint: int
+    caller: int
+    team_points: list[int]
+    tricks_won_by: list[int]
+    pair_shown_by: list[int]
+    surrender: int
+    bidders_lost_trick: bool
+    _legal: list[Action] | None
+    _legal_mask: int
+
+    # Implemented by State; declared here so the phase modules can call them.
+    def _annul(self, reason: str) -> None:
+        raise NotImplementedError
+
+    def _next_step(self) -> None:
+        raise NotImplementedError
+
+    def _finish(self) -> None:
+        raise NotImplementedError
+
+    def _seats_from(self, seat: int) -> list[int]:
+        """Every seat in playing order starting with `seat`."""
+        return [(seat + i) % self.n for i in range(self.n)]

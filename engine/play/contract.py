@@ -1,0 +1,253 @@
+"""Steps between the auction and the first lead: trump choice, doubling, raise, redeal and special contracts."""
+
+from __future__ import annotations
+
+from engine.play.actions import Action
+from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, StateData
+from engine.play.game import NO_TRUMP
+
+
+class ContractPhases(StateData):
+    # --- trump --------------------------------------------------------------------------------------
+    def _start_trump(self) -> None:
+        self.phase = TRUMP
+        self.to_act = self.bidder
+
+    def _trump_legal(self) -> list[Action]:
+        g = self.game
+        p = self.bidder
+        t = g.rules.trump
+        out: list[Action] = []
+        if t.declared_as == "card":
+            seen: set[str] = set()
+            for c in range(g.size):
+                if self.hands[p] >> c & 1 and g.codes[c] not in seen:
+                    seen.add(g.codes[c])
+                    out.append(g.action(p, "trump", g.codes[c]))
+        else:
+            out.extend(g.action(p, "trump", s) for s in g.layout.suits)
+        if t.seventh_card:
+            out.append(g.action(p, "trump", "seventh"))
+        return out
+
+    def _trump_apply(self, a: Action) -> None:
+        g = self.game
+        t = g.rules.trump
+        p = self.bidder
+        self.concealed = t.concealed
+        if a.arg == "seventh":
+            self.seventh = True
+        elif len(a.arg) == 1:
+            self.trump = g.layout.parse_suit(a.arg)
+        else:
+            card = next(c for c in g.layout.ids_of_code(a.arg) if self.hands[p] >> c & 1)
+            self.trump = g.suit_of[card]
+            if t.concealed:
+                self.indicator = card
+                self.hands[p] ^= 1 << card
+        if not t.concealed and not self.seventh:
+            self.exposed_trick = 1
+        if g.rules.special.doubling is not None:
+            self._start_doubling()
+        else:
+            self._next_step()
+
+    def _take_seventh_card(self) -> None:
+        """The seventh card dealt to the bidder becomes the indicator as soon as it is dealt."""
+        p = self.bidder
+        if self.seventh and self.indicator < 0 and len(self.dealt[p]) >= 7 and self.given[p] >= 7:
+            card = self.dealt[p][6]
+            self.indicator = card
+            self.trump = self.game.suit_of[card]
+            if self.concealed:
+                self.hands[p] ^= 1 << card
+            else:
+                self.indicator = -1
+                self.exposed_trick = 1
+
+    # --- doubling -----------------------------------------------------------------------------------
+    def _doubling_side(self, by: str) -> list[int]:
+        bt = self.hand_team_of[self.bidder]
+        seats = self._seats_from(self.bidder)
+        if by == "bidding_team":
+            return [s for s in seats if self.hand_team_of[s] == bt]
+        return [s for s in seats if self.hand_team_of[s] != bt]
+
+    def _step_fits(self, idx: int) -> bool:
+        d = self.game.rules.special.doubling
+        assert d is not None
+        if idx >= len(d.steps):
+            return False
+        return d.cap is None or self.multiplier * d.steps[idx].multiplier <= d.cap
+
+    def _start_doubling(self) -> None:
+        d = self.game.rules.special.doubling
+        assert d is not None
+        if d.auto_double is not None and self.bid >= d.auto_double.from_bid:
+            self.multiplier = d.auto_double.multiplier
+        self.dbl_step = 0
+        if not self._step_fits(0):
+            self._next_step()
+            return
+        self.queue = self._doubling_side(d.steps[0].by)
+        self.phase = DOUBLING
+        self.to_act = self.queue[0]
+
+    def _doubling_legal(self) -> list[Action]:
+        g = self.game
+        d = g.rules.special.doubling
+        assert d is not None
+        p = self.to_act
+        out = [g.action(p, "pass"), g.action(p, d.steps[self.dbl_step].name)]
+        fs = d.fixed_stake
+        if (fs is not None and self.doubled and d.steps[self.dbl_step].by == "bidding_team"
+                and (not fs.needs_no_score_showing or not any(self.match_scores))):
+            out.append(g.action(p, fs.name))
+        return out
+
+    def _doubling_apply(self, a: Action) -> None:
+        d = self.game.rules.special.doubling
+        assert d is not None
+        if a.verb == "pass":
+            self.queue.pop(0)
+            if self.queue:
+                self.to_act = self.queue[0]
+                return
+        elif d.fixed_stake is not None and a.verb == d.fixed_stake.name:
+            self.fixed_stake = d.fixed_stake.value
+        else:
+            self.multiplier *= d.steps[self.dbl_step].multiplier
+            self.doubled = True
+            self.dbl_step += 1
+            if self._step_fits(self.dbl_step):
+                self.queue = self._doubling_side(d.steps[self.dbl_step].by)
+                self.to_act = self.queue[0]
+                return
+        self._next_step()
+
+    # --- raise ---------------------------------------------------------------------------------------
+    def _raise_values(self) -> list[int]:
+        r = self.game.rules.raise_
+        assert r is not None
+        lo = max(r.min, self.bid + self.game.bid_step)
+        return [v for v in self.game.bid_values if v >= lo]
+
+    def _start_raise(self) -> None:
+        r = self.game.rules.raise_
+        assert r is not None
+        seats: list[int] = []
+        for who in r.by:
+            if who == "bidder":
+                seats.append(self.bidder)
+            elif not self.game.bidder_alone:
+                team = self.hand_teams[self.hand_team_of[self.bidder]]
+                seats.extend(s for s in self._seats_from(self.bidder) if s in team and s != self.bidder)
+        self.queue = seats
+        self.phase = RAISE
+        self._ask_next_raise()
+
+    def _ask_next_raise(self) -> None:
+        while self.queue and not self._raise_values():
+            self.queue.pop(0)
+        if self.queue:
+            self.to_act = self.queue[0]
+        else:
+            self._next_step()
+
+    def _raise_legal(self) -> list[Action]:
+        g = self.game
+        p = self.to_act
+        return [g.action(p, "pass")] + [g.action(p, "raise", str(v)) for v in self._raise_values()]
+
+    def _raise_apply(self, a: Action) -> None:
+        if a.verb == "raise":
+            self.bid = self.target = int(a.arg)
+        self.queue.pop(0)
+        self._ask_next_raise()
+
+    # --- after the full deal: pointless-hand redeal, special contracts --------------------------------
+    def _dealt_mask(self, seat: int) -> int:
+        m = 0
+        for c in self.dealt[seat][: self.given[seat]]:
+            m |= 1 << c
+        return m
+
+    def _start_pointless(self) -> bool:
+        """Ask each player with a pointless hand whether to annul; False when nobody is asked."""
+        pm = self.game.point_mask
+        self.queue = [s for s in self._seats_from(self.first) if not self._dealt_mask(s) & pm]
+        if not self.queue:
+            return False
+        self.phase = POINTLESS
+        self.to_act = self.queue[0]
+        return True
+
+    def _pointless_apply(self, a: Action) -> None:
+        if a.verb == "redeal":
+            self._annul(f"seat {a.seat} showed a pointless hand")
+            return
+        self.queue.pop(0)
+        if self.queue:
+            self.to_act = self.queue[0]
+        else:
+            self._next_step()
+
+    def _eligible_contracts(self, seat: int) -> list[str]:
+        return [c.name for c in self.game.rules.special.contracts
+                if c.who == "anyone" or seat == self.bidder]
+
+    def _start_declarations(self) -> bool:
+        self.queue = [s for s in self._seats_from(self.first) if self._eligible_contracts(s)]
+        if not self.queue:
+            return False
+        self.phase = DECLARE
+        self.to_act = self.queue[0]
+        return True
+
+    def _declare_legal(self) -> list[Action]:
+        g = self.game
+        p = self.to_act
+        return [g.action(p, "pass")] + [g.action(p, "declare", n) for n in self._eligible_contracts(p)]
+
+    def _declare_apply(self, a: Action) -> None:
+        if a.verb == "pass":
+            self.queue.pop(0)
+            if self.queue:
+                self.to_act = self.queue[0]
+            else:
+                self._next_step()
+            return
+        g = self.game
+        c = g.contracts[a.arg]
+        p = a.seat
+        self.special = c
+        self.declarer = p
+        if g.bidder_alone or p != self.bidder:
+            self._regroup_for_declarer(p)
+        self.bidder = p
+        if c.partner == "sits_out":
+            team = self.hand_teams[self.hand_team_of[p]]
+            for s in team:
+                if s != p:
+                    self.sitting_out |= 1 << s
+        if c.trumps == "none":
+            if self.indicator >= 0 and self.concealed:
+                self.hands[self.bidder_of_indicator()] |= 1 << self.indicator
+            self.trump = NO_TRUMP
+            self.indicator = -1
+            self.concealed = False
+            self.exposed_trick = 0
+        self._next_step()
+
+    def bidder_of_indicator(self) -> int:
+        """The seat that laid the indicator (the contract's original bidder)."""
+        return self.high_bidder
+
+    def _regroup_for_declarer(self, declarer: int) -> None:
+        """A declarer from another team (or at a lone-bidder table) plays with their own team."""
+        g = self.game
+        if g.bidder_alone:
+            others = [s for s in range(self.n) if s != declarer]
+            self.hand_teams = sorted([[declarer], others], key=lambda t: t[0])
+            self.hand_team_of = [self.hand_teams.index([declarer]) if s == declarer
+                                 else self.hand_teams.index(others) for s in range(self.n)]

@@ -1,0 +1,140 @@
+"""Why an action is illegal, in words a player understands (the slow path: only on a refused action)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.cards import SUIT_NAMES
+from engine.play.actions import Action
+from engine.play.base import (
+    ANSWER, AUCTION, DECLARE, DOUBLING, INDICATOR, PHASE_NAMES, PLAY, POINTLESS, RAISE, TRUMP, TRUMP_IF_ABLE,
+)
+
+if TYPE_CHECKING:
+    from engine.play.state import State
+
+
+def _suit_name(state: State, suit: int) -> str:
+    return SUIT_NAMES[state.game.layout.suits[suit]]
+
+
+def why_illegal(state: State, a: Action) -> str:
+    """A one-line reason; assumes `a` is not among `state.legal_actions()`."""
+    if state.is_terminal:
+        return "the hand is over"
+    if a.seat != state.to_act:
+        return f"it is seat {state.to_act}'s turn, not seat {a.seat}'s"
+    ph = state.phase
+    verbs = {x.verb for x in state.legal_actions()}
+    if a.verb not in verbs:
+        return _wrong_verb(state, a, verbs)
+    if ph == PLAY and a.verb == "play":
+        return _why_card(state, a)
+    if ph == AUCTION and a.verb == "bid":
+        return _why_bid(state, a)
+    if ph == RAISE:
+        values = state._raise_values()
+        return f"a raise must be at least {values[0]}" if values else "no raise is possible"
+    if ph == TRUMP:
+        return f"'{a.notation}' is not a trump choice you can make (you may: " + \
+            ", ".join(x.notation for x in state.legal_actions()) + ")"
+    return f"'{a.notation}' is not allowed now"
+
+
+def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
+    ph = state.phase
+    what = PHASE_NAMES[ph]
+    if a.verb == "pass" and ph == AUCTION:
+        if state._dealer_forced(a.seat):
+            return f"everybody else passed: the dealer must bid {state.game.bid_min}"
+        return "the first hand must open the bidding"
+    if a.verb == "call":
+        if ph != PLAY:
+            return "there is no trump to call for now"
+        if not state.concealed:
+            return "the trump is already exposed"
+        if state.trick_cards and state.hands[a.seat] & state.game.suit_masks[state.game.suit_of[state.trick_cards[0]]]:
+            return "you can follow suit, so you may not call for the trump"
+        if a.seat == state.high_bidder and state.trick_cards and \
+                state.game.suit_of[state.trick_cards[0]] == state.trump:
+            return "the bidder may not expose the trump when another player leads the trump suit"
+        return "you may not call for the trump now"
+    if a.verb == "play" and "call" in verbs and ph == PLAY:
+        return "you must call for the trump: you are the first player unable to follow suit"
+    if a.verb == "redeal":
+        return "you may demand a redeal only with a pointless hand at your first turn"
+    if a.verb == "show":
+        return "you cannot show a pair now (it needs King and Queen of the exposed trump in your hand, " \
+               "and a trick already won by your side)"
+    if a.verb == "surrender":
+        return "the opponents may offer to surrender only while the bidding team has won every trick"
+    if ph in (DOUBLING, DECLARE, POINTLESS, ANSWER, RAISE, TRUMP):
+        allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
+        return f"during the {what} you may: {allowed}"
+    return f"'{a.verb}' is not allowed during the {what}"
+
+
+def _why_bid(state: State, a: Action) -> str:
+    g = state.game
+    parts = a.arg.split()
+    if not parts or not parts[0].isdigit():
+        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if g.bid_in_suit else "")
+    v = int(parts[0])
+    if g.bid_in_suit and (len(parts) != 2 or parts[1] not in g.bid_suits):
+        return f"a bid names a trump suit or no-trumps: {' '.join(g.bid_suits)}"
+    if not g.bid_in_suit and len(parts) != 1:
+        return "a bid is just a number here"
+    if state._one_suit_barred(a.seat):
+        return "you may not bid while holding cards of one suit only"
+    if v > g.bid_max:
+        return f"bids go up to {g.bid_max}"
+    if (v - g.bid_min) % g.bid_step:
+        return f"bids go in steps of {g.bid_step}"
+    lo = state._min_bid(a.seat)
+    if state._dealer_forced(a.seat):
+        return f"the dealer must bid {g.bid_min}"
+    if state.high_bidder >= 0 and v <= state.high:
+        return f"a bid must be higher than {state.high}"
+    po = g.rules.auction.partner_overcall
+    if po is not None and lo == po.min and v < po.min:
+        return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
+    sb = g.rules.auction.second_bid_min
+    if sb is not None and lo == sb and v < sb:
+        return f"a second bid must be at least {sb}"
+    return f"a bid must be at least {lo}"
+
+
+def _why_card(state: State, a: Action) -> str:
+    g = state.game
+    p = a.seat
+    try:
+        ids = g.layout.ids_of_code(a.arg)
+    except ValueError as e:
+        return str(e)
+    held = state.hands[p] | (1 << state.indicator if p == state.high_bidder and state.indicator >= 0 else 0)
+    if not any(held >> c & 1 for c in ids):
+        return f"you do not hold {a.arg}"
+    card = ids[0]
+    if state.caller == p:
+        if state.constraint == INDICATOR:
+            return "you exposed the trump and must now play the indicator card"
+        if state.constraint == TRUMP_IF_ABLE:
+            return f"you called for the trump and must play a trump ({_suit_name(state, state.trump)})"
+        return "you called for the trump and must play a trump"
+    if state.concealed and p == state.high_bidder and state.indicator >= 0 and card in ids \
+            and any(c == state.indicator for c in ids) and not state.hands[p] >> state.indicator & 1:
+        return "the indicator is face down: expose it by calling before you play it"
+    trick = state.trick_cards
+    if not trick:
+        if state.concealed and p == state.high_bidder and g.suit_of[card] == state.trump:
+            return "the bidder may not lead the concealed trump suit while holding other suits"
+        return f"you may not lead {a.arg} now"
+    led = g.suit_of[trick[0]]
+    if state.hands[p] & g.suit_masks[led]:
+        return f"you must follow {_suit_name(state, led)}"
+    if state.concealed and p == state.high_bidder and g.suit_of[card] == state.trump:
+        return ("the bidder may not play a card of the concealed trump suit from hand: discard another suit, "
+                "or call and play the indicator")
+    if g.rank_of[card] in g.no_discard_ranks and not state.led_suits >> g.suit_of[card] & 1:
+        return f"you may not discard the {g.layout.ranks[g.rank_of[card]]} of a suit that has not been led"
+    return f"you may not play {a.arg} now"

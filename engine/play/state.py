@@ -1,0 +1,281 @@
+"""State: one hand in progress. The phase machine runs the rule file's schedule; each phase lives in its own
+module (auction, contract steps, tricks) and scoring in `scoring.py`."""
+
+from __future__ import annotations
+
+import copy
+
+from engine.errors import IllegalActionError
+from engine.play.actions import Action
+from engine.play.auction import AuctionPhase
+from engine.play.base import (
+    ANSWER, AUCTION, DEALING, DECLARE, DONE, DOUBLING, PHASE_NAMES, PLAY, POINTLESS, RAISE, TRUMP,
+    UNDECIDED, Result,
+)
+from engine.play.contract import ContractPhases
+from engine.play.game import STEP_AUCTION, STEP_RAISE, STEP_TRUMP, Game
+from engine.play.scoring import score_hand
+from engine.play.tricks import TrickPhase
+
+
+class State(AuctionPhase, ContractPhases, TrickPhase):
+    """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`."""
+
+    def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
+                 match_scores: list[int] | None = None) -> None:
+        n = game.n
+        self.game = game
+        self.dealer = dealer
+        self.n = n
+        self.first = game.first_hand(dealer)
+        self.dealt = [list(h) for h in dealt]
+        self.given = [0] * n
+        self.hands = [0] * n
+        self.step = 0
+        self.stage = 0
+        self.phase = DEALING
+        self.to_act = -1
+        self.history = []
+        self.status = "in_progress"
+        self.annul_reason = ""
+        self.match_scores = list(match_scores) if match_scores else [0] * len(game.teams)
+        self.high = 0
+        self.high_bidder = -1
+        self.high_suit = ""
+        self.passes = 0
+        self.bids_made = [0] * n
+        self.passed = [False] * n
+        self.spoke = [False] * n
+        self.last_was_pass = False
+        self.bidder = -1
+        self.bid = 0
+        self.target = 0
+        self.trump = UNDECIDED
+        self.concealed = False
+        self.indicator = -1
+        self.seventh = False
+        self.exposed_trick = 0
+        self.power_from = 0
+        self.multiplier = 1
+        self.fixed_stake = 0
+        self.queue = []
+        self.dbl_step = 0
+        self.doubled = False
+        self.special = None
+        self.declarer = -1
+        self.sitting_out = 0
+        self.hand_teams = [list(t) for t in game.teams]
+        self.hand_team_of = list(game.team_of)
+        self.leader = -1
+        self.trick_cards = []
+        self.trick_seats = []
+        self.tricks = []
+        self.led_suits = 0
+        self.constraint = 0
+        self.caller = -1
+        self.resume_to = -1
+        self.team_points = [0] * len(self.hand_teams)
+        self.tricks_won_by = [0] * n
+        self.pair_shown_by = []
+        self.surrender = 0
+        self.bidders_lost_trick = False
+        self._legal = None
+        self._legal_mask = 0
+        self._game_points: list[int] | None = None
+        self._made: bool | None = None
+        self._next_step()
+
+    # --- the schedule -----------------------------------------------------------------------------
+    def _deal(self, k: int) -> None:
+        for i in range(self.n):
+            seat = (self.first + i) % self.n
+            for c in self.dealt[seat][self.given[seat]: self.given[seat] + k]:
+                self.hands[seat] |= 1 << c
+            self.given[seat] += k
+        if self.seventh:
+            self._take_seventh_card()
+
+    def _after_full_deal(self) -> bool:
+        """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
+        g = self.game
+        rank = g.rules.annul.one_hand_holds_all_of
+        if rank is not None:
+            r = g.layout.ranks.index(rank)
+            every = sum(1 << c for c in range(g.size) if g.rank_of[c] == r)
+            for s in range(self.n):
+                if self._dealt_mask(s) & every == every:
+                    self._annul(f"seat {s} holds every {rank}")
+                    return True
+        return g.rules.annul.pointless_hand_may_redeal and self._start_pointless()
+
+    def _next_step(self) -> None:
+        g = self.game
+        while self.status == "in_progress":
+            if self.step < len(g.schedule):
+                code = g.schedule[self.step]
+                self.step += 1
+                if code > 0:
+                    self._deal(code)
+                    if all(self.given[s] >= len(self.dealt[s]) for s in range(self.n)) and self._after_full_deal():
+                        return
+                    continue
+                if code == STEP_AUCTION:
+                    self.phase = AUCTION
+                    self._start_auction()
+                elif code == STEP_TRUMP:
+                    self._start_trump()
+                elif code == STEP_RAISE:
+                    self._start_raise()
+                return
+            if self.stage == 0:
+                self.stage = 1
+                if self._start_declarations():
+                    return
+                continue
+            self._start_play()
+            return
+
+    def _annul(self, reason: str) -> None:
+        self.status = "annulled"
+        self.annul_reason = reason
+        self.phase = DONE
+        self.to_act = -1
+
+    def _finish(self) -> None:
+        g = self.game
+        an = g.rules.annul
+        if self.surrender != 3 and self.special is None and self.trump >= 0:
+            if an.trump_never_exposed and self.concealed:
+                self._annul("the trump was never exposed")
+                return
+            if an.bidding_team_held_all_trumps:
+                team = self.hand_teams[self.hand_team_of[self.bidder]]
+                held = 0
+                for s in team:
+                    held |= self._dealt_mask(s)
+                tm = g.suit_masks[self.trump]
+                if held & tm == tm:
+                    self._annul("the bidding team held every trump")
+                    return
+        self._made, self._game_points = score_hand(self)
+        self.status = "complete"
+        self.phase = DONE
+        self.to_act = -1
+
+    # --- the public interface -----------------------------------------------------------------------
+    @property
+    def current_seat(self) -> int:
+        """The seat to act, or -1 when the hand is over."""
+        return self.to_act
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status != "in_progress"
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take now (interned objects; empty once the hand is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        ph = self.phase
+        if ph == PLAY:
+            return self._play_legal()
+        if ph == AUCTION:
+            return self._auction_legal()
+        if ph == TRUMP:
+            return self._trump_legal()
+        if ph == DOUBLING:
+            return self._doubling_legal()
+        if ph == RAISE:
+            return self._raise_legal()
+        if ph == POINTLESS:
+            return [self.game.action(self.to_act, "pass"), self.game.action(self.to_act, "redeal")]
+        if ph == DECLARE:
+            return self._declare_legal()
+        if ph == ANSWER:
+            return self._answer_legal()
+        return []
+
+    def normalise(self, action: Action) -> Action:
+        """The interned form of an action as this state understands it (a suit named by one of its cards)."""
+        g = self.game
+        a = g.intern(action)
+        if a.verb == "trump" and len(a.arg) > 1 and a.arg != "seventh" and g.rules.trump.declared_as == "suit":
+            return g.action(a.seat, "trump", a.arg[-1])
+        if a.verb not in ("play", "bid", "trump", "raise", "show", "declare"):
+            for name in g.doubling_names:
+                if a.verb.lower() == name.lower() or (a.verb == "declare" and a.arg.lower() == name.lower()):
+                    return g.action(a.seat, name)
+        if a.verb == "declare":
+            for name in g.doubling_names:
+                if a.arg.lower() == name.lower():
+                    return g.action(a.seat, name)
+        return a
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action; an illegal one raises IllegalActionError and changes nothing."""
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            action = self.normalise(action)
+            if action not in legal:
+                from engine.play.explain import why_illegal
+
+                raise IllegalActionError(why_illegal(self, action))
+        self.history.append(action)
+        self._legal = None
+        ph = self.phase
+        if ph == PLAY:
+            self._play_apply(action)
+        elif ph == AUCTION:
+            self._auction_apply(action)
+        elif ph == TRUMP:
+            self._trump_apply(action)
+        elif ph == DOUBLING:
+            self._doubling_apply(action)
+        elif ph == RAISE:
+            self._raise_apply(action)
+        elif ph == POINTLESS:
+            self._pointless_apply(action)
+        elif ph == DECLARE:
+            self._declare_apply(action)
+        elif ph == ANSWER:
+            self._answer_apply(action)
+
+    def clone(self) -> State:
+        c = copy.copy(self)
+        for name in ("dealt", "given", "hands", "history", "match_scores", "bids_made", "passed", "spoke",
+                     "queue", "trick_cards", "trick_seats", "tricks", "team_points", "tricks_won_by",
+                     "pair_shown_by", "hand_team_of"):
+            setattr(c, name, list(getattr(self, name)))
+        c.hand_teams = [list(t) for t in self.hand_teams]
+        return c
+
+    # --- results --------------------------------------------------------------------------------------
+    @property
+    def game_points(self) -> list[int]:
+        return list(self._game_points) if self._game_points is not None else [0] * len(self.hand_teams)
+
+    @property
+    def made(self) -> bool | None:
+        return self._made
+
+    @property
+    def result(self) -> Result:
+        return Result(self.status, [list(t) for t in self.hand_teams], list(self.team_points), self.game_points,
+                      self._made, self.annul_reason, list(self.tricks))
+
+    def trump_suit_code(self) -> str | None:
+        """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
+        return self.game.layout.suits[self.trump] if self.trump >= 0 else None
+
+    def view(self, seat: int) -> object:
+        from engine.play.view import build_view
+
+        return build_view(self, seat)

@@ -1,0 +1,282 @@
+"""Tricks: following suit, the concealed trump and its exposure, pairs, surrender, and who wins a trick.
+
+This is the hot path: hands are int bitmasks, the legal cards are one mask, and play actions come from
+per-suit lookup tables precomputed in `Game`.
+"""
+
+from __future__ import annotations
+
+from engine.play.actions import Action
+from engine.play.base import ANSWER, ANY_TRUMP, FREE, INDICATOR, PLAY, TRUMP_IF_ABLE, StateData, TrickRecord
+
+
+class TrickPhase(StateData):
+    resume_to: int
+
+    def _start_play(self) -> None:
+        g = self.game
+        if self.special is not None:
+            leader = self.declarer
+        elif g.rules.table.first_lead == "bidder" and self.bidder >= 0:
+            leader = self.bidder
+        else:
+            leader = self.first
+        while self.sitting_out >> leader & 1:
+            leader = (leader + 1) % self.n
+        self.phase = PLAY
+        self.leader = self.to_act = leader
+        self.trick_cards = []
+        self.trick_seats = []
+
+    def _next_seat(self, s: int) -> int:
+        s = (s + 1) % self.n
+        while self.sitting_out >> s & 1:
+            s = (s + 1) % self.n
+        return s
+
+    @property
+    def indicator_owner(self) -> int:
+        return self.high_bidder
+
+    # --- legal cards --------------------------------------------------------------------------------
+    def _discards(self, m: int) -> int:
+        """Cards a void player may throw: all of `m`, less protected ranks of suits not yet led."""
+        g = self.game
+        if not g.no_discard_ranks or not m:
+            return m
+        barred = 0
+        for s in range(g.nsuits):
+            if not self.led_suits >> s & 1 and not (s == self.trump and not self.concealed):
+                barred |= g.protected_masks[s]
+        return (m & ~barred) or m
+
+    def _play_options(self, p: int) -> tuple[int, list[Action]]:
+        """(mask of playable cards, other actions) for the seat to play."""
+        g = self.game
+        h = self.hands[p]
+        extras: list[Action] = []
+        if g.rules.special.pair is not None and self._pair_allowed(p):
+            extras.append(g.action(p, "show", "pair"))
+        if self._surrender_allowed(p):
+            extras.append(g.action(p, "surrender"))
+        if self.caller == p:
+            c = self.constraint
+            if c == INDICATOR:
+                return 1 << self.indicator, extras
+            if c == TRUMP_IF_ABLE or c == ANY_TRUMP:
+                t = h & g.suit_masks[self.trump]
+                return (t or (self._discards(h) if c == TRUMP_IF_ABLE else h)), extras
+            return self._discards(h), extras
+        trick = self.trick_cards
+        concealed = self.concealed
+        if not trick:
+            if concealed and p == self.indicator_owner:
+                if not h and self.indicator >= 0:
+                    return 1 << self.indicator, extras
+                if g.rules.play.bidder_while_concealed.lead_trump_suit == "only_when_nothing_else":
+                    plain = h & ~g.suit_masks[self.trump]
+                    if plain:
+                        return plain, extras
+            return h, extras
+        led = g.suit_of[trick[0]]
+        follow = h & g.suit_masks[led]
+        if follow:
+            return follow, extras
+        if not concealed:
+            return self._discards(h), extras
+        if not h:
+            return 1 << self.indicator, extras
+        call = g.action(p, "call")
+        compulsory = g.rules.play.reveal.call == "compulsory_first_void"
+        if p == self.indicator_owner:
+            bw = g.rules.play.bidder_while_concealed
+            if led == self.trump:
+                if bw.when_trump_suit_led == "must_call":
+                    return 0, extras + [call]
+                if bw.when_trump_suit_led == "may_call_and_play_indicator":
+                    return self._discards(h), extras + [call]
+                return self._discards(h), extras
+            if compulsory:
+                return 0, extras + [call]
+            if bw.void_in_plain_suit == "discard_plain_or_call_and_play_indicator":
+                return self._discards(h & ~g.suit_masks[self.trump]), extras + [call]
+            return self._discards(h), extras + [call]
+        if compulsory:
+            return 0, extras + [call]
+        return self._discards(h), extras + [call]
+
+    def _play_legal(self) -> list[Action]:
+        g = self.game
+        p = self.to_act
+        mask, out = self._play_options(p)
+        self._legal_mask = mask
+        tables = g.play_table[p]
+        block = g.block
+        bm = (1 << block) - 1
+        for s in range(g.nsuits):
+            v = mask >> (s * block) & bm
+            if v:
+                out.extend(tables[s][v])
+        return out
+
+    # --- optional actions at one's turn to play -----------------------------------------------------
+    def _pair_allowed(self, p: int) -> bool:
+        g = self.game
+        pr = g.rules.special.pair
+        if pr is None or self.special is not None or self.trump < 0 or (pr.needs_trump_exposed and self.concealed):
+            return False
+        team = self.hand_team_of[p]
+        if any(self.hand_team_of[s] == team for s in self.pair_shown_by):
+            return False
+        h = self.hands[p]
+        for rank in pr.ranks:
+            r = g.layout.ranks.index(rank)
+            if not any(h >> g.layout.card_id(self.trump, r, k) & 1 for k in range(g.layout.copies)):
+                return False
+        if pr.needs_won_trick and not any(self.hand_team_of[t.winner] == team for t in self.tricks):
+            return False
+        if team == self.hand_team_of[self.bidder]:
+            return self._bidder_pair_adjust() is not None
+        return True
+
+    def _bidder_pair_adjust(self) -> int | None:
+        pr = self.game.rules.special.pair
+        assert pr is not None
+        for band in pr.bidding_team:
+            if band.bids[0] <= self.bid <= band.bids[1]:
+                return band.adjust
+        return None
+
+    def _surrender_allowed(self, p: int) -> bool:
+        at = self.game.rules.special.all_tricks
+        return (at is not None and at.surrender is not None and self.surrender == 0 and self.special is None
+                and self.hand_team_of[p] != self.hand_team_of[self.bidder] and bool(self.tricks)
+                and not self.bidders_lost_trick)
+
+    # --- applying -----------------------------------------------------------------------------------
+    def _play_apply(self, a: Action) -> None:
+        verb = a.verb
+        if verb == "play":
+            self._play_card(a)
+        elif verb == "call":
+            self._expose_by_call(a.seat)
+        elif verb == "show":
+            self._show_pair(a.seat)
+        elif verb == "surrender":
+            self.surrender = 1
+            self.resume_to = a.seat
+            self.phase = ANSWER
+            self.to_act = self.bidder
+
+    def _answer_legal(self) -> list[Action]:
+        g = self.game
+        return [g.action(self.bidder, "accept"), g.action(self.bidder, "refuse")]
+
+    def _answer_apply(self, a: Action) -> None:
+        if a.verb == "accept":
+            self.surrender = 3
+            self._finish()
+            return
+        self.surrender = 2
+        self.phase = PLAY
+        self.to_act = self.resume_to
+
+    def _show_pair(self, p: int) -> None:
+        pr = self.game.rules.special.pair
+        assert pr is not None
+        if self.hand_team_of[p] == self.hand_team_of[self.bidder]:
+            adj = self._bidder_pair_adjust() or 0
+        else:
+            adj = pr.opponents
+        lo, hi = self.game.pair_bounds
+        self.target = min(hi, max(lo, self.target + adj))
+        self.pair_shown_by.append(p)
+
+    def _expose(self) -> None:
+        self.concealed = False
+        self.exposed_trick = len(self.tricks) + 1
+        self.power_from = 0 if self.game.rules.play.reveal.retroactive else len(self.trick_cards)
+
+    def _expose_by_call(self, p: int) -> None:
+        g = self.game
+        self._expose()
+        owner = self.indicator_owner
+        if self.indicator >= 0:
+            self.hands[owner] |= 1 << self.indicator
+        self.caller = p
+        rv = g.rules.play.reveal
+        compulsory = rv.call == "compulsory_first_void"
+        if p == owner:
+            bw = g.rules.play.bidder_while_concealed
+            led = g.suit_of[self.trick_cards[0]] if self.trick_cards else -1
+            if self.indicator >= 0 and (
+                    (led == self.trump and bw.when_trump_suit_led == "may_call_and_play_indicator")
+                    or (led != self.trump and not compulsory
+                        and bw.void_in_plain_suit == "discard_plain_or_call_and_play_indicator")):
+                self.constraint = INDICATOR
+                return
+            if not compulsory and bw.void_in_plain_suit == "discard_any_or_call_and_play_any_trump":
+                self.constraint = ANY_TRUMP
+                return
+        self.constraint = TRUMP_IF_ABLE if rv.caller_must_trump else FREE
+
+    def _play_card(self, a: Action) -> None:
+        g = self.game
+        p = a.seat
+        legal = self._legal_mask
+        card = -1
+        for c in g.code_ids[a.arg]:
+            if legal >> c & 1:
+                card = c
+                break
+        if card == self.indicator and self.concealed:
+            self._expose()  # the indicator played at the last trick is exposed as it is played
+        else:
+            self.hands[p] ^= 1 << card
+        self.caller = -1
+        if not self.trick_cards:
+            self.led_suits |= 1 << g.suit_of[card]
+        self.trick_cards.append(card)
+        self.trick_seats.append(p)
+        if len(self.trick_cards) == self.n - self.sitting_out.bit_count():
+            self._resolve_trick()
+        else:
+            self.to_act = self._next_seat(p)
+
+    def _resolve_trick(self) -> None:
+        g = self.game
+        cards = self.trick_cards
+        suit_of = g.suit_of
+        strength = g.strength
+        led = suit_of[cards[0]]
+        trump = self.trump if not self.concealed else -1
+        best = -1
+        win = 0
+        pts = 0
+        for i, c in enumerate(cards):
+            pts += g.points[c]
+            s = suit_of[c]
+            if s == trump and i >= self.power_from:
+                st = strength[c] + 1000
+            elif s == led:
+                st = strength[c]
+            else:
+                continue
+            if st > best:
+                best = st
+                win = i
+        winner = self.trick_seats[win]
+        if len(self.tricks) + 1 == g.tricks_per_hand:
+            pts += g.last_trick_bonus
+        self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
+        self.team_points[self.hand_team_of[winner]] += pts
+        self.tricks_won_by[winner] += 1
+        if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
+                self.special is not None and winner != self.declarer):
+            self.bidders_lost_trick = True
+        self.trick_cards = []
+        self.trick_seats = []
+        self.power_from = 0
+        self.leader = self.to_act = winner
+        if len(self.tricks) == g.tricks_per_hand:
+            self._finish()
