@@ -1,16 +1,35 @@
-"""Loading rule files (provisional minimal loader; the full one adds positions and friendly errors)."""
+"""Loading rule files: YAML with positions, `extends`, the models, the semantic checks, friendly errors.
+
+`check_ruleset(ref)` returns a `Report` with every problem found and never raises except `UnreadableError`;
+`load_ruleset(ref)` returns the `Ruleset` or raises `RulesetError` with all the problems at once.
+
+`extends` overlays one file on another: mappings merge key by key; lists, scalars and `null` replace
+(so `raise: null` removes a section). Every resolved value keeps its `Origin`, the file and place that set
+it, so an error about an inherited value points at the file that wrote it.
+"""
 
 from __future__ import annotations
 
+import functools
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from pydantic import ValidationError
 
-from engine.rules.model import Ruleset
+from engine.errors import Problem, RulesetError, UnreadableError
+from engine.rules import checks, messages
+from engine.rules.model import SCHEMA_VERSION, Ruleset
+from engine.rules.yamlpos import Document, KeyPath, dotted, read_document
 
 REPO_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 PACKAGED_RULESETS = Path(__file__).resolve().parents[1] / "data" / "rulesets"
+MAX_CHAIN = 16
+# Maps whose keys are ranks: keys there are normalised (`10` is the ten, T).
+RANK_KEYED: tuple[KeyPath, ...] = (("deck", "points"),)
 
 
 def shipped_dir() -> Path:
@@ -21,36 +40,276 @@ def shipped_rulesets() -> dict[str, Path]:
     return {p.stem: p for p in sorted(shipped_dir().glob("*.yaml"))}
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _merge(out[k], v)
-        else:
-            out[k] = v
+@dataclass(frozen=True)
+class Origin:
+    """Where a resolved value was set: the value's place, and its key's place when it has a key."""
+
+    file: str
+    line: int
+    column: int
+    key_line: int | None = None
+    key_column: int | None = None
+
+
+Origins = dict[KeyPath, Origin]
+
+
+@dataclass
+class Report:
+    """The outcome of checking one rule file: its problems, the resolved data, where each value came from."""
+
+    file: str
+    problems: list[Problem] = field(default_factory=list)
+    ruleset: Ruleset | None = None
+    resolved: dict[str, Any] = field(default_factory=dict)
+    origins: Origins = field(default_factory=dict)
+    chain: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.ruleset is not None and not self.problems
+
+    def where(self, path: KeyPath, anchor: messages.Anchor = "value") -> tuple[str, int | None, int | None]:
+        """The file, line and column to report for `path`: its own origin or its nearest written ancestor."""
+        if anchor == "parent":
+            path = path[:-1]
+        probe = path
+        while probe:
+            o = self.origins.get(probe)
+            if o is not None:
+                if (anchor == "key" or probe != path or anchor == "parent") and o.key_line is not None:
+                    return o.file, o.key_line, o.key_column
+                return o.file, o.line, o.column
+            probe = probe[:-1]
+        return self.file, None, None
+
+    def problem(self, path: KeyPath, message: str, anchor: messages.Anchor = "value") -> Problem:
+        return Problem(*self.where(path, anchor), dotted(path), message)
+
+
+# ------------------------------------------------------------------------------------------ locating
+def display_name(path: Path) -> str:
+    """A path as shown in messages: relative to the working directory when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def locate(ref: str | Path, base_dir: Path | None = None) -> Path | None:
+    """A shipped name or a path (relative to `base_dir`, else the working directory); None: no such name."""
+    text = str(ref)
+    is_path = isinstance(ref, Path) or "/" in text or "\\" in text or text.endswith((".yaml", ".yml"))
+    if not is_path:
+        shipped = shipped_rulesets().get(text)
+        if shipped is not None:
+            return shipped
+        if not (base_dir or Path.cwd()).joinpath(text).is_file():
+            return None
+    p = Path(text).expanduser()
+    return p if p.is_absolute() or base_dir is None else base_dir / p
+
+
+# ------------------------------------------------------------------------------------------ resolving
+@functools.lru_cache(maxsize=256)
+def _read_cached(path: str, display: str, stamp: tuple[int, int]) -> Document:
+    return read_document(Path(path), display)
+
+
+def _read(path: Path) -> Document:
+    display = display_name(path)
+    try:
+        st = path.stat()
+    except OSError:
+        return read_document(path, display)  # raises the right UnreadableError
+    return _read_cached(str(path), display, (st.st_mtime_ns, st.st_size))
+
+
+def _origins(doc: Document) -> Origins:
+    out: Origins = {}
+    for path, pos in doc.values.items():
+        key = doc.keys.get(path)
+        out[path] = Origin(pos.file, pos.line, pos.column,
+                           key.line if key else None, key.column if key else None)
     return out
 
 
-def _raw(ref: str | Path, base_dir: Path | None = None) -> dict[str, Any]:
-    path = _locate(ref, base_dir)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    parent = data.get("extends")
-    if parent:
-        merged = _merge(_raw(parent, path.parent), data)
-        merged["extends"] = parent
-        return merged
-    return dict(data)
+def _merge(base: Any, over: Any) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for key, value in over.items():
+            out[key] = _merge(base[key], value) if key in base else value
+        return out
+    return over
 
 
-def _locate(ref: str | Path, base_dir: Path | None) -> Path:
-    text = str(ref)
-    if "/" in text or text.endswith((".yaml", ".yml")):
-        p = Path(text)
-        if not p.is_absolute() and base_dir is not None:
-            p = base_dir / p
-        return p
-    return shipped_rulesets()[text]
+def _merged_origins(value: Any, path: KeyPath, over: Origins, base: Origins, out: Origins) -> None:
+    origin = over.get(path) or base.get(path)
+    if origin is not None:
+        out[path] = origin
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _merged_origins(v, (*path, k), over, base, out)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _merged_origins(v, (*path, i), over, base, out)
+
+
+def _version_problem(doc: Document) -> Problem | None:
+    """schema_version is checked before anything else: another version's keys would only mislead."""
+    version = doc.data.get("schema_version")
+    if version == SCHEMA_VERSION and not isinstance(version, bool):
+        return None
+    if "schema_version" not in doc.data:
+        return Problem(doc.file, 1, 1, "schema_version",
+                       f"required key is missing; start the file with `schema_version: {SCHEMA_VERSION}`")
+    pos = doc.values[("schema_version",)]
+    return Problem(doc.file, pos.line, pos.column, "schema_version",
+                   f"this jacknine reads schema_version {SCHEMA_VERSION}, not {messages.describe(version)}")
+
+
+class _Stop(Exception):
+    """Resolution cannot go on (wrong schema_version); carries the problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+Resolved = tuple[dict[str, Any], Origins, list[str]]
+
+
+def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved:
+    doc = _read(path)
+    stop = _version_problem(doc)
+    if stop is not None:
+        raise _Stop(stop)
+    problems.extend(doc.problems)
+    data, origins = _normalise_rank_keys(doc, problems)
+    parent_ref = doc.data.get("extends")
+    chain = [doc.file]
+    if parent_ref is None:
+        return data, origins, chain
+
+    def at_extends(message: str) -> None:
+        pos = doc.values[("extends",)]
+        problems.append(Problem(doc.file, pos.line, pos.column, "extends", message))
+
+    for required in ("name", "description"):
+        if required not in doc.data:
+            problems.append(Problem(doc.file, 1, 1, required,
+                                    "required key is missing (a file that extends another states its own)"))
+    if not isinstance(parent_ref, str) or not parent_ref.strip():
+        at_extends(f"expected a shipped rule file's name or a path, got {messages.describe(parent_ref)}")
+        return data, origins, chain
+    parent = locate(parent_ref, path.parent)
+    names = " -> ".join([display_name(p) for p in stack] + [doc.file])
+    if parent is None:
+        known = ", ".join(shipped_rulesets())
+        at_extends(f"no shipped rule file named {parent_ref!r} (chain: {names}); shipped: {known}")
+        return data, origins, chain
+    if not parent.is_file():
+        at_extends(f"parent file not found: {display_name(parent)} (chain: {names})")
+        return data, origins, chain
+    if any(parent.resolve() == p.resolve() for p in [*stack, path]):
+        at_extends(f"extends cycle: {names} -> {display_name(parent)}")
+        return data, origins, chain
+    if len(stack) >= MAX_CHAIN:
+        at_extends(f"extends chain longer than {MAX_CHAIN} files (chain: {names})")
+        return data, origins, chain
+    base, base_origins, base_chain = _resolve(parent, [*stack, path], problems)
+    merged = _merge(base, data)
+    merged_origins: Origins = {}
+    _merged_origins(merged, (), origins, base_origins, merged_origins)
+    return merged, merged_origins, [*base_chain, doc.file]
+
+
+def _normalise_rank_keys(doc: Document, problems: list[Problem]) -> tuple[dict[str, Any], Origins]:
+    """`10` is accepted for the ten wherever a map is keyed by rank (documented in the README).
+
+    Done per file, before merging, so `10:` in a house rule overrides its parent's `T:`. The cached document
+    is never edited: the mappings along the way are copied.
+    """
+    data, origins = dict(doc.data), _origins(doc)
+    for map_path in RANK_KEYED:
+        parent: Any = data
+        for part in map_path[:-1]:
+            child = parent.get(part) if isinstance(parent, dict) else None
+            if not isinstance(child, dict):
+                break
+            parent[part] = parent = dict(child)
+        table = parent.get(map_path[-1]) if isinstance(parent, dict) else None
+        if not isinstance(table, dict) or "10" not in table:
+            continue
+        if "T" in table:
+            pos = doc.keys[(*map_path, "10")]
+            problems.append(Problem(doc.file, pos.line, pos.column, dotted((*map_path, "10")),
+                                    "10 and T are both the ten; write it once"))
+            continue
+        parent[map_path[-1]] = {("T" if k == "10" else k): v for k, v in table.items()}
+        moved = (*map_path, "10")
+        for old in [p for p in origins if p[: len(moved)] == moved]:
+            origins[(*map_path, "T", *old[len(moved):])] = origins.pop(old)
+    return data, origins
+
+
+# ------------------------------------------------------------------------------------------ public API
+def check_ruleset(ref: str | Path) -> Report:
+    """Every problem of a rule file and its extends chain; raises only UnreadableError."""
+    path = locate(ref)
+    if path is None:
+        raise UnreadableError(str(ref), "no such file, and no shipped rule file has this name "
+                              f"(shipped: {', '.join(shipped_rulesets())})")
+    report = Report(display_name(path))
+    try:
+        data, report.origins, report.chain = _resolve(path, [], report.problems)
+    except _Stop as stop:
+        report.problems = [stop.problem]
+        return report
+    report.resolved = data
+    try:
+        report.ruleset = Ruleset.model_validate_json(json.dumps(data), strict=True)
+    except ValidationError as e:
+        found = messages.findings(e, data)
+        report.problems.extend(report.problem(f.path, f.message, f.anchor) for f in found)
+    except (ValueError, TypeError) as e:  # json cannot carry the value (e.g. NaN); say so plainly
+        report.problems.append(Problem(report.file, None, None, "", f"cannot read the values: {e}"))
+    if report.ruleset is not None:
+        found = list(checks.run(report.ruleset))
+        report.problems.extend(report.problem(f.path, f.message, f.anchor) for f in found)
+    report.problems = _in_reading_order(report.problems, report.file)
+    return report
+
+
+def _in_reading_order(problems: Iterable[Problem], main: str) -> list[Problem]:
+    """The checked file's problems first, then its parents'; each file top to bottom; no repeats."""
+    unique = {str(p): p for p in problems}.values()
+    return sorted(unique, key=lambda p: (p.file != main, p.file, p.line or 0, p.column or 0))
 
 
 def load_ruleset(ref: str | Path) -> Ruleset:
-    return Ruleset.model_validate(_raw(ref))
+    """The Ruleset of a shipped name or a file path; RulesetError or UnreadableError otherwise."""
+    text = str(ref)
+    if not isinstance(ref, Path) and text in shipped_rulesets():
+        return _load_shipped(text, os.path.getmtime(shipped_rulesets()[text]))
+    return _load(ref)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_shipped(name: str, mtime: float) -> Ruleset:
+    # The engine loads rule files at start-up and per match: shipped files are parsed once per process.
+    return _load(name)
+
+
+def _load(ref: str | Path) -> Ruleset:
+    report = check_ruleset(ref)
+    if report.problems or report.ruleset is None:
+        raise RulesetError(report.problems)
+    return report.ruleset
+
+
+def problems_of(ref: str | Path) -> list[Problem]:
+    """Every problem of a rule file as a list, the unreadable case included (for `validate`)."""
+    try:
+        return check_ruleset(ref).problems
+    except UnreadableError as e:
+        return [e.problem]

@@ -17,6 +17,20 @@ Rank = Literal["J", "9", "A", "T", "K", "Q", "8", "7", "6", "5", "4", "3", "2"]
 Suit = Literal["S", "H", "D", "C"]
 Seat = Annotated[int, Field(ge=0, le=11)]
 Points = Annotated[int, Field(ge=0, le=1000)]
+RaiseBy = Literal["bidder", "partner"]
+
+
+# Typed default factories: a bare list literal would be inferred as list[str], not a list of the Literal.
+def _all_suits() -> list[Suit]:
+    return ["S", "H", "D", "C"]
+
+
+def _both_raise() -> list[RaiseBy]:
+    return ["bidder", "partner"]
+
+
+def _king_queen() -> list[Rank]:
+    return ["K", "Q"]
 
 
 class Section(BaseModel):
@@ -46,9 +60,10 @@ class Table(Section):
 class Deck(Section):
     """The cards, their order and their point values."""
 
-    suits: list[Suit] = Field(default_factory=lambda: ["S", "H", "D", "C"])
+    suits: list[Suit] = Field(default_factory=lambda: _all_suits(), description="The suits in the deck.")
     ranks: list[Rank] = Field(description="Ranks from highest to lowest (T is the ten).", min_length=1)
-    copies: Annotated[int, Field(ge=1, le=2)] = Field(1, description="Copies of each card (2: a double pack).")
+    copies: Annotated[int, Field(ge=1, le=2)] = Field(
+        1, description="Copies of each card (2: a double pack).")
     rank_ties: list[list[Rank]] = Field(
         default_factory=list,
         description="Groups of ranks that beat each other only by order of play: the first played wins.")
@@ -160,7 +175,7 @@ class Play(Section):
 class Raise(Section):
     """After the full deal the bidding team may raise the contract."""
 
-    by: list[Literal["bidder", "partner"]] = Field(default_factory=lambda: ["bidder", "partner"])
+    by: list[RaiseBy] = Field(default_factory=lambda: _both_raise(), description="Who may raise, in order.")
     min: Annotated[int, Field(ge=0)]
 
 
@@ -172,7 +187,7 @@ class PairBand(Section):
 class Pair(Section):
     """Showing King and Queen of trumps moves the target."""
 
-    ranks: list[Rank] = Field(default_factory=lambda: ["K", "Q"])
+    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks making the pair.")
     bidding_team: list[PairBand] = Field(description="Target change when the bidding team shows it, by bid.")
     opponents: int = Field(4, description="Target change when an opponent shows it.")
     needs_trump_exposed: bool = True
@@ -196,7 +211,8 @@ class SpecialContract(Section):
 class Surrender(Section):
     by: Literal["opponents"] = "opponents"
     refused_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
-        2, description="After a refused surrender, losing a trick costs the bidders this many times the loss.")
+        2, description="After a refused surrender, losing a trick costs the bidders this many times the "
+        "loss.")
 
 
 class AllTricks(Section):
@@ -245,13 +261,14 @@ class Special(Section):
 class Band(Section):
     bids: tuple[int, int]
     made: int
-    failed: int = Field(description="Negative: what the bidders lose (see scoring.method for who it goes to).")
+    failed: int = Field(
+        description="Negative: what the bidders lose (see scoring.method for who it goes to).")
 
 
 class Scoring(Section):
     method: Literal["bidding_team", "opponents_credited", "exchange"] = Field(
-        "bidding_team", description="bidding_team: only the bidders' score moves; opponents_credited: a failure "
-        "is paid to the opponents; exchange: the loser pays the winner (tables).")
+        "bidding_team", description="bidding_team: only the bidders' score moves; opponents_credited: a "
+        "failure is paid to the opponents; exchange: the loser pays the winner (tables).")
     bands: list[Band] = Field(min_length=1)
     below_half_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
         1, description="Taking less than half the bid multiplies the loss by this.")
@@ -285,7 +302,8 @@ class Ruleset(Section):
     extends: str | None = Field(None, description="A shipped rule file's name or a path to overlay.")
     description: str
     sources: list[str] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list, description="Choices this file makes where sources differ.")
+    notes: list[str] = Field(
+        default_factory=list, description="Choices this file makes where sources differ.")
     table: Table
     deck: Deck
     schedule: list[ScheduleStep] = Field(min_length=1, description="What happens in a hand, in order.")

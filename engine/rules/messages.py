@@ -1,0 +1,220 @@
+"""Plain-English messages for what pydantic finds wrong, without pydantic's vocabulary.
+
+Each pydantic error becomes a `Finding`: the path in the rule file, the message, and whether the key itself,
+its value, or the mapping that lacks a key should be pointed at.
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+
+from engine.rules.model import Ruleset
+from engine.rules.yamlpos import KeyPath
+
+Anchor = Literal["key", "value", "parent"]
+STEPS_HINT = "a step is `deal: N`, auction, trump or raise"
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: KeyPath
+    message: str
+    anchor: Anchor = "value"
+
+
+def describe(value: Any) -> str:
+    """How a value the user wrote is named in a message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"text {_short(value)!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def suggest(word: str, choices: list[str]) -> str | None:
+    found = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+# ------------------------------------------------------------------------------- the model at a path
+def _unwrap(tp: Any) -> Any:
+    """Strip Annotated and Optional so the meaningful type is left."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp
+            tp = args[0]
+        else:
+            return tp
+
+
+def type_at(path: KeyPath) -> Any:
+    """The annotation the model expects at `path` (union branches are picked by their pydantic tag)."""
+    tp: Any = Ruleset
+    for part in path:
+        tp = _unwrap(tp)
+        origin = typing.get_origin(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            fields = {(f.alias or n): f for n, f in tp.model_fields.items()}
+            if not isinstance(part, str) or part not in fields:
+                return None
+            tp = fields[part].annotation
+        elif origin in (list, tuple) and isinstance(part, int):
+            args = typing.get_args(tp)
+            tp = args[min(part, len(args) - 1)] if origin is tuple else args[0]
+        elif origin is dict:
+            tp = typing.get_args(tp)[1]
+        elif origin in (typing.Union, types.UnionType):
+            tp = next((a for a in typing.get_args(tp) if getattr(a, "__name__", None) == part), None)
+        else:
+            return None
+    return _unwrap(tp)
+
+
+def _key_type_at(path: KeyPath) -> Any:
+    """The type of the keys of the map that holds `path`."""
+    args = typing.get_args(type_at(path[:-1]))
+    return _unwrap(args[0]) if args else None
+
+
+def keys_at(path: KeyPath) -> list[str]:
+    tp = type_at(path)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [f.alias or n for n, f in tp.model_fields.items()]
+    return []
+
+
+def literal_values(tp: Any) -> list[str]:
+    return [str(v) for v in typing.get_args(tp)] if typing.get_origin(tp) is Literal else []
+
+
+# ------------------------------------------------------------------------------------- translation
+def findings(error: ValidationError, data: dict[str, Any]) -> list[Finding]:
+    out: list[Finding] = []
+    schedule_items: set[int] = set()
+    for err in error.errors():
+        loc = tuple(err["loc"])
+        if len(loc) >= 3 and loc[0] == "schedule" and isinstance(loc[1], int):
+            # a schedule step is a union; speak about the branch the user evidently meant
+            if loc[1] in schedule_items:
+                continue
+            schedule_items.add(loc[1])
+            out.extend(_schedule_step(loc[1], data, error))
+            continue
+        out.append(_one(err, loc))
+    return out
+
+
+def _schedule_step(index: int, data: dict[str, Any], error: ValidationError) -> Iterator[Finding]:
+    item = data["schedule"][index]
+    path: KeyPath = ("schedule", index)
+    if isinstance(item, dict):
+        for err in error.errors():
+            loc = tuple(err["loc"])
+            if loc[:3] == ("schedule", index, "DealStep"):
+                yield _one(err, (*path, *loc[3:]), type_path=loc)
+    elif isinstance(item, str):
+        hint = suggest(item, ["auction", "trump", "raise", "deal"])
+        did = f" (did you mean '{hint}'?)" if hint else ""
+        yield Finding(path, f"unknown step {item!r}{did}; {STEPS_HINT}")
+    else:
+        yield Finding(path, f"expected a step, got {describe(item)}; {STEPS_HINT}")
+
+
+def _one(err: ErrorDetails, loc: tuple[Any, ...], type_path: tuple[Any, ...] | None = None) -> Finding:
+    kind, value, ctx = err["type"], err.get("input"), err.get("ctx") or {}
+    tpath: KeyPath = tuple(type_path if type_path is not None else loc)
+    is_key = bool(loc) and loc[-1] == "[key]"
+    if is_key:
+        loc, tpath = loc[:-1], tpath[:-1]
+    path: KeyPath = tuple(loc)
+    if kind == "extra_forbidden":
+        known = keys_at(tpath[:-1])
+        hint = suggest(str(path[-1]), known)
+        if hint:
+            return Finding(path, f"unknown key (did you mean '{hint}'?)", "key")
+        return Finding(path, "unknown key; known keys here: " + ", ".join(known), "key")
+    if kind == "missing":
+        if isinstance(path[-1], int):  # a short [low, high] pair
+            size = len(typing.get_args(type_at(tpath[:-1]))) or 2
+            return Finding(path[:-1], f"expected {size} items, got {path[-1]}")
+        return Finding(path, "required key is missing", "parent")
+    if kind == "literal_error":
+        expected = literal_values(_key_type_at(tpath) if is_key else type_at(tpath))
+        return Finding(path, _bad_choice(value, expected, is_key), "key" if is_key else "value")
+    return Finding(path, _plain(kind, value, ctx, path))
+
+
+def _bad_choice(value: Any, choices: list[str], is_key: bool) -> str:
+    what = "key" if is_key else "value"
+    if isinstance(value, int | float) and not isinstance(value, bool) and str(value) in choices:
+        return f'{value} is read as a number here; write it in quotes: "{value}"'
+    if str(value) == "10" and "T" in choices:
+        return f"unknown {what} '10' (the ten is written T)"
+    hint = suggest(str(value), choices) if isinstance(value, str) else None
+    if hint:
+        return f"unknown {what} {_short(str(value))!r} (did you mean '{hint}'?)"
+    listed = ", ".join(choices)
+    if is_key:
+        return f"unknown key {_short(str(value))!r}; expected one of {listed}"
+    return f"expected one of {listed}; got {describe(value)}"
+
+
+_TYPE_NAMES = {
+    "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+    "bool_type": "true or false", "bool_parsing": "true or false", "string_type": "text",
+    "list_type": "a list", "tuple_type": "a list", "dict_type": "a mapping (key: value lines)",
+    "model_type": "a mapping (key: value lines)", "model_attributes_type": "a mapping (key: value lines)",
+    "none_required": "null",
+}
+
+
+def _plain(kind: str, value: Any, ctx: dict[str, Any], path: KeyPath) -> str:
+    if kind in _TYPE_NAMES:
+        return f"expected {_TYPE_NAMES[kind]}, got {describe(value)}"
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = ctx.get("ge", ctx.get("gt"))
+        return f"must be at least {bound}" if kind == "greater_than_equal" else f"must be more than {bound}"
+    if kind in ("less_than_equal", "less_than"):
+        bound = ctx.get("le", ctx.get("lt"))
+        return f"must be at most {bound}" if kind == "less_than_equal" else f"must be less than {bound}"
+    if kind == "too_short":
+        if ctx.get("field_type") == "Tuple":
+            return f"expected {ctx.get('min_length')} items, got {ctx.get('actual_length')}"
+        return f"needs at least {ctx.get('min_length')} item(s)"
+    if kind == "too_long":
+        if ctx.get("field_type") == "Tuple":
+            return f"expected {ctx.get('max_length')} items, got {ctx.get('actual_length')}"
+        return f"allows at most {ctx.get('max_length')} item(s)"
+    if kind == "string_pattern_mismatch":
+        pattern = str(ctx.get("pattern", ""))
+        case = "letters" if "A-Z" in pattern else "lower-case letters"
+        start = " starting with a letter or digit" if "0-9][" in pattern else " starting with a letter"
+        return f"{_short(str(value))!r} is not a valid name: use {case}, digits and hyphens,{start}"
+    if kind == "frozen_set_type" or kind == "set_type":
+        return f"expected a list, got {describe(value)}"
+    return f"invalid value {describe(value)}"
