@@ -1,0 +1,200 @@
+"""Commands for rule files: rulesets, validate, show, schema, new, diff.
+
+Exit codes: 0 fine, 1 an invalid rule file, 2 a file that cannot be read (or a command used wrongly).
+Problems go to stderr, one line each; nothing here lets a traceback through for a bad file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.errors import Problem, UnreadableError
+from engine.rules import explain
+from engine.rules.load import Report, check_ruleset, shipped_rulesets
+from engine.rules.schema import schema_text
+
+REPO_SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "ruleset.schema.json"
+PACKAGED_SCHEMA = Path(__file__).resolve().parents[1] / "data" / "schema" / "ruleset.schema.json"
+VALID, INVALID, UNREADABLE = 0, 1, 2
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def schema_file() -> Path:
+    return PACKAGED_SCHEMA if PACKAGED_SCHEMA.is_file() else REPO_SCHEMA
+
+
+def _report_or_exit(ref: str) -> Report:
+    """A valid report, or the problems on stderr and the matching exit code."""
+    try:
+        report = check_ruleset(ref)
+    except UnreadableError as e:
+        typer.echo(str(e.problem), err=True)
+        raise typer.Exit(UNREADABLE) from None
+    if not report.ok:
+        for p in report.problems:
+            typer.echo(str(p), err=True)
+        raise typer.Exit(INVALID)
+    return report
+
+
+def rulesets() -> None:
+    """List the shipped rule files: name, players, description."""
+    names = shipped_rulesets()
+    width = max(len(n) for n in names)
+    for name in names:
+        try:
+            report = check_ruleset(name)
+        except UnreadableError as e:
+            typer.echo(f"{name:<{width}}  (unreadable: {e.problem.message})")
+            continue
+        rs = report.ruleset
+        if rs is None or report.problems:
+            typer.echo(f"{name:<{width}}  (invalid: run `jacknine validate {name}`)")
+            continue
+        typer.echo(f"{name:<{width}}  {rs.table.players}p  {rs.description}")
+
+
+def validate(
+    files: Annotated[list[str] | None, typer.Argument(help="Rule files or shipped names.")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Validate every shipped rule file.")] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="text, or json: a list of problems.")] = Format.text,
+) -> None:
+    """Check rule files; print every problem as file:line:column: path: message."""
+    refs = list(files or []) + (list(shipped_rulesets()) if all_ else [])
+    if not refs:
+        typer.echo("validate: name at least one FILE, or use --all", err=True)
+        raise typer.Exit(UNREADABLE)
+    code, found = VALID, []
+    for ref in refs:
+        problems, status = _check(ref)
+        code = max(code, status)
+        found.extend(problems)
+        if fmt is Format.text:
+            for p in problems:
+                typer.echo(str(p), err=True)
+            if not problems:
+                typer.echo(f"{ref}: ok")
+    if fmt is Format.json:
+        typer.echo(json.dumps([p.as_dict() for p in found], indent=2))
+    raise typer.Exit(code)
+
+
+def _check(ref: str) -> tuple[list[Problem], int]:
+    try:
+        report = check_ruleset(ref)
+    except UnreadableError as e:
+        return [e.problem], UNREADABLE
+    return report.problems, VALID if report.ok else INVALID
+
+
+def show(
+    ref: Annotated[str, typer.Argument(metavar="NAME|FILE", help="A shipped name or a rule file.")],
+    origin: Annotated[bool, typer.Option("--origin", help="Say which file set each rule.")] = False,
+) -> None:
+    """The fully resolved rules as readable text."""
+    typer.echo(explain.show(_report_or_exit(ref), origin=origin), nl=False)
+
+
+def schema() -> None:
+    """Print the JSON Schema of rule files (draft-07)."""
+    typer.echo(schema_text(), nl=False)
+
+
+def _file_name(path: Path) -> str:
+    name = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()).strip("-")
+    return name or "house"
+
+
+def new(
+    extends: Annotated[str, typer.Option("--extends", help="The shipped name or file to build on.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The file to create.")],
+) -> None:
+    """Start a house-rule file that extends a ruleset; never overwrites a file."""
+    if output.exists():
+        typer.echo(f"{output}: already exists; jacknine new never overwrites a file", err=True)
+        raise typer.Exit(UNREADABLE)
+    parent = _report_or_exit(extends)
+    ref = extends
+    if extends not in shipped_rulesets():
+        ref = os.path.relpath(Path(extends).resolve(), output.resolve().parent)
+        ref = ref if ref.startswith(".") or os.path.isabs(ref) else "./" + ref
+    try:
+        schema_ref = os.path.relpath(schema_file(), output.resolve().parent)
+    except ValueError:  # another drive on Windows
+        schema_ref = str(schema_file())
+    text = _template(_file_name(output), ref, schema_ref, parent)
+    try:
+        with output.open("x", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        typer.echo(f"{output}: cannot write ({e.strerror or e})", err=True)
+        raise typer.Exit(UNREADABLE) from None
+    typer.echo(f"{output}: created; check it with `jacknine validate {output}`")
+
+
+def _template(name: str, ref: str, schema_ref: str, parent: Report) -> str:
+    rs = parent.ruleset
+    assert rs is not None
+    band = rs.scoring.bands[0]
+    bids = rs.auction.bids
+    return f"""# yaml-language-server: $schema={schema_ref}
+schema_version: 1
+name: {name}
+extends: {ref}
+description: {rs.name} with our house rules
+# This file states only what differs from {rs.name}: mappings merge key by key, lists and plain values
+# replace, and null removes a section. Uncomment and change what your table does differently, then run
+# `jacknine validate` on this file and `jacknine diff {rs.name} <this file>`.
+#
+# auction:
+#   bids: {{min: {bids.min}, max: {bids.max}}}
+#   pass_is_final: true
+#
+# play:
+#   no_discard_before_suit_led: [J]
+#
+# scoring:
+#   bands:                      # a list: it replaces the parent's bands entirely
+#     - {{bids: [{bids.min}, {bids.max}], made: {band.made}, failed: {band.failed}}}
+#
+# match: {{start: 0, win_at: {rs.match.win_at if rs.match.win_at is not None else "null"}, lose_at: null}}
+#
+# annul:
+#   pointless_hand_may_redeal: true
+"""
+
+
+def diff(
+    a: Annotated[str, typer.Argument(metavar="A", help="The ruleset to compare against.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="The ruleset whose changes are listed.")],
+) -> None:
+    """What B changes relative to A, rule by rule, on the resolved rules."""
+    ra, rb = _report_or_exit(a).ruleset, _report_or_exit(b).ruleset
+    assert ra is not None and rb is not None
+    lines = explain.diff(ra, rb)
+    if not lines:
+        typer.echo(f"{b} has the same rules as {a}")
+        return
+    typer.echo(f"{b} changes {len(lines)} rule(s) of {a}:")
+    for line in lines:
+        typer.echo(f"  {line}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rulesets")(rulesets)
+    app.command("validate")(validate)
+    app.command("show")(show)
+    app.command("schema")(schema)
+    app.command("new")(new)
+    app.command("diff")(diff)

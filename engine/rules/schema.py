@@ -1,0 +1,90 @@
+"""The JSON Schema of rule files, generated from the models and made draft-07 compatible for editors.
+
+pydantic writes draft 2020-12: `$defs` and `prefixItems`. Editors and the plain `jsonschema` library's
+Draft7Validator want `definitions` and `items: [...]`, so the output is rewritten.
+
+A file with `extends` is an overlay: it states only what it changes, so no section of it is required. The
+schema says so with `if/then/else`: an overlay is checked against "Overlay" copies of the definitions with
+`required` dropped along mapping keys (list items stay complete, since a list in an overlay replaces the
+parent's whole list). The loader then checks the resolved rules in full.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.rules.model import Ruleset
+
+SCHEMA_URI = "http://json-schema.org/draft-07/schema#"
+OVERLAY = "Overlay"
+
+
+def _draft7(node: Any) -> Any:
+    """Rename `$defs` refs and turn `prefixItems` tuples into draft-07 `items` lists."""
+    if isinstance(node, list):
+        return [_draft7(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "$ref" and isinstance(value, str):
+            out[key] = value.replace("#/$defs/", "#/definitions/")
+        elif key == "prefixItems":
+            out["items"] = _draft7(value)
+            out["additionalItems"] = False
+        else:
+            out[key] = _draft7(value)
+    return out
+
+
+def _overlay(node: Any, defs: dict[str, Any], made: dict[str, Any]) -> Any:
+    """A copy of `node` that requires nothing along mapping keys; items of lists stay complete."""
+    if isinstance(node, list):
+        return [_overlay(v, defs, made) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "required":
+            continue
+        if key == "$ref":
+            name = value.rsplit("/", 1)[-1]
+            if name + OVERLAY not in made:
+                made[name + OVERLAY] = {}  # placeholder against recursion
+                made[name + OVERLAY] = _overlay(defs[name], defs, made)
+            out[key] = f"#/definitions/{name}{OVERLAY}"
+        elif key in ("items", "additionalItems", "additionalProperties", "propertyNames"):
+            out[key] = value
+        elif key == "properties":
+            out[key] = {k: _overlay(v, defs, made) for k, v in value.items()}
+        else:
+            out[key] = _overlay(value, defs, made)
+    return out
+
+
+def ruleset_schema() -> dict[str, Any]:
+    raw = _draft7(Ruleset.model_json_schema(by_alias=True, mode="validation"))
+    defs: dict[str, Any] = raw.pop("definitions", raw.pop("$defs", {}))
+    title = raw.get("title", "Ruleset")
+    full = dict(raw)
+    defs["Ruleset"] = full
+    overlays: dict[str, Any] = {}
+    overlay_root = _overlay(full, defs, overlays)
+    overlay_root["required"] = ["schema_version", "name", "extends", "description"]
+    overlays["Ruleset" + OVERLAY] = overlay_root
+    return {
+        "$schema": SCHEMA_URI,
+        "title": title,
+        "description": "A jacknine rule file: one game of the Jack-Nine family, or a house rule on one.",
+        "type": "object",
+        "if": {"required": ["extends"], "properties": {"extends": {"type": "string"}}},
+        "then": {"$ref": "#/definitions/Ruleset" + OVERLAY},
+        "else": {"$ref": "#/definitions/Ruleset"},
+        "definitions": dict(sorted({**defs, **overlays}.items())),
+    }
+
+
+def schema_text() -> str:
+    """The schema exactly as committed in schemas/ruleset.schema.json."""
+    return json.dumps(ruleset_schema(), indent=2, sort_keys=False) + "\n"
