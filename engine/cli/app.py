@@ -14,9 +14,11 @@ app = typer.Typer(
 
 
 def _register_all() -> None:
-    from engine.cli import rules_cmds
+    from engine.cli import hand_cmds, play_cmd, rules_cmds
 
     rules_cmds.register(app)
+    hand_cmds.register(app)
+    play_cmd.register(app)
 
 
 _register_all()

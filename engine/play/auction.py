@@ -61,15 +61,15 @@ class AuctionPhase(StateData):
         else:
             barred = self._one_suit_barred(p)
             lo = self._min_bid(p)
-            values = [] if barred else [v for v in g.bid_values if v >= lo]
+            values = [] if barred or lo > g.bid_max else [lo + (-(lo - g.bid_min)) % g.bid_step, g.bid_max]
             must_open = g.rules.auction.first_hand_must_bid and p == self.first and not self.spoke[p]
             may_pass = not (must_open and values)
         if may_pass:
-            out.append(g.action(p, "pass"))
-        if g.bid_in_suit:
-            out.extend(g.action(p, "bid", f"{v} {s}") for v in values for s in g.bid_suits)
-        else:
-            out.extend(g.action(p, "bid", str(v)) for v in values)
+            out.append(g.pass_action[p])
+        if values:
+            start = (values[0] - g.bid_min) // g.bid_step * g.bids_per_value
+            end = (values[-1] - g.bid_min) // g.bid_step * g.bids_per_value + g.bids_per_value
+            out.extend(g.bid_actions[p][start:end])
         return out
 
     # --- applying ---------------------------------------------------------------------------------

@@ -99,6 +99,14 @@ class Game:
             [[tuple(dict.fromkeys(self.play_action[s][su * layout.block + i]
                                   for i in range(layout.block) if v >> i & 1))
               for v in range(block_mask + 1)] for su in range(self.nsuits)] for s in range(n)]
+        # Every bid per seat in increasing order (for in-bid suits: value-major), so the legal bids are a slice.
+        self.bid_actions: list[list[Action]] = [
+            [self.action(s, "bid", f"{v} {su}") for v in self.bid_values for su in self.bid_suits]
+            if self.bid_in_suit else [self.action(s, "bid", str(v)) for v in self.bid_values] for s in range(n)]
+        self.bids_per_value = len(self.bid_suits) if self.bid_in_suit else 1
+        self.pass_action = [self.action(s, "pass") for s in range(n)]
+        self.has_pair = r.special.pair is not None
+        self.has_surrender = r.special.all_tricks is not None and r.special.all_tricks.surrender is not None
         self.code_ids: dict[str, list[int]] = {}
         for c in range(self.size):
             self.code_ids.setdefault(self.codes[c], []).append(c)

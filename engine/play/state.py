@@ -180,7 +180,7 @@ class State(AuctionPhase, ContractPhases, TrickPhase):
         """Every action the seat to act may take now (interned objects; empty once the hand is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self._legal = self._play_legal() if self.phase == PLAY else self._compute_legal()
         return legal
 
     def _compute_legal(self) -> list[Action]:
@@ -221,7 +221,18 @@ class State(AuctionPhase, ContractPhases, TrickPhase):
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; an illegal one raises IllegalActionError and changes nothing."""
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        if self.phase == PLAY and action.verb == "play" and action.seat == self.to_act:
+            # fast path: a card is legal when one of its copies is in the legal mask
+            if self._legal is None:
+                self.legal_actions()
+            mask = self._legal_mask
+            for c in self.game.code_ids.get(action.arg, ()):
+                if mask >> c & 1:
+                    self.history.append(action)
+                    self._legal = None
+                    self._play_card_id(action.seat, c)
+                    return
+        legal = self.legal_actions()
         if action not in legal:
             action = self.normalise(action)
             if action not in legal:

@@ -108,7 +108,25 @@ class TrickPhase(StateData):
     def _play_legal(self) -> list[Action]:
         g = self.game
         p = self.to_act
-        mask, out = self._play_options(p)
+        h = self.hands[p]
+        trick = self.trick_cards
+        mask = -1
+        if self.caller != p and not g.has_pair and not g.has_surrender:
+            # the common cases, inlined: following suit (one table lookup), or a free choice
+            if trick:
+                led = g.suit_of[trick[0]]
+                follow = h & g.suit_masks[led]
+                if follow:
+                    self._legal_mask = follow
+                    return list(g.play_table[p][led][follow >> (led * g.block)])
+                if not self.concealed and not g.no_discard_ranks:
+                    mask = h
+            elif not self.concealed or p != self.high_bidder:
+                mask = h
+        if mask < 0:
+            mask, out = self._play_options(p)
+        else:
+            out = []
         self._legal_mask = mask
         tables = g.play_table[p]
         block = g.block
@@ -221,14 +239,14 @@ class TrickPhase(StateData):
         self.constraint = TRUMP_IF_ABLE if rv.caller_must_trump else FREE
 
     def _play_card(self, a: Action) -> None:
-        g = self.game
-        p = a.seat
         legal = self._legal_mask
-        card = -1
-        for c in g.code_ids[a.arg]:
+        for c in self.game.code_ids[a.arg]:
             if legal >> c & 1:
-                card = c
-                break
+                self._play_card_id(a.seat, c)
+                return
+
+    def _play_card_id(self, p: int, card: int) -> None:
+        g = self.game
         if card == self.indicator and self.concealed:
             self._expose()  # the indicator played at the last trick is exposed as it is played
         else:
@@ -241,7 +259,7 @@ class TrickPhase(StateData):
         if len(self.trick_cards) == self.n - self.sitting_out.bit_count():
             self._resolve_trick()
         else:
-            self.to_act = self._next_seat(p)
+            self.to_act = (p + 1) % self.n if not self.sitting_out else self._next_seat(p)
 
     def _resolve_trick(self) -> None:
         g = self.game

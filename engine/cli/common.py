@@ -1,0 +1,58 @@
+"""What every command shares: one clear line per error and the exit codes (0 ok, 1 rules/record, 2 unreadable)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import IO, NoReturn
+
+import typer
+
+from engine.bots.base import Bot, make_bot
+from engine.errors import RulesetError, UnreadableError
+from engine.play.game import Game, load_game
+
+INVALID = 1
+UNREADABLE = 2
+
+
+def fail(message: str, code: int) -> NoReturn:
+    typer.echo(message, err=True)
+    raise typer.Exit(code)
+
+
+def load_game_or_exit(ref: str, base_dir: Path | None = None, exit_code: int = INVALID) -> Game:
+    """Load and compile a rule file, or print its problems and exit (`exit_code` for an invalid one)."""
+    target: str | Path = ref
+    if base_dir is not None and ("/" in ref or ref.endswith((".yaml", ".yml"))) and not Path(ref).is_absolute():
+        target = base_dir / ref
+    try:
+        return load_game(target)
+    except UnreadableError as e:
+        fail(str(e), UNREADABLE)
+    except RulesetError as e:
+        fail(str(e), exit_code)
+    except KeyError:
+        fail(f"{ref}: no such rule file (see `jacknine rulesets`)", UNREADABLE)
+
+
+def open_new_file(path: Path) -> IO[str]:
+    """Open a file for writing that must not exist yet: nothing the user wrote is overwritten."""
+    try:
+        return path.open("x", encoding="utf-8")
+    except FileExistsError:
+        fail(f"{path}: already exists; choose a new file name (nothing was overwritten)", UNREADABLE)
+    except OSError as e:
+        fail(f"{path}: cannot write ({e.strerror or e})", UNREADABLE)
+
+
+def make_bots(spec: str, players: int, seed: int) -> list[Bot]:
+    """'random' for every seat, or one name per seat separated by commas."""
+    names = [x.strip() for x in spec.split(",") if x.strip()]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        fail(f"--bots: give one bot for every seat or one per seat ({players} seats), not {len(names)}", UNREADABLE)
+    try:
+        return [make_bot(name, seed * 1000 + i) for i, name in enumerate(names)]
+    except ValueError as e:
+        fail(f"--bots: {e}", UNREADABLE)

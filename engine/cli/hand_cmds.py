@@ -1,0 +1,143 @@
+"""Commands that play hands: replay, deal, simulate, bench."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.cli.common import fail, load_game_or_exit, open_new_file
+from engine.cli.render import render_deal, render_replay
+from engine.errors import UnreadableError
+from engine.record import read_record, record_of, replay, report
+
+
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A hand record (YAML or JSON).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the replay report as one JSON object.")] = False,
+) -> None:
+    """Replay a hand record trick by trick. Exit 0 complete/in progress/annulled, 1 illegal, 2 unreadable."""
+    try:
+        rec = read_record(file)
+    except UnreadableError as e:
+        fail(str(e), 2)
+    game = load_game_or_exit(rec.ruleset, base_dir=rec.base_dir, exit_code=2)
+    try:
+        rp = replay(rec, game)
+    except UnreadableError as e:
+        fail(str(e), 2)
+    rep = report(rp)
+    if as_json:
+        typer.echo(json.dumps(rep))
+    else:
+        typer.echo(render_replay(rp, rep))
+    raise typer.Exit(1 if rep["status"] == "illegal" else 0)
+
+
+def deal_cmd(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Deal seed: the same seed deals the same cards.")] = 0,
+    dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat.")] = 0,
+    as_record: Annotated[bool, typer.Option("--record", help="Print a hand record (YAML) instead.")] = False,
+) -> None:
+    """Print the hands a seed deals."""
+    game = load_game_or_exit(ruleset)
+    if not 0 <= dealer < game.n:
+        fail(f"--dealer: seat {dealer} does not exist (seats 0..{game.n - 1})", 2)
+    state = game.new_hand(dealer, seed=seed)
+    if as_record:
+        rec = record_of(state)
+        rec.extra["seed"] = seed
+        typer.echo(rec.to_yaml(), nl=False)
+    else:
+        typer.echo(render_deal(state, seed))
+
+
+def simulate_cmd(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to play.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for deals and bots.")] = 0,
+    bots: Annotated[str, typer.Option("--bots", help="Bot name, or names per seat separated by commas.")] = "random",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Write every hand record as JSON lines to a new file.")]
+    = None,
+) -> None:
+    """Play many hands between bots and print statistics (streams: constant memory)."""
+    from engine.cli.common import make_bots
+    from engine.sim import simulate
+
+    game = load_game_or_exit(ruleset)
+    seat_bots = make_bots(bots, game.n, seed)
+    sink = open_new_file(out) if out is not None else None
+    progress = _progress(hands) if sys.stderr.isatty() and not as_json else None
+
+    def on_hand(state: object, deal_seed: int) -> None:
+        from engine.play.state import State
+
+        assert isinstance(state, State)
+        if sink is not None:
+            rec = record_of(state)
+            rec.extra["seed"] = deal_seed
+            sink.write(json.dumps(rec.to_dict()) + "\n")
+        if progress is not None:
+            progress.advance()
+
+    try:
+        stats = simulate(game, hands, seed, seat_bots, on_hand)
+    finally:
+        if sink is not None:
+            sink.close()
+        if progress is not None:
+            progress.close()
+    data = stats.to_dict()
+    if as_json:
+        typer.echo(json.dumps(data))
+    else:
+        from engine.cli.render import render_stats
+
+        typer.echo(render_stats(data))
+
+
+class _progress:
+    """A progress bar on stderr (only on a terminal)."""
+
+    def __init__(self, total: int) -> None:
+        from rich.progress import Progress
+
+        self._p = Progress(transient=True, console=None)
+        self._p.start()
+        self._task = self._p.add_task("hands", total=total)
+
+    def advance(self) -> None:
+        self._p.advance(self._task)
+
+    def close(self) -> None:
+        self._p.stop()
+
+
+def bench_cmd(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to time.")] = 20000,
+    seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """Random self-play hands per second through the public API, in one process."""
+    from engine.sim import bench
+
+    game = load_game_or_exit(ruleset)
+    res = bench(game, hands, seed)
+    if as_json:
+        typer.echo(json.dumps(res))
+    else:
+        typer.echo(f"{res['ruleset']}: {res['hands']} hands in {res['seconds']:.2f} s = "
+                   f"{res['hands_per_second']:,.0f} hands/s")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("replay")(replay_cmd)
+    app.command("deal")(deal_cmd)
+    app.command("simulate")(simulate_cmd)
+    app.command("bench")(bench_cmd)

@@ -1,0 +1,92 @@
+"""Plain-text renderings of deals, replays, finished hands and simulation statistics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import SUIT_NAMES
+from engine.play.game import Game
+from engine.play.state import State
+from engine.record import Replay
+
+
+def hand_text(game: Game, cards: list[int]) -> str:
+    """A hand sorted by suit then rank (high first), suits separated by two spaces."""
+    by_suit: dict[int, list[int]] = {}
+    for c in cards:
+        by_suit.setdefault(game.suit_of[c], []).append(c)
+    parts = []
+    for s in sorted(by_suit):
+        parts.append(" ".join(game.codes[c] for c in sorted(by_suit[s], key=lambda c: -game.strength[c])))
+    return "  ".join(parts)
+
+
+def team_name(teams: list[list[int]], i: int) -> str:
+    return "team " + "+".join(str(s) for s in teams[i])
+
+
+def render_deal(state: State, seed: int) -> str:
+    g = state.game
+    lines = [f"{g.name}: seed {seed}, dealer {state.dealer}, first hand {state.first}"]
+    for seat, cards in enumerate(state.dealt):
+        lines.append(f"  seat {seat}: {hand_text(g, cards)}")
+    return "\n".join(lines)
+
+
+def render_hand_summary(state: State) -> str:
+    """Every trick, the card points and the score change of a finished hand."""
+    g = state.game
+    lines: list[str] = []
+    if state.bidder >= 0:
+        trump = state.trump_suit_code()
+        what = f"{state.special.name} by seat {state.bidder}" if state.special else \
+            f"seat {state.bidder} bid {state.bid}" + (f" (target {state.target})" if state.target != state.bid else "")
+        tname = SUIT_NAMES.get(trump, "no trumps") if trump else "no trumps"
+        extra = f", x{state.multiplier}" if state.multiplier != 1 else ""
+        lines.append(f"  contract: {what}, trump {tname}{extra}"
+                     + (f", exposed in trick {state.exposed_trick}" if state.exposed_trick else ""))
+    for i, t in enumerate(state.tricks, 1):
+        cards = "  ".join(f"{s}:{g.codes[c]}" for s, c in zip(t.seats, t.cards, strict=True))
+        lines.append(f"  trick {i}: {cards}  -> seat {t.winner} ({t.points} pts)")
+    if state.status == "annulled":
+        lines.append(f"  annulled: {state.annul_reason}; the same dealer deals again")
+    elif state.status == "complete":
+        pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
+        gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
+        lines.append(f"  card points: {pts}")
+        lines.append(f"  {'made' if state.made else 'failed'}; game points: {gp}")
+    return "\n".join(lines)
+
+
+def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
+    s = rp.state
+    g = rp.game
+    lines = [f"{g.name}: dealer {s.dealer}"]
+    for seat, cards in enumerate(s.dealt):
+        lines.append(f"  seat {seat}: {hand_text(g, cards)}")
+    auction = [str(a) for a in s.history if a.verb not in ("play",)]
+    if auction:
+        lines.append("  actions before and between tricks: " + ", ".join(auction))
+    lines.append(render_hand_summary(s))
+    if rep["status"] == "illegal":
+        err = rep["error"]
+        lines.append(f"  illegal action #{err['index']} '{err['action']}': {err['message']}")
+    elif rep["status"] == "in_progress":
+        nxt = rep["next"]
+        lines.append(f"  in progress: seat {nxt['seat']} to act; legal: {', '.join(nxt['legal'])}")
+    return "\n".join(line for line in lines if line)
+
+
+def render_stats(d: dict[str, Any]) -> str:
+    lines = [f"{d['ruleset']}: {d['hands']} hands, {d['complete']} complete, {d['annulled']} annulled"]
+    if d["annulled_because"]:
+        lines.append("  annulled because: " + ", ".join(f"{k} ({v})" for k, v in d["annulled_because"].items()))
+    lines.append("  contracts by bid (made %):")
+    for bid, count in d["contracts_by_bid"].items():
+        lines.append(f"    {bid:>3}: {count:>7}  {100 * d['success_rate_by_bid'][bid]:5.1f}%")
+    if d["special_contracts"]:
+        lines.append("  special contracts: " + ", ".join(f"{k} {v}" for k, v in d["special_contracts"].items()))
+    acp = d["average_card_points"]
+    lines.append(f"  average card points: bidding side {acp['bidding_side']}, other side {acp['other_side']}")
+    lines.append("  trump exposed in trick: " + ", ".join(f"{k}: {v}" for k, v in d["trump_exposed_in_trick"].items()))
+    return "\n".join(lines)

@@ -1,0 +1,235 @@
+"""Hand records (docs/hand-record.md): read, write, replay, and the `replay --json` report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.errors import IllegalActionError, RecordError, RulesetError, UnreadableError
+from engine.play.actions import Action
+from engine.play.game import Game, load_game
+from engine.play.state import State
+
+MAX_RECORD_BYTES = 1 << 20
+
+
+@dataclass
+class HandRecord:
+    """One deal and the actions taken in it. `actions` are kept as written (strings)."""
+
+    ruleset: str
+    dealer: int
+    hands: list[list[str]] | None = None
+    seed: int | None = None
+    actions: list[str] = field(default_factory=list)
+    base_dir: Path | None = None
+    source: str = "<record>"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ruleset": self.ruleset, "dealer": self.dealer}
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.hands is not None:
+            out["hands"] = {i: " ".join(h) for i, h in enumerate(self.hands)}
+        out["actions"] = list(self.actions)
+        out.update(self.extra)
+        return out
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, default_flow_style=False, width=120)
+
+
+# --------------------------------------------------------------------------------------------- reading
+def _node_line(node: yaml.Node | None) -> int | None:
+    return node.start_mark.line + 1 if node is not None else None
+
+
+def read_record_text(text: str, source: str = "<record>", base_dir: Path | None = None) -> HandRecord:
+    """Parse a record (YAML or JSON); raises UnreadableError naming the line of what is wrong."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise UnreadableError(source, f"not valid YAML: {getattr(e, 'problem', None) or e}", line) from None
+    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
+        raise UnreadableError(source, "a hand record must be a mapping with ruleset, dealer, hands and actions", 1)
+    lines = {k.value: _node_line(v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+
+    def bad(key: str, msg: str) -> UnreadableError:
+        return UnreadableError(source, f"{key}: {msg}", lines.get(key))
+
+    known = {"ruleset", "dealer", "hands", "seed", "actions"}
+    ruleset = data.get("ruleset")
+    if not isinstance(ruleset, str) or not ruleset:
+        raise bad("ruleset", "missing or not a name/path") if "ruleset" in data else \
+            UnreadableError(source, "ruleset: missing (name a shipped rule file or a path)", 1)
+    dealer = data.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool):
+        raise bad("dealer", "must be a seat number") if "dealer" in data else \
+            UnreadableError(source, "dealer: missing", 1)
+    hands_raw = data.get("hands")
+    seed = data.get("seed")
+    if hands_raw is None and seed is None:
+        raise UnreadableError(source, "hands: missing (give every seat's cards, or a seed)", 1)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise bad("seed", "must be a whole number")
+    hands: list[list[str]] | None = None
+    if hands_raw is not None:
+        hands = _read_hands(hands_raw, lambda m: bad("hands", m))
+    actions_raw = data.get("actions", []) or []
+    if not isinstance(actions_raw, list):
+        raise bad("actions", "must be a list of 'SEAT VERB [ARGUMENTS]'")
+    actions = [str(a) for a in actions_raw]
+    extra = {k: v for k, v in data.items() if k not in known}
+    return HandRecord(ruleset, dealer, hands, seed, actions, base_dir, source, extra)
+
+
+def _read_hands(raw: object, bad: Any) -> list[list[str]]:
+    if isinstance(raw, list):
+        items = list(enumerate(raw))
+    elif isinstance(raw, dict):
+        items = []
+        for k, v in raw.items():
+            try:
+                items.append((int(k), v))
+            except (TypeError, ValueError):
+                raise bad(f"'{k}' is not a seat number") from None
+    else:
+        raise bad("must map each seat to its cards")
+    items.sort(key=lambda kv: kv[0])
+    if [k for k, _ in items] != list(range(len(items))):
+        raise bad("seats must be numbered 0, 1, 2, ... with none missing")
+    out: list[list[str]] = []
+    for seat, v in items:
+        if isinstance(v, str):
+            out.append(v.replace(",", " ").split())
+        elif isinstance(v, list):
+            out.append([str(x) for x in v])
+        else:
+            raise bad(f"seat {seat}: write the cards as 'JS 9S ...' or a list")
+    return out
+
+
+def read_record(path: str | Path) -> HandRecord:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise UnreadableError(str(path), f"cannot read: {e.strerror or e}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise UnreadableError(str(path), "file is larger than 1 MiB")
+    if b"\0" in raw:
+        raise UnreadableError(str(path), "not a text file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableError(str(path), "not UTF-8 text") from None
+    return read_record_text(text, str(path), p.parent)
+
+
+# --------------------------------------------------------------------------------------------- playing
+def game_for(record: HandRecord) -> Game:
+    ref = record.ruleset
+    if ("/" in ref or ref.endswith((".yaml", ".yml"))) and record.base_dir is not None:
+        candidate = record.base_dir / ref
+        ref = str(candidate)
+    return load_game(ref)
+
+
+def deal_for(game: Game, record: HandRecord) -> list[list[int]]:
+    if not 0 <= record.dealer < game.n:
+        raise UnreadableError(record.source, f"dealer: seat {record.dealer} does not exist "
+                              f"({game.n} players: seats 0..{game.n - 1})")
+    if record.hands is None:
+        return game.shuffled_deal(record.seed, record.dealer)
+    if len(record.hands) != game.n:
+        raise UnreadableError(record.source, f"hands: {len(record.hands)} seats given, the game has {game.n}")
+    try:
+        ids = game.layout.parse_cards([c for h in record.hands for c in h])
+    except ValueError as e:
+        raise UnreadableError(record.source, f"hands: {e}") from None
+    out: list[list[int]] = []
+    pos = 0
+    for seat, h in enumerate(record.hands):
+        if len(h) != game.cards_each:
+            raise UnreadableError(record.source, f"hands: seat {seat} has {len(h)} cards, "
+                                  f"each player receives {game.cards_each}")
+        out.append(ids[pos:pos + len(h)])
+        pos += len(h)
+    return out
+
+
+@dataclass
+class Replay:
+    game: Game
+    state: State
+    error: dict[str, Any] | None
+
+
+def replay(record: HandRecord, game: Game | None = None) -> Replay:
+    """Apply the record's actions in order, stopping at the first one the rules forbid."""
+    game = game or game_for(record)
+    state = game.new_hand(record.dealer, hands=deal_for(game, record))
+    for i, text in enumerate(record.actions):
+        try:
+            state.apply(Action.parse(text))
+        except (IllegalActionError, RecordError) as e:
+            return Replay(game, state, {"index": i, "action": text, "message": str(e)})
+    return Replay(game, state, None)
+
+
+def record_of(state: State, seed: int | None = None, with_hands: bool = True) -> HandRecord:
+    """The record of a hand played so far (hands in the order each seat received them)."""
+    g = state.game
+    hands = [[g.codes[c] for c in h] for h in state.dealt] if with_hands else None
+    return HandRecord(g.name, state.dealer, hands, seed, [str(a) for a in state.history])
+
+
+# --------------------------------------------------------------------------------------------- report
+def report(rp: Replay) -> dict[str, Any]:
+    """The replay report of docs/hand-record.md (field for field)."""
+    s, g = rp.state, rp.game
+    status = "illegal" if rp.error else ("in_progress" if s.status == "in_progress" else s.status)
+    contract = None
+    if s.bidder >= 0:
+        contract = {"bidder": s.bidder, "team": s.hand_team_of[s.bidder], "bid": s.bid, "target": s.target,
+                    "made": s.made if s.status == "complete" else None}
+        if s.special is not None:
+            contract["special"] = s.special.name
+        if s.multiplier != 1 or s.fixed_stake:
+            contract["multiplier"] = s.multiplier
+        if s.fixed_stake:
+            contract["stake"] = s.fixed_stake
+    trump = None
+    if s.trump != -2:
+        trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}
+    tricks = [{"leader": t.leader, "cards": [g.codes[c] for c in t.cards], "winner": t.winner, "points": t.points}
+              for t in s.tricks]
+    nxt = None
+    if status == "in_progress":
+        nxt = {"seat": s.to_act, "legal": sorted(a.notation for a in s.legal_actions())}
+    out: dict[str, Any] = {
+        "ruleset": g.name,
+        "status": status,
+        "error": rp.error,
+        "teams": [list(t) for t in s.hand_teams],
+        "contract": contract,
+        "trump": trump,
+        "tricks": tricks,
+        "card_points": list(s.team_points),
+        "game_points": s.game_points if s.status == "complete" else [0] * len(s.hand_teams),
+        "next": nxt,
+    }
+    if s.status == "annulled":
+        out["annulled_because"] = s.annul_reason
+    return out
+
+
+__all__ = ["HandRecord", "Replay", "read_record", "read_record_text", "replay", "report", "record_of",
+           "RulesetError"]
