@@ -196,7 +196,7 @@ def report(rp: Replay) -> dict[str, Any]:
     """The replay report of docs/hand-record.md (field for field)."""
     s, g = rp.state, rp.game
     status = "illegal" if rp.error else ("in_progress" if s.status == "in_progress" else s.status)
-    contract = None
+    contract: dict[str, Any] | None = None
     if s.bidder >= 0:
         contract = {"bidder": s.bidder, "team": s.hand_team_of[s.bidder], "bid": s.bid, "target": s.target,
                     "made": s.made if s.status == "complete" else None}

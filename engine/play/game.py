@@ -43,7 +43,7 @@ class Game:
         self.suit_of = [layout.suit_of(c) for c in range(self.size)]
         self.rank_of = [layout.rank_of(c) for c in range(self.size)]
         self.codes = [layout.code(c) for c in range(self.size)]
-        self.points = [d.points.get(d.ranks[self.rank_of[c]], 0) for c in range(self.size)]  # type: ignore[call-overload]
+        self.points = [d.points.get(d.ranks[self.rank_of[c]], 0) for c in range(self.size)]
         self.point_mask = sum(1 << c for c in range(self.size) if self.points[c])
         self.total_points = sum(self.points)
         self.last_trick_bonus = d.last_trick_bonus
