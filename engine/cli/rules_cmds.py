@@ -133,6 +133,8 @@ def new(
         schema_ref = os.path.relpath(schema_file(), output.resolve().parent)
     except ValueError:  # another drive on Windows
         schema_ref = str(schema_file())
+    if schema_ref.startswith(os.pardir + os.sep + os.pardir):  # far away: an absolute path reads better
+        schema_ref = str(schema_file())
     text = _template(_file_name(output), ref, schema_ref, parent)
     try:
         with output.open("x", encoding="utf-8") as f:

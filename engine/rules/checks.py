@@ -38,6 +38,15 @@ def _bid_range(rs: Ruleset) -> str:
     return f"{rs.auction.bids.min}-{rs.auction.bids.max}"
 
 
+def _bids(lo: int, hi: int) -> str:
+    return f"bid {lo} is" if lo == hi else f"bids {lo}-{hi} are"
+
+
+def _range_ok(rs: Ruleset) -> bool:
+    """Checks that measure against the bid range wait until the range itself is sound."""
+    return rs.auction.bids.min <= rs.auction.bids.max
+
+
 # ------------------------------------------------------------------------------------------- table
 def teams_partition_seats(rs: Ruleset) -> Iterator[Finding]:
     n = rs.table.players
@@ -114,7 +123,8 @@ def deal_fits_deck(rs: Ruleset) -> Iterator[Finding]:
         deck = rs.deck
         yield Finding(("schedule",),
                       f"the deal gives {n} players {each} cards each ({each * n} cards) but the deck has "
-                      f"{size} ({len(deck.suits)} suits x {len(deck.ranks)} ranks x {deck.copies} copies); "
+                      f"{size} ({len(deck.suits)} suits x {len(deck.ranks)} ranks x {deck.copies} "
+                      f"{'copy' if deck.copies == 1 else 'copies'}); "
                       "every card is dealt")
 
 
@@ -164,6 +174,8 @@ def bid_range_fits_points(rs: Ruleset) -> Iterator[Finding]:
 
 def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:
     """Minimums and thresholds elsewhere are bids, so they lie in the bid range."""
+    if not _range_ok(rs):
+        return
     rng = _bid_range(rs)
     overcall, doubling = rs.auction.partner_overcall, rs.special.doubling
     auto = doubling.auto_double if doubling else None
@@ -269,25 +281,29 @@ def _cover(rs: Ruleset, path: tuple[str, ...], bands: list[Band] | list[PairBand
            ) -> Iterator[Finding]:
     """Bands cover the bid range exactly: every bid in exactly one band."""
     lo, hi = rs.auction.bids.min, rs.auction.bids.max
+    if lo > hi:
+        return
     order = sorted(range(len(bands)), key=lambda i: bands[i].bids)
+    upside_down = False
     for i in order:
         a, b = bands[i].bids
         if a > b:
+            upside_down = True
             yield Finding((*path, i, "bids"), f"the {what} [{a}, {b}] is upside down; write [{b}, {a}]")
         elif a < lo or b > hi:
             yield Finding((*path, i, "bids"), f"the {what} [{a}, {b}] goes outside the bid range {lo}-{hi}")
+    if upside_down:
+        return
     expected = lo
     for i in order:
         a, b = bands[i].bids
-        if a > b:
-            continue
         if a > expected and expected <= hi:
-            yield Finding((*path, i, "bids"), f"bids {expected}-{min(a - 1, hi)} are in no {what}")
+            yield Finding((*path, i, "bids"), f"{_bids(expected, min(a - 1, hi))} in no {what}")
         elif a < expected and expected > lo:
-            yield Finding((*path, i, "bids"), f"bids {a}-{min(b, expected - 1)} are in two {what}s")
+            yield Finding((*path, i, "bids"), f"{_bids(a, min(b, expected - 1))} in two {what}s")
         expected = max(expected, b + 1)
     if expected <= hi:
-        yield Finding(path, f"bids {expected}-{hi} are in no {what}")
+        yield Finding(path, f"{_bids(expected, hi)} in no {what}")
 
 
 def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:

@@ -164,8 +164,9 @@ def _version_problem(doc: Document) -> Problem | None:
         return Problem(doc.file, 1, 1, "schema_version",
                        f"required key is missing; start the file with `schema_version: {SCHEMA_VERSION}`")
     pos = doc.values[("schema_version",)]
+    shown = version if isinstance(version, int) and not isinstance(version, bool) else messages.describe(version)
     return Problem(doc.file, pos.line, pos.column, "schema_version",
-                   f"this jacknine reads schema_version {SCHEMA_VERSION}, not {messages.describe(version)}")
+                   f"this jacknine reads schema_version {SCHEMA_VERSION}, not {shown}")
 
 
 class _Stop(Exception):
@@ -266,6 +267,8 @@ def check_ruleset(ref: str | Path) -> Report:
         report.problems = [stop.problem]
         return report
     report.resolved = data
+    if any(p.path == "extends" for p in report.problems):
+        return report  # without its parent the file is a fragment: "missing key" errors would only mislead
     try:
         report.ruleset = Ruleset.model_validate_json(json.dumps(data), strict=True)
     except ValidationError as e:

@@ -150,10 +150,14 @@ def _mapping(node: MappingNode, path: KeyPath, doc: Document, depth: int) -> dic
     return out
 
 
+def _refuse_tag(tag: str, node: Node, doc: Document) -> UnreadableError:
+    shown = "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+    return UnreadableError(doc.file, f"unsupported YAML tag {shown}; rule files use plain YAML only", *_at(node))
+
+
 def _require_tag(node: Node, kind: str, doc: Document) -> None:
     if node.tag != _TAG + kind:
-        raise UnreadableError(doc.file, f"unsupported YAML tag {node.tag!r}; rule files use plain YAML only",
-                              *_at(node))
+        raise _refuse_tag(node.tag, node, doc)
 
 
 def _scalar(node: ScalarNode, doc: Document) -> Any:
@@ -172,8 +176,7 @@ def _scalar(node: ScalarNode, doc: Document) -> Any:
     except ValueError:  # e.g. an integer with more digits than Python converts
         number = str(node.value)[:20]
         raise UnreadableError(doc.file, f"cannot read the number {number!r}", *_at(node)) from None
-    raise UnreadableError(
-        doc.file, f"unsupported YAML tag {tag!r}; rule files use plain YAML only", *_at(node))
+    raise _refuse_tag(tag, node, doc)
 
 
 def dotted(path: KeyPath) -> str:
