@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING
 from engine.cards import SUIT_NAMES
 from engine.play.actions import Action
 from engine.play.base import (
-    ANSWER, AUCTION, DECLARE, DOUBLING, INDICATOR, PHASE_NAMES, PLAY, POINTLESS, RAISE, TRUMP, TRUMP_IF_ABLE,
+    ANSWER,
+    AUCTION,
+    DECLARE,
+    DOUBLING,
+    INDICATOR,
+    PHASE_NAMES,
+    PLAY,
+    POINTLESS,
+    RAISE,
+    TRUMP,
+    TRUMP_IF_ABLE,
 )
 
 if TYPE_CHECKING:

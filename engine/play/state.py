@@ -9,8 +9,19 @@ from engine.errors import IllegalActionError
 from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
 from engine.play.base import (
-    ANSWER, AUCTION, DEALING, DECLARE, DONE, DOUBLING, PHASE_NAMES, PLAY, POINTLESS, RAISE, TRUMP,
-    UNDECIDED, Result,
+    ANSWER,
+    AUCTION,
+    DEALING,
+    DECLARE,
+    DONE,
+    DOUBLING,
+    PHASE_NAMES,
+    PLAY,
+    POINTLESS,
+    RAISE,
+    TRUMP,
+    UNDECIDED,
+    Result,
 )
 from engine.play.contract import ContractPhases
 from engine.play.game import STEP_AUCTION, STEP_RAISE, STEP_TRUMP, Game
