@@ -81,20 +81,20 @@ def read_bytes(path: Path, display: str) -> str:
 
 def parse(text: str, display: str) -> Document:
     """Compose `text` into a Document; UnreadableError for syntax errors, refused constructs, no mapping."""
-    loader = _NoAliasLoader(text)
     try:
-        root = loader.get_single_node()
+        root = _compose(text)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "invalid YAML"
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         raise UnreadableError(display, f"YAML syntax error: {what}", line, col) from None
+    except yaml.reader.ReaderError as e:
+        raise UnreadableError(display, f"character #x{e.character:04x} is not allowed in YAML text "
+                              f"(at offset {e.position})") from None
     except yaml.YAMLError as e:
         raise UnreadableError(display, f"YAML error: {e}") from None
     except RecursionError:
         raise UnreadableError(display, "nested too deeply to be a rule file") from None
-    finally:
-        loader.dispose()
     if root is None:
         raise UnreadableError(display, "empty file; a rule file is a mapping of keys to values")
     if not isinstance(root, MappingNode) or root.tag != _TAG + "map":
@@ -104,6 +104,14 @@ def parse(text: str, display: str) -> Document:
     doc = Document(display, {})
     doc.data = _mapping(root, (), doc, 0)
     return doc
+
+
+def _compose(text: str) -> Node | None:
+    loader = _NoAliasLoader(text)  # the reader already checks the characters here, so it may raise
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 def read_document(path: Path, display: str) -> Document:
