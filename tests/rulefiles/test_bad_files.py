@@ -14,7 +14,8 @@ import pytest
 from engine.errors import UnreadableError
 from engine.rules.load import check_ruleset
 from engine.rules.yamlpos import MAX_BYTES
-from tests.rulefiles.helpers import BAD, outcome
+
+from .helpers import BAD, outcome
 
 CASES = sorted(p.name for p in BAD.glob("*.yaml") if not p.name.startswith("_"))
 

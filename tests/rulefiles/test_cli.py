@@ -10,7 +10,8 @@ import yaml
 from typer.testing import CliRunner
 
 from engine.cli.app import app
-from tests.rulefiles.helpers import BAD
+
+from .helpers import BAD
 
 runner = CliRunner()
 
