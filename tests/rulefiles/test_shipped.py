@@ -35,7 +35,7 @@ def _errors(validator: Draft7Validator, data: Any) -> list[str]:
 
 
 def test_every_builtin_is_shipped() -> None:
-    assert set(SHIPPED) == EXPECTED_NAMES
+    assert EXPECTED_NAMES <= set(SHIPPED)
 
 
 def test_committed_schema_matches_the_models() -> None:
