@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from engine.play.actions import Action
-from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, StateData
+from engine.play.auction import AuctionPhase
+from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP
 from engine.play.game import NO_TRUMP
 
 
-class ContractPhases(StateData):
+class ContractPhases(AuctionPhase):
     # --- trump --------------------------------------------------------------------------------------
     def _start_trump(self) -> None:
         self.phase = TRUMP

@@ -1,13 +1,13 @@
 """State: one hand in progress. The phase machine runs the rule file's schedule; each phase lives in its own
-module (auction, contract steps, tricks) and scoring in `scoring.py`."""
+module (auction, contract steps, tricks) and scoring in `scoring.py`.
+
+The phase classes form one inheritance chain (StateData <- AuctionPhase <- ContractPhases <- TrickPhase <- State)
+rather than mixins, because mypyc, which can compile these modules, supports single inheritance only."""
 
 from __future__ import annotations
 
-import copy
-
 from engine.errors import IllegalActionError
 from engine.play.actions import Action
-from engine.play.auction import AuctionPhase
 from engine.play.base import (
     ANSWER,
     AUCTION,
@@ -23,17 +23,29 @@ from engine.play.base import (
     UNDECIDED,
     Result,
 )
-from engine.play.contract import ContractPhases
 from engine.play.game import STEP_AUCTION, STEP_RAISE, STEP_TRUMP, Game
 from engine.play.scoring import score_hand
 from engine.play.tricks import TrickPhase
 
+# Attributes `clone` copies: explicit, because compiled (mypyc) classes have no __dict__ for copy.copy.
+_COPIED_VALUES = (
+    "step", "stage", "phase", "to_act", "status", "annul_reason", "high", "high_bidder", "high_suit", "passes",
+    "last_was_pass", "bidder", "bid", "target", "trump", "concealed", "indicator", "seventh", "exposed_trick",
+    "power_from", "multiplier", "fixed_stake", "dbl_step", "doubled", "special", "declarer", "sitting_out",
+    "leader", "led", "led_suits", "constraint", "caller", "resume_to", "after", "trick_size", "plain_play",
+    "surrender", "bidders_lost_trick", "_legal_mask", "_game_points", "_made",
+)
+_COPIED_LISTS = (
+    "given", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats", "tricks",
+    "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of",
+)
 
-class State(AuctionPhase, ContractPhases, TrickPhase):
+
+class State(TrickPhase):
     """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`."""
 
     def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
-                 match_scores: list[int] | None = None) -> None:
+                 match_scores: list[int] | None = None, start: bool = True) -> None:
         n = game.n
         self.game = game
         self.dealer = dealer
@@ -85,6 +97,10 @@ class State(AuctionPhase, ContractPhases, TrickPhase):
         self.constraint = 0
         self.caller = -1
         self.resume_to = -1
+        self.after = []
+        self.trick_size = n
+        self.plain_play = True
+        self.led = -1
         self.team_points = [0] * len(self.hand_teams)
         self.tricks_won_by = [0] * n
         self.pair_shown_by = []
@@ -94,7 +110,8 @@ class State(AuctionPhase, ContractPhases, TrickPhase):
         self._legal_mask = 0
         self._game_points: list[int] | None = None
         self._made: bool | None = None
-        self._next_step()
+        if start:
+            self._next_step()
 
     # --- the schedule -----------------------------------------------------------------------------
     def _deal(self, k: int) -> None:
@@ -271,10 +288,11 @@ class State(AuctionPhase, ContractPhases, TrickPhase):
             self._answer_apply(action)
 
     def clone(self) -> State:
-        c = copy.copy(self)
-        for name in ("dealt", "given", "hands", "history", "match_scores", "bids_made", "passed", "spoke",
-                     "queue", "trick_cards", "trick_seats", "tricks", "team_points", "tricks_won_by",
-                     "pair_shown_by", "hand_team_of"):
+        """An independent copy (tricks already played are shared: they never change)."""
+        c = State(self.game, self.dealer, self.dealt, self.match_scores, start=False)
+        for name in _COPIED_VALUES:
+            setattr(c, name, getattr(self, name))
+        for name in _COPIED_LISTS:
             setattr(c, name, list(getattr(self, name)))
         c.hand_teams = [list(t) for t in self.hand_teams]
         return c

@@ -7,11 +7,16 @@ per-suit lookup tables precomputed in `Game`.
 from __future__ import annotations
 
 from engine.play.actions import Action
-from engine.play.base import ANSWER, ANY_TRUMP, FREE, INDICATOR, PLAY, TRUMP_IF_ABLE, StateData, TrickRecord
+from engine.play.base import ANSWER, ANY_TRUMP, FREE, INDICATOR, PLAY, TRUMP_IF_ABLE, TrickRecord
+from engine.play.contract import ContractPhases
 
 
-class TrickPhase(StateData):
+class TrickPhase(ContractPhases):
     resume_to: int
+    after: list[int]        # the seat that plays after each seat (sitting-out partners skipped)
+    trick_size: int
+    plain_play: bool        # no pair or surrender to offer: the inlined legal-card path applies
+    led: int                # the suit led to the current trick
 
     def _start_play(self) -> None:
         g = self.game
@@ -27,6 +32,9 @@ class TrickPhase(StateData):
         self.leader = self.to_act = leader
         self.trick_cards = []
         self.trick_seats = []
+        self.after = [self._next_seat(s) for s in range(self.n)]
+        self.trick_size = self.n - self.sitting_out.bit_count()
+        self.plain_play = not (g.has_pair or g.has_surrender)
 
     def _next_seat(self, s: int) -> int:
         s = (s + 1) % self.n
@@ -109,12 +117,11 @@ class TrickPhase(StateData):
         g = self.game
         p = self.to_act
         h = self.hands[p]
-        trick = self.trick_cards
         mask = -1
-        if self.caller != p and not g.has_pair and not g.has_surrender:
+        if self.plain_play and self.caller != p:
             # the common cases, inlined: following suit (one table lookup), or a free choice
-            if trick:
-                led = g.suit_of[trick[0]]
+            if self.trick_cards:
+                led = self.led
                 follow = h & g.suit_masks[led]
                 if follow:
                     self._legal_mask = follow
@@ -252,21 +259,23 @@ class TrickPhase(StateData):
         else:
             self.hands[p] ^= 1 << card
         self.caller = -1
-        if not self.trick_cards:
-            self.led_suits |= 1 << g.suit_of[card]
-        self.trick_cards.append(card)
+        trick = self.trick_cards
+        if not trick:
+            self.led = g.suit_of[card]
+            self.led_suits |= 1 << self.led
+        trick.append(card)
         self.trick_seats.append(p)
-        if len(self.trick_cards) == self.n - self.sitting_out.bit_count():
+        if len(trick) == self.trick_size:
             self._resolve_trick()
         else:
-            self.to_act = (p + 1) % self.n if not self.sitting_out else self._next_seat(p)
+            self.to_act = self.after[p]
 
     def _resolve_trick(self) -> None:
         g = self.game
         cards = self.trick_cards
         suit_of = g.suit_of
         strength = g.strength
-        led = suit_of[cards[0]]
+        led = self.led
         trump = self.trump if not self.concealed else -1
         best = -1
         win = 0
