@@ -169,6 +169,11 @@ def _version_problem(doc: Document) -> Problem | None:
                    f"this jacknine reads schema_version {SCHEMA_VERSION}, not {shown}")
 
 
+def _did_you_mean(name: str) -> str:
+    hint = messages.suggest(name, list(shipped_rulesets()))
+    return f" (did you mean '{hint}'?)" if hint else ""
+
+
 class _Stop(Exception):
     """Resolution cannot go on (wrong schema_version); carries the problem."""
 
@@ -205,8 +210,7 @@ def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved
     parent = locate(parent_ref, path.parent)
     names = " -> ".join([display_name(p) for p in stack] + [doc.file])
     if parent is None:
-        known = ", ".join(shipped_rulesets())
-        at_extends(f"no shipped rule file named {parent_ref!r} (chain: {names}); shipped: {known}")
+        at_extends(f"no shipped rule file named {parent_ref!r}{_did_you_mean(parent_ref)} (chain: {names})")
         return data, origins, chain
     if not parent.is_file():
         at_extends(f"parent file not found: {display_name(parent)} (chain: {names})")
@@ -258,8 +262,8 @@ def check_ruleset(ref: str | Path) -> Report:
     """Every problem of a rule file and its extends chain; raises only UnreadableError."""
     path = locate(ref)
     if path is None:
-        raise UnreadableError(str(ref), "no such file, and no shipped rule file has this name "
-                              f"(shipped: {', '.join(shipped_rulesets())})")
+        raise UnreadableError(str(ref), "no such file, and no shipped rule file has this name"
+                              f"{_did_you_mean(str(ref))}; `jacknine rulesets` lists them")
     report = Report(display_name(path))
     try:
         data, report.origins, report.chain = _resolve(path, [], report.problems)
