@@ -1,29 +1,158 @@
-"""`jacknine play`: a whole match at the table (with --auto, bots play every seat and it is shown hand by hand)."""
+"""`jacknine play`: a whole match at the table. A person plays one seat against bots, with saves and resume;
+with --auto, bots play every seat and the match is shown hand by hand."""
 
 from __future__ import annotations
 
+import os
+import secrets
+from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
-from engine.cli.common import fail, load_game_or_exit, make_bots
+from engine.cli.common import UNREADABLE, fail, load_game_or_exit, make_bots
 from engine.cli.render import render_hand_summary, team_name
+from engine.errors import UnreadableError
+from engine.play.game import Game
 from engine.play.match import Match
 from engine.sim import play_out
+from engine.table.save import MatchSave, read_save
+from engine.table.session import ResumeError, Session, TableConfig
+
+DEFAULT_SAVE = "jacknine-match.yaml"
 
 
 def play_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped rule file name or path "
+                                                "[default: twenty-eight].", show_default=False)] = None,
     auto: Annotated[bool, typer.Option("--auto", help="Bots play every seat; the match is shown hand by hand.")]
     = False,
-    bots: Annotated[str, typer.Option("--bots", help="Bot name, or one per seat separated by commas.")] = "random",
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for the deals and the bots.")] = 0,
+    seat: Annotated[int | None, typer.Option("--seat", help="The seat you play [default: 0].",
+                                             show_default=False)] = None,
+    bots: Annotated[str | None, typer.Option("--bots", help="Bot name for every other seat, or one per seat "
+                                             "separated by commas [default: random].", show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the deals and the bots [default: 0 with "
+                                             "--auto, else a random one, shown and saved].", show_default=False)]
+    = None,
+    save: Annotated[Path | None, typer.Option("--save", help="Match save file, rewritten after every move; an "
+                                              "existing file is replaced only if it is a save of this same match "
+                                              "[default: jacknine-match.yaml, or -2, -3... if that exists].",
+                                              show_default=False)] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue the match saved in this file (saves "
+                                                "go back to it unless --save names another).")] = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, help="Stop after this many hands.")] = 500,
 ) -> None:
-    """Play a whole match to the rule file's end."""
+    """Play a whole match to the rule file's end: you at one seat against bots, or bots only with --auto.
+
+    At your turn type a choice number, a card (JS), an action (bid 18, pass, call, show pair), ? to hear why
+    each card is or is not playable, or q to save and stop. End of input and Ctrl-C also save.
+    Exit status: 0 ok, 1 a rules problem (an invalid rule file, a save the rules reject), 2 usage or unreadable.
+    """
+    if auto:
+        if save is not None or resume is not None or seat is not None:
+            fail("play: --save, --resume and --seat are for playing yourself; leave out --auto", UNREADABLE)
+        _auto(ruleset or "twenty-eight", bots or "random", 0 if seed is None else seed, max_hands)
+        return
+    console = Console(highlight=False, soft_wrap=True)
+    session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
+        _new(ruleset or "twenty-eight", 0 if seat is None else seat, bots or "random",
+             secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
+    raise typer.Exit(session.run())
+
+
+def _symbols(console: Console) -> bool:
+    try:
+        "\u2660\u2665\u2666\u2663".encode(console.encoding)
+    except (LookupError, UnicodeEncodeError):
+        return False
+    return True
+
+
+def _stored_ruleset(ref: str, save_path: Path) -> str:
+    """A shipped name stays a name; a path is written relative to the save's folder (as hand records do)."""
+    if "/" not in ref and not ref.endswith((".yaml", ".yml")):
+        return ref
+    return os.path.relpath(Path(ref).resolve(), save_path.resolve().parent)
+
+
+def _free_default() -> Path:
+    path, k = Path(DEFAULT_SAVE), 1
+    while path.exists():
+        k += 1
+        path = Path(f"jacknine-match-{k}.yaml")
+    return path
+
+
+def _check_target(path: Path, config: TableConfig, resuming: bool) -> None:
+    """Refuse (exit 2) to replace anything but a save of this same match; an unfinished one only when resuming."""
+    if not path.exists():
+        return
+    try:
+        existing = read_save(path)
+    except UnreadableError:
+        fail(f"{path}: exists and is not a jacknine match save; nothing was overwritten (choose another --save)",
+             UNREADABLE)
+    mine = MatchSave(config.ruleset, config.seat, config.seed, config.bots, config.max_hands)
+    if not existing.same_game(mine):
+        fail(f"{path}: holds a different match (its ruleset, seat, seed, bots or hand limit differ); nothing was "
+             "overwritten (choose another --save)", UNREADABLE)
+    if existing.status != "over" and not resuming:
+        fail(f"{path}: holds an unfinished save of this match; continue it with --resume {path}, or choose "
+             "another --save", UNREADABLE)
+
+
+def _session(game: Game, config: TableConfig, path: Path, console: Console, prior: MatchSave | None) -> Session:
+    try:
+        return Session(game, config, path, console, input, prior, _symbols(console))
+    except ValueError as e:
+        fail(f"--bots: {e}", UNREADABLE)
+    except ResumeError as e:
+        fail(f"{path}: {e}", e.code)
+
+
+def _new(ruleset: str, seat: int, bots: str, seed: int, max_hands: int, save: Path | None,
+         console: Console) -> Session:
     game = load_game_or_exit(ruleset)
-    if not auto:
-        fail("play: interactive play is not available yet; use --auto to watch bots play a match", 2)
+    if not 0 <= seat < game.n:
+        fail(f"--seat: {game.name} has seats 0..{game.n - 1}, not {seat}", UNREADABLE)
+    path = save if save is not None else _free_default()
+    config = TableConfig(_stored_ruleset(ruleset, path), seat, seed, bots, max_hands)
+    _check_target(path, config, resuming=False)
+    console.print(f"{game.name}: {game.rules.description}", markup=False, highlight=False)
+    console.print(f"you are seat {seat}; seed {seed}; saving to {path}", markup=False, highlight=False)
+    return _session(game, config, path, console, None)
+
+
+def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | None, bots: str | None,
+            seed: int | None, console: Console) -> Session:
+    try:
+        prior = read_save(resume)
+    except UnreadableError as e:
+        fail(str(e), UNREADABLE)
+    given = {"--ruleset": (ruleset, prior.ruleset), "--seat": (seat, prior.seat), "--bots": (bots, prior.bots),
+             "--seed": (seed, prior.seed)}
+    for option, (value, stored) in given.items():
+        if value is not None and value != stored:
+            fail(f"{option}: {resume} was saved with {stored}; leave the option out when resuming", UNREADABLE)
+    game = load_game_or_exit(prior.ruleset, base_dir=resume.resolve().parent)
+    if not 0 <= prior.seat < game.n:
+        fail(f"{resume}: seat {prior.seat} does not exist in {game.name}", UNREADABLE)
+    path = save if save is not None else resume
+    stored = prior.ruleset
+    if path.resolve() != resume.resolve() and ("/" in stored or stored.endswith((".yaml", ".yml"))):
+        stored = _stored_ruleset(str(resume.resolve().parent / stored), path)
+    config = TableConfig(stored, prior.seat, prior.seed, prior.bots, prior.max_hands)
+    if path.resolve() != resume.resolve():
+        _check_target(path, config, resuming=True)
+    session = _session(game, config, path, console, prior)
+    console.print(f"{game.name}: resumed {resume} at hand {len(session.match.hands) + 1}; you are seat "
+                  f"{prior.seat}; saving to {path}", markup=False, highlight=False)
+    return session
+
+
+def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:
+    game = load_game_or_exit(ruleset)
     seat_bots = make_bots(bots, game.n, seed)
     match = Match(game, seed=seed, max_hands=max_hands)
     teams = game.teams

@@ -1,0 +1,178 @@
+"""The table screen for one seat, built from that seat's `View` only (never from the hand's full state)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from engine.play.view import TrickView, View
+
+SUIT_STYLE = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
+
+
+class Labels:
+    """How cards, seats and teams are written: suit symbols where the output can show them, else letters."""
+
+    def __init__(self, seat: int, symbols: bool) -> None:
+        self.seat = seat
+        self.symbols = symbols
+
+    def card(self, code: str) -> Text:
+        rank, suit = code[:-1], code[-1:]
+        mark = SUIT_SYMBOLS.get(suit, suit) if self.symbols else suit
+        return Text(rank + mark, style=SUIT_STYLE.get(suit, ""))
+
+    def suit(self, letter: str) -> str:
+        if letter == "NT":
+            return "no trumps"
+        name = SUIT_NAMES.get(letter, letter)
+        return f"{SUIT_SYMBOLS[letter]} {name}" if self.symbols and letter in SUIT_SYMBOLS else name
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"seat {seat}"
+
+    def team(self, team: Sequence[int]) -> str:
+        mark = " (you)" if self.seat in team else ""
+        return "team " + "+".join(str(s) for s in team) + mark
+
+    def action(self, notation: str) -> Text:
+        """An action without its seat; a played or laid card is shown as a card."""
+        verb, _, arg = notation.partition(" ")
+        if verb in ("play", "trump") and len(arg) in (2, 3) and arg != "NT":
+            return Text(verb + " ").append_text(self.card(arg))
+        return Text(notation)
+
+
+def hand_line(view: View, lab: Labels) -> Text:
+    """The seat's cards grouped by suit (the view keeps them sorted by suit and rank)."""
+    out = Text("your hand: ")
+    suit = ""
+    for code in view.hand:
+        if code[-1] != suit:
+            if suit:
+                out.append("   ")
+            suit = code[-1]
+        else:
+            out.append(" ")
+        out.append_text(lab.card(code))
+    if not view.hand:
+        out.append("(no cards)")
+    if view.indicator:
+        out.append("   face down: ").append_text(lab.card(view.indicator))
+    return out
+
+
+def history_item(entry: str, lab: Labels) -> Text:
+    seat_text, _, notation = entry.partition(" ")
+    seat = int(seat_text)
+    if notation == "trump":  # the view blanks a concealed choice
+        return Text(f"{lab.who(seat)}: trump chosen face down")
+    return Text(f"{lab.who(seat)}: ").append_text(lab.action(notation))
+
+
+def joined(items: Sequence[Text], sep: str = " · ") -> Text:
+    out = Text()
+    for i, t in enumerate(items):
+        if i:
+            out.append(sep)
+        out.append_text(t)
+    return out
+
+
+def auction_line(view: View, lab: Labels) -> Text:
+    """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...)."""
+    items = [history_item(h, lab) for h in view.history if h.split(" ", 2)[1] not in ("play", "call", "show")]
+    return Text("auction: ").append_text(joined(items) if items else Text("nobody has spoken yet"))
+
+
+def contract_line(view: View, lab: Labels) -> Text:
+    if view.bidder is None:
+        return Text("contract: none yet")
+    if view.special:
+        what = f"{view.special} by {lab.who(view.bidder)}"
+    else:
+        what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
+    if view.multiplier != 1:
+        what += f", x{view.multiplier}"
+    return Text(f"contract: {what}")
+
+
+def trump_line(view: View, lab: Labels) -> Text:
+    if view.trump_concealed:
+        if view.trump is not None:
+            return Text(f"trump: concealed (only you know it: {lab.suit(view.trump)})")
+        return Text("trump: concealed")
+    if view.trump is None:
+        return Text("trump: not chosen yet") if view.bidder is not None else Text("trump: none yet")
+    if view.trump == "NT":
+        return Text("trump: no trumps")
+    when = f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""
+    return Text(f"trump: {lab.suit(view.trump)}{when}")
+
+
+def trick_cards(trick: TrickView, lab: Labels) -> Text:
+    return joined([Text(f"{lab.who(s)} ").append_text(lab.card(c)) for s, c in trick.cards], "  ")
+
+
+def trick_line(view: View, lab: Labels, number: int) -> Text:
+    out = Text(f"trick {number}: ")
+    if view.trick.cards:
+        out.append_text(trick_cards(view.trick, lab))
+    else:
+        out.append(f"{lab.who(view.trick.leader)} to lead" if view.trick.leader >= 0 else "not started")
+    return out
+
+
+def done_trick_line(trick: TrickView, lab: Labels, number: int) -> Text:
+    return (Text(f"trick {number}: ").append_text(trick_cards(trick, lab))
+            .append(f"  -> {lab.who(trick.winner if trick.winner is not None else -1)} ({trick.points} pts)"))
+
+
+def points_line(view: View, lab: Labels) -> Text:
+    won = [0] * len(view.teams)
+    team_of = {s: i for i, t in enumerate(view.teams) for s in t}
+    for t in view.tricks:
+        if t.winner is not None and t.winner in team_of:
+            won[team_of[t.winner]] += 1
+    parts = [f"{lab.team(t)} {won[i]} trick{'s' if won[i] != 1 else ''}, {view.card_points[i]} pts"
+             for i, t in enumerate(view.teams)]
+    return Text("this hand: " + " · ".join(parts))
+
+
+def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab: Labels) -> Text:
+    return Text("match score: " + " · ".join(f"{lab.team(t)} {s:+d}" for t, s in zip(match_teams, scores,
+                                                                                     strict=True)))
+
+
+def choices_text(legal: Sequence[str], lab: Labels) -> Text:
+    out = Text("choose: ")
+    for i, notation in enumerate(legal, 1):
+        if i > 1:
+            out.append("  ")
+        out.append(f"{i}) ", style="dim")
+        out.append_text(lab.action(notation))
+    return out
+
+
+def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]]) -> list[Text]:
+    """Everything the seat may know, top to bottom, ending with its choices."""
+    lines = [
+        Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
+             f"({lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))}) ==", style="bold"),
+        score_line(match_teams, view.match_scores, lab),
+        auction_line(view, lab),
+        contract_line(view, lab),
+        trump_line(view, lab),
+    ]
+    if view.phase == "play" or view.tricks:
+        if view.tricks:
+            last = view.tricks[-1]
+            lines.append(Text("last ").append_text(done_trick_line(last, lab, len(view.tricks))))
+        lines.append(trick_line(view, lab, len(view.tricks) + 1))
+        lines.append(points_line(view, lab))
+    lines.append(hand_line(view, lab))
+    if view.legal:
+        lines.append(choices_text(view.legal, lab))
+    return lines
