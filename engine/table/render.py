@@ -99,7 +99,7 @@ def contract_line(view: View, lab: Labels) -> Text:
     return Text(f"contract: {what}")
 
 
-def trump_line(view: View, lab: Labels) -> Text:
+def trump_line(view: View, lab: Labels, open_trump: bool = False) -> Text:
     if view.trump_concealed:
         if view.trump is not None:
             return Text(f"trump: concealed (only you know it: {lab.suit(view.trump)})")
@@ -108,7 +108,7 @@ def trump_line(view: View, lab: Labels) -> Text:
         return Text("trump: not chosen yet") if view.bidder is not None else Text("trump: none yet")
     if view.trump == "NT":
         return Text("trump: no trumps")
-    when = f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""
+    when = " (open)" if open_trump else f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""
     return Text(f"trump: {lab.suit(view.trump)}{when}")
 
 
@@ -156,15 +156,17 @@ def choices_text(legal: Sequence[str], lab: Labels) -> Text:
     return out
 
 
-def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]]) -> list[Text]:
-    """Everything the seat may know, top to bottom, ending with its choices."""
+def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]],
+           open_trump: bool = False) -> list[Text]:
+    """Everything the seat may know, top to bottom, ending with its choices (`open_trump`: the rule file plays
+    with the trump face up, so there is no exposure to report)."""
     lines = [
         Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
              f"({lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))}) ==", style="bold"),
         score_line(match_teams, view.match_scores, lab),
         auction_line(view, lab),
         contract_line(view, lab),
-        trump_line(view, lab),
+        trump_line(view, lab, open_trump),
     ]
     if view.phase == "play" or view.tricks:
         if view.tricks:
@@ -175,4 +177,21 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     lines.append(hand_line(view, lab))
     if view.legal:
         lines.append(choices_text(view.legal, lab))
+    return lines
+
+
+def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: str,
+                 change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False) -> list[Text]:
+    """A finished hand as the seat saw it: contract, every trick, card points, the outcome and the score change."""
+    lines = [contract_line(view, lab), trump_line(view, lab, open_trump)]
+    lines += [Text("  ").append_text(done_trick_line(t, lab, i)) for i, t in enumerate(view.tricks, 1)]
+    if view.status == "annulled":
+        lines.append(Text(f"annulled: {annulled_because}; the same dealer deals again"))
+    else:
+        pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
+        lines.append(Text(f"card points: {pts}"))
+        if made is not None and view.bidder is not None:
+            lines.append(Text(f"{lab.who(view.bidder)} {'made' if made else 'failed'} the contract"))
+    lines.append(Text("score change: " + " · ".join(f"{lab.team(t)} {p:+d}" for t, p in zip(match_teams, change,
+                                                                                           strict=True))))
     return lines

@@ -1,7 +1,9 @@
 """The table loop: deal, let bots and the player act in turn, book each hand, save after every move.
 
-Bots are made afresh for every decision with a seed drawn from (match seed, hand number, action number), so a
-match resumed from a save continues exactly as it would have without the interruption.
+Each hand gets fresh bots seeded from (match seed, hand number, seat). Resuming replays the unfinished hand's
+stored actions through those bots too (each bot is asked again at each of its turns, and the stored action is
+applied), so bots that keep state or draw random numbers continue exactly as they would have without the
+interruption.
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from engine.bots.base import make_bot
-from engine.cli.render import render_hand_summary
+from engine.bots.base import Bot, make_bot
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -26,7 +27,7 @@ from engine.play.view import build_view
 from engine.record import record_of
 from engine.table.hints import explain_cards, guarded
 from engine.table.prompt import EXPLAIN, HELP, QUIT, parse_input, usage
-from engine.table.render import Labels, score_line, screen
+from engine.table.render import Labels, hand_summary, score_line, screen
 from engine.table.save import MatchSave, write_atomic
 
 
@@ -64,8 +65,8 @@ def bot_names(spec: str, players: int, seat: int) -> list[str]:
                      f"got {len(names)}")
 
 
-def decision_seed(seed: int, hand_index: int, action_index: int) -> int:
-    digest = hashlib.sha256(f"{seed}:{hand_index}:{action_index}".encode()).digest()
+def bot_seed(seed: int, hand_index: int, seat: int) -> int:
+    digest = hashlib.sha256(f"{seed}:{hand_index}:{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
@@ -86,6 +87,7 @@ class Session:
         self.match = Match(game, seed=config.seed, max_hands=config.max_hands)
         self.records: list[dict[str, Any]] = []
         self.state: State | None = None
+        self.hand_bots: list[Bot | None] = []
         if prior is not None:
             self._restore(prior)
 
@@ -115,9 +117,14 @@ class Session:
             state = self.match.new_hand()
             if rec.get("seed") != self.match.current_seed or rec.get("dealer") != state.dealer:
                 raise ResumeError(f"hands[{i}]: dealer and seed do not follow from the match's seed", 2)
+            if i == last:
+                self._new_bots(i)
             for j, text in enumerate(rec.get("actions") or []):
                 try:
-                    state.apply(Action.parse(str(text)))
+                    action = Action.parse(str(text))
+                    if i == last and not state.is_terminal:
+                        self._ask_bot(state)  # the answer is known; asking keeps the bot where it was
+                    state.apply(action)
                 except RecordError as e:
                     raise ResumeError(f"hands[{i}], action {j + 1}: {e}", 2) from None
                 except IllegalActionError as e:
@@ -148,25 +155,48 @@ class Session:
             self.save()
             self.out()
             self.out(f"saved to {self.save_path}; continue with: jacknine play --resume {self.save_path}")
+        finally:
+            self.close_bots()
         return 0
+
+    def _new_bots(self, hand_index: int) -> None:
+        self.close_bots()
+        self.hand_bots = [None if s == self.config.seat else make_bot(name, bot_seed(self.config.seed, hand_index, s))
+                          for s, name in enumerate(self.bots)]
+
+    def close_bots(self) -> None:
+        """Let bots that hold resources (an outside program) release them."""
+        for bot in self.hand_bots:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+        self.hand_bots = []
+
+    def _ask_bot(self, state: State) -> Action | None:
+        bot = self.hand_bots[state.to_act] if 0 <= state.to_act < len(self.hand_bots) else None
+        if bot is None:
+            return None
+        view = build_view(state, state.to_act) if bot.needs_view else None
+        return bot.choose(view, state.legal_actions())
 
     def _play_hand(self, state: State) -> None:
         hand_index = len(self.match.hands)
+        if not state.history:
+            self._new_bots(hand_index)
         while not state.is_terminal:
-            seat = state.to_act
-            if seat == self.config.seat:
+            if state.to_act == self.config.seat:
                 self._player_turn(state, hand_index + 1)
                 self.save()
                 continue
-            bot = make_bot(self.bots[seat], decision_seed(self.config.seed, hand_index, len(state.history)))
-            view = build_view(state, seat) if bot.needs_view else None
-            state.apply(bot.choose(view, state.legal_actions()))
+            action = self._ask_bot(state)
+            assert action is not None
+            state.apply(action)
 
     def _player_turn(self, state: State, hand_no: int) -> None:
         seat = self.config.seat
         view = build_view(state, seat)
         self.out()
-        for line in screen(view, self.labels, hand_no, self.game.teams):
+        for line in screen(view, self.labels, hand_no, self.game.teams, not self.game.rules.trump.concealed):
             self.out(line)
         legal = state.legal_actions()
         extra = self.game.doubling_names
@@ -195,10 +225,10 @@ class Session:
         lab = self.labels
         self.out()
         self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
-        self.out(render_hand_summary(state))
-        change = " · ".join(f"{lab.team(t)} {p:+d}" for t, p in zip(self.game.teams, outcome.game_points,
-                                                                     strict=True))
-        self.out(f"score change: {change}")
+        view = build_view(state, self.config.seat)
+        for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, self.game.teams,
+                                 not self.game.rules.trump.concealed):
+            self.out(line)
         self.out(score_line(self.game.teams, self.match.scores, lab))
         self.save()
 
