@@ -14,11 +14,12 @@ app = typer.Typer(
 
 
 def _register_all() -> None:
-    from engine.cli import hand_cmds, play_cmd, rules_cmds
+    from engine.cli import hand_cmds, play_cmd, rules_cmds, tournament_cmd
 
     rules_cmds.register(app)
     hand_cmds.register(app)
     play_cmd.register(app)
+    tournament_cmd.register(app)
 
 
 _register_all()

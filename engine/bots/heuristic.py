@@ -1,0 +1,307 @@
+"""The heuristic bot: bids from a hand evaluation, names its strongest suit, and plays by card-play rules of thumb
+(win cheaply, feed points to a partner who is winning, keep the trump Jack, lead masters and low from length).
+It reads only its seat's `View`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.bots.base import register
+from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
+from engine.bots.info import Seen, game_named, read_view
+from engine.play.actions import Action
+from engine.play.game import Game
+from engine.play.view import View
+
+PARTNER_OVERCALL_MARGIN = 4   # overcall a partner's standing bid only with this many points to spare
+RAISE_MARGIN = 1
+
+
+class HeuristicBot:
+    name = "heuristic"
+    needs_view = True
+
+    def __init__(self, seed: int = 0, game: Game | None = None) -> None:
+        self._rng = random.Random(seed)
+        self.game = game
+
+    def bind(self, game: Game) -> None:
+        """Tell the bot which compiled game it plays (otherwise it loads the game its views name)."""
+        self.game = game
+
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        assert view is not None, "the heuristic bot needs its seat's view"
+        game = self.game or game_named(view.ruleset)
+        return decide(game, read_view(game, view), legal)
+
+
+def decide(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+    """The heuristic's choice for any phase."""
+    phase = seen.view.phase
+    if phase == "auction":
+        return _bid(game, seen, legal)
+    if phase == "trump":
+        return _trump(game, seen, legal)
+    if phase == "raise":
+        return _raise(game, seen, legal)
+    if phase == "doubling":
+        return _double(game, seen, legal)
+    if phase == "declarations":
+        return _declare(game, seen, legal)
+    if phase == "play":
+        return play_card(game, seen, legal)
+    return _first(legal, ("redeal", "accept", "pass"))
+
+
+def _first(legal: Sequence[Action], verbs: Sequence[str]) -> Action:
+    for v in verbs:
+        for a in legal:
+            if a.verb == v:
+                return a
+    return legal[0]
+
+
+# --- auction and contract ---------------------------------------------------------------------------------
+def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+    if any(a.verb == "redeal" for a in legal):
+        return _first(legal, ("redeal",))
+    v = seen.view
+    suit, units = best_trump(game, seen.hand, game.rules.trump.no_trumps)
+    est = expected_points(game, v.seat, seen.hand, units)
+    bids = [a for a in legal if a.verb == "bid"]
+    if game.bid_in_suit:
+        code = "NT" if suit < 0 else game.layout.suits[suit]
+        bids = [a for a in bids if a.arg.split()[1] == code]
+    passing = [a for a in legal if a.verb == "pass"]
+    if not bids:
+        return passing[0] if passing else legal[0]
+    lowest = bids[0]
+    value = int(lowest.arg.split()[0])
+    partner_high = _partner_holds_bid(seen)
+    margin = PARTNER_OVERCALL_MARGIN if partner_high else 0
+    if not passing or est >= value + margin:
+        return lowest
+    return passing[0]
+
+
+def _partner_holds_bid(seen: Seen) -> bool:
+    high = None
+    for text in seen.view.history:
+        parts = text.split()
+        if len(parts) >= 3 and parts[1] == "bid":
+            high = int(parts[0])
+    return high is not None and high != seen.view.seat and not seen.game.bidder_alone and seen.partners(
+        high, seen.view.seat)
+
+
+def _trump(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+    suit, _ = best_trump(game, seen.hand)
+    code = game.layout.suits[max(suit, 0)]
+    if game.rules.trump.declared_as == "suit":
+        for a in legal:
+            if a.arg == code:
+                return a
+    cards = [a for a in legal if a.verb == "trump" and len(a.arg) > 1 and a.arg[-1] == code and a.arg != "seventh"]
+    if cards:
+        # the indicator is out of play until exposed: lay the least useful card of the suit
+        return max(cards, key=lambda a: (game.rank_of[game.code_ids[a.arg][0]], a.arg))
+    return legal[0]
+
+
+def _raise(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+    v = seen.view
+    raises = [a for a in legal if a.verb == "raise"]
+    if not raises:
+        return legal[0]
+    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+    if seen.trump is not None and seen.trump >= 0:
+        units = suit_units(game, hand, seen.trump)
+    else:   # the partner does not know the trump: only an exceptional hand raises
+        if hand_z(game, hand) < 2.0:
+            return _first(legal, ("pass",))
+        units = best_trump(game, hand)[1]
+    est = expected_points(game, v.seat, hand, units)
+    value = int(raises[0].arg)
+    return raises[0] if est >= value + RAISE_MARGIN else _first(legal, ("pass",))
+
+
+def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+    v = seen.view
+    d = game.rules.special.doubling
+    stake = d.fixed_stake.name if d is not None and d.fixed_stake is not None else ""
+    steps = [a for a in legal if a.verb not in ("pass", stake)]
+    if not steps or v.bidder is None or v.bid is None:
+        return _first(legal, ("pass",))
+    step = steps[0]
+    ours = seen.partners(v.seat, v.bidder)
+    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+    if ours:
+        if seen.trump is None or seen.trump < 0:
+            return _first(legal, ("pass",))
+        est = expected_points(game, v.seat, hand, suit_units(game, hand, seen.trump))
+        return step if est >= v.bid + 4 else _first(legal, ("pass",))
+    # against the bidder: only with several top cards and a high bid to defeat
+    tops = sum(1 for c in _bits(hand) if game.strength[c] == max(game.strength))
+    return step if tops >= 3 and v.bid >= game.bid_min + 4 else _first(legal, ("pass",))
+
+
+def _declare(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+    for a in legal:
+        if a.verb == "declare":
+            c = game.contracts.get(a.arg)
+            if c is not None and _sure_sweep(game, seen, keeps_trump=c.trumps == "keep"):
+                return a
+    return _first(legal, ("pass",))
+
+
+def _sure_sweep(game: Game, seen: Seen, keeps_trump: bool) -> bool:
+    """Every card in hand is one of the top cards of its suit (so leading them wins every trick), and with
+    trumps kept nobody else holds a trump to ruff with."""
+    hand = seen.hand
+    for s in range(game.nsuits):
+        mine = hand & game.suit_masks[s]
+        if not mine:
+            continue
+        others = game.suit_masks[s] & ~hand
+        if others and max(game.strength[c] for c in _bits(others)) >= min(game.strength[c] for c in _bits(mine)):
+            return False
+    if keeps_trump and seen.trump is not None and seen.trump >= 0:
+        return not game.suit_masks[seen.trump] & ~hand & ~(1 << seen.indicator if seen.indicator >= 0 else 0)
+    return True
+
+
+# --- card play ---------------------------------------------------------------------------------------------
+def trick_winner(game: Game, cards: Sequence[int], trump: int | None, power_from: int) -> int:
+    """Index of the card winning `cards` so far, `trump` having power from `power_from` on (None: no power)."""
+    led = game.suit_of[cards[0]]
+    best, win = -1, 0
+    for i, c in enumerate(cards):
+        s = game.suit_of[c]
+        if trump is not None and trump >= 0 and s == trump and i >= power_from:
+            st = game.strength[c] + 1000
+        elif s == led:
+            st = game.strength[c]
+        else:
+            continue
+        if st > best:
+            best, win = st, i
+    return win
+
+
+def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+    v = seen.view
+    trick = [_card_id(game, seen, code, played=True) for _, code in v.trick.cards]
+    cards = [(a, _card_id(game, seen, a.arg)) for a in legal if a.verb == "play"]
+    extras = {a.verb: a for a in legal if a.verb != "play"}
+    if "show" in extras:
+        return extras["show"]
+    power = None if v.trump_concealed else seen.trump
+    me = v.seat
+    if not trick:
+        return _lead(game, seen, cards, power) if cards else legal[0]
+    seats = [s for s, _ in v.trick.cards]
+    win = trick_winner(game, trick, power, seen.power_from)
+    points = sum(game.points[c] for c in trick)
+    active = v.players - len(v.sitting_out)
+    last = len(trick) == active - 1
+    partner_winning = seen.partners(seats[win], me) and not (game.bidder_alone and me != v.bidder
+                                                            and seats[win] == v.bidder)
+    if "call" in extras and not partner_winning and _worth_calling(game, seen, points, cards):
+        return extras["call"]
+    if not cards:
+        return extras.get("call", legal[0])
+    secure = last or _master_now(game, seen, trick[win], power)
+    if partner_winning and secure:
+        return _feed(game, seen, cards)
+    beaters = [(a, c) for a, c in cards
+               if trick_winner(game, [*trick, c], power, seen.power_from) == len(trick)]
+    if partner_winning or not beaters:
+        return _cheapest(game, seen, cards)
+    beaters.sort(key=lambda ac: (game.suit_of[ac[1]] == power, game.strength[ac[1]], game.points[ac[1]]))
+    if last:
+        return beaters[0][0]
+    for a, c in beaters:
+        if _master_now(game, seen, c, power) or game.suit_of[c] == power:
+            return a
+    if game.points[beaters[0][1]] == 0 or points >= 2:
+        return beaters[0][0]
+    return _cheapest(game, seen, cards)
+
+
+def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Action, int]]) -> bool:
+    """Call for the trump when the trick is worth taking and discarding would only give points away."""
+    if not cards:
+        return True
+    return points >= 2 or min(game.points[c] for _, c in cards) > 0
+
+
+def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: int | None) -> Action:
+    v = seen.view
+    on_bidding_side = v.bidder is not None and seen.partners(v.seat, v.bidder)
+    trump = seen.trump if seen.trump is not None and seen.trump >= 0 else -9
+    # draw trumps: the bidding side with the master trump while opponents may still hold trumps
+    if on_bidding_side and power is not None and power >= 0 and seen.outstanding(power):
+        masters = [(a, c) for a, c in cards if game.suit_of[c] == power and _master_now(game, seen, c, power)]
+        if masters:
+            return max(masters, key=lambda ac: game.strength[ac[1]])[0]
+    side = [(a, c) for a, c in cards if game.suit_of[c] != trump] or list(cards)
+    masters = [(a, c) for a, c in side if _master_now(game, seen, c, power) and not _ruffable(seen, c, power)]
+    if masters:
+        return max(masters, key=lambda ac: (game.points[ac[1]], game.strength[ac[1]]))[0]
+    # lead low from the longest side suit, keeping cards that may still win
+    length = [(seen.hand & game.suit_masks[s]).bit_count() for s in range(game.nsuits)]
+    return min(side, key=lambda ac: (game.points[ac[1]], -length[game.suit_of[ac[1]]], game.strength[ac[1]]))[0]
+
+
+def _ruffable(seen: Seen, card: int, power: int | None) -> bool:
+    """An opponent known to be void in this suit could trump it."""
+    if power is None or power < 0:
+        return False
+    s = seen.game.suit_of[card]
+    return any(seen.voids[o] >> s & 1 and not seen.voids[o] >> power & 1
+               for o in range(seen.view.players) if not seen.partners(o, seen.view.seat))
+
+
+def _master_now(game: Game, seen: Seen, card: int, power: int | None) -> bool:
+    """No card still out can beat `card` in its own suit (trumping aside, unless it is a trump)."""
+    out = seen.outstanding(game.suit_of[card])
+    return not out or max(game.strength[c] for c in _bits(out)) <= game.strength[card]
+
+
+def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
+    """The partner has the trick: give points, but not a card that is a master of its suit or a trump."""
+    power = seen.trump if seen.trump is not None else -9
+    spare = [(a, c) for a, c in cards if game.suit_of[c] != power and not _master_now(game, seen, c, None)]
+    pool = spare or list(cards)
+    return max(pool, key=lambda ac: (game.points[ac[1]], -game.strength[ac[1]]))[0]
+
+
+def _cheapest(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
+    """Lose as little as possible: fewest points, keep trumps, then the lowest card."""
+    power = seen.trump if seen.trump is not None else -9
+    return min(cards, key=lambda ac: (game.points[ac[1]], game.suit_of[ac[1]] == power,
+                                      game.strength[ac[1]]))[0]
+
+
+def _card_id(game: Game, seen: Seen, code: str, played: bool = False) -> int:
+    ids = game.code_ids[code]
+    pool = seen.played if played else seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+    for c in ids:
+        if pool >> c & 1:
+            return c
+    return ids[0]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+register("heuristic", HeuristicBot)

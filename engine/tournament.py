@@ -1,0 +1,221 @@
+"""Duplicate tournaments between two bots.
+
+Every deal is played once per seating in `seatings(game)`: for each team, that team's seats go to one bot and
+the other seats to the other, and then the reverse. Each seat is held by each bot equally often over a deal, so
+the luck of the cards cancels and what is left is the difference in play. Seeds for the deal and for every bot are
+derived from (tournament seed, deal number), so the result is the same however the deals are shared among
+worker processes; only the timings differ."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from engine.bots.base import Bot, make_bot
+from engine.play.game import Game, load_game
+
+Z95 = 1.959964
+
+
+@dataclass
+class DealResult:
+    """One deal, all its seatings, per bot (index 0 and 1 as given)."""
+
+    index: int
+    score: list[float]                 # game points per hand, averaged over seatings and the bot's seats
+    contracts: list[int]
+    made: list[int]
+    annulled: int
+    decisions: list[int]
+    seconds: list[float]
+    max_seconds: list[float]
+    incidents: list[list[str]] = field(default_factory=lambda: [[], []])
+
+
+def seatings(game: Game) -> list[tuple[int, ...]]:
+    """Which bot (0 or 1) holds each seat, for every seating of a deal."""
+    out: list[tuple[int, ...]] = []
+    for team in game.teams:
+        arr = tuple(0 if s in team else 1 for s in range(game.n))
+        for a in (arr, tuple(1 - x for x in arr)):
+            if a not in out:
+                out.append(a)
+    return out
+
+
+def deal_seed(seed: int, index: int) -> int:
+    return random.Random(f"deal/{seed}/{index}").getrandbits(48)
+
+
+def bot_seed(seed: int, index: int, seating: int, seat: int) -> int:
+    return random.Random(f"bot/{seed}/{index}/{seating}/{seat}").getrandbits(48)
+
+
+@lru_cache(maxsize=8)
+def _game(ref: str) -> Game:
+    return load_game(ref)
+
+
+_EXTERNAL: dict[tuple[str, int], Bot] = {}   # outside programs stay running across deals within one process
+
+
+def _bot(spec: str, seed: int, seat: int, game: Game, time_limit: float | None) -> Bot:
+    if spec.startswith("cmd:"):
+        from engine.bots.external import ExternalBot
+
+        bot = _EXTERNAL.get((spec, seat))
+        if not isinstance(bot, ExternalBot):
+            bot = _EXTERNAL[(spec, seat)] = make_bot(spec, seed)
+            assert isinstance(bot, ExternalBot)
+        bot.reset(seed)
+        if time_limit is not None:
+            bot.time_limit = time_limit
+        return bot
+    bot = make_bot(spec, seed)
+    bind = getattr(bot, "bind", None)
+    if callable(bind):
+        bind(game)
+    return bot
+
+
+def close_external_bots() -> None:
+    for bot in _EXTERNAL.values():
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
+    _EXTERNAL.clear()
+
+
+def play_deal(ruleset: str, specs: Sequence[str], seed: int, index: int,
+              time_limit: float | None = None) -> DealResult:
+    """Play deal number `index` in every seating."""
+    game = _game(ruleset)
+    res = DealResult(index, [0.0, 0.0], [0, 0], [0, 0], 0, [0, 0], [0.0, 0.0], [0.0, 0.0])
+    arrangements = seatings(game)
+    dealer = index % game.n
+    cards = game.shuffled_deal(deal_seed(seed, index), dealer)
+    for k, arr in enumerate(arrangements):
+        bots = [_bot(specs[arr[s]], bot_seed(seed, index, k, s), s, game, time_limit) for s in range(game.n)]
+        state = game.new_hand(dealer, hands=cards)
+        while state.to_act >= 0:
+            seat = state.to_act
+            bot = bots[seat]
+            legal = state.legal_actions()
+            view = state.view(seat) if bot.needs_view else None
+            t0 = time.perf_counter()
+            action = bot.choose(view, legal)  # type: ignore[arg-type]
+            dt = time.perf_counter() - t0
+            b = arr[seat]
+            res.decisions[b] += 1
+            res.seconds[b] += dt
+            res.max_seconds[b] = max(res.max_seconds[b], dt)
+            state.apply(action)
+        for seat, bot in enumerate(bots):
+            incidents = getattr(bot, "incidents", None)
+            if incidents:
+                res.incidents[arr[seat]].extend(f"deal {index}: {x}" for x in incidents)
+                incidents.clear()
+        gp = state.game_points
+        for b in (0, 1):
+            seats = [s for s in range(game.n) if arr[s] == b]
+            res.score[b] += sum(gp[state.hand_team_of[s]] for s in seats) / len(seats) / len(arrangements)
+        if state.status == "annulled":
+            res.annulled += 1
+        elif state.bidder >= 0:
+            b = arr[state.bidder]
+            res.contracts[b] += 1
+            res.made[b] += bool(state.made)
+    return res
+
+
+def _play_chunk(args: tuple[str, tuple[str, ...], int, list[int], float | None]) -> list[DealResult]:
+    ruleset, specs, seed, indices, time_limit = args
+    try:
+        return [play_deal(ruleset, specs, seed, i, time_limit) for i in indices]
+    finally:
+        close_external_bots()
+
+
+def run(ruleset: str, specs: Sequence[str], deals: int, seed: int, workers: int = 1,
+        time_limit: float | None = None, on_progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play `deals` duplicate deals and return the report (see `summarise`)."""
+    if len(specs) != 2:
+        raise ValueError(f"a duplicate tournament takes exactly two bots, not {len(specs)}")
+    for spec in specs:   # fail early on a bad name, before any process starts
+        if not spec.startswith("cmd:"):
+            make_bot(spec, 0)
+    game = _game(ruleset)
+    chunk = max(1, min(25, deals // (workers * 4) or 1))
+    jobs = [(ruleset, tuple(specs), seed, list(range(i, min(i + chunk, deals))), time_limit)
+            for i in range(0, deals, chunk)]
+    results: list[DealResult] = []
+    if workers <= 1:
+        for job in jobs:
+            results.extend(_play_chunk(job))
+            if on_progress:
+                on_progress(len(results))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for part in pool.map(_play_chunk, jobs):
+                results.extend(part)
+                if on_progress:
+                    on_progress(len(results))
+    results.sort(key=lambda r: r.index)
+    return summarise(game, specs, seed, results)
+
+
+def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and a normal-approximation 95% confidence interval."""
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    m = math.fsum(xs) / n
+    if n == 1:
+        return m, m, m
+    sd = math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (n - 1))
+    h = Z95 * sd / math.sqrt(n)
+    return m, m - h, m + h
+
+
+def summarise(game: Game, specs: Sequence[str], seed: int, results: Iterable[DealResult]) -> dict[str, Any]:
+    rs = list(results)
+    hands = len(rs) * len(seatings(game))
+    bots = []
+    for b, spec in enumerate(specs):
+        m, lo, hi = mean_ci([r.score[b] for r in rs])
+        contracts = sum(r.contracts[b] for r in rs)
+        made = sum(r.made[b] for r in rs)
+        decisions = sum(r.decisions[b] for r in rs)
+        seconds = math.fsum(r.seconds[b] for r in rs)
+        incidents = [x for r in rs for x in r.incidents[b]]
+        bots.append({
+            "bot": spec, "game_points_per_hand": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "contracts": contracts, "made": made, "success_rate": round(made / contracts, 4) if contracts else None,
+            "decisions": decisions,
+            "ms_per_decision": round(1000 * seconds / decisions, 3) if decisions else 0.0,
+            "max_ms_per_decision": round(1000 * max((r.max_seconds[b] for r in rs), default=0.0), 3),
+            "incidents": len(incidents), "incident_examples": incidents[:5],
+        })
+    d, dlo, dhi = mean_ci([r.score[0] - r.score[1] for r in rs])
+    return {
+        "ruleset": game.name, "deals": len(rs), "seatings_per_deal": len(seatings(game)), "hands": hands,
+        "seed": seed, "bots": bots, "annulled_hands": sum(r.annulled for r in rs),
+        "difference": {"bots": f"{specs[0]} - {specs[1]}", "game_points_per_hand": round(d, 4),
+                       "ci95": [round(dlo, 4), round(dhi, 4)]},
+    }
+
+
+TIMING_KEYS = ("ms_per_decision", "max_ms_per_decision")
+
+
+def without_timings(report: dict[str, Any]) -> dict[str, Any]:
+    """The report less its timings: what must not depend on the number of workers."""
+    out = dict(report)
+    out["bots"] = [{k: v for k, v in b.items() if k not in TIMING_KEYS} for b in report["bots"]]
+    return out
