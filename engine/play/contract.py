@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
-from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP
+from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP
 
 
@@ -27,6 +27,8 @@ class ContractPhases(AuctionPhase):
                     out.append(g.action(p, "trump", g.codes[c]))
         else:
             out.extend(g.action(p, "trump", s) for s in g.layout.suits)
+            if t.no_trumps:
+                out.append(g.action(p, "trump", "NT"))
         if t.seventh_card:
             out.append(g.action(p, "trump", "seventh"))
         return out
@@ -38,17 +40,19 @@ class ContractPhases(AuctionPhase):
         self.concealed = t.concealed
         if a.arg == "seventh":
             self.seventh = True
+        elif a.arg == "NT":
+            self._set_trump(NO_TRUMP)
         elif len(a.arg) == 1:
-            self.trump = g.layout.parse_suit(a.arg)
+            self._set_trump(g.layout.parse_suit(a.arg))
         else:
             card = next(c for c in g.layout.ids_of_code(a.arg) if self.hands[p] >> c & 1)
-            self.trump = g.suit_of[card]
+            self._set_trump(g.suit_of[card])
             if t.concealed:
                 self.indicator = card
                 self.hands[p] ^= 1 << card
-        if not t.concealed and not self.seventh:
+        if not t.concealed and not self.seventh and self.trump >= 0:
             self.exposed_trick = 1
-        if g.rules.special.doubling is not None:
+        if g.rules.special.doubling is not None and not self.rechoosing:
             self._start_doubling()
         else:
             self._next_step()
@@ -59,7 +63,7 @@ class ContractPhases(AuctionPhase):
         if self.seventh and self.indicator < 0 and len(self.dealt[p]) >= 7 and self.given[p] >= 7:
             card = self.dealt[p][6]
             self.indicator = card
-            self.trump = self.game.suit_of[card]
+            self._set_trump(self.game.suit_of[card])
             if self.concealed:
                 self.hands[p] ^= 1 << card
             else:
@@ -101,7 +105,8 @@ class ContractPhases(AuctionPhase):
         p = self.to_act
         out = [g.action(p, "pass"), g.action(p, d.steps[self.dbl_step].name)]
         fs = d.fixed_stake
-        if (fs is not None and self.doubled and d.steps[self.dbl_step].by == "bidding_team"
+        # 'C' is the bidder's call (RULES.md 3.7: "the bidder may raise to 6"), not the partner's.
+        if (fs is not None and self.doubled and p == self.bidder and d.steps[self.dbl_step].by == "bidding_team"
                 and (not fs.needs_no_score_showing or not any(self.match_scores))):
             out.append(g.action(p, fs.name))
         return out
@@ -143,6 +148,8 @@ class ContractPhases(AuctionPhase):
             elif not self.game.bidder_alone:
                 team = self.hand_teams[self.hand_team_of[self.bidder]]
                 seats.extend(s for s in self._seats_from(self.bidder) if s in team and s != self.bidder)
+        if r.others_may_raise:
+            seats.extend(s for s in self._seats_from(self.bidder) if s not in seats)
         self.queue = seats
         self.phase = RAISE
         self._ask_next_raise()
@@ -152,8 +159,25 @@ class ContractPhases(AuctionPhase):
             self.queue.pop(0)
         if self.queue:
             self.to_act = self.queue[0]
+        elif self.high_bidder != self.bidder:
+            self._hand_over_contract()
         else:
             self._next_step()
+
+    def _hand_over_contract(self) -> None:
+        """A player of another team raised highest: they become the bidder and choose a new trump."""
+        old = self.bidder
+        if self.indicator >= 0 and self.concealed:
+            self.hands[old] |= 1 << self.indicator
+        self.indicator = -1
+        self.seventh = False
+        self._set_trump(UNDECIDED)
+        self.exposed_trick = 0
+        self.bidder = self.high_bidder
+        if self.game.bidder_alone:
+            self._regroup_for_declarer(self.bidder)
+        self.rechoosing = True
+        self._start_trump()
 
     def _raise_legal(self) -> list[Action]:
         g = self.game
@@ -163,6 +187,10 @@ class ContractPhases(AuctionPhase):
     def _raise_apply(self, a: Action) -> None:
         if a.verb == "raise":
             self.bid = self.target = int(a.arg)
+            if self.hand_team_of[a.seat] != self.hand_team_of[self.bidder]:
+                self.high_bidder = a.seat  # the contract passes to this player's team when the round ends
+            elif self.high_bidder != self.bidder:
+                self.high_bidder = self.bidder
         self.queue.pop(0)
         self._ask_next_raise()
 
@@ -234,7 +262,7 @@ class ContractPhases(AuctionPhase):
         if c.trumps == "none":
             if self.indicator >= 0 and self.concealed:
                 self.hands[self.bidder_of_indicator()] |= 1 << self.indicator
-            self.trump = NO_TRUMP
+            self._set_trump(NO_TRUMP)
             self.indicator = -1
             self.concealed = False
             self.exposed_trick = 0
