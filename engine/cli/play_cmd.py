@@ -54,7 +54,8 @@ def play_cmd(
             fail("play: --save, --resume and --seat are for playing yourself; leave out --auto", UNREADABLE)
         _auto(ruleset or "twenty-eight", bots or "random", 0 if seed is None else seed, max_hands)
         return
-    console = Console(highlight=False, soft_wrap=True)
+    # NO_COLOR asks for plain text: no colour and no other styling either (rich alone would keep bold)
+    console = Console(highlight=False, soft_wrap=True, color_system=None if os.environ.get("NO_COLOR") else "auto")
     session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
         _new(ruleset or "twenty-eight", 0 if seat is None else seat, bots or "random",
              secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)

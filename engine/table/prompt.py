@@ -25,7 +25,8 @@ class Parsed:
 
 
 def usage(n_choices: int) -> str:
-    return (f"type a choice number (1-{n_choices}), a card such as JS, an action such as 'bid 18' or 'pass', "
+    numbers = f"1-{n_choices}" if n_choices > 1 else "1"
+    return (f"type a choice number ({numbers}), a card such as JS, an action such as 'bid 18' or 'pass', "
             "? to explain your cards, or q to save and stop")
 
 

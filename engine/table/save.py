@@ -47,7 +47,7 @@ class MatchSave:
         if self.winners is not None:
             data["winners"] = list(self.winners)
         data["hands"] = self.hands
-        return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=120, allow_unicode=True)
+        return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, width=120, allow_unicode=True)
 
 
 def _int(data: dict[str, Any], key: str, source: str) -> int:
