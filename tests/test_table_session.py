@@ -237,3 +237,25 @@ def test_saved_hands_are_hand_records_that_replay(tmp_path: Path) -> None:
     for rec in saved.hands:
         rp = replay(read_record_text(yaml.safe_dump(rec)))
         assert rp.error is None and rp.state.status == rec["status"]
+
+
+def test_a_reason_naming_an_unknown_trump_is_made_neutral() -> None:
+    from engine.play.actions import Action
+    from engine.play.view import build_view
+    from engine.table.hints import guarded
+
+    game = load_game("twenty-eight")
+    state = game.new_hand(0, seed=3)
+    for _ in range(200):          # bots until the trump is laid face down
+        if state.trump >= 0 or state.is_terminal:
+            break
+        state.apply(state.legal_actions()[-1] if state.phase_name != "auction" else state.legal_actions()[0])
+    assert state.concealed and state.trump >= 0
+    other = (state.high_bidder + 1) % game.n
+    suit = SUIT_NAMES[state.game.layout.suits[state.trump]]
+    view = build_view(state, other)
+    assert guarded(f"you must play a trump ({suit})", state, view, "play 7S") == "you may not play 7S now"
+    assert guarded("you must follow spades", state, view, "play 7S") == "you must follow spades"
+    owner = build_view(state, state.high_bidder)
+    assert guarded(f"you must play a trump ({suit})", state, owner, "play 7S") == f"you must play a trump ({suit})"
+    assert Action(other, "play", "7S").notation == "play 7S"

@@ -25,19 +25,19 @@ DEFAULT_SAVE = "jacknine-match.yaml"
 
 def play_cmd(
     ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped rule file name or path "
-                                                "[default: twenty-eight].", show_default=False)] = None,
+                                                "(default: twenty-eight).", show_default=False)] = None,
     auto: Annotated[bool, typer.Option("--auto", help="Bots play every seat; the match is shown hand by hand.")]
     = False,
-    seat: Annotated[int | None, typer.Option("--seat", help="The seat you play [default: 0].",
+    seat: Annotated[int | None, typer.Option("--seat", help="The seat you play (default: 0).",
                                              show_default=False)] = None,
     bots: Annotated[str | None, typer.Option("--bots", help="Bot name for every other seat, or one per seat "
-                                             "separated by commas [default: random].", show_default=False)] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the deals and the bots [default: 0 with "
-                                             "--auto, else a random one, shown and saved].", show_default=False)]
+                                             "separated by commas (default: random).", show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the deals and the bots (default: 0 with "
+                                             "--auto, else a random one, shown and saved).", show_default=False)]
     = None,
     save: Annotated[Path | None, typer.Option("--save", help="Match save file, rewritten after every move; an "
                                               "existing file is replaced only if it is a save of this same match "
-                                              "[default: jacknine-match.yaml, or -2, -3... if that exists].",
+                                              "(default: jacknine-match.yaml, or -2, -3... if taken).",
                                               show_default=False)] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Continue the match saved in this file (saves "
                                                 "go back to it unless --save names another).")] = None,
@@ -45,8 +45,10 @@ def play_cmd(
 ) -> None:
     """Play a whole match to the rule file's end: you at one seat against bots, or bots only with --auto.
 
-    At your turn type a choice number, a card (JS), an action (bid 18, pass, call, show pair), ? to hear why
-    each card is or is not playable, or q to save and stop. End of input and Ctrl-C also save.
+    At your turn type a choice number, a card (JS), an action (bid 18, pass, call, show pair), or q to save and stop.
+
+    ? explains why each of your cards is or is not playable now. End of input and Ctrl-C also save.
+
     Exit status: 0 ok, 1 a rules problem (an invalid rule file, a save the rules reject), 2 usage or unreadable.
     """
     if auto:
