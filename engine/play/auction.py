@@ -24,15 +24,27 @@ class AuctionPhase(StateData):
         return (self.game.rules.auction.if_all_pass == "dealer_must_bid" and self.high_bidder < 0
                 and seat == self.dealer and self.passes >= self.n - 1)
 
+    def _forced_bid(self) -> int:
+        forced = self.game.rules.auction.dealer_forced_bid
+        return self.game.bid_min if forced is None else forced
+
     def _min_bid(self, seat: int) -> int:
         g = self.game
         a = g.rules.auction
-        lo = g.bid_min if self.high_bidder < 0 else self.high + g.bid_step
+        if self.high_bidder < 0:
+            lo = g.bid_min
+        elif a.hold and (seat - self.first) % self.n < (self.high_bidder - self.first) % self.n:
+            lo = self.high  # an earlier speaker may hold (equal) a later bid
+        else:
+            lo = self.high + g.bid_step
         po = a.partner_overcall
         if (po is not None and self.high_bidder >= 0 and self.high_bidder != seat
                 and g.team_of[self.high_bidder] == g.team_of[seat]
                 and (self.last_was_pass or not po.only_after_a_pass)):
-            lo = max(lo, po.min)
+            if po.forbidden:
+                return g.bid_max + g.bid_step
+            if po.min is not None:
+                lo = max(lo, po.min)
         if a.second_bid_min is not None and self.bids_made[seat]:
             lo = max(lo, a.second_bid_min)
         return lo
@@ -56,7 +68,7 @@ class AuctionPhase(StateData):
         if self._may_demand_redeal(p):
             out.append(g.action(p, "redeal"))
         if self._dealer_forced(p):
-            values = [g.bid_min]
+            values = [self._forced_bid()]
             may_pass = False
         else:
             barred = self._one_suit_barred(p)
@@ -95,7 +107,7 @@ class AuctionPhase(StateData):
             self.passes = 0
             self.bids_made[p] += 1
             self.last_was_pass = False
-            if forced:
+            if forced or (self.high >= g.bid_max and g.rules.auction.ends_at_max_bid):
                 self._end_auction()
                 return
         nxt = (p + 1) % self.n
@@ -129,7 +141,7 @@ class AuctionPhase(StateData):
                                  else self.hand_teams.index(others) for s in range(self.n)]
             self.team_points = [0] * len(self.hand_teams)
         if g.bid_in_suit:
-            self.trump = NO_TRUMP if self.high_suit == "NT" else g.layout.parse_suit(self.high_suit)
+            self._set_trump(NO_TRUMP if self.high_suit == "NT" else g.layout.parse_suit(self.high_suit))
             self.concealed = False
             self.exposed_trick = 1 if self.trump >= 0 else 0
         self._next_step()

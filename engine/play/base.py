@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.play.actions import Action
-from engine.play.game import Game
+from engine.play.game import NO_TRUMP, Game
 from engine.rules.model import SpecialContract
 
 # Phases of a hand
@@ -72,6 +72,8 @@ class StateData:
     bid: int
     target: int
     trump: int
+    trump_mask: int          # the trump suit's cards (0: no trumps or not chosen)
+    strength: list[int]      # card strength for this hand (a reversed no-trump hand runs the other way)
     concealed: bool
     indicator: int
     seventh: bool
@@ -80,6 +82,7 @@ class StateData:
     multiplier: int
     fixed_stake: int
     queue: list[int]
+    rechoosing: bool         # the trump is being chosen again after a second auction changed the bidder
     dbl_step: int
     doubled: bool
     special: SpecialContract | None
@@ -93,6 +96,7 @@ class StateData:
     trick_seats: list[int]
     tricks: list[TrickRecord]
     led_suits: int
+    played_suits: int
     constraint: int
     caller: int
     team_points: list[int]
@@ -102,6 +106,14 @@ class StateData:
     bidders_lost_trick: bool
     _legal: list[Action] | None
     _legal_mask: int
+
+    def _set_trump(self, suit: int) -> None:
+        """Fix the trump suit (NO_TRUMP for none) and what follows from it."""
+        g = self.game
+        self.trump = suit
+        self.trump_mask = g.suit_masks[suit] if suit >= 0 else 0
+        reverse = suit == NO_TRUMP and g.rules.trump.no_trumps_ranking == "reversed"
+        self.strength = g.reversed_strength if reverse else g.strength
 
     # Implemented by State; declared here so the phase modules can call them.
     def _annul(self, reason: str) -> None:

@@ -36,6 +36,8 @@ def why_illegal(state: State, a: Action) -> str:
         return f"it is seat {state.to_act}'s turn, not seat {a.seat}'s"
     ph = state.phase
     verbs = {x.verb for x in state.legal_actions()}
+    if ph == AUCTION and a.verb == "bid":
+        return _why_bid(state, a)
     if a.verb not in verbs:
         return _wrong_verb(state, a, verbs)
     if ph == PLAY and a.verb == "play":
@@ -96,6 +98,10 @@ def _why_bid(state: State, a: Action) -> str:
         return "a bid is just a number here"
     if state._one_suit_barred(a.seat):
         return "you may not bid while holding cards of one suit only"
+    po = g.rules.auction.partner_overcall
+    if po is not None and po.forbidden and state._min_bid(a.seat) > g.bid_max and state.high_bidder >= 0 \
+            and g.team_of[state.high_bidder] == g.team_of[a.seat]:
+        return "you may not overbid your partner's bid"
     if v > g.bid_max:
         return f"bids go up to {g.bid_max}"
     if (v - g.bid_min) % g.bid_step:

@@ -55,6 +55,7 @@ class Game:
                 tie_of[x] = top
         self.strength = [len(d.ranks) - tie_of.get(d.ranks[self.rank_of[c]], self.rank_of[c])
                          for c in range(self.size)]
+        self.reversed_strength = [len(d.ranks) + 1 - s for s in self.strength]
         # Teams
         self.teams = [list(t) for t in r.table.teams]
         self.team_of = [0] * n
@@ -106,6 +107,8 @@ class Game:
         self.bids_per_value = len(self.bid_suits) if self.bid_in_suit else 1
         self.pass_action = [self.action(s, "pass") for s in range(n)]
         self.has_pair = r.special.pair is not None
+        # a void player's choice is narrowed by a rule (so the inlined "anything goes" path does not apply)
+        self.void_filters = bool(r.play.no_discard_before_suit_led) or r.play.must_not_undertrump
         self.has_surrender = r.special.all_tricks is not None and r.special.all_tricks.surrender is not None
         self.code_ids: dict[str, list[int]] = {}
         for c in range(self.size):

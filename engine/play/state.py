@@ -31,9 +31,10 @@ from engine.play.tricks import TrickPhase
 _COPIED_VALUES = (
     "step", "stage", "phase", "to_act", "status", "annul_reason", "high", "high_bidder", "high_suit", "passes",
     "last_was_pass", "bidder", "bid", "target", "trump", "concealed", "indicator", "seventh", "exposed_trick",
-    "power_from", "multiplier", "fixed_stake", "dbl_step", "doubled", "special", "declarer", "sitting_out",
-    "leader", "led", "led_suits", "constraint", "caller", "resume_to", "after", "trick_size", "plain_play",
-    "surrender", "bidders_lost_trick", "_legal_mask", "_game_points", "_made",
+    "power_from", "multiplier", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
+    "sitting_out", "leader", "led", "led_suits", "played_suits", "trump_mask", "strength", "constraint", "caller",
+    "resume_to", "after", "trick_size", "plain_play", "surrender", "bidders_lost_trick", "_legal_mask",
+    "_game_points", "_made",
 )
 _COPIED_LISTS = (
     "given", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats", "tricks",
@@ -74,6 +75,8 @@ class State(TrickPhase):
         self.bid = 0
         self.target = 0
         self.trump = UNDECIDED
+        self.trump_mask = 0
+        self.strength = game.strength
         self.concealed = False
         self.indicator = -1
         self.seventh = False
@@ -82,6 +85,7 @@ class State(TrickPhase):
         self.multiplier = 1
         self.fixed_stake = 0
         self.queue = []
+        self.rechoosing = False
         self.dbl_step = 0
         self.doubled = False
         self.special = None
@@ -94,6 +98,7 @@ class State(TrickPhase):
         self.trick_seats = []
         self.tricks = []
         self.led_suits = 0
+        self.played_suits = 0
         self.constraint = 0
         self.caller = -1
         self.resume_to = -1
@@ -181,7 +186,7 @@ class State(TrickPhase):
                 held = 0
                 for s in team:
                     held |= self._dealt_mask(s)
-                tm = g.suit_masks[self.trump]
+                tm = self.trump_mask
                 if held & tm == tm:
                     self._annul("the bidding team held every trump")
                     return

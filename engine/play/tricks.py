@@ -48,15 +48,28 @@ class TrickPhase(ContractPhases):
 
     # --- legal cards --------------------------------------------------------------------------------
     def _discards(self, m: int) -> int:
-        """Cards a void player may throw: all of `m`, less protected ranks of suits not yet led."""
+        """Cards a void player may play: all of `m`, less protected ranks of suits not yet led and, where the
+        rules say so, trumps lower than one already in the trick (unless nothing else is left)."""
         g = self.game
-        if not g.no_discard_ranks or not m:
+        if not g.void_filters or not m:
             return m
-        barred = 0
-        for s in range(g.nsuits):
-            if not self.led_suits >> s & 1 and not (s == self.trump and not self.concealed):
-                barred |= g.protected_masks[s]
-        return (m & ~barred) or m
+        if g.no_discard_ranks:
+            seen = self.led_suits if g.rules.play.suit_counts_as_led_when == "led" else self.played_suits
+            barred = 0
+            for s in range(g.nsuits):
+                if not seen >> s & 1 and not (s == self.trump and not self.concealed):
+                    barred |= g.protected_masks[s]
+            m = (m & ~barred) or m
+        if g.rules.play.must_not_undertrump and not self.concealed and self.trump >= 0:
+            best = max((self.strength[c] for i, c in enumerate(self.trick_cards)
+                        if g.suit_of[c] == self.trump and i >= self.power_from), default=-1)
+            if best >= 0:
+                under = 0
+                for c in range(g.size):
+                    if m >> c & 1 and g.suit_of[c] == self.trump and self.strength[c] < best:
+                        under |= 1 << c
+                m = (m & ~under) or m
+        return m
 
     def _play_options(self, p: int) -> tuple[int, list[Action]]:
         """(mask of playable cards, other actions) for the seat to play."""
@@ -72,7 +85,7 @@ class TrickPhase(ContractPhases):
             if c == INDICATOR:
                 return 1 << self.indicator, extras
             if c == TRUMP_IF_ABLE or c == ANY_TRUMP:
-                t = h & g.suit_masks[self.trump]
+                t = self._discards(h & self.trump_mask)
                 return (t or (self._discards(h) if c == TRUMP_IF_ABLE else h)), extras
             return self._discards(h), extras
         trick = self.trick_cards
@@ -82,7 +95,7 @@ class TrickPhase(ContractPhases):
                 if not h and self.indicator >= 0:
                     return 1 << self.indicator, extras
                 if g.rules.play.bidder_while_concealed.lead_trump_suit == "only_when_nothing_else":
-                    plain = h & ~g.suit_masks[self.trump]
+                    plain = h & ~self.trump_mask
                     if plain:
                         return plain, extras
             return h, extras
@@ -107,7 +120,7 @@ class TrickPhase(ContractPhases):
             if compulsory:
                 return 0, extras + [call]
             if bw.void_in_plain_suit == "discard_plain_or_call_and_play_indicator":
-                return self._discards(h & ~g.suit_masks[self.trump]), extras + [call]
+                return self._discards(h & ~self.trump_mask), extras + [call]
             return self._discards(h), extras + [call]
         if compulsory:
             return 0, extras + [call]
@@ -126,7 +139,7 @@ class TrickPhase(ContractPhases):
                 if follow:
                     self._legal_mask = follow
                     return list(g.play_table[p][led][follow >> (led * g.block)])
-                if not self.concealed and not g.no_discard_ranks:
+                if not self.concealed and not g.void_filters:
                     mask = h
             elif not self.concealed or p != self.high_bidder:
                 mask = h
@@ -159,6 +172,8 @@ class TrickPhase(ContractPhases):
             if not any(h >> g.layout.card_id(self.trump, r, k) & 1 for k in range(g.layout.copies)):
                 return False
         if pr.needs_won_trick and not any(self.hand_team_of[t.winner] == team for t in self.tricks):
+            return False
+        if pr.right_after_winning and not (self.tricks and self.hand_team_of[self.tricks[-1].winner] == team):
             return False
         if team == self.hand_team_of[self.bidder]:
             return self._bidder_pair_adjust() is not None
@@ -237,7 +252,7 @@ class TrickPhase(ContractPhases):
             if self.indicator >= 0 and (
                     (led == self.trump and bw.when_trump_suit_led == "may_call_and_play_indicator")
                     or (led != self.trump and not compulsory
-                        and bw.void_in_plain_suit == "discard_plain_or_call_and_play_indicator")):
+                        and bw.void_in_plain_suit.endswith("_call_and_play_indicator"))):
                 self.constraint = INDICATOR
                 return
             if not compulsory and bw.void_in_plain_suit == "discard_any_or_call_and_play_any_trump":
@@ -263,6 +278,7 @@ class TrickPhase(ContractPhases):
         if not trick:
             self.led = g.suit_of[card]
             self.led_suits |= 1 << self.led
+        self.played_suits |= 1 << g.suit_of[card]
         trick.append(card)
         self.trick_seats.append(p)
         if len(trick) == self.trick_size:
@@ -274,7 +290,7 @@ class TrickPhase(ContractPhases):
         g = self.game
         cards = self.trick_cards
         suit_of = g.suit_of
-        strength = g.strength
+        strength = self.strength
         led = self.led
         trump = self.trump if not self.concealed else -1
         best = -1

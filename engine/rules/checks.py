@@ -210,8 +210,9 @@ def pointless_redeal_seats(rs: Ruleset) -> Iterator[Finding]:
 # --------------------------------------------------------------------------------------------- trump
 def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
     trump = rs.trump
-    if trump.no_trumps and trump.chosen != "in_bid":
-        yield Finding(("trump", "no_trumps"), "no-trumps bids need trump.chosen: in_bid")
+    if trump.no_trumps and trump.chosen != "in_bid" and trump.declared_as != "suit":
+        yield Finding(("trump", "no_trumps"),
+                      "no-trumps is named in a bid (chosen: in_bid) or declared as a suit (declared_as: suit)")
     if trump.chosen == "in_bid" and trump.concealed:
         yield Finding(("trump", "concealed"), "a trump named in the bid is public; set concealed: false")
     if trump.seventh_card:

@@ -90,11 +90,14 @@ class BidRange(Section):
 
 
 class PartnerOvercall(Section):
-    """A higher minimum for overbidding your own partner's standing bid."""
+    """Overbidding your own partner's standing bid: a higher minimum, or not at all."""
 
-    min: Annotated[int, Field(ge=0, description="The lowest bid allowed over a partner's bid.")]
+    min: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="The lowest bid allowed over a partner's bid.")
+    forbidden: bool = Field(
+        False, description="A partner's standing bid may not be overbid at all (Raj Nair's rule).")
     only_after_a_pass: bool = Field(
-        True, description="The minimum applies only when the player who spoke just before you passed.")
+        True, description="The rule applies only when the player who spoke just before you passed.")
 
 
 class PointlessRedeal(Section):
@@ -113,6 +116,11 @@ class Auction(Section):
     pass_is_final: bool = Field(False, description="A player who passes may not bid again.")
     if_all_pass: Literal["redeal", "dealer_must_bid"] = Field(
         "redeal", description="What happens when every player passes without a bid.")
+    dealer_forced_bid: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="The bid the dealer is forced to make (default: the minimum bid); it ends the auction.")
+    hold: bool = Field(
+        False, description="A player who speaks earlier in the first round may equal (hold) a later player's bid.")
+    ends_at_max_bid: bool = Field(False, description="A bid of the maximum ends the auction at once.")
     partner_overcall: PartnerOvercall | None = None
     second_bid_min: Annotated[int, Field(ge=0)] | None = Field(
         None, description="A player's second and later bids must be at least this.")
@@ -132,7 +140,11 @@ class Trump(Section):
     concealed: bool = Field(True, description="Only the bidder knows the trump until it is exposed.")
     seventh_card: bool = Field(
         False, description="The bidder may take the seventh card dealt to them as the indicator instead.")
-    no_trumps: bool = Field(False, description="A bid may name no-trumps (with chosen: in_bid).")
+    no_trumps: bool = Field(
+        False, description="No-trumps may be chosen: a bid names NT (chosen: in_bid), or the bidder declares "
+        "`trump NT` (declared_as: suit).")
+    no_trumps_ranking: Literal["normal", "reversed"] = Field(
+        "normal", description="In a no-trump hand the ranks keep their order, or run the other way (7 high, J low).")
 
 
 # ---------------------------------------------------------------------------------------------- play
@@ -156,8 +168,12 @@ class BidderWhileConcealed(Section):
         "follow_or_discard",
         description="When another player leads the trump suit and the bidder cannot follow from hand.")
     void_in_plain_suit: Literal[
-        "discard_plain_or_call_and_play_indicator", "discard_any_or_call_and_play_any_trump"
-    ] = "discard_plain_or_call_and_play_indicator"
+        "discard_plain_or_call_and_play_indicator", "discard_any_or_call_and_play_any_trump",
+        "discard_any_or_call_and_play_indicator",
+    ] = Field("discard_plain_or_call_and_play_indicator",
+              description="When a plain suit is led and the bidder cannot follow: discard a plain card or call and "
+              "play the indicator (pagat); discard anything or call and play any trump (Wikipedia); discard "
+              "anything, a trump-suit card having no power, or call and play the indicator (Kerala house rules).")
 
 
 class Play(Section):
@@ -169,6 +185,11 @@ class Play(Section):
         default_factory=list,
         description="Ranks a void player may not discard while their suit has not been led "
         "(playing the trump of such a rank as a trump is allowed).")
+    suit_counts_as_led_when: Literal["led", "played"] = Field(
+        "led", description="For that rule: a suit counts once it has been led, or once any card of it was played.")
+    must_not_undertrump: bool = Field(
+        False, description="A void player may not play a trump lower than one already played to the trick, "
+        "unless holding nothing else.")
 
 
 # ------------------------------------------------------------------------------------ raise / special
@@ -177,6 +198,9 @@ class Raise(Section):
 
     by: list[RaiseBy] = Field(default_factory=lambda: _both_raise(), description="Who may raise, in order.")
     min: Annotated[int, Field(ge=0)]
+    others_may_raise: bool = Field(
+        False, description="Then every other player in turn may raise too (a second auction); a player of another "
+        "team who raises highest becomes the bidder and chooses a new trump.")
 
 
 class PairBand(Section):
@@ -192,6 +216,8 @@ class Pair(Section):
     opponents: int = Field(4, description="Target change when an opponent shows it.")
     needs_trump_exposed: bool = True
     needs_won_trick: bool = Field(True, description="The showing team has won a trick before this one.")
+    right_after_winning: bool = Field(
+        False, description="Only right after the showing team won the trick just played.")
     target_bounds: tuple[int, int] | None = Field(
         None, description="The target stays within these bounds (default: the bid range).")
 
