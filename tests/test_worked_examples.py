@@ -393,3 +393,64 @@ def test_e8_forty_jack_and_three_equal() -> None:
     act(s, [f"{p} play {c}" for p, c in enumerate(cards)])
     t = s.tricks[0]
     assert (t.winner, t.points) == (0, 9)  # 3S and JS rank equal; 3S was played first
+
+
+# --- E10: Thani, Cot and Forty -------------------------------------------------------------------------------
+def _before_first_play(actions: list[str], extra: list[str]) -> list[str]:
+    i = next(k for k, a in enumerate(actions) if " play " in a)
+    return actions[:i] + extra + actions[i:]
+
+
+@pytest.mark.parametrize(("record", "game_points"), [
+    ("28-band3-made-after-raise", 4),   # seat 0 wins all eight tricks alone
+    ("28-band1-made", -5),              # its partner and the opponents win some
+])
+def test_e10_thani(record: str, game_points: int) -> None:
+    dealer, hands, actions = golden(record)
+    s = start("thani", dealer, hands, _before_first_play(actions, ["0 declare thani"]))
+    assert s.status == "complete" and s.special is not None
+    assert s.game_points == [game_points, 0]
+
+
+def _cot(record: str, offer_before: str, answer: str) -> State:
+    dealer, hands, actions = golden(record)
+    actions = [f"{a[0]} pass" if " raise " in a else a for a in actions]
+    actions = replace(actions, next(a for a in actions if " bid " in a), ["0 bid 20"])
+    seat = offer_before.split()[0]
+    return start("cot", dealer, hands, replace(actions, offer_before, [f"{seat} surrender", f"0 {answer}",
+                                                                       offer_before]))
+
+
+def test_e10_cot_refused_surrender() -> None:
+    s = _cot("28-band3-made-after-raise", "1 play QD", "refuse")  # then the bidders take every trick
+    assert s.game_points == [4, 0]
+    s = _cot("28-band1-made", "3 play 8S", "refuse")  # then they lose trick 4
+    assert s.game_points == [-6, 0]
+
+
+def test_e10_cot_accepted_surrender_single_amount() -> None:
+    dealer, hands, actions = golden("28-band1-made")
+    actions = replace(actions, "0 bid 19", ["0 bid 20"])
+    s = start("cot", dealer, hands, actions[:actions.index("3 play 8S")] + ["3 surrender", "0 accept"])
+    assert s.status == "complete" and s.game_points == [2, 0]
+
+
+@pytest.mark.parametrize(("bid", "made", "bidders", "opponents"), [(31, False, 0, 3), (34, True, 3, 0)])
+def test_e10_forty_scores(bid: int, made: bool, bidders: int, opponents: int) -> None:
+    g = load_game("forty")
+    for seed in range(200):
+        rng = random.Random(seed)
+        s = g.new_hand(0, seed=seed)
+        while not s.is_terminal:
+            options = s.legal_actions()
+            if s.phase_name == "auction":  # the first seat that may bid `bid` does; everybody else passes
+                want = Action(s.to_act, "bid", str(bid))
+                s.apply(want if s.high_bidder < 0 and want in options else Action(s.to_act, "pass"))
+            else:
+                s.apply(rng.choice(options))
+        if s.status == "complete" and s.bid == bid and s.made is made:
+            team = s.hand_team_of[s.bidder]
+            assert s.game_points[team] == bidders
+            assert s.game_points[1 - team] == opponents
+            return
+    pytest.fail(f"no random forty hand with bid {bid} and made={made}")
