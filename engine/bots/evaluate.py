@@ -61,7 +61,7 @@ def _units_spread(game: Game, k: int, allow_nt: bool) -> tuple[float, float]:
     rng = random.Random(1234 + k)
     deck = list(range(game.size))
     xs = []
-    for _ in range(1500):
+    for _ in range(800):
         hand = 0
         for c in rng.sample(deck, k):
             hand |= 1 << c
@@ -69,6 +69,15 @@ def _units_spread(game: Game, k: int, allow_nt: bool) -> tuple[float, float]:
     mean = sum(xs) / len(xs)
     sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
     return mean, max(sd, 1e-6)
+
+
+def warm(game: Game) -> None:
+    """Compute the random-hand spreads for every hand size the deal schedule gives (at bind time, not mid-hand)."""
+    k = 0
+    for step in game.schedule:
+        if step > 0:
+            k += step
+            _units_spread(game, k, game.rules.trump.no_trumps)
 
 
 def side_share(game: Game, seat: int) -> float:

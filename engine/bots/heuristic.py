@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 from engine.bots.base import register
-from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
+from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units, warm
 from engine.bots.info import Seen, game_named, read_view
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -28,6 +28,7 @@ class HeuristicBot:
 
     def bind(self, game: Game) -> None:
         """Tell the bot which compiled game it plays (otherwise it loads the game its views name)."""
+        warm(game)
         self.game = game
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:

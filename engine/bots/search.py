@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from engine.bots.base import register
 from engine.bots.determinize import build_world
+from engine.bots.evaluate import warm
 from engine.bots.heuristic import decide
 from engine.bots.info import game_named, read_view
 from engine.play.actions import Action
@@ -20,8 +21,9 @@ from engine.play.game import Game
 from engine.play.state import State
 from engine.play.view import View
 
-DEFAULT_WORLDS = 24
-EXPLORE = 0.1              # share of rollout moves made at random, so rollouts do not all agree
+ROLLOUTS = 240             # rollouts per decision: fewer legal actions buy more sampled worlds
+MIN_WORLDS, MAX_WORLDS = 16, 48
+EXPLORE = 0.05             # share of rollout moves made at random, so rollouts do not all agree
 CARD_POINT_WEIGHT = 0.01   # breaks ties between actions that score the same game points
 
 
@@ -29,12 +31,14 @@ class SearchBot:
     name = "search"
     needs_view = True
 
-    def __init__(self, seed: int = 0, worlds: int = DEFAULT_WORLDS, game: Game | None = None) -> None:
+    def __init__(self, seed: int = 0, worlds: int | None = None, game: Game | None = None) -> None:
+        """`worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
         self._rng = random.Random(seed)
         self.worlds = worlds
         self.game = game
 
     def bind(self, game: Game) -> None:
+        warm(game)
         self.game = game
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
@@ -48,7 +52,8 @@ class SearchBot:
             return fallback
         totals = [0.0] * len(legal)
         tried = 0
-        for _ in range(self.worlds):
+        worlds = self.worlds or min(MAX_WORLDS, max(MIN_WORLDS, ROLLOUTS // len(legal)))
+        for _ in range(worlds):
             world = build_world(game, seen, self._rng)
             if world is None:
                 continue

@@ -1,0 +1,55 @@
+"""Bot strength by duplicate tournament: heuristic vs random and search vs heuristic on twenty-eight and
+twenty-nine. Prints a Markdown table (game points per hand, the difference with its 95% confidence interval,
+contract success and milliseconds per decision).
+
+    python3 benchmarks/strength.py --deals 2000 --workers 2 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from engine.tournament import run
+
+PAIRS = (("heuristic", "random"), ("search", "heuristic"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rulesets", default="twenty-eight,twenty-nine")
+    ap.add_argument("--pairs", default=",".join(f"{a}/{b}" for a, b in PAIRS), help="A/B pairs, comma-separated")
+    ap.add_argument("--json", dest="as_json", action="store_true", help="also print each report as JSON")
+    args = ap.parse_args()
+    print("| ruleset | A vs B | deals | A pts/hand | B pts/hand | A - B [95% CI] | A made | B made "
+          "| A ms/dec (max) | B ms/dec (max) | seconds |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for ruleset in args.rulesets.split(","):
+        for pair in args.pairs.split(","):
+            a, b = pair.split("/")
+            t0 = time.perf_counter()
+            rep = run(ruleset, [a, b], args.deals, args.seed, workers=args.workers)
+            secs = time.perf_counter() - t0
+            ba, bb = rep["bots"]
+            d = rep["difference"]
+            print(f"| {ruleset} | {a} vs {b} | {rep['deals']} | {ba['game_points_per_hand']:+.3f} "
+                  f"| {bb['game_points_per_hand']:+.3f} | {d['game_points_per_hand']:+.3f} "
+                  f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] | {_rate(ba)} | {_rate(bb)} "
+                  f"| {ba['ms_per_decision']:.2f} ({ba['max_ms_per_decision']:.0f}) "
+                  f"| {bb['ms_per_decision']:.2f} ({bb['max_ms_per_decision']:.0f}) | {secs:.0f} |", flush=True)
+            if args.as_json:
+                print(json.dumps(rep), flush=True)
+
+
+def _rate(b: dict[str, object]) -> str:
+    made, contracts = b["made"], b["contracts"]
+    assert isinstance(made, int) and isinstance(contracts, int)
+    return f"{made}/{contracts}" if contracts else "-"
+
+
+if __name__ == "__main__":
+    main()
