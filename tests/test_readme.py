@@ -15,8 +15,17 @@ from engine.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-# The rule-file sections are covered by tests/rulefiles/test_readme.py.
-OURS = README[: README.index("## Rule files")]
+
+
+def _section(title: str) -> str:
+    start = README.index(f"## {title}\n")
+    end = README.find("\n## ", start + 3)
+    return README[start:] if end < 0 else README[start:end]
+
+
+# Other sections are covered by their own tests (tests/rulefiles/test_readme.py, the table's and the bots').
+OURS = "".join(_section(t) for t in ("Quick start", "Playing and simulating", "Hand records and replay",
+                                     "Python API"))
 
 
 def _blocks(text: str) -> list[tuple[str, str]]:
