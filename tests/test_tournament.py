@@ -1,0 +1,83 @@
+"""Duplicate tournaments: seatings, luck cancelling, the same result with any number of workers, the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.cli.app import app
+from engine.play.game import load_game
+from engine.tournament import mean_ci, play_deal, run, seatings, without_timings
+
+
+def test_seatings_give_every_seat_to_each_bot_equally() -> None:
+    assert seatings(load_game("twenty-eight")) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    for name, count in (("twenty-eight-3p", 6), ("twenty-eight-6p", 6), ("fifty-six", 2)):
+        arr = seatings(load_game(name))
+        assert len(arr) == count
+        for seat in range(len(arr[0])):
+            assert sum(a[seat] for a in arr) * 2 == len(arr)
+
+
+def test_identical_deterministic_bots_tie_on_every_deal() -> None:
+    """The heuristic bot uses no randomness: against itself, every deal's seatings cancel exactly."""
+    for ruleset in ("twenty-eight", "twenty-nine", "twenty-eight-3p"):
+        for i in range(6):
+            r = play_deal(ruleset, ["heuristic", "heuristic"], 5, i)
+            assert r.score[0] == pytest.approx(r.score[1])
+
+
+def test_workers_give_the_same_result_as_one_process() -> None:
+    one = run("twenty-eight", ["heuristic", "random"], 24, seed=9, workers=1)
+    two = run("twenty-eight", ["heuristic", "random"], 24, seed=9, workers=2)
+    assert without_timings(one) == without_timings(two)
+    other_seed = run("twenty-eight", ["heuristic", "random"], 24, seed=10, workers=1)
+    assert without_timings(other_seed) != without_timings(one)
+
+
+def test_report_counts_hands_contracts_and_decisions() -> None:
+    rep = run("twenty-nine", ["heuristic", "random"], 30, seed=1)
+    assert rep["deals"] == 30 and rep["hands"] == 60 and rep["seatings_per_deal"] == 2
+    a, b = rep["bots"]
+    assert a["contracts"] + b["contracts"] + rep["annulled_hands"] == 60
+    assert all(x["decisions"] > 0 and x["ms_per_decision"] >= 0 for x in (a, b))
+    d = rep["difference"]["game_points_per_hand"]
+    assert d == pytest.approx(a["game_points_per_hand"] - b["game_points_per_hand"], abs=1e-3)
+    lo, hi = rep["difference"]["ci95"]
+    assert lo <= d <= hi
+
+
+def test_mean_ci() -> None:
+    m, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5 and lo == pytest.approx(2.5 - 1.959964 * 1.2909944 / 2) and hi > m
+    assert mean_ci([]) == (0.0, 0.0, 0.0)
+
+
+def test_run_rejects_other_than_two_bots() -> None:
+    with pytest.raises(ValueError, match="exactly two bots"):
+        run("twenty-eight", ["heuristic"], 2, seed=1)
+
+
+def test_tournament_command_json_and_text() -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["tournament", "-r", "twenty-eight", "--bots", "heuristic,random", "--hands", "10",
+                              "--seed", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    assert [b["bot"] for b in rep["bots"]] == ["heuristic", "random"] and rep["deals"] == 10
+    text = runner.invoke(app, ["tournament", "-r", "twenty-eight", "--bots", "heuristic,random", "--hands", "10",
+                               "--seed", "2"])
+    assert text.exit_code == 0
+    assert "difference heuristic - random" in text.stdout and "95% CI" in text.stdout
+
+
+@pytest.mark.parametrize(("bots", "message"), [
+    ("heuristic", "--bots: give exactly two bots separated by a comma, not 1"),
+    ("heuristic,clever", "--bots: unknown bot 'clever'"),
+])
+def test_tournament_command_bad_bots(bots: str, message: str) -> None:
+    res = CliRunner().invoke(app, ["tournament", "--bots", bots, "--hands", "2"])
+    assert res.exit_code == 2
+    assert message in res.stderr
