@@ -18,6 +18,12 @@ ONES = "1\n" * 800          # always the first choice: deterministic, and more t
 
 
 @pytest.fixture(autouse=True)
+def no_disk_flush(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves happen after every move; flushing each to disk only slows these tests (test_table_save checks it)."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+
+
+@pytest.fixture(autouse=True)
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NO_COLOR", raising=False)

@@ -4,6 +4,7 @@ every prompt that nothing of another seat's hand or of a concealed trump the pla
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
 from collections.abc import Callable
@@ -19,6 +20,12 @@ from engine.table.save import MatchSave, read_save
 from engine.table.session import Session, TableConfig
 
 Policy = Callable[[State, int], str]
+
+
+@pytest.fixture(autouse=True)
+def no_disk_flush(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves happen after every move; flushing each to disk only slows these tests (test_table_save checks it)."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 def hidden_codes(state: State, seat: int) -> set[str]:
