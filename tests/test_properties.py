@@ -30,7 +30,7 @@ from engine.rules.load import shipped_rulesets
 RULESETS = sorted(shipped_rulesets())
 HANDS = 2000          # random hands per rule file (the floor the issue sets)
 EVERY_ACTION = 25     # every 25th hand: every legal action at every step is applied to a clone
-VIEW_HANDS = 60       # hands per rule file for the view-blindness check
+VIEW_HANDS = 100      # hands per rule file for the view-blindness check
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[JQKAT9876543])[SHDC](?![A-Za-z0-9])")
 
 _games: dict[str, Game] = {}
