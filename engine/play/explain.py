@@ -75,6 +75,8 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         return "you must call for the trump: you are the first player unable to follow suit"
     if a.verb == "redeal":
         return "you may demand a redeal only with a pointless hand at your first turn"
+    if a.verb == "show" and not state.game.has_pair:
+        return "this game has no pair to show"
     if a.verb == "show":
         return "you cannot show a pair now (it needs King and Queen of the exposed trump in your hand, " \
                "and a trick already won by your side)"
