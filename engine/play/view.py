@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.cards import bits
 from engine.play.base import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def public_history(state: State, seat: int) -> list[str]:
 def build_view(state: State, seat: int) -> View:
     g = state.game
     codes = g.codes
-    own = [codes[c] for c in sorted(_ids(state.hands[seat]), key=lambda c: (g.suit_of[c], -g.strength[c]))]
+    own = [codes[c] for c in sorted(bits(state.hands[seat]), key=lambda c: (g.suit_of[c], -g.strength[c]))]
     indicator = None
     if state.concealed and state.indicator >= 0 and seat == state.high_bidder:
         indicator = codes[state.indicator]
@@ -100,11 +101,3 @@ def build_view(state: State, seat: int) -> View:
         status=state.status,
     )
 
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
