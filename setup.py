@@ -28,7 +28,8 @@ class BuildWithData(build_py):
 # The hot path (ints and bitmasks, plain typed classes) can be compiled to C with mypyc, about twice as fast.
 # Opt-in, for a normal (not editable) install: JACKNINE_COMPILE=1 pip install --no-build-isolation .
 # (mypy must be installed; an editable install would leave compiled modules shadowing the sources).
-COMPILED = [f"engine/play/{m}.py" for m in ("actions", "base", "game", "auction", "contract", "tricks", "scoring", "state")]
+HOT_PATH = ("actions", "base", "game", "auction", "contract", "tricks", "scoring", "state")
+COMPILED = [f"engine/play/{m}.py" for m in HOT_PATH]
 
 
 def compiled_extensions() -> list:  # type: ignore[type-arg]
