@@ -81,6 +81,13 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         return "you cannot show a pair now (it needs King and Queen of the exposed trump in your hand, " \
                "and a trick already won by your side)"
     if a.verb == "surrender":
+        at = state.game.rules.special.all_tricks
+        if at is None or at.surrender is None:
+            return "this game has no surrender"
+        if state.bidder >= 0 and state.hand_team_of[a.seat] == state.hand_team_of[state.bidder]:
+            return "only the bidding team's opponents may offer to surrender"
+        if state.surrender:
+            return "a surrender has already been offered"
         return "the opponents may offer to surrender only while the bidding team has won every trick"
     if ph in (DOUBLING, DECLARE, POINTLESS, ANSWER, RAISE, TRUMP):
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))

@@ -190,8 +190,7 @@ class TrickPhase(ContractPhases):
     def _surrender_allowed(self, p: int) -> bool:
         at = self.game.rules.special.all_tricks
         return (at is not None and at.surrender is not None and self.surrender == 0 and self.special is None
-                and self.hand_team_of[p] != self.hand_team_of[self.bidder] and bool(self.tricks)
-                and not self.bidders_lost_trick)
+                and self.hand_team_of[p] != self.hand_team_of[self.bidder] and not self.bidders_lost_trick)
 
     # --- applying -----------------------------------------------------------------------------------
     def _play_apply(self, a: Action) -> None:
