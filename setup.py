@@ -1,15 +1,25 @@
-"""Build hook: ship the top-level rulesets/ and schemas/ folders inside the package.
+"""Build hooks.
 
-The product layout keeps rule files in rulesets/ at the top of the repository; a plain `pip install .`
-must still find them, so the build copies them to engine/data/ in the wheel.
+1. Ship the top-level rulesets/ and schemas/ folders inside the package: the product layout keeps rule files in
+   rulesets/ at the top of the repository, and a plain `pip install .` must still find them, so the build copies
+   them to engine/data/ in the wheel.
+2. Compile the hot path (engine/play/: ints, bitmasks, plain typed classes) to C with mypyc when a wheel is
+   built, about twice as fast. The sources are the same Python files; if compiling is impossible for any reason
+   the build falls back to the pure-Python package. Editable installs are never compiled (compiled modules would
+   shadow the sources being edited). JACKNINE_COMPILE=0 forces a pure-Python build.
 """
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+
+HOT_PATH = ("actions", "base", "game", "auction", "contract", "tricks", "scoring", "state")
+COMPILED = [f"engine/play/{m}.py" for m in HOT_PATH]
 
 
 class BuildWithData(build_py):
@@ -25,22 +35,41 @@ class BuildWithData(build_py):
                 shutil.copy2(f, target / f.name)
 
 
-# The hot path (ints and bitmasks, plain typed classes) can be compiled to C with mypyc, about twice as fast.
-# Opt-in, for a normal (not editable) install: JACKNINE_COMPILE=1 pip install --no-build-isolation .
-# (mypy must be installed; an editable install would leave compiled modules shadowing the sources).
-HOT_PATH = ("actions", "base", "game", "auction", "contract", "tricks", "scoring", "state")
-COMPILED = [f"engine/play/{m}.py" for m in HOT_PATH]
+class OptionalBuildExt(build_ext):
+    """Compile the extensions, or leave the pure-Python package whole if the C compiler fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as e:  # noqa: BLE001 - any failure means: ship the pure-Python modules
+            print(f"jacknine: compiling the hot path failed ({e}); installing the pure-Python engine",
+                  file=sys.stderr)
+            for ext in self.extensions:
+                built = Path(self.get_ext_fullpath(ext.name))
+                if built.exists():
+                    built.unlink()
+            self.extensions = []
+
+
+def wants_compiled() -> bool:
+    if os.environ.get("JACKNINE_COMPILE", "1") == "0":
+        return False
+    commands = set(sys.argv[1:])
+    if commands & {"editable_wheel", "develop", "egg_info", "dist_info", "sdist"}:
+        return False
+    return bool(commands & {"bdist_wheel", "build", "build_ext", "install"})
 
 
 def compiled_extensions() -> list:  # type: ignore[type-arg]
-    if os.environ.get("JACKNINE_COMPILE") != "1":
+    if not wants_compiled():
         return []
     try:
         from mypyc.build import mypycify
-    except ImportError as e:
-        raise SystemExit("JACKNINE_COMPILE=1 needs mypy in the build environment: "
-                         "pip install mypy, then pip install --no-build-isolation .") from e
-    return mypycify(COMPILED, opt_level="3")
+
+        return mypycify(COMPILED, opt_level="3")
+    except BaseException as e:  # noqa: BLE001 - mypy missing or the type check failing: stay pure Python
+        print(f"jacknine: not compiling the hot path ({e!r}); installing the pure-Python engine", file=sys.stderr)
+        return []
 
 
-setup(cmdclass={"build_py": BuildWithData}, ext_modules=compiled_extensions())
+setup(cmdclass={"build_py": BuildWithData, "build_ext": OptionalBuildExt}, ext_modules=compiled_extensions())

@@ -1,6 +1,6 @@
 """Check an installed jacknine (e.g. the mypyc-compiled build) against the golden records, then time it.
 
-    python3 benchmarks/compiled_check.py REPO_DIR [HANDS]
+    python3 benchmarks/compiled_check.py REPO_DIR [HANDS] [--require-compiled]
 
 Run it from outside the repository so that the installed package is imported, not the sources. Every golden
 record under REPO_DIR/tests/hands must replay to its expected report; clones must stay independent; then the
@@ -22,9 +22,14 @@ from engine.sim import bench
 
 
 def main() -> int:
-    repo = Path(sys.argv[1])
-    hands = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    repo = Path(args[0])
+    hands = int(args[1]) if len(args) > 1 else 20000
     failures = 0
+    compiled = not engine.play.state.__file__.endswith(".py")
+    if "--require-compiled" in sys.argv and not compiled:
+        print(f"not compiled: {engine.play.state.__file__}", file=sys.stderr)
+        failures += 1
     records = sorted((repo / "tests" / "hands").rglob("*.yaml"))
     for rec_path in records:
         expected_path = rec_path.with_suffix(".json")
@@ -50,7 +55,7 @@ def main() -> int:
                     print(f"clone differs: {name} seed {i}", file=sys.stderr)
                     break
     result = bench(load_game("twenty-eight"), hands)
-    result["compiled"] = not engine.play.state.__file__.endswith(".py")
+    result["compiled"] = compiled
     result["records_checked"] = len(records)
     print(json.dumps(result))
     return 1 if failures else 0
