@@ -1,0 +1,1 @@
+"""Adapters to other frameworks' game interfaces (optional extras)."""
