@@ -92,3 +92,10 @@ def test_python_api_snippet_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - our own README
     assert "view" in namespace
+
+
+def test_readme_names_every_shipped_game() -> None:
+    from engine.rules.load import shipped_rulesets
+
+    intro = README[: README.index("## Quick start")]
+    assert [n for n in shipped_rulesets() if n not in intro] == []
