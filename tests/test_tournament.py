@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -81,3 +83,24 @@ def test_tournament_command_bad_bots(bots: str, message: str) -> None:
     res = CliRunner().invoke(app, ["tournament", "--bots", bots, "--hands", "2"])
     assert res.exit_code == 2
     assert message in res.stderr
+
+
+def _bots_section() -> str:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## Bots and tournaments\n")
+    end = readme.find("\n## ", start + 3)
+    return readme[start:end]
+
+
+def test_readme_tournament_commands_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every `jacknine tournament` line of the README section runs (with two deals instead of hundreds)."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    commands = [line.split("#")[0].strip() for line in _bots_section().splitlines()
+                if line.startswith("jacknine tournament")]
+    assert len(commands) == 3
+    for command in commands:
+        args = shlex.split(command)[1:]
+        args[args.index("--hands") + 1] = "2"
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 0, (command, res.output)
+        assert "incident (" not in res.stdout, res.stdout   # no outside bot failed
