@@ -69,7 +69,7 @@ def test_a_whole_match_through_standard_input() -> None:
     assert "match over after" in out and ("you won" in out or "you lost" in out)
     data = saved("m.yaml")
     assert data["format"] == "jacknine match 1" and data["status"] == "over"
-    assert data["ruleset"] == "twenty-eight" and data["seat"] == 0 and data["seed"] == 3 and data["bots"] == "random"
+    assert data["ruleset"] == "twenty-eight" and data["seat"] == 0 and data["seed"] == 3 and data["bots"] == "heuristic"
     hands = data["hands"]
     assert isinstance(hands, list) and len(hands) == out.count("over (dealer")
     assert all({"ruleset", "dealer", "seed", "hands", "actions", "status", "score_change"} <= set(h) for h in hands)

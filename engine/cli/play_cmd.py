@@ -23,6 +23,10 @@ from engine.table.session import ResumeError, Session, TableConfig
 DEFAULT_SAVE = "jacknine-match.yaml"
 
 
+# Bots worth watching and playing against: they bid from their cards (random bots bid wildly and always fail).
+DEFAULT_BOTS = "heuristic"
+
+
 def play_cmd(
     ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped rule file name or path "
                                                 "(default: twenty-eight).", show_default=False)] = None,
@@ -31,7 +35,7 @@ def play_cmd(
     seat: Annotated[int | None, typer.Option("--seat", help="The seat you play (default: 0).",
                                              show_default=False)] = None,
     bots: Annotated[str | None, typer.Option("--bots", help="Bot name for every other seat, or one per seat "
-                                             "separated by commas (default: random).", show_default=False)] = None,
+                                             "separated by commas (default: heuristic).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the deals and the bots (default: 0 with "
                                              "--auto, else a random one, shown and saved).", show_default=False)]
     = None,
@@ -54,12 +58,12 @@ def play_cmd(
     if auto:
         if save is not None or resume is not None or seat is not None:
             fail("play: --save, --resume and --seat are for playing yourself; leave out --auto", UNREADABLE)
-        _auto(ruleset or "twenty-eight", bots or "random", 0 if seed is None else seed, max_hands)
+        _auto(ruleset or "twenty-eight", bots or DEFAULT_BOTS, 0 if seed is None else seed, max_hands)
         return
     # NO_COLOR asks for plain text: no colour and no other styling either (rich alone would keep bold)
     console = Console(highlight=False, soft_wrap=True, color_system=None if os.environ.get("NO_COLOR") else "auto")
     session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
-        _new(ruleset or "twenty-eight", 0 if seat is None else seat, bots or "random",
+        _new(ruleset or "twenty-eight", 0 if seat is None else seat, bots or DEFAULT_BOTS,
              secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
     raise typer.Exit(session.run())
 
