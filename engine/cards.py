@@ -98,6 +98,11 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def card_ids(mask: int) -> list[int]:
+    """The card ids in a mask as a list, lowest first."""
+    return list(bits(mask))
+
+
 def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:

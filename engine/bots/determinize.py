@@ -12,6 +12,7 @@ import random
 from functools import lru_cache
 
 from engine.bots.info import Seen
+from engine.cards import card_ids
 from engine.errors import JacknineError
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -24,14 +25,6 @@ ATTEMPTS = 6
 def parse_action(text: str) -> Action:
     return Action.parse(text)
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _indicator_code(seen: Seen) -> tuple[int, str]:
@@ -83,7 +76,7 @@ def deal_hidden(game: Game, seen: Seen, rng: random.Random) -> list[int] | None:
                        key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
         ok = True
         for s in order:
-            cand = _bits(left if relax else allowed[s] & left)
+            cand = card_ids(left if relax else allowed[s] & left)
             if len(cand) < need[s]:
                 ok = False
                 break
@@ -101,7 +94,7 @@ def _trump_weights(game: Game, hand: int) -> list[float]:
     out = []
     for s in range(game.nsuits):
         m = hand & game.suit_masks[s]
-        top = sum(1 for c in _bits(m) if game.rank_of[c] <= 1)
+        top = sum(1 for c in card_ids(m) if game.rank_of[c] <= 1)
         out.append(float(m.bit_count() ** 2 + 2 * top) if m else 0.0)
     return out
 
@@ -133,7 +126,7 @@ def build_world(game: Game, seen: Seen, rng: random.Random) -> State | None:
             blank = game.layout.suits[suit]
         elif held:
             suit = rng.choices(range(game.nsuits), weights=weights)[0]
-            ind = max(_bits(held & game.suit_masks[suit]), key=lambda c: game.rank_of[c])
+            ind = max(card_ids(held & game.suit_masks[suit]), key=lambda c: game.rank_of[c])
             if kind == "card":
                 first_of[bidder] = ind
                 blank = game.codes[ind]
@@ -141,7 +134,7 @@ def build_world(game: Game, seen: Seen, rng: random.Random) -> State | None:
                 seventh_of[bidder] = ind
     dealt = []
     for s in range(game.n):
-        cards = _bits(seen.played_by[s] | hidden[s] | (1 << seen.indicator if s == v.seat and seen.indicator >= 0
+        cards = card_ids(seen.played_by[s] | hidden[s] | (1 << seen.indicator if s == v.seat and seen.indicator >= 0
                                                        else 0))
         rng.shuffle(cards)
         if s in first_of:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from engine.cards import card_ids
 from engine.play.game import Game
 
 TRUMP_UNITS = (3.0, 2.2, 1.5, 1.2, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8)   # by rank position from the top
@@ -30,10 +31,10 @@ def suit_units(game: Game, hand: int, trump: int) -> float:
     """Strength of `hand` if `trump` is trumps (-1: no-trumps)."""
     units = 0.0
     held_top = [False] * game.nsuits
-    for c in _ids(hand):
+    for c in card_ids(hand):
         if rank_pos(game, c) == 0:
             held_top[game.suit_of[c]] = True
-    for c in _ids(hand):
+    for c in card_ids(hand):
         s, r = game.suit_of[c], rank_pos(game, c)
         if s == trump:
             units += TRUMP_UNITS[min(r, len(TRUMP_UNITS) - 1)]
@@ -107,11 +108,3 @@ def hand_z(game: Game, hand: int) -> float:
     mean, sd = _units_spread(game, k, game.rules.trump.no_trumps)
     return (best_trump(game, hand, game.rules.trump.no_trumps)[1] - mean) / sd
 
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from engine.bots.base import register
 from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units, warm
 from engine.bots.info import Seen, game_named, read_view
+from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.view import View
@@ -145,7 +146,7 @@ def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
         est = expected_points(game, v.seat, hand, suit_units(game, hand, seen.trump))
         return step if est >= v.bid + 4 else _first(legal, ("pass",))
     # against the bidder: only with several top cards and a high bid to defeat
-    tops = sum(1 for c in _bits(hand) if game.strength[c] == max(game.strength))
+    tops = sum(1 for c in card_ids(hand) if game.strength[c] == max(game.strength))
     return step if tops >= 3 and v.bid >= game.bid_min + 4 else _first(legal, ("pass",))
 
 
@@ -167,7 +168,7 @@ def _sure_sweep(game: Game, seen: Seen, keeps_trump: bool) -> bool:
         if not mine:
             continue
         others = game.suit_masks[s] & ~hand
-        if others and max(game.strength[c] for c in _bits(others)) >= min(game.strength[c] for c in _bits(mine)):
+        if others and max(game.strength[c] for c in card_ids(others)) >= min(game.strength[c] for c in card_ids(mine)):
             return False
     if keeps_trump and seen.trump is not None and seen.trump >= 0:
         return not game.suit_masks[seen.trump] & ~hand & ~(1 << seen.indicator if seen.indicator >= 0 else 0)
@@ -269,7 +270,7 @@ def _ruffable(seen: Seen, card: int, power: int | None) -> bool:
 def _master_now(game: Game, seen: Seen, card: int, power: int | None) -> bool:
     """No card still out can beat `card` in its own suit (trumping aside, unless it is a trump)."""
     out = seen.outstanding(game.suit_of[card])
-    return not out or max(game.strength[c] for c in _bits(out)) <= game.strength[card]
+    return not out or max(game.strength[c] for c in card_ids(out)) <= game.strength[card]
 
 
 def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
@@ -295,14 +296,6 @@ def _card_id(game: Game, seen: Seen, code: str, played: bool = False) -> int:
             return c
     return ids[0]
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 register("heuristic", HeuristicBot)

@@ -15,6 +15,7 @@ from engine.bots.determinize import build_world
 from engine.bots.evaluate import warm
 from engine.bots.heuristic import decide
 from engine.bots.info import game_named, read_view
+from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import Game
@@ -100,7 +101,7 @@ def greedy(state: State, legal: list[Action]) -> Action:
     for a in legal:
         if a.verb == "show":
             return a
-    cards = _bits(mask)
+    cards = card_ids(mask)
     if not cards:
         return legal[0]
     trick = state.trick_cards
@@ -142,7 +143,7 @@ def _lead(state: State, cards: list[int], power: int) -> int:
     masters = []
     for c in cards:
         su = g.suit_of[c]
-        higher = [x for x in _bits(others & g.suit_masks[su]) if g.strength[x] > g.strength[c]]
+        higher = [x for x in card_ids(others & g.suit_masks[su]) if g.strength[x] > g.strength[c]]
         if not higher:
             masters.append(c)
     if masters:
@@ -185,20 +186,12 @@ def _can_beat(state: State, seat: int, led: int, best: int, power: int) -> bool:
     h = state.hands[seat]
     follow = h & g.suit_masks[led]
     if follow:
-        return best < 1000 and max(g.strength[c] for c in _bits(follow)) > best
+        return best < 1000 and max(g.strength[c] for c in card_ids(follow)) > best
     if power >= 0:
         trumps = h & g.suit_masks[power]
-        return bool(trumps) and max(g.strength[c] for c in _bits(trumps)) + 1000 > best
+        return bool(trumps) and max(g.strength[c] for c in card_ids(trumps)) + 1000 > best
     return False
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 register("search", SearchBot)
