@@ -13,6 +13,8 @@ from engine.play.game import Game, load_game
 
 INVALID = 1
 UNREADABLE = 2
+# The shipped rule file commands use when none is named: a CLI convenience, never a branch in the engine.
+DEFAULT_RULESET = "twenty-eight"
 
 
 def fail(message: str, code: int) -> NoReturn:

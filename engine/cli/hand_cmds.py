@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from engine.cli.common import fail, load_game_or_exit, open_new_file
+from engine.cli.common import DEFAULT_RULESET, fail, load_game_or_exit, open_new_file
 from engine.cli.render import render_deal, render_replay
 from engine.errors import UnreadableError
 from engine.record import read_record, record_of, replay, report
@@ -38,7 +38,7 @@ def replay_cmd(
 
 
 def deal_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Deal seed: the same seed deals the same cards.")] = 0,
     dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat.")] = 0,
     as_record: Annotated[bool, typer.Option("--record", help="Print a hand record (YAML) instead.")] = False,
@@ -57,7 +57,7 @@ def deal_cmd(
 
 
 def simulate_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for deals and bots.")] = 0,
     bots: Annotated[str, typer.Option("--bots", help="Bot name, or names per seat separated by commas.")] = "random",
@@ -119,7 +119,7 @@ class _progress:
 
 
 def bench_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to time.")] = 20000,
     seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,

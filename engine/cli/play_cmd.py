@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from engine.cli.common import UNREADABLE, fail, load_game_or_exit, make_bots
+from engine.cli.common import DEFAULT_RULESET, UNREADABLE, fail, load_game_or_exit, make_bots
 from engine.cli.render import render_hand_summary, team_name
 from engine.errors import UnreadableError
 from engine.play.game import Game
@@ -29,7 +29,7 @@ DEFAULT_BOTS = "heuristic"
 
 def play_cmd(
     ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped rule file name or path "
-                                                "(default: twenty-eight).", show_default=False)] = None,
+                                                f"(default: {DEFAULT_RULESET}).", show_default=False)] = None,
     auto: Annotated[bool, typer.Option("--auto", help="Bots play every seat; the match is shown hand by hand.")]
     = False,
     seat: Annotated[int | None, typer.Option("--seat", help="The seat you play (default: 0).",
@@ -58,12 +58,12 @@ def play_cmd(
     if auto:
         if save is not None or resume is not None or seat is not None:
             fail("play: --save, --resume and --seat are for playing yourself; leave out --auto", UNREADABLE)
-        _auto(ruleset or "twenty-eight", bots or DEFAULT_BOTS, 0 if seed is None else seed, max_hands)
+        _auto(ruleset or DEFAULT_RULESET, bots or DEFAULT_BOTS, 0 if seed is None else seed, max_hands)
         return
     # NO_COLOR asks for plain text: no colour and no other styling either (rich alone would keep bold)
     console = Console(highlight=False, soft_wrap=True, color_system=None if os.environ.get("NO_COLOR") else "auto")
     session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
-        _new(ruleset or "twenty-eight", 0 if seat is None else seat, bots or DEFAULT_BOTS,
+        _new(ruleset or DEFAULT_RULESET, 0 if seat is None else seat, bots or DEFAULT_BOTS,
              secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
     raise typer.Exit(session.run())
 

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from engine.cli.common import UNREADABLE, fail, load_game_or_exit
+from engine.cli.common import DEFAULT_RULESET, UNREADABLE, fail, load_game_or_exit
 
 
 def tournament_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = "twenty-eight",
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     bots: Annotated[str, typer.Option(
         "--bots", help="Two bots, e.g. 'search,heuristic' or 'cmd:python3 bot.py,random'.")] = "heuristic,random",
     hands: Annotated[int, typer.Option(
