@@ -28,6 +28,7 @@ class HandRecord:
     base_dir: Path | None = None
     source: str = "<record>"
     extra: dict[str, Any] = field(default_factory=dict)
+    ruleset_line: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ruleset": self.ruleset, "dealer": self.dealer}
@@ -51,6 +52,11 @@ def _node_line(node: yaml.Node | None) -> int | None:
 def read_record_text(text: str, source: str = "<record>", base_dir: Path | None = None) -> HandRecord:
     """Parse a record (YAML or JSON); raises UnreadableError naming the line of what is wrong."""
     try:
+        # aliases could expand exponentially (a "billion laughs" record): a hand record never needs them
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                raise UnreadableError(source, "YAML aliases (*name) are not allowed in a hand record",
+                                      event.start_mark.line + 1)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -87,7 +93,7 @@ def read_record_text(text: str, source: str = "<record>", base_dir: Path | None 
         raise bad("actions", "must be a list of 'SEAT VERB [ARGUMENTS]'")
     actions = [str(a) for a in actions_raw]
     extra = {k: v for k, v in data.items() if k not in known}
-    return HandRecord(ruleset, dealer, hands, seed, actions, base_dir, source, extra)
+    return HandRecord(ruleset, dealer, hands, seed, actions, base_dir, source, extra, lines.get("ruleset"))
 
 
 def _read_hands(raw: object, bad: Any) -> list[list[str]]:
@@ -149,7 +155,9 @@ def deal_for(game: Game, record: HandRecord) -> list[list[int]]:
     if record.hands is None:
         return game.shuffled_deal(record.seed, record.dealer)
     if len(record.hands) != game.n:
-        raise UnreadableError(record.source, f"hands: {len(record.hands)} seats given, the game has {game.n}")
+        given = len(record.hands)
+        raise UnreadableError(record.source, f"hands: {given} seat{'s' if given != 1 else ''} given, "
+                              f"the game has {game.n}")
     try:
         ids = game.layout.parse_cards([c for h in record.hands for c in h])
     except ValueError as e:

@@ -11,8 +11,8 @@ import typer
 
 from engine.cli.common import DEFAULT_RULESET, fail, load_game_or_exit, open_new_file
 from engine.cli.render import render_deal, render_replay
-from engine.errors import UnreadableError
-from engine.record import read_record, record_of, replay, report
+from engine.errors import RulesetError, UnreadableError
+from engine.record import game_for, read_record, record_of, replay, report
 
 
 def replay_cmd(
@@ -24,7 +24,11 @@ def replay_cmd(
         rec = read_record(file)
     except UnreadableError as e:
         fail(str(e), 2)
-    game = load_game_or_exit(rec.ruleset, base_dir=rec.base_dir, exit_code=2)
+    try:
+        game = game_for(rec)
+    except (UnreadableError, RulesetError) as e:
+        # the record names a rule file that cannot be used: say which record, then the rule file's own problems
+        fail(f"{rec.source}:{rec.ruleset_line or 1}: ruleset '{rec.ruleset}' cannot be used:\n{e}", 2)
     try:
         rp = replay(rec, game)
     except UnreadableError as e:
