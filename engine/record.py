@@ -55,8 +55,9 @@ def read_record_text(text: str, source: str = "<record>", base_dir: Path | None 
         # aliases could expand exponentially (a "billion laughs" record): a hand record never needs them
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent):
+                mark = event.start_mark
                 raise UnreadableError(source, "YAML aliases (*name) are not allowed in a hand record",
-                                      event.start_mark.line + 1)
+                                      mark.line + 1 if mark is not None else None)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
