@@ -80,6 +80,11 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
     step = f" in steps of {a.bids.step}" if a.bids.step != 1 else ""
     yield f"Bids from {a.bids.min} to {a.bids.max}{step}, each higher than the last.", (
         _p("auction", "bids"),)
+    if a.hold:
+        yield ("A player who spoke earlier in the round may hold: bid the same as a later player's bid."), (
+            _p("auction", "hold"),)
+    if a.ends_at_max_bid:
+        yield f"A bid of {a.bids.max} ends the auction at once.", (_p("auction", "ends_at_max_bid"),)
     if rs.trump.chosen == "in_bid":
         nt = " or no-trumps" if rs.trump.no_trumps else ""
         yield f"Every bid names a trump suit{nt}.", (_p("trump", "chosen"), _p("trump", "no_trumps"))
@@ -92,12 +97,14 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
     if a.if_all_pass == "redeal":
         yield "If everybody passes, the hand is dealt again.", (_p("auction", "if_all_pass"),)
     else:
-        yield f"If everybody passes, the dealer must bid {a.bids.min}.", (_p("auction", "if_all_pass"),)
-    if a.partner_overcall is not None:
-        after_pass = a.partner_overcall.only_after_a_pass
-        when = " when the player who spoke just before you passed" if after_pass else ""
-        yield f"Overbidding your own partner needs at least {a.partner_overcall.min}{when}.", (
-            _p("auction", "partner_overcall"),)
+        forced = a.bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid
+        yield f"If everybody passes, the dealer must bid {forced}, which ends the auction.", (
+            _p("auction", "if_all_pass"), _p("auction", "dealer_forced_bid"))
+    po = a.partner_overcall
+    if po is not None and (po.forbidden or po.min is not None):
+        when = " when the player who spoke just before you passed" if po.only_after_a_pass else ""
+        what = "is not allowed" if po.forbidden else f"needs at least {po.min}"
+        yield f"Overbidding your own partner's standing bid {what}{when}.", (_p("auction", "partner_overcall"),)
     if a.second_bid_min is not None:
         yield f"A player's second and later bids must be at least {a.second_bid_min}.", (
             _p("auction", "second_bid_min"),)
@@ -118,6 +125,8 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.chosen == "in_bid":
         nt = "; after a no-trumps bid the highest card of the led suit wins" if t.no_trumps else ""
         yield f"The final bid's suit is trump, known to all from the first lead{nt}.", paths
+    elif t.no_trumps:
+        yield "The final bidder may choose no-trumps instead of a suit (`trump NT`).", (_p("trump", "no_trumps"),)
     elif not t.concealed:
         yield "The final bidder announces the trump suit face up; trumps count from the first trick.", paths
     elif t.declared_as == "card":
@@ -128,6 +137,10 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.seventh_card:
         yield "The bidder may instead take the seventh card dealt to them as the indicator.", (
             _p("trump", "seventh_card"),)
+    if t.no_trumps and t.no_trumps_ranking == "reversed":
+        order = " ".join(reversed(rs.deck.ranks))
+        yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
+            _p("trump", "no_trumps_ranking"),)
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
@@ -135,9 +148,13 @@ def _play(rs: Ruleset) -> Iterator[Line]:
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
     if rs.trump.concealed:
         yield from _concealed(rs)
+    seen = "led" if rs.play.suit_counts_as_led_when == "led" else "played (led or thrown)"
     for i, rank in enumerate(rs.play.no_discard_before_suit_led):
-        yield (f"A void player may not discard a {rank} of a suit not yet led (trumping with it is "
-               "allowed)."), (_p("play", "no_discard_before_suit_led", i),)
+        yield (f"A void player may not discard a {rank} of a suit not yet {seen} (trumping with it is "
+               "allowed)."), (_p("play", "no_discard_before_suit_led", i), _p("play", "suit_counts_as_led_when"))
+    if rs.play.must_not_undertrump:
+        yield ("A player who cannot follow may not play a trump lower than one already in the trick, unless "
+               "holding nothing else."), (_p("play", "must_not_undertrump"),)
 
 
 def _concealed(rs: Ruleset) -> Iterator[Line]:
@@ -167,7 +184,9 @@ def _concealed(rs: Ruleset) -> Iterator[Line]:
         _p(*bw, "when_trump_suit_led"),)
     void = {"discard_plain_or_call_and_play_indicator":
             "discard a card of another plain suit, or call and play the indicator",
-            "discard_any_or_call_and_play_any_trump": "discard any card, or call and play any trump"}
+            "discard_any_or_call_and_play_any_trump": "discard any card, or call and play any trump",
+            "discard_any_or_call_and_play_indicator":
+            "discard any card (a trump-suit card has no trump power), or call and play the indicator"}
     yield f"A bidder void in a plain suit that is led may {void[b.void_in_plain_suit]}.", (
         _p(*bw, "void_in_plain_suit"),)
 
@@ -178,6 +197,9 @@ def _raise(rs: Ruleset) -> Iterator[Line]:
     who = ", then ".join("the bidder" if w == "bidder" else "the bidder's partner" for w in rs.raise_.by)
     yield (f"After the full deal {who} may each raise once, to at least {rs.raise_.min} and above the "
            "standing bid."), (_p("raise"),)
+    if rs.raise_.others_may_raise:
+        yield ("Then every other player in turn may raise too; a player of another team who raises highest "
+               "becomes the bidder and chooses a new trump."), (_p("raise", "others_may_raise"),)
 
 
 def _special(rs: Ruleset) -> Iterator[Line]:
@@ -206,7 +228,8 @@ def _pair(rs: Ruleset) -> Iterator[Line]:
     pair = rs.special.pair
     assert pair is not None
     needs = [w for w, on in (("the trump is exposed", pair.needs_trump_exposed),
-                             ("their team has won a trick", pair.needs_won_trick)) if on]
+                             ("their team has won a trick", pair.needs_won_trick and not pair.right_after_winning),
+                             ("their team won the trick just played", pair.right_after_winning)) if on]
     when = f" once {' and '.join(needs)}" if needs else ""
     yield (f"Pair: a player holding {' and '.join(pair.ranks)} of trumps may show them at their turn"
            f"{when}."), (_p("special", "pair", "ranks"),)
