@@ -124,16 +124,7 @@ def deal_length(game: Game) -> int:
 
 def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int]]:
     """The cards each seat receives when the pack, in `order`, is dealt by the schedule from the first hand."""
-    hands: list[list[int]] = [[] for _ in range(game.n)]
-    pos = 0
-    first = game.first_hand(dealer)
-    for k in game.schedule:
-        if k <= 0:
-            continue
-        for i in range(game.n):
-            hands[(first + i) % game.n].extend(order[pos:pos + k])
-            pos += k
-    return hands
+    return game.deal_in_order(order, dealer)
 
 
 def utility_bound(game: Game) -> float:

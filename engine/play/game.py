@@ -149,6 +149,10 @@ class Game:
         for i in range(self.size - 1, 0, -1):
             j = int(rand() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
+        return self.deal_in_order(deck, dealer)
+
+    def deal_in_order(self, order: list[int], dealer: int) -> list[list[int]]:
+        """The cards each seat receives when the pack, in `order`, is dealt by the schedule from the first hand."""
         hands: list[list[int]] = [[] for _ in range(self.n)]
         pos = 0
         first = self.first_hand(dealer)
@@ -156,8 +160,7 @@ class Game:
             if k <= 0:
                 continue
             for i in range(self.n):
-                seat = (first + i) % self.n
-                hands[seat].extend(deck[pos:pos + k])
+                hands[(first + i) % self.n].extend(order[pos:pos + k])
                 pos += k
         return hands
 
