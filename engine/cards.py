@@ -103,13 +103,6 @@ def card_ids(mask: int) -> list[int]:
     return list(bits(mask))
 
 
-def mask_of(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 class Cards:
     """A set-like, printable view over a hand bitmask (the hot path keeps the bare int)."""
 

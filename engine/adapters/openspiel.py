@@ -27,9 +27,10 @@ from engine.play.actions import Action
 from engine.play.game import Game, load_game
 from engine.play.state import State
 from engine.play.view import View
+from engine.rules.load import DEFAULT_RULESET
 
 GAME_NAME = "python_jacknine"
-DEFAULT_PARAMS: dict[str, Any] = {"ruleset": "twenty-eight", "dealer": 0}
+DEFAULT_PARAMS: dict[str, Any] = {"ruleset": DEFAULT_RULESET, "dealer": 0}
 
 
 @lru_cache(maxsize=32)

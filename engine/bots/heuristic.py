@@ -4,12 +4,12 @@ It reads only its seat's `View`."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from engine.bots.base import register
-from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units, warm
-from engine.bots.info import Seen, game_named, read_view
+from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
+from engine.bots.info import Seen, read_view
+from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -19,24 +19,14 @@ PARTNER_OVERCALL_MARGIN = 4   # overcall a partner's standing bid only with this
 RAISE_MARGIN = 1
 
 
-class HeuristicBot:
+class HeuristicBot(ViewBot):
     name = "heuristic"
-    needs_view = True
-
-    def __init__(self, seed: int = 0, game: Game | None = None) -> None:
-        self._rng = random.Random(seed)
-        self.game = game
-
-    def bind(self, game: Game) -> None:
-        """Tell the bot which compiled game it plays (otherwise it loads the game its views name)."""
-        warm(game)
-        self.game = game
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        assert view is not None, "the heuristic bot needs its seat's view"
-        game = self.game or game_named(view.ruleset)
+        game = self.game_for(view)
+        assert view is not None
         return decide(game, read_view(game, view), legal)
 
 

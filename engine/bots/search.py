@@ -7,14 +7,13 @@ The auction and contract decisions come from the heuristic bot."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from engine.bots.base import register
 from engine.bots.determinize import build_world
-from engine.bots.evaluate import warm
 from engine.bots.heuristic import decide
-from engine.bots.info import game_named, read_view
+from engine.bots.info import read_view
+from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.base import PLAY
@@ -28,25 +27,19 @@ EXPLORE = 0.05             # share of rollout moves made at random, so rollouts 
 CARD_POINT_WEIGHT = 0.01   # breaks ties between actions that score the same game points
 
 
-class SearchBot:
+class SearchBot(ViewBot):
     name = "search"
-    needs_view = True
 
     def __init__(self, seed: int = 0, worlds: int | None = None, game: Game | None = None) -> None:
         """`worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
-        self._rng = random.Random(seed)
+        super().__init__(seed, game)
         self.worlds = worlds
-        self.game = game
-
-    def bind(self, game: Game) -> None:
-        warm(game)
-        self.game = game
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        assert view is not None, "the search bot needs its seat's view"
-        game = self.game or game_named(view.ruleset)
+        game = self.game_for(view)
+        assert view is not None
         seen = read_view(game, view)
         fallback = decide(game, seen, legal)
         if view.phase != "play":

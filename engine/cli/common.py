@@ -10,11 +10,12 @@ import typer
 from engine.bots.base import Bot, make_bot
 from engine.errors import RulesetError, UnreadableError
 from engine.play.game import Game, load_game
+from engine.rules.load import DEFAULT_RULESET
+
+__all__ = ["DEFAULT_RULESET", "INVALID", "UNREADABLE", "fail", "load_game_or_exit", "make_bots", "open_new_file"]
 
 INVALID = 1
 UNREADABLE = 2
-# The shipped rule file commands use when none is named: a CLI convenience, never a branch in the engine.
-DEFAULT_RULESET = "twenty-eight"
 
 
 def fail(message: str, code: int) -> NoReturn:

@@ -107,6 +107,11 @@ class StateData:
     _legal: list[Action] | None
     _legal_mask: int
 
+    @property
+    def indicator_owner(self) -> int:
+        """The seat that laid the indicator: the final bidder, even when a special contract moved the contract."""
+        return self.high_bidder
+
     def _set_trump(self, suit: int) -> None:
         """Fix the trump suit (NO_TRUMP for none) and what follows from it."""
         g = self.game

@@ -261,16 +261,12 @@ class ContractPhases(AuctionPhase):
                     self.sitting_out |= 1 << s
         if c.trumps == "none":
             if self.indicator >= 0 and self.concealed:
-                self.hands[self.bidder_of_indicator()] |= 1 << self.indicator
+                self.hands[self.indicator_owner] |= 1 << self.indicator
             self._set_trump(NO_TRUMP)
             self.indicator = -1
             self.concealed = False
             self.exposed_trick = 0
         self._next_step()
-
-    def bidder_of_indicator(self) -> int:
-        """The seat that laid the indicator (the contract's original bidder)."""
-        return self.high_bidder
 
     def _regroup_for_declarer(self, declarer: int) -> None:
         """A declarer from another team (or at a lone-bidder table) plays with their own team."""

@@ -42,10 +42,6 @@ class TrickPhase(ContractPhases):
             s = (s + 1) % self.n
         return s
 
-    @property
-    def indicator_owner(self) -> int:
-        return self.high_bidder
-
     # --- legal cards --------------------------------------------------------------------------------
     def _discards(self, m: int) -> int:
         """Cards a void player may play: all of `m`, less protected ranks of suits not yet led and, where the

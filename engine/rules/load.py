@@ -32,6 +32,10 @@ MAX_CHAIN = 16
 RANK_KEYED: tuple[KeyPath, ...] = (("deck", "points"),)
 
 
+# The shipped rule file used when a command or adapter is given none: a default, never a branch in the engine.
+DEFAULT_RULESET = "twenty-eight"
+
+
 def shipped_dir() -> Path:
     return PACKAGED_RULESETS if PACKAGED_RULESETS.is_dir() else REPO_RULESETS
 
