@@ -74,7 +74,7 @@ def simulate_cmd(
     from engine.sim import simulate
 
     game = load_game_or_exit(ruleset)
-    seat_bots = make_bots(bots, game.n, seed)
+    seat_bots = make_bots(bots, game, seed)
     sink = open_new_file(out) if out is not None else None
     progress = _progress(hands) if sys.stderr.isatty() and not as_json else None
 

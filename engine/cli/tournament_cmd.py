@@ -39,7 +39,7 @@ def tournament_cmd(
         def progress(done: int) -> None:
             typer.echo(f"\r{done}/{hands} deals", err=True, nl=False)
     try:
-        report = run(str(game.source or ruleset), specs, hands, seed, workers=workers, time_limit=time_limit,
+        report = run(game, specs, hands, seed, workers=workers, time_limit=time_limit,
                      on_progress=progress)
     except ValueError as e:
         fail(f"--bots: {e}", UNREADABLE)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.play.actions import Action
-from engine.play.game import NO_TRUMP, Game
-from engine.rules.model import SpecialContract
+from engine.play.game import Game
+from engine.play.rules import ContractRules
 
 # Phases of a hand
 AUCTION, TRUMP, DOUBLING, RAISE, POINTLESS, DECLARE, PLAY, ANSWER, DONE, DEALING = range(10)
@@ -85,7 +85,7 @@ class StateData:
     rechoosing: bool         # the trump is being chosen again after a second auction changed the bidder
     dbl_step: int
     doubled: bool
-    special: SpecialContract | None
+    special: ContractRules | None
     declarer: int
     sitting_out: int
     hand_teams: list[list[int]]
@@ -113,12 +113,11 @@ class StateData:
         return self.high_bidder
 
     def _set_trump(self, suit: int) -> None:
-        """Fix the trump suit (NO_TRUMP for none) and what follows from it."""
+        """Fix the trump suit (NO_TRUMP for none, UNDECIDED) and what follows from it."""
         g = self.game
         self.trump = suit
         self.trump_mask = g.suit_masks[suit] if suit >= 0 else 0
-        reverse = suit == NO_TRUMP and g.rules.trump.no_trumps_ranking == "reversed"
-        self.strength = g.reversed_strength if reverse else g.strength
+        self.strength = g.strength_for(suit)
 
     # Implemented by State; declared here so the phase modules can call them.
     def _annul(self, reason: str) -> None:

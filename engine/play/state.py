@@ -23,7 +23,8 @@ from engine.play.base import (
     UNDECIDED,
     Result,
 )
-from engine.play.game import STEP_AUCTION, STEP_RAISE, STEP_TRUMP, Game
+from engine.play.game import Game
+from engine.play.rules import STEP_AUCTION, STEP_RAISE, STEP_TRUMP
 from engine.play.scoring import score_hand
 from engine.play.tricks import TrickPhase
 
@@ -131,15 +132,14 @@ class State(TrickPhase):
     def _after_full_deal(self) -> bool:
         """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
         g = self.game
-        rank = g.rules.annul.one_hand_holds_all_of
-        if rank is not None:
-            r = g.layout.ranks.index(rank)
-            every = sum(1 << c for c in range(g.size) if g.rank_of[c] == r)
+        an = g.rules.annul
+        if an.all_of_rank >= 0:
+            every = g.rank_masks[an.all_of_rank]
             for s in range(self.n):
                 if self._dealt_mask(s) & every == every:
-                    self._annul(f"seat {s} holds every {rank}")
+                    self._annul(f"seat {s} holds every {g.layout.ranks[an.all_of_rank]}")
                     return True
-        return g.rules.annul.pointless_hand_may_redeal and self._start_pointless()
+        return an.pointless_hand_may_redeal and self._start_pointless()
 
     def _next_step(self) -> None:
         g = self.game
@@ -237,19 +237,19 @@ class State(TrickPhase):
         return []
 
     def normalise(self, action: Action) -> Action:
-        """The interned form of an action as this state understands it (a suit named by one of its cards)."""
+        """The interned form of an action as this state understands it."""
         g = self.game
         a = g.intern(action)
-        if a.verb == "trump" and len(a.arg) > 1 and a.arg != "seventh" and g.rules.trump.declared_as == "suit":
-            return g.action(a.seat, "trump", a.arg[-1])
-        if a.verb not in ("play", "bid", "trump", "raise", "show", "declare"):
-            for name in g.doubling_names:
-                if a.verb.lower() == name.lower() or (a.verb == "declare" and a.arg.lower() == name.lower()):
-                    return g.action(a.seat, name)
-        if a.verb == "declare":
-            for name in g.doubling_names:
-                if a.arg.lower() == name.lower():
-                    return g.action(a.seat, name)
+        if a.verb == "trump" and not g.rules.trump.as_card and a.arg in g.code_ids and self.bidder >= 0:
+            # where the trump is named as a suit, a card the bidder holds names its suit (documented in the
+            # rule files that use it); a card not in the deck or not held stays what it is: illegal
+            if any(self.hands[self.bidder] >> c & 1 for c in g.code_ids[a.arg]):
+                return g.action(a.seat, "trump", a.arg[-1])
+        # a doubling step is written as its name in any case; `declare NAME` is read the same
+        named = a.arg if a.verb == "declare" else a.verb if not a.arg else ""
+        for name in g.doubling_names:
+            if named.lower() == name.lower():
+                return g.action(a.seat, name)
         return a
 
     def apply(self, action: Action) -> None:
