@@ -168,7 +168,8 @@ def compile_rules(rs: m.Ruleset) -> Rules:
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
         schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
-        play=_play(rs.play, deck.ranks), raise_=_raise(rs.raise_), pair=_pair(special.pair, deck.ranks, rs.auction.bids),
+        play=_play(rs.play, deck.ranks), raise_=_raise(rs.raise_),
+        pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), scoring=_scoring(rs.scoring),
         match=MatchRules(rs.match.start, rs.match.win_at, rs.match.lose_at), annul=_annul(rs.annul, deck.ranks))

@@ -161,7 +161,8 @@ class Session:
 
     def _new_bots(self, hand_index: int) -> None:
         self.close_bots()
-        self.hand_bots = [None if s == self.config.seat else make_bot(name, self.game, bot_seed(self.config.seed, hand_index, s))
+        seed = self.config.seed
+        self.hand_bots = [None if s == self.config.seat else make_bot(name, self.game, bot_seed(seed, hand_index, s))
                           for s, name in enumerate(self.bots)]
 
     def close_bots(self) -> None:
