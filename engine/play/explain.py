@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 from engine.cards import SUIT_NAMES
-from engine.play.actions import Action
+from engine.play.actions import VERBS, Action
 from engine.play.base import (
     ANSWER,
     AUCTION,
@@ -36,6 +37,11 @@ def why_illegal(state: State, a: Action) -> str:
         return f"it is seat {state.to_act}'s turn, not seat {a.seat}'s"
     ph = state.phase
     verbs = {x.verb for x in state.legal_actions()}
+    known = {*VERBS, *state.game.doubling_names}
+    if a.verb not in known:
+        hint = difflib.get_close_matches(a.verb.lower(), sorted(verbs | set(VERBS)), n=1, cutoff=0.6)
+        return f"unknown action {a.verb!r}" + (f" (did you mean '{hint[0]}'?)" if hint else
+                                              f"; you may: {', '.join(sorted(verbs))}")
     if ph == AUCTION and a.verb == "bid":
         return _why_bid(state, a)
     if a.verb not in verbs:
