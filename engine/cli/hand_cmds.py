@@ -43,7 +43,7 @@ def replay_cmd(
 
 def deal_cmd(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Deal seed: the same seed deals the same cards.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Deal seed: the same seed deals the same cards.")] = 0,
     dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat.")] = 0,
     as_record: Annotated[bool, typer.Option("--record", help="Print a hand record (YAML) instead.")] = False,
 ) -> None:
@@ -63,7 +63,7 @@ def deal_cmd(
 def simulate_cmd(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to play.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for deals and bots.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed for deals and bots.")] = 0,
     bots: Annotated[str, typer.Option("--bots", help="Bot name, or names per seat separated by commas.")] = "random",
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
     out: Annotated[Path | None, typer.Option("--out", help="Write every hand record as JSON lines to a new file.")]
@@ -125,7 +125,7 @@ class _progress:
 def bench_cmd(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to time.")] = 20000,
-    seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0)] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """Random self-play hands per second through the public API, in one process."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -19,11 +19,13 @@ FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
 UNDECIDED = -2  # trump suit not chosen yet
 
 
-@dataclass
+@dataclass(frozen=True)
 class TrickRecord:
+    """A finished trick; immutable, so states and results may share it."""
+
     leader: int
-    seats: list[int]
-    cards: list[int]
+    seats: tuple[int, ...]
+    cards: tuple[int, ...]
     winner: int
     points: int
 
@@ -38,7 +40,7 @@ class Result:
     game_points: list[int]
     made: bool | None
     reason: str = ""
-    tricks: list[TrickRecord] = field(default_factory=list)
+    tricks: tuple[TrickRecord, ...] = ()
 
 
 class StateData:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.cards import DeckLayout
+from engine.errors import ArgumentError
 from engine.play.actions import Action
 from engine.play.rules import BandRules, ContractRules, Rules
 
@@ -174,10 +175,39 @@ class Game:
 
     def new_hand(self, dealer: int = 0, seed: int | None = None, hands: list[list[int]] | None = None,
                  match_scores: list[int] | None = None) -> State:
+        """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
+        the given `hands` (card ids each seat receives, in order). ArgumentError for anything else."""
         from engine.play.state import State
 
-        return State(self, dealer, hands if hands is not None else self.shuffled_deal(seed, dealer),
-                     match_scores)
+        check_seat(dealer, self.n, "dealer")
+        if hands is not None:
+            dealt = self.check_hands(hands)
+        else:
+            check_seed(seed)
+            dealt = self.shuffled_deal(seed, dealer)
+        if match_scores is not None:
+            if not isinstance(match_scores, list | tuple) or len(match_scores) != len(self.teams) or not all(
+                    _is_int(s) for s in match_scores):
+                raise ArgumentError(f"match_scores: one whole number per team ({len(self.teams)})")
+            match_scores = list(match_scores)
+        return State(self, dealer, dealt, match_scores)
+
+    def check_hands(self, hands: object) -> list[list[int]]:
+        """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
+        if not isinstance(hands, list | tuple) or len(hands) != self.n:
+            raise ArgumentError(f"hands: one list of card ids per seat ({self.n} seats)")
+        seen = 0
+        out: list[list[int]] = []
+        for seat, h in enumerate(hands):
+            if not isinstance(h, list | tuple) or len(h) != self.cards_each:
+                raise ArgumentError(f"hands: seat {seat} must receive {self.cards_each} cards")
+            for c in h:
+                if not _is_int(c) or not 0 <= c < self.size or seen >> c & 1:
+                    raise ArgumentError(f"hands: seat {seat}: {c!r} is not a card id of the pack (0..{self.size - 1}, "
+                                        "each once)")
+                seen |= 1 << c
+            out.append(list(h))
+        return out
 
 
 def load_game(ref: str | Path) -> Game:
@@ -192,6 +222,22 @@ def load_game(ref: str | Path) -> Game:
         path = locate(ref)
         text = str(path.resolve()) if path is not None else text
     return compile_game(ruleset, text)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_seat(seat: object, players: int, what: str = "seat") -> None:
+    """ArgumentError unless `seat` is one of the seats 0..players-1 (a negative index is not a seat)."""
+    if not _is_int(seat) or not 0 <= seat < players:  # type: ignore[operator]
+        raise ArgumentError(f"{what} {seat!r} is not at the table (seats 0..{players - 1})")
+
+
+def check_seed(seed: object) -> None:
+    """ArgumentError unless `seed` is None or a whole number >= 0 (seeds -1 and 1 would deal alike)."""
+    if seed is not None and (not _is_int(seed) or seed < 0):  # type: ignore[operator]
+        raise ArgumentError(f"seed {seed!r}: a deal seed is a whole number, 0 or more")
 
 
 def winning_index(cards: list[int], suit_of: list[int], strength: list[int], trump: int, power_from: int) -> int:

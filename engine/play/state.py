@@ -6,7 +6,7 @@ rather than mixins, because mypyc, which can compile these modules, supports sin
 
 from __future__ import annotations
 
-from engine.errors import IllegalActionError
+from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
 from engine.play.base import (
     ANSWER,
@@ -23,7 +23,7 @@ from engine.play.base import (
     UNDECIDED,
     Result,
 )
-from engine.play.game import Game
+from engine.play.game import Game, check_seat
 from engine.play.rules import STEP_AUCTION, STEP_RAISE, STEP_TRUMP
 from engine.play.scoring import score_hand
 from engine.play.tricks import TrickPhase
@@ -210,7 +210,11 @@ class State(TrickPhase):
         return PHASE_NAMES[self.phase]
 
     def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now (interned objects; empty once the hand is over)."""
+        """Every action the seat to act may take now, as a new list (empty once the hand is over)."""
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[Action]:
+        """The state's own cached list of legal actions: never handed out."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._play_legal() if self.phase == PLAY else self._compute_legal()
@@ -254,10 +258,13 @@ class State(TrickPhase):
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; an illegal one raises IllegalActionError and changes nothing."""
+        if not isinstance(action, Action):
+            raise ArgumentError(f"apply() takes an Action, e.g. Action.parse('1 bid 16'), not "
+                                f"{type(action).__name__}")
         if self.phase == PLAY and action.verb == "play" and action.seat == self.to_act:
             # fast path: a card is legal when one of its copies is in the legal mask
             if self._legal is None:
-                self.legal_actions()
+                self._legal_list()
             mask = self._legal_mask
             for c in self.game.code_ids.get(action.arg, ()):
                 if mask >> c & 1:
@@ -265,7 +272,7 @@ class State(TrickPhase):
                     self._legal = None
                     self._play_card_id(action.seat, c)
                     return
-        legal = self.legal_actions()
+        legal = self._legal_list()
         if action not in legal:
             action = self.normalise(action)
             if action not in legal:
@@ -314,13 +321,15 @@ class State(TrickPhase):
     @property
     def result(self) -> Result:
         return Result(self.status, [list(t) for t in self.hand_teams], list(self.team_points), self.game_points,
-                      self._made, self.annul_reason, list(self.tricks))
+                      self._made, self.annul_reason, tuple(self.tricks))
 
     def trump_suit_code(self) -> str | None:
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
         return self.game.layout.suits[self.trump] if self.trump >= 0 else None
 
     def view(self, seat: int) -> object:
+        """What `seat` may see (engine.play.view.View)."""
         from engine.play.view import build_view
 
+        check_seat(seat, self.n)
         return build_view(self, seat)
