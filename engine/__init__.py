@@ -25,5 +25,5 @@ from engine.play.state import State
 from engine.play.view import View
 from engine.rules.load import load_ruleset
 
-__all__ = ["Action", "ArgumentError", "Game", "IllegalActionError", "JacknineError", "Match", "RecordError", "RulesetError",
-           "State", "UnreadableError", "View", "load_game", "load_ruleset"]
+__all__ = ["Action", "ArgumentError", "Game", "IllegalActionError", "JacknineError", "Match", "RecordError",
+           "RulesetError", "State", "UnreadableError", "View", "load_game", "load_ruleset"]

@@ -43,7 +43,8 @@ def replay_cmd(
 
 def deal_cmd(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Deal seed: the same seed deals the same cards.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0,
+                                      help="Deal seed: the same seed deals the same cards.")] = 0,
     dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat.")] = 0,
     as_record: Annotated[bool, typer.Option("--record", help="Print a hand record (YAML) instead.")] = False,
 ) -> None:
