@@ -6,6 +6,7 @@ import dataclasses
 import inspect
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,22 @@ def test_negative_seeds_are_refused_everywhere() -> None:
     with pytest.raises(ArgumentError):
         Match(game, seed=-1)
     assert game.new_hand(0, seed=1).dealt != game.new_hand(0, seed=2).dealt
+
+
+def test_big_decks_build_in_bounded_memory(tmp_path: Path) -> None:
+    """A double pack of 13 ranks (26 cards a suit): nothing is tabled per possible holding of a suit (2^26), only
+    per holding that occurs."""
+    (tmp_path / "big.yaml").write_text(
+        "schema_version: 1\nname: big\nextends: fifty-six\ndescription: a double pack of thirteen ranks\n"
+        "table: {players: 4, teams: [[0, 2], [1, 3]]}\n"
+        "deck:\n  ranks: [J, '9', A, T, K, Q, '8', '7', '6', '5', '4', '3', '2']\n"
+        "schedule: [{deal: 13}, {deal: 13}, auction]\n")
+    game = load_game(tmp_path / "big.yaml")
+    assert game.size == 104
+    assert sum(len(t) for seat in game._play_table for t in seat) == 0
+    rng = random.Random(4)
+    for i in range(5):
+        state = game.new_hand(i % 4, seed=i)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+    assert sum(len(t) for seat in game._play_table for t in seat) < 2000
