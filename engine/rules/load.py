@@ -285,10 +285,96 @@ def check_ruleset(ref: str | Path) -> Report:
     except (ValueError, TypeError) as e:  # json cannot carry the value (e.g. NaN); say so plainly
         report.problems.append(Problem(report.file, None, None, "", f"cannot read the values: {e}"))
     if report.ruleset is not None:
-        found = list(checks.run(report.ruleset))
-        report.problems.extend(report.problem(f.path, f.message, f.anchor) for f in found)
+        report.problems.extend(_check_problem(report, f) for f in checks.run(report.ruleset))
     report.problems = _in_reading_order(report.problems, report.file)
     return report
+
+
+# ------------------------------------------------------------------------------- findings across files
+def _check_problem(report: Report, finding: messages.Finding) -> Problem:
+    """A cross-field finding as a problem, reported in the file that caused it.
+
+    When the value at the finding's path came from a parent but a value it depends on was set further down the
+    `extends` chain, the later file is the one the user changed: the problem is reported there, saying where the
+    inherited value came from and what to override too.
+    """
+    moved = _later_dependency(report, finding)
+    if moved is None:
+        return report.problem(finding.path, finding.message + finding.hint, finding.anchor)
+    dep_path, origin = moved
+    fix = finding.fix or f"also override {dotted(_overridable(finding.path))}"
+    message = f"{finding.message}; {dotted(finding.path)} {_came_from(report, finding.path)}: {fix}"
+    return Problem(origin.file, origin.line, origin.column, dotted(dep_path), message)
+
+
+def _chain_rank(report: Report, file: str) -> int:
+    """How far down the extends chain a file is: the base file 0, the checked file the highest."""
+    return report.chain.index(file) if file in report.chain else -1
+
+
+def _written(report: Report, path: KeyPath) -> Origin | None:
+    """The origin of `path`, or of its nearest written ancestor when it was left at its default."""
+    probe = path
+    while probe:
+        origin = report.origins.get(probe)
+        if origin is not None:
+            return origin
+        probe = probe[:-1]
+    return None
+
+
+def _later_dependency(report: Report, finding: messages.Finding) -> tuple[KeyPath, Origin] | None:
+    """Where a dependency was set further down the chain than `path`: in the last such file, the dependency
+    the check lists first (the likeliest cause), at its first place in the file."""
+    own = _written(report, finding.path)
+    own_rank = _chain_rank(report, own.file) if own is not None else -1
+    found: list[tuple[int, int, int, int, int, KeyPath, Origin]] = []
+    for priority, dep in enumerate(finding.depends):
+        for path, origin in report.origins.items():
+            rank = _chain_rank(report, origin.file)
+            if path[: len(dep)] == dep and rank > own_rank:
+                found.append((-rank, priority, origin.line, origin.column, len(path), path, origin))
+    if not found:
+        return None
+    *_, path, origin = min(found)
+    return path, origin
+
+
+def _overridable(path: KeyPath) -> KeyPath:
+    """What an overlay has to write to change `path`: a list is replaced whole, so the list itself."""
+    for i, part in enumerate(path):
+        if isinstance(part, int):
+            return path[:i]
+    return path
+
+
+def _came_from(report: Report, path: KeyPath) -> str:
+    origin = report.origins.get(path)
+    if origin is None:
+        return f"keeps its default, {_shown(_default_at(report, path))}"
+    return f"is inherited from {_file_name(origin.file)}:{origin.key_line or origin.line}"
+
+
+def _file_name(file: str) -> str:
+    """A shipped parent is named as such: its full path (often in site-packages) says nothing useful."""
+    path = Path(file)
+    if path.resolve().parent == shipped_dir().resolve():
+        return f"shipped {path.name}"
+    return file
+
+
+def _default_at(report: Report, path: KeyPath) -> Any:
+    node: Any = report.ruleset.model_dump(mode="json", by_alias=True) if report.ruleset else None
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
 
 
 def _in_reading_order(problems: Iterable[Problem], main: str) -> list[Problem]:
