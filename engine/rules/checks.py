@@ -392,8 +392,8 @@ def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
                           f"x{doubling.steps[0].multiplier}; nobody could ever double", depends=((*path, "steps"),))
     stake = doubling.fixed_stake
     if stake is not None and not any(s.by == "bidding_team" for s in doubling.steps[1:]):
-        yield Finding((*path, "fixed_stake"), f"{stake.name} is offered to the bidder in a bidding_team step after "
-                      "a double, and no later step is the bidding team's; nobody could say it",
+        yield Finding((*path, "fixed_stake"), f"the bidder says {stake.name} in a bidding_team step after the first "
+                      "double, and there is none here; nobody could say it",
                       depends=((*path, "steps"),))
 
 

@@ -253,6 +253,7 @@ def _normalise_rank_keys(doc: Document, problems: list[Problem]) -> tuple[dict[s
             pos = doc.keys[(*map_path, "10")]
             problems.append(Problem(doc.file, pos.line, pos.column, dotted((*map_path, "10")),
                                     "10 and T are both the ten; write it once"))
+            parent[map_path[-1]] = {k: v for k, v in table.items() if k != "10"}  # said once is enough
             continue
         parent[map_path[-1]] = {("T" if k == "10" else k): v for k, v in table.items()}
         moved = (*map_path, "10")
