@@ -300,7 +300,8 @@ def _raise(rs: Ruleset) -> Iterator[Line]:
     w = _Words(rs)
     partners = "each of the bidder's partners" if max(len(t) for t in rs.table.teams) > 2 else "the bidder's partner"
     who = ", then ".join("the bidder" if x == "bidder" else partners for x in rs.raise_.by)
-    yield (f"After the full deal {who} may each raise once, to at least {rs.raise_.min} and above the "
+    each = " each" if len(rs.raise_.by) > 1 else ""
+    yield (f"After the full deal {who} may{each} raise once, to at least {rs.raise_.min} and above the "
            "standing bid."), (_p("raise"),)
     if rs.raise_.others_may_raise:
         who = "another player" if w.alone else "a player of another team"
