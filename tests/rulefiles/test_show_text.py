@@ -197,7 +197,8 @@ def test_last_trick_exposure_false(tmp_path: Path) -> None:
 
 
 def test_last_trick_sentence_only_where_there_is_an_indicator_card(tmp_path: Path) -> None:
-    assert not any("concealed at the last trick" in line for line in rules_lines("twenty-nine")), "a named suit, no card"
+    named_suit = rules_lines("twenty-nine")
+    assert not any("concealed at the last trick" in line for line in named_suit), "a named suit, no card"
     path = house(tmp_path, "extends: twenty-nine\ntrump:\n  seventh_card: true\n")
     assert ("If the seventh card is the indicator and the trump is still concealed at the last trick, it is the "
             "bidder's last card: played without a call, it is an ordinary card with no trump power and the trump "
