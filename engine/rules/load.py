@@ -68,6 +68,7 @@ class Report:
     resolved: dict[str, Any] = field(default_factory=dict)
     origins: Origins = field(default_factory=dict)
     chain: list[str] = field(default_factory=list)
+    cross_field: list[Problem] = field(default_factory=list)  # those of `problems` that checks.py found
 
     @property
     def ok(self) -> bool:
@@ -286,7 +287,8 @@ def check_ruleset(ref: str | Path) -> Report:
     except (ValueError, TypeError) as e:  # json cannot carry the value (e.g. NaN); say so plainly
         report.problems.append(Problem(report.file, None, None, "", f"cannot read the values: {e}"))
     if report.ruleset is not None:
-        report.problems.extend(_check_problem(report, f) for f in checks.run(report.ruleset))
+        report.cross_field = [_check_problem(report, f) for f in checks.run(report.ruleset)]
+        report.problems.extend(report.cross_field)
     report.problems = _in_reading_order(report.problems, report.file)
     return report
 
