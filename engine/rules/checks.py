@@ -319,6 +319,17 @@ def pointless_redeal_seats(rs: Ruleset) -> Iterator[Finding]:
                       f"{redeal.seats} seats, but there are {rs.table.players} players", depends=(PLAYERS,))
 
 
+def raisers_listed_once(rs: Ruleset) -> Iterator[Finding]:
+    r = rs.raise_
+    if r is None:
+        return
+    for i, who in enumerate(r.by):
+        if who in r.by[:i]:
+            yield Finding(("raise", "by", i), f"{who} is listed twice; each may raise once")
+    if not r.by and not r.others_may_raise:
+        yield Finding(("raise", "by"), "nobody may raise: list bidder and/or partner, or set others_may_raise: true")
+
+
 # --------------------------------------------------------------------------------------------- trump
 def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
     trump = rs.trump
@@ -335,6 +346,11 @@ def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
         if cards_per_player(rs) < 7:
             yield Finding(SEVENTH, f"players get only {cards_per_player(rs)} cards, so there is no seventh card",
                           depends=(SCHEDULE,))
+        elif rs.raise_ is not None and rs.raise_.others_may_raise:
+            yield Finding(SEVENTH, "after the second auction a new bidder chooses the trump again with every card "
+                          "dealt, so their seventh card is already in their hand and a hand would be played with "
+                          "no trump", depends=(("raise", "others_may_raise"),),
+                          fix="also set raise.others_may_raise: false")
         else:
             before = cards_before(rs, "trump")
             if before is not None and before >= 7:
@@ -490,7 +506,8 @@ def annul_options(rs: Ruleset) -> Iterator[Finding]:
 CHECKS: tuple[Check, ...] = (
     teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
     deck_is_bounded, deal_fits_deck, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
-    dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, trump_options_agree, contract_names_unique,
+    dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
+    contract_names_unique,
     contract_scores_signed, doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
     annul_options,
 )
