@@ -5,7 +5,9 @@
 
 `extends` overlays one file on another: mappings merge key by key; lists, scalars and `null` replace
 (so `raise: null` removes a section). Every resolved value keeps its `Origin`, the file and place that set
-it, so an error about an inherited value points at the file that wrote it.
+it, so an error about an inherited value points at the file that wrote it - unless the value only became wrong
+because a file further down the chain changed something it depends on: then that file is told, at its own line,
+where the inherited value came from and what to override too.
 """
 
 from __future__ import annotations
