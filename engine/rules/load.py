@@ -289,32 +289,68 @@ def check_ruleset(ref: str | Path) -> Report:
     except (ValueError, TypeError) as e:  # json cannot carry the value (e.g. NaN); say so plainly
         report.problems.append(Problem(report.file, None, None, "", f"cannot read the values: {e}"))
     if report.ruleset is not None:
-        report.cross_field = [_check_problem(report, f) for f in checks.run(report.ruleset)]
+        blame = _Blame(report)
+        report.cross_field = [blame.problem(f) for f in checks.run(report.ruleset)]
         report.problems.extend(report.cross_field)
     report.problems = _in_reading_order(report.problems, report.file)
     return report
 
 
 # ------------------------------------------------------------------------------- findings across files
-def _check_problem(report: Report, finding: messages.Finding) -> Problem:
-    """A cross-field finding as a problem, reported in the file that caused it.
+class _Blame:
+    """Where each dependency was first set in each file of the chain, computed once per report.
 
-    When the value at the finding's path came from a parent but a value it depends on was set further down the
-    `extends` chain, the later file is the one the user changed: the problem is reported there, saying where the
-    inherited value came from and what to override too.
+    A hostile file can yield tens of thousands of findings over as many values; scanning every origin for every
+    finding would be quadratic, so each dependency is indexed once, by chain position.
     """
-    moved = _later_dependency(report, finding)
-    if moved is None:
-        return report.problem(finding.path, finding.message + finding.hint, finding.anchor)
-    dep_path, origin = moved
-    fix = finding.fix or f"also override {dotted(_overridable(finding.path))}"
-    message = f"{finding.message}; {dotted(finding.path)} {_came_from(report, finding.path)}: {fix}"
-    return Problem(origin.file, origin.line, origin.column, dotted(dep_path), message)
 
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.rank = {file: i for i, file in enumerate(report.chain)}
+        self.last = len(report.chain) - 1
+        self._first: dict[KeyPath, dict[int, tuple[int, int, int, KeyPath, Origin]]] = {}
 
-def _chain_rank(report: Report, file: str) -> int:
-    """How far down the extends chain a file is: the base file 0, the checked file the highest."""
-    return report.chain.index(file) if file in report.chain else -1
+    def first_set(self, dep: KeyPath) -> dict[int, tuple[int, int, int, KeyPath, Origin]]:
+        """Per chain position: the first place (in reading order) where `dep` or a value inside it was set."""
+        found = self._first.get(dep)
+        if found is None:
+            found = {}
+            for path, origin in self.report.origins.items():
+                if path[: len(dep)] == dep:
+                    rank = self.rank.get(origin.file, -1)
+                    place = (origin.line, origin.column, len(path), path, origin)
+                    if rank not in found or place[:3] < found[rank][:3]:
+                        found[rank] = place
+            self._first[dep] = found
+        return found
+
+    def later_dependency(self, finding: messages.Finding) -> tuple[KeyPath, Origin] | None:
+        """Where a dependency was set further down the chain than `path`: in the last such file, the dependency
+        the check lists first (the likeliest cause), at its first place in that file."""
+        own = _written(self.report, finding.path)
+        own_rank = self.rank.get(own.file, -1) if own is not None else -1
+        for rank in range(self.last, own_rank, -1):
+            for dep in finding.depends:
+                place = self.first_set(dep).get(rank)
+                if place is not None:
+                    return place[3], place[4]
+        return None
+
+    def problem(self, finding: messages.Finding) -> Problem:
+        """A cross-field finding as a problem, reported in the file that caused it.
+
+        When the value at the finding's path came from a parent but a value it depends on was set further down
+        the `extends` chain, the later file is the one the user changed: the problem is reported there, saying
+        where the inherited value came from and what to override too.
+        """
+        report = self.report
+        moved = self.later_dependency(finding) if finding.depends else None
+        if moved is None:
+            return report.problem(finding.path, finding.message + finding.hint, finding.anchor)
+        dep_path, origin = moved
+        fix = finding.fix or f"also override {dotted(_overridable(finding.path))}"
+        message = f"{finding.message}; {dotted(finding.path)} {_came_from(report, finding.path)}: {fix}"
+        return Problem(origin.file, origin.line, origin.column, dotted(dep_path), message)
 
 
 def _written(report: Report, path: KeyPath) -> Origin | None:
@@ -326,23 +362,6 @@ def _written(report: Report, path: KeyPath) -> Origin | None:
             return origin
         probe = probe[:-1]
     return None
-
-
-def _later_dependency(report: Report, finding: messages.Finding) -> tuple[KeyPath, Origin] | None:
-    """Where a dependency was set further down the chain than `path`: in the last such file, the dependency
-    the check lists first (the likeliest cause), at its first place in the file."""
-    own = _written(report, finding.path)
-    own_rank = _chain_rank(report, own.file) if own is not None else -1
-    found: list[tuple[int, int, int, int, int, KeyPath, Origin]] = []
-    for priority, dep in enumerate(finding.depends):
-        for path, origin in report.origins.items():
-            rank = _chain_rank(report, origin.file)
-            if path[: len(dep)] == dep and rank > own_rank:
-                found.append((-rank, priority, origin.line, origin.column, len(path), path, origin))
-    if not found:
-        return None
-    *_, path, origin = min(found)
-    return path, origin
 
 
 def _overridable(path: KeyPath) -> KeyPath:
