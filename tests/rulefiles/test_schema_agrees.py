@@ -110,3 +110,10 @@ def test_schema_accepts_ten_where_the_loader_does(validator: Draft7Validator) ->
     overlay = {"schema_version": 1, "name": "x", "extends": "twenty-eight", "description": "d"}
     assert list(validator.iter_errors({**overlay, "deck": {"points": {"10": 2}}})) == []
     assert list(validator.iter_errors({**overlay, "deck": {"points": {"10": 2, "T": 1}}})) != []
+
+
+def test_a_text_field_keeps_yes_and_on_as_written(tmp_path: Path) -> None:
+    corpus(tmp_path)
+    rs = check_ruleset(tmp_path / "yes-as-text.yaml").ruleset
+    assert rs is not None and rs.description == "yes" and rs.notes == ["on", "off", "No"]
+    assert check_ruleset(tmp_path / "no-as-name.yaml").ruleset is not None
