@@ -201,6 +201,10 @@ def test_last_trick_sentence_only_where_there_is_an_indicator_card(tmp_path: Pat
     assert not any("concealed at the last trick" in line for line in named_suit), "a named suit, no card"
     path = house(tmp_path, "extends: twenty-nine\ntrump:\n  seventh_card: true\n")
     assert ("If the seventh card is the indicator and the trump is still concealed at the last trick, it is the "
+            "bidder's last card: it is exposed as it is played and is a trump in that trick.") in rules_lines(path)
+    path = house(tmp_path, "extends: twenty-nine\ntrump:\n  seventh_card: true\n"
+                 "play:\n  reveal:\n    last_trick_forces_exposure: false\n")
+    assert ("If the seventh card is the indicator and the trump is still concealed at the last trick, it is the "
             "bidder's last card: played without a call, it is an ordinary card with no trump power and the trump "
             "is never exposed (so the hand is annulled); a bidder who cannot follow a plain suit may call first, "
             "making it an exposed trump.") in rules_lines(path)
