@@ -382,7 +382,8 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
     if d.fixed_stake is not None:
         f = d.fixed_stake
         instead = next((st.name for st in d.steps[1:] if st.by == "bidding_team"), "")
-        cond = " while every match score is 0" if f.needs_no_score_showing else ""
+        cond = (f" while no match points are showing (every score still at {rs.match.start})"
+                if f.needs_no_score_showing else "")
         yield (f"After a double, the bidder may say {f.name} instead of {instead}{cond}: the hand is then worth "
                f"{f.value} either way."), (_p("special", "doubling", "fixed_stake"),)
 

@@ -115,8 +115,8 @@ def test_three_teams_are_each_credited(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------- 'C'
 def test_only_the_bidder_says_c() -> None:
     lines = rules_lines("odisha")
-    assert ("After a double, the bidder may say C instead of redouble while every match score is 0: the hand is "
-            "then worth 6 either way.") in lines
+    assert ("After a double, the bidder may say C instead of redouble while no match points are showing (every "
+            "score still at 0): the hand is then worth 6 either way.") in lines
     assert not any("bidding team may say" in line for line in lines)
 
 
