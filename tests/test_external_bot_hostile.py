@@ -25,7 +25,7 @@ from external_support import (
 )
 
 from engine.bots.base import make_bot
-from engine.bots.external import CLOSE_GRACE, MAX_RESTARTS, ExternalBot
+from engine.bots.external import CLOSE_GRACE, MAX_ANSWER_BYTES, MAX_DEPTH, MAX_RESTARTS, ExternalBot
 from engine.bots.program import Closed, Program, Stalled, write_all
 from engine.tournament import run
 
@@ -168,6 +168,20 @@ def test_a_stalled_program_and_its_children_are_killed_before_the_restart(tmp_pa
     assert gone(bot.process_groups, pids_in(pids))
 
 
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="without pidfds the time limit ends the wait")
+def test_a_program_that_exits_while_its_child_holds_the_pipes_is_seen_to_exit_at_once(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    bot = _bot(fake_bot({"steps": [[["good"]], [["fork", str(pids)], ["exit", 3]]]}), limit=10.0)
+    try:
+        took = _decide(bot, 2)
+    finally:
+        bot.close()
+    assert took[1] < 10.0 / 2
+    assert bot.incidents == ["seat 1, decision 2: the program exited (code 3) instead of answering; the random bot "
+                             "played"]
+    assert gone(bot.process_groups, pids_in(pids))
+
+
 def test_programs_still_running_are_killed_when_the_interpreter_exits(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     spec = fake_bot({"pre": [["pid", str(pids)]], "steps": [[["fork", str(pids)], ["good"]]],
@@ -303,7 +317,7 @@ def test_output_before_the_request_is_reported_and_discarded() -> None:
     finally:
         bot.close()
     assert len(bot.incidents) == 1
-    assert "decision 2: wrote '{\"action\": \"pass\"}\\n' before being asked (discarded)" in bot.incidents[0]
+    assert "decision 2: the program wrote '{\"action\": \"pass\"}\\n' before being asked (discarded)" in bot.incidents[0]
 
 
 def test_incidents_show_the_programs_text_escaped() -> None:
@@ -340,3 +354,11 @@ def test_write_all_reports_a_closed_pipe() -> None:
             write_all(w, b"x", time.monotonic() + 1)
     finally:
         os.close(w)
+
+
+def test_the_readme_states_the_limits_the_code_applies() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Outside bots"):readme.index("### OpenSpiel")]
+    assert f"at most {MAX_ANSWER_BYTES // 1024} KiB, JSON nested at most {MAX_DEPTH} deep" in section
+    assert {3: "up to three times"}[MAX_RESTARTS] in section
+    assert {0.5: "after half a second"}[CLOSE_GRACE] in section

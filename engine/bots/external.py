@@ -5,7 +5,9 @@ For every decision the engine writes one line
      "time_limit_ms": 2000}
 and the program answers with one line `{"action": "play JS"}` (one of `legal`; a leading seat number is allowed;
 other keys are ignored). The program is started once and kept running; it should ignore message types it does not
-know and exit when its standard input closes. Standard error is the engine's own, for the program's logs.
+know and exit when its standard input closes. Standard error is the engine's own, for the program's logs; the
+engine never reads or writes it, so a program flooding it cannot block the engine (if its own writes there block,
+it is simply late).
 
 A program must not
 - take longer than `time_limit_ms` to read the request and answer it (the first request includes its start-up);
@@ -15,14 +17,17 @@ A program must not
 - exit or close its standard output before its standard input closes;
 - leave processes behind: it runs in a process group of its own, and the whole group is killed when the program
   is stopped or restarted, when the tournament is over (after `CLOSE_GRACE` seconds to exit by itself), and when
-  the engine exits. A program that leaves its process group on purpose is beyond reach.
+  the engine's interpreter exits (not when the engine is killed outright: then the program only sees its input
+  close). A program that leaves its process group on purpose is beyond reach.
 
 Whenever a program does any of this, or answers something that is not a legal action, the random bot decides
-instead and the tournament's `incidents` say what happened; stray output is discarded. A program that stalled,
-exited, closed its output or wrote more than `MAX_ANSWER_BYTES` without a newline is stopped and restarted for the
-next decision, up to `MAX_RESTARTS` times, after which the random bot plays for it. So a decision costs at most the
-time limit (plus a fraction of a second to stop a program), and a program that has to be stopped costs that at most
-`MAX_RESTARTS + 1` times; a program that answers badly but promptly costs no more than one that answers well."""
+instead and the tournament's `incidents` say what happened; stray output is discarded. Answers carry no request
+number, so output counts as unasked when it is there before a request is written: a program running one answer
+ahead is caught at the first request its early answer beats. A program that stalled, exited, closed its output or
+wrote more than `MAX_ANSWER_BYTES` without a newline is stopped and restarted for the next decision, up to
+`MAX_RESTARTS` times, after which the random bot plays for it. So a decision costs at most the time limit (plus a
+fraction of a second to stop a program), a program that has to be stopped costs that at most `MAX_RESTARTS + 1`
+times, and a program that answers badly but promptly costs no more than one that answers well."""
 
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ MAX_DEPTH = 16
 CLOSE_GRACE = 0.5          # seconds a program gets to exit once its input is closed, before its group is killed
 EXIT_GRACE = 0.25          # seconds to wait for an exit code once a program's output has closed
 
+
 class BotFailure(Exception):
     """The program did not give a usable answer; the message says what went wrong."""
 
@@ -64,6 +70,7 @@ class ExternalBot:
         self._program: Program | None = None
         self._starts = 0
         self._given_up: str | None = None
+        self._argv: list[str] = []
 
     def reset(self, seed: int) -> None:
         """A new deal: reseed the stand-in random bot (the program itself keeps running)."""
@@ -126,7 +133,7 @@ class ExternalBot:
             code = program.exit_code(EXIT_GRACE)
         else:
             if unasked:
-                raise BotFailure(f"wrote {_show(unasked)} before being asked (discarded)")
+                raise BotFailure(f"the program wrote {_show(unasked)} before being asked (discarded)")
             code = program.exit_code()
             if code is None:
                 return program
@@ -143,11 +150,12 @@ class ExternalBot:
             raise BotFailure(self._given_up)
         self._starts += 1
         try:
-            program = Program(command_argv(self.command))
+            self._argv = self._argv or command_argv(self.command)
+            program = Program(self._argv)
         except (OSError, ValueError) as e:
             # a program that cannot start never will
             why = (e.strerror or str(e)) if isinstance(e, OSError) else str(e)
-            self._given_up = f"cannot start '{self.command}': {why}"
+            self._given_up = f"cannot start {_brief(self.command)}: {why}"
             raise BotFailure(self._given_up) from None
         self._program = program
         self.process_groups.append(program.pgid)
@@ -284,6 +292,11 @@ def _nesting(text: str) -> int:
         elif ch in "]}":
             depth -= 1
     return deepest
+
+
+def _brief(command: str, limit: int = 80) -> str:
+    """The command line as written, cut short if long."""
+    return f"'{command}'" if len(command) <= limit else f"'{command[:limit]}...'"
 
 
 def _show(data: str | bytes, limit: int = 60) -> str:

@@ -40,11 +40,11 @@ class TooLong(ProgramFault):
     """The program wrote more than the limit without ending its line."""
 
 
-def write_all(fd: int, data: bytes, deadline: float) -> None:
-    """Write all of `data` to the non-blocking `fd` before `deadline` (time.monotonic)."""
+def write_all(fd: int, data: bytes, deadline: float, exit_fd: int | None = None) -> None:
+    """Write all of `data` to the non-blocking `fd` before `deadline` (time.monotonic); Closed as soon as
+    `exit_fd` (a pidfd) says the program has exited."""
     view = memoryview(data)
-    with selectors.DefaultSelector() as sel:
-        sel.register(fd, selectors.EVENT_WRITE)
+    with _selector(fd, selectors.EVENT_WRITE, exit_fd) as sel:
         while view:
             try:
                 view = view[os.write(fd, view[:CHUNK]):]
@@ -53,32 +53,32 @@ def write_all(fd: int, data: bytes, deadline: float) -> None:
                 pass
             except OSError as e:   # BrokenPipeError, or the pipe is otherwise unusable
                 raise Closed(e.strerror or str(e)) from None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Stalled("the deadline passed")
-            sel.select(left)
+            if _wait(sel, deadline, exit_fd):
+                raise Closed("the program exited")
 
 
 class LineReader:
-    """Lines from a non-blocking file descriptor, each bounded in length, each waited for against a deadline."""
+    """Lines from a non-blocking file descriptor, each bounded in length, each waited for against a deadline.
+    With `exit_fd` (a pidfd), waiting ends as soon as the program has exited, even if a process it started
+    still holds the pipe."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, exit_fd: int | None = None) -> None:
         self.fd = fd
+        self.exit_fd = exit_fd
         self._buf = b""
 
     def read_line(self, deadline: float, limit: int) -> bytes:
         """The next line without its newline; Stalled, Closed (end of file first) or TooLong (over `limit`)."""
-        with selectors.DefaultSelector() as sel:
-            sel.register(self.fd, selectors.EVENT_READ)
+        exited = False
+        with _selector(self.fd, selectors.EVENT_READ, self.exit_fd) as sel:
             while b"\n" not in self._buf:
                 if len(self._buf) > limit:
                     raise TooLong(f"more than {limit} bytes without a newline")
                 chunk = self._read_now()
                 if chunk is None:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise Stalled("the deadline passed")
-                    sel.select(left)
+                    if exited:   # what it wrote before exiting has been read: nothing more is coming
+                        raise Closed("the program exited")
+                    exited = _wait(sel, deadline, self.exit_fd)
                     continue
                 if not chunk:
                     raise Closed("end of output")
@@ -115,6 +115,26 @@ class LineReader:
             raise Closed(e.strerror or str(e)) from None
 
 
+def _selector(fd: int, events: int, exit_fd: int | None) -> selectors.BaseSelector:
+    sel = selectors.DefaultSelector()
+    try:
+        sel.register(fd, events)
+        if exit_fd is not None:
+            sel.register(exit_fd, selectors.EVENT_READ)
+    except BaseException:
+        sel.close()
+        raise
+    return sel
+
+
+def _wait(sel: selectors.BaseSelector, deadline: float, exit_fd: int | None) -> bool:
+    """Wait for the selector until `deadline` (Stalled once it has passed); whether the program has exited."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise Stalled("the deadline passed")
+    return any(key.fd == exit_fd for key, _ in sel.select(left))
+
+
 class Program:
     """One started program: request lines go to its standard input, answer lines come from its standard output."""
 
@@ -127,12 +147,13 @@ class Program:
         self._stdin, self._stdout = self._proc.stdin, self._proc.stdout
         os.set_blocking(self._stdin.fileno(), False)
         os.set_blocking(self._stdout.fileno(), False)
-        self.output = LineReader(self._stdout.fileno())
+        self._exit_fd = _pidfd(self._proc.pid)
+        self.output = LineReader(self._stdout.fileno(), self._exit_fd)
         self._killed = False
         _LIVE[id(self)] = (os.getpid(), self)
 
     def send(self, data: bytes, deadline: float) -> None:
-        write_all(self._stdin.fileno(), data, deadline)
+        write_all(self._stdin.fileno(), data, deadline, self._exit_fd)
 
     def exit_code(self, wait: float = 0.0) -> int | None:
         """The leader's exit code once it has exited (waiting up to `wait` seconds), else None. The leader is
@@ -163,10 +184,24 @@ class Program:
             pass
         _close_quietly(self._stdin)
         _close_quietly(self._stdout)
+        if self._exit_fd is not None:
+            os.close(self._exit_fd)
         try:
             self._proc.wait(timeout=REAP_WAIT)
         except subprocess.TimeoutExpired:
             pass
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when the process exits (Linux 5.3 and later), else None."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is None:
+        return None
+    try:
+        fd: int = pidfd_open(pid)
+    except OSError:
+        return None
+    return fd
 
 
 def _peek_exit(proc: subprocess.Popen[bytes]) -> int | None:
