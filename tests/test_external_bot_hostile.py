@@ -317,7 +317,8 @@ def test_output_before_the_request_is_reported_and_discarded() -> None:
     finally:
         bot.close()
     assert len(bot.incidents) == 1
-    assert "decision 2: the program wrote '{\"action\": \"pass\"}\\n' before being asked (discarded)" in bot.incidents[0]
+    assert "decision 2: the program wrote '{\"action\": \"pass\"}\\n' before being asked (discarded)" \
+        in bot.incidents[0]
 
 
 def test_incidents_show_the_programs_text_escaped() -> None:

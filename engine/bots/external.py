@@ -87,7 +87,7 @@ class ExternalBot:
             reason = str(e)
         except Exception as e:  # noqa: BLE001  (a fault on our side must not stop the tournament either)
             self._stop()
-            reason = f"internal error talking to the program ({type(e).__name__}: {e}; stopped)"
+            reason = f"internal error talking to the program ({type(e).__name__}: {_show(str(e))}; stopped)"
         self.incidents.append(f"{where}: {reason}; the random bot played")
         return self._fallback.choose(None, legal)
 

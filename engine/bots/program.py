@@ -145,12 +145,17 @@ class Program:
         self.pgid = self._proc.pid   # the leader of a new session leads its process group
         assert self._proc.stdin is not None and self._proc.stdout is not None
         self._stdin, self._stdout = self._proc.stdin, self._proc.stdout
-        os.set_blocking(self._stdin.fileno(), False)
-        os.set_blocking(self._stdout.fileno(), False)
-        self._exit_fd = _pidfd(self._proc.pid)
-        self.output = LineReader(self._stdout.fileno(), self._exit_fd)
+        self._exit_fd: int | None = None
         self._killed = False
         _LIVE[id(self)] = (os.getpid(), self)
+        try:
+            os.set_blocking(self._stdin.fileno(), False)
+            os.set_blocking(self._stdout.fileno(), False)
+            self._exit_fd = _pidfd(self._proc.pid)
+        except BaseException:
+            self.kill()
+            raise
+        self.output = LineReader(self._stdout.fileno(), self._exit_fd)
 
     def send(self, data: bytes, deadline: float) -> None:
         write_all(self._stdin.fileno(), data, deadline, self._exit_fd)
