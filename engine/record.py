@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,7 +124,7 @@ def _read_hands(raw: object, bad: Any) -> list[list[str]]:
     return out
 
 
-def read_record(path: str | Path) -> HandRecord:
+def _record_file_text(path: str | Path) -> str:
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -134,10 +135,23 @@ def read_record(path: str | Path) -> HandRecord:
     if b"\0" in raw:
         raise UnreadableError(str(path), "not a text file")
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableError(str(path), "not UTF-8 text") from None
-    return read_record_text(text, str(path), p.parent)
+
+
+def read_record(path: str | Path) -> HandRecord:
+    return read_record_text(_record_file_text(path), str(path), Path(path).parent)
+
+
+def read_records(path: str | Path) -> list[HandRecord]:
+    """The records in a file: one record (YAML or JSON), or JSON lines - one record object per line, as
+    `simulate --out` writes them (each line's problems are reported as FILE:LINE)."""
+    text = _record_file_text(path)
+    lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if len(lines) > 1 and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for _, ln in lines):
+        return [read_record_text(ln, f"{path}:{i}", Path(path).parent) for i, ln in lines]
+    return [read_record_text(text, str(path), Path(path).parent)]
 
 
 # --------------------------------------------------------------------------------------------- playing
@@ -193,11 +207,33 @@ def replay(record: HandRecord, game: Game | None = None) -> Replay:
     return Replay(game, state, None)
 
 
-def record_of(state: State, seed: int | None = None, with_hands: bool = True) -> HandRecord:
-    """The record of a hand played so far (hands in the order each seat received them)."""
+def ruleset_reference(game: Game, folder: Path | None = None) -> str:
+    """How a record kept in `folder` names the game's rule file: a shipped name as it is, a file by its path
+    relative to the folder (absolute without one) - never by the file's `name:`, which may be a shipped one."""
+    ref = game.ref
+    if ref is None:
+        return game.name
+    if "/" not in ref and "\\" not in ref:
+        return ref  # a shipped name
+    if folder is None:
+        return ref
+    rel = os.path.relpath(ref, folder.resolve())
+    return rel if "/" in rel or rel.endswith((".yaml", ".yml")) else "./" + rel
+
+
+def record_of(state: State, seed: int | None = None, with_hands: bool = True,
+              folder: Path | None = None) -> HandRecord:
+    """The record of a hand played so far (hands in the order each seat received them), to be kept in
+    `folder` (for how it names a rule file that is not shipped)."""
     g = state.game
     hands = [[g.codes[c] for c in h] for h in state.dealt] if with_hands else None
-    return HandRecord(g.name, state.dealer, hands, seed, [str(a) for a in state.history])
+    return HandRecord(ruleset_reference(g, folder), state.dealer, hands, seed, [str(a) for a in state.history])
+
+
+def outcome_of(state: State) -> dict[str, Any]:
+    """What a finished hand came to, as extra record fields: status, teams, card and game points."""
+    return {"status": state.status, "teams": [list(t) for t in state.hand_teams],
+            "card_points": list(state.team_points), "game_points": state.game_points}
 
 
 # --------------------------------------------------------------------------------------------- report
@@ -240,5 +276,6 @@ def report(rp: Replay) -> dict[str, Any]:
     return out
 
 
-__all__ = ["HandRecord", "Replay", "read_record", "read_record_text", "replay", "report", "record_of",
+__all__ = ["HandRecord", "Replay", "read_record", "read_record_text", "read_records", "replay", "report",
+           "record_of",
            "RulesetError"]

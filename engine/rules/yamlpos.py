@@ -4,6 +4,7 @@ Only plain YAML is read: mappings, lists, text, numbers, booleans and null. Pyth
 explicit tag are refused, and so are aliases (`*name`): a rule file never needs them, and refusing them at
 the first one is what makes an alias bomb fail at once instead of expanding. Mapping keys are always kept
 as their source text, so `9: 2` in a points table means the rank "9" (YAML alone would read the number 9).
+Booleans are YAML 1.2's, as editors and the JSON Schema read them: true and false only; yes/no/on/off are text.
 """
 
 from __future__ import annotations
@@ -178,6 +179,10 @@ def _scalar(node: ScalarNode, doc: Document) -> Any:
         if tag == _TAG + "float":
             return _CONSTRUCTOR.construct_yaml_float(node)
         if tag == _TAG + "bool":
+            # YAML 1.2, as editors and the JSON Schema read it: only true/false are booleans; YAML 1.1's
+            # yes/no/on/off stay the text written (a yes/no field then says to write true or false).
+            if str(node.value).lower() not in ("true", "false"):
+                return str(node.value)
             return _CONSTRUCTOR.construct_yaml_bool(node)
         if tag == _TAG + "null":
             return None
