@@ -26,6 +26,7 @@ from engine.bots.base import make_bot
 from engine.bots.external import MAX_ANSWER_BYTES, MAX_DEPTH, BotFailure, ExternalBot, read_answer
 from engine.bots.program import LineReader, ProgramFault
 from engine.play.actions import Action
+from engine.play.game import load_game
 
 SCALE = int(os.environ.get("JACKNINE_FUZZ_SCALE", "1"))
 LIMIT = 0.5        # seconds per decision for the fake programs
@@ -349,7 +350,7 @@ def test_hostile_programs_end_in_legal_actions_and_leave_no_process(tmp_path: An
     wrong: list[str] = []
     groups: list[int] = []
     for name, spec, good in programs:
-        bot = make_bot(fake_bot(spec), 1)
+        bot = make_bot(fake_bot(spec), load_game("twenty-nine"), 1)
         assert isinstance(bot, ExternalBot)
         bot.time_limit = LIMIT
         view, _ = first_decision()

@@ -27,14 +27,16 @@ from external_support import (
 from engine.bots.base import make_bot
 from engine.bots.external import CLOSE_GRACE, MAX_ANSWER_BYTES, MAX_DEPTH, MAX_RESTARTS, ExternalBot
 from engine.bots.program import Closed, Program, Stalled, write_all
+from engine.play.game import load_game
 from engine.tournament import run
 
+TWENTY_NINE = load_game("twenty-nine")
 LIMIT = 0.5   # seconds per decision: generous, so that a loaded machine does not make a good answer late
 SLACK = 3.0   # seconds allowed beyond what a bound says, for a loaded machine
 
 
 def _bot(spec: str, limit: float = LIMIT) -> ExternalBot:
-    bot = make_bot(spec, 1)
+    bot = make_bot(spec, TWENTY_NINE, 1)
     assert isinstance(bot, ExternalBot)
     bot.time_limit = limit
     return bot
@@ -104,7 +106,7 @@ def test_deeply_nested_answers_are_refused_not_parsed(tmp_path: Path) -> None:
                                 ("[", 5000, "is nested more than 16 deep"),
                                 ('{"a":', 3000, "is nested more than 16 deep")):
         spec = fake_bot({"steps": [[["rep", _hex(unit), times], ["w", _hex("\n")]]]})
-        rep = within(120, lambda spec=spec: run("twenty-nine", [spec, "random"], 1, seed=2, time_limit=LIMIT))
+        rep = within(120, lambda spec=spec: run(TWENTY_NINE, [spec, "random"], 1, seed=2, time_limit=LIMIT))
         ext = rep["bots"][0]
         assert ext["incidents"] >= ext["decisions"] > 10
         assert reason in ext["incident_examples"][0]
@@ -113,7 +115,7 @@ def test_deeply_nested_answers_are_refused_not_parsed(tmp_path: Path) -> None:
 def test_a_program_that_closes_its_output_and_sleeps_is_stopped() -> None:
     # used to abort the tournament with TimeoutExpired while waiting for an exit code
     spec = fake_bot({"steps": [[["close"], ["sleep", 60]]]})
-    rep = within(120, lambda: run("twenty-nine", [spec, "random"], 1, seed=2, time_limit=LIMIT))
+    rep = within(120, lambda: run(TWENTY_NINE, [spec, "random"], 1, seed=2, time_limit=LIMIT))
     ext = rep["bots"][0]
     assert ext["incidents"] >= ext["decisions"] > 10
     assert "the program closed its output instead of answering (stopped)" in ext["incident_examples"][0]
@@ -123,7 +125,7 @@ def test_children_holding_the_pipes_are_killed_with_the_program(tmp_path: Path) 
     # a program forking a child per request used to leave every child running after the tournament
     pids = tmp_path / "pids"
     spec = fake_bot({"pre": [["pid", str(pids)]], "steps": [[["fork", str(pids)], ["good"]]]})
-    rep = within(120, lambda: run("twenty-nine", [spec, "random"], 1, seed=2, time_limit=LIMIT))
+    rep = within(120, lambda: run(TWENTY_NINE, [spec, "random"], 1, seed=2, time_limit=LIMIT))
     assert rep["bots"][0]["incidents"] == 0, rep["bots"][0]["incident_examples"]
     started = pids_in(pids)
     assert len(started) > 10
@@ -188,8 +190,9 @@ def test_programs_still_running_are_killed_when_the_interpreter_exits(tmp_path: 
                      "eof": [["sleep", 60]]})
     code = textwrap.dedent(f"""
         from engine.bots.base import make_bot
+        from engine.play.game import load_game
         from external_support import first_decision as decision
-        bot = make_bot({spec!r}, 1)
+        bot = make_bot({spec!r}, load_game("twenty-nine"), 1)
         view, legal = decision()
         bot.choose(view, legal)
         assert not bot.incidents, bot.incidents
@@ -221,8 +224,9 @@ def test_a_program_blocked_on_standard_error_cannot_block_us() -> None:
     code = textwrap.dedent(f"""
         import json, time
         from engine.bots.base import make_bot
+        from engine.play.game import load_game
         from external_support import first_decision as decision
-        bot = make_bot({spec!r}, 1)
+        bot = make_bot({spec!r}, load_game("twenty-nine"), 1)
         bot.time_limit = {LIMIT}
         view, legal = decision()
         t0 = time.monotonic()
@@ -281,11 +285,12 @@ def test_a_program_exiting_between_decisions_is_reported_and_restarted() -> None
 
 
 def test_an_unusable_command_line_is_reported_at_every_decision() -> None:
-    for command, reason in (("cmd:python3 'bot.py", "cannot start 'python3 'bot.py': the command line cannot "
-                                                    "be split (No closing quotation)"),
-                            ("cmd:   ", "cannot start '   ': no program named"),
-                            ("cmd:/nonexistent/bot", "cannot start '/nonexistent/bot': No such file")):
-        bot = _bot(command)
+    # make_bot refuses an empty command early; the bot itself copes with any command line it is given
+    for command, reason in (("python3 'bot.py", "cannot start 'python3 'bot.py': the command line cannot be split "
+                                                "(No closing quotation)"),
+                            ("   ", "cannot start '   ': no program named"),
+                            ("/nonexistent/bot", "cannot start '/nonexistent/bot': No such file")):
+        bot = ExternalBot(command, 1, time_limit=LIMIT)
         _decide(bot, 3)
         assert len(bot.incidents) == 3 and all(reason in x for x in bot.incidents), bot.incidents
         assert bot.process_groups == []
