@@ -348,6 +348,9 @@ def _pair(rs: Ruleset) -> Iterator[Line]:
     when = f" once {' and '.join(needs)}" if needs else ""
     yield (f"Pair: a player holding {' and '.join(pair.ranks)} of trumps may show them at their turn to play"
            f"{when}; once per {w.side}, and not in a special contract."), (_p("special", "pair", "ranks"),)
+    if not pair.needs_trump_exposed and rs.trump.concealed:
+        yield ("While the trump is concealed only the bidder may show the pair, and showing it exposes the "
+               "trump."), (_p("special", "pair", "needs_trump_exposed"),)
     for i, band in enumerate(pair.bidding_team):
         lo, hi = band.bids
         effect = "no pair" if band.adjust is None else f"target {_signed(band.adjust)}"
@@ -379,7 +382,8 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
     if d.fixed_stake is not None:
         f = d.fixed_stake
         instead = next((st.name for st in d.steps[1:] if st.by == "bidding_team"), "")
-        cond = " while every match score is 0" if f.needs_no_score_showing else ""
+        cond = (f" while no match points are showing (every score still at {rs.match.start})"
+                if f.needs_no_score_showing else "")
         yield (f"After a double, the bidder may say {f.name} instead of {instead}{cond}: the hand is then worth "
                f"{f.value} either way."), (_p("special", "doubling", "fixed_stake"),)
 

@@ -218,7 +218,9 @@ class Pair(Section):
     ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks making the pair.")
     bidding_team: list[PairBand] = Field(description="Target change when the bidding team shows it, by bid.")
     opponents: int = Field(4, description="Target change when an opponent shows it.")
-    needs_trump_exposed: bool = True
+    needs_trump_exposed: bool = Field(
+        True, description="The pair may be shown only once the trump is exposed; false: the bidder, who alone knows "
+        "a concealed trump, may show it before, which exposes the trump.")
     needs_won_trick: bool = Field(True, description="The showing team has won a trick before this one.")
     right_after_winning: bool = Field(
         False, description="Only right after the showing team won the trick just played.")

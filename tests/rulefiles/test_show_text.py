@@ -115,8 +115,8 @@ def test_three_teams_are_each_credited(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------- 'C'
 def test_only_the_bidder_says_c() -> None:
     lines = rules_lines("odisha")
-    assert ("After a double, the bidder may say C instead of redouble while every match score is 0: the hand is "
-            "then worth 6 either way.") in lines
+    assert ("After a double, the bidder may say C instead of redouble while no match points are showing (every "
+            "score still at 0): the hand is then worth 6 either way.") in lines
     assert not any("bidding team may say" in line for line in lines)
 
 
@@ -200,6 +200,10 @@ def test_last_trick_sentence_only_where_there_is_an_indicator_card(tmp_path: Pat
     named_suit = rules_lines("twenty-nine")
     assert not any("concealed at the last trick" in line for line in named_suit), "a named suit, no card"
     path = house(tmp_path, "extends: twenty-nine\ntrump:\n  seventh_card: true\n")
+    assert ("If the seventh card is the indicator and the trump is still concealed at the last trick, it is the "
+            "bidder's last card: it is exposed as it is played and is a trump in that trick.") in rules_lines(path)
+    path = house(tmp_path, "extends: twenty-nine\ntrump:\n  seventh_card: true\n"
+                 "play:\n  reveal:\n    last_trick_forces_exposure: false\n")
     assert ("If the seventh card is the indicator and the trump is still concealed at the last trick, it is the "
             "bidder's last card: played without a call, it is an ordinary card with no trump power and the trump "
             "is never exposed (so the hand is annulled); a bidder who cannot follow a plain suit may call first, "
