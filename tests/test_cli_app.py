@@ -39,3 +39,16 @@ def test_a_closed_pipe_ends_quietly() -> None:
     proc.stdout.close()
     assert proc.wait(timeout=60) == BROKEN_PIPE
     assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize(("bots", "says"), [
+    ("cmd:python3 'x,random", "the command line cannot be split"),
+    ("cmd:,random", "no program named"),
+    ("clever,random", "unknown bot 'clever'"),
+    ("search:0,random", "only 'search:N' takes an option"),
+])
+def test_bad_bot_specs_are_refused_before_anything_starts(bots: str, says: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["tournament", "--bots", bots, "--hands", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err, err

@@ -40,8 +40,12 @@ def check_bot_spec(spec: str) -> None:
     """Raise ValueError (naming the known bots) unless `spec` names a bot: 'random', 'heuristic', 'search',
     'search:N' (N sampled worlds per decision), or an outside program 'cmd:PROGRAM'."""
     if spec.startswith(CMD_PREFIX):
-        if not spec[len(CMD_PREFIX):].strip():
-            raise ValueError(f"bot '{spec}': name the program after 'cmd:'")
+        from engine.bots.external import command_argv
+
+        try:
+            command_argv(spec[len(CMD_PREFIX):])
+        except ValueError as e:
+            raise ValueError(f"bot {spec!r}: {e}") from None
         return
     _load_builtins()
     name, sep, option = spec.partition(":")
