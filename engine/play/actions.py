@@ -32,7 +32,8 @@ class Action:
     def parse(cls, text: str) -> Action:
         """Read `SEAT VERB [ARGUMENTS]`; card and suit arguments are put in canonical form."""
         parts = str(text).split()
-        if len(parts) < 2 or not parts[0].lstrip("-").isdigit():
+        digits = parts[0].lstrip("-") if parts else ""
+        if len(parts) < 2 or not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
             raise RecordError(f"'{text}' is not an action (write SEAT VERB [ARGUMENTS], e.g. '2 play JS')")
         seat = int(parts[0])
         return cls(seat, parts[1].lower() if parts[1].lower() in VERBS else parts[1],
