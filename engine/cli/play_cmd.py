@@ -75,6 +75,14 @@ def play_cmd(
     raise typer.Exit(code)
 
 
+def _first_save(session: Session) -> None:
+    """Write the save before anything is shown, so a save that cannot be written is the only line printed."""
+    try:
+        session.save()
+    except OSError as e:
+        fail(f"{_shown(session.save_path)}: cannot write the save ({os_reason(e)})", UNREADABLE)
+
+
 def _symbols(console: Console) -> bool:
     try:
         "\u2660\u2665\u2666\u2663".encode(console.encoding)
@@ -162,6 +170,7 @@ def _new(ruleset: str, seat: int, bots: str, seed: int, max_hands: int, save: Pa
     config = TableConfig(_stored_ruleset(ruleset, path), seat, seed, bots, max_hands)
     _check_target(path, config, resuming=False)
     session = _session(game, config, path, console, None, allow_programs=True)  # the user typed these bots
+    _first_save(session)
     console.print(f"{one_line(game.name)}: {one_line(game.rules.description)}", markup=False, highlight=False)
     console.print(f"you are seat {seat}; seed {seed}; saving to {_shown(path)}", markup=False, highlight=False)
     return session
@@ -199,6 +208,7 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
     # outside programs run only when the user restated the save's bots (checked equal above)
     session = _session(game, config, path, console, prior, allow_programs=bots is not None,
                        written=prior.text if same_file else None)
+    _first_save(session)
     console.print(f"{one_line(game.name)}: resumed {_shown(resume)} at hand {len(session.match.hands) + 1}; you are "
                   f"seat {prior.seat}; saving to {_shown(path)}", markup=False, highlight=False)
     return session

@@ -187,16 +187,17 @@ class Session:
                                  "(write SEAT VERB [ARGUMENTS], e.g. '2 play JS')", 2) from None
                 except IllegalActionError as e:
                     raise refuse(f"{where}.actions[{j}]", f"{quoted(text)}: {escaped(e.reason, 300)}", 1) from None
-            if state.is_terminal:
+            booked = "status" in rec or i != last
+            if state.is_terminal and booked:
                 outcome = self._book(state)
-                if "status" in rec or i != last:
-                    self._check_outcome(rec, outcome.status, outcome.game_points, where, refuse)
+                self._check_outcome(rec, outcome.status, outcome.game_points, where, refuse)
             elif i != last:
                 raise refuse(where, "unfinished, yet more hands follow it", 1)
-            elif "status" in rec:
+            elif booked:
                 raise refuse(f"{where}.status", f"the save says {rec['status']}, but its actions stop before the "
                              "end of the hand", 1)
             else:
+                # in progress, or just finished and saved before it was booked (run() books it and goes on)
                 self.state = state
         self._check_standing(prior, refuse)
 
