@@ -18,6 +18,7 @@ from engine.errors import UnreadableError
 from engine.text import quoted
 
 MAX_DEPTH = 40
+MAX_VALUES = 100_000    # keys, values and list items; each costs a few hundred bytes while the file is read
 TAG = "tag:yaml.org,2002:"
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 # libyaml's parser is an order of magnitude faster than the pure-Python one, which matters for a long save;
@@ -38,13 +39,15 @@ def _where(mark: Any) -> tuple[int | None, int | None]:
     return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
 
 
-def compose(text: str, display: str, what: str, fast: bool = False, max_depth: int = MAX_DEPTH) -> Node | None:
+def compose(text: str, display: str, what: str, fast: bool = False, max_depth: int = MAX_DEPTH,
+            max_values: int = MAX_VALUES) -> Node | None:
     """The document's node tree (None for an empty document); UnreadableError for syntax errors, aliases,
-    nesting deeper than `max_depth` and more than one document. `what` names the kind of file in messages."""
+    nesting deeper than `max_depth`, more than `max_values` values and more than one document. `what` names the
+    kind of file in messages."""
     try:
         loader = (_FAST_LOADER if fast else yaml.SafeLoader)(text)  # the pure reader checks characters here
         try:
-            return _build(loader, what, max_depth)
+            return _build(loader, what, max_depth, max_values)
         finally:
             loader.dispose()
     except _Refused as e:
@@ -63,7 +66,7 @@ def compose(text: str, display: str, what: str, fast: bool = False, max_depth: i
         raise UnreadableError(display, f"nested too deeply to be a {what}") from None
 
 
-def _build(loader: Any, what: str, max_depth: int) -> Node | None:
+def _build(loader: Any, what: str, max_depth: int, max_values: int) -> Node | None:
     loader.get_event()                                   # stream start
     if loader.check_event(yaml.StreamEndEvent):
         return None
@@ -71,6 +74,7 @@ def _build(loader: Any, what: str, max_depth: int) -> Node | None:
     root: Node | None = None
     open_nodes: list[Node] = []                          # the collections being filled, outermost first
     pending_key: list[Node | None] = []                  # per open mapping: a key waiting for its value
+    values = 0
     while root is None:
         event = loader.get_event()
         if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
@@ -83,13 +87,15 @@ def _build(loader: Any, what: str, max_depth: int) -> Node | None:
         else:
             if len(open_nodes) > max_depth:
                 raise _Refused(f"nested too deeply to be a {what}", event.start_mark)
+            values += 1
+            if values > max_values:
+                raise _Refused(f"more than {max_values:,} values; no {what} needs that many", event.start_mark)
             start: Any = event.start_mark  # a pure-Python or a libyaml mark: both have line and column
             if isinstance(event, yaml.ScalarEvent):
                 tag = event.tag
                 if tag is None or tag == "!":
                     tag = loader.resolve(ScalarNode, event.value, event.implicit)
-                end: Any = event.end_mark
-                node = ScalarNode(tag, event.value, start, end, style=event.style)
+                node = ScalarNode(tag, event.value, start, None, style=event.style)  # no end mark: less memory
             else:
                 kind = SequenceNode if isinstance(event, yaml.SequenceStartEvent) else MappingNode
                 tag = event.tag
@@ -169,7 +175,8 @@ def plain(node: Node, display: str, what: str) -> Any:
     return out
 
 
-def load(text: str, display: str, what: str, fast: bool = True) -> tuple[Any, Node | None]:
+def load(text: str, display: str, what: str, fast: bool = True,
+         max_values: int = MAX_VALUES) -> tuple[Any, Node | None]:
     """Plain data and its node tree (for line numbers); (None, None) for an empty document."""
-    node = compose(text, display, what, fast)
+    node = compose(text, display, what, fast, max_values=max_values)
     return (plain(node, display, what) if node is not None else None), node

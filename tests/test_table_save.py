@@ -58,7 +58,7 @@ TAIL = "status: in_progress\nscores: [0, 0]\nhands: []\n"
     (HEAD.replace("seat: 0", "seat: x") + TAIL, "m.yaml:3: seat: must be a whole number of at least 0, not 'x'"),
     (HEAD.replace("seat: 0", "seat: -1") + TAIL, "m.yaml:3: seat: must be a whole number of at least 0, not '-1'"),
     (HEAD.replace("seed: 1", "seed: true") + TAIL, "m.yaml:4: seed: must be a whole number, not true (true/false)"),
-    (HEAD.replace("max_hands: 5", "max_hands: 0") + TAIL, "m.yaml:6: max_hands: must be a whole number of at least 1"),
+    (HEAD.replace("max_hands: 5", "max_hands: 0") + TAIL, "m.yaml:6: max_hands: must be a whole number from 1 to 2000"),
     (HEAD.replace("bots: random", "bots: ''") + TAIL, "m.yaml:5: bots: must be text, not ''"),
     (HEAD + TAIL.replace("hands: []", "hands: [{dealer: 0}]"), "m.yaml:9: hands[0]: ruleset: missing"),
     (HEAD + TAIL.replace("hands: []", "hands: {}"), "m.yaml:9: hands: must be a list of hand records"),

@@ -197,7 +197,7 @@ PROGRESS_EDITS: list[tuple[str, Edit, int, str]] = [
     ("garbled-action", lambda d: d["hands"][0]["actions"].append("\x1b[2J"), 2,
      "'\\x1b[2J' is not an action"),
     ("seat", lambda d: d.update(seat=9), 2, "seat: 9 does not exist in twenty-eight (seats 0..3)"),
-    ("max-hands", lambda d: d.update(max_hands=0), 2, "max_hands: must be a whole number of at least 1"),
+    ("max-hands", lambda d: d.update(max_hands=0), 2, "max_hands: must be a whole number from 1 to 2000"),
     ("format", lambda d: d.update(format="jacknine match 2"), 2, "not a jacknine match save"),
     ("types", lambda d: d.update(seed="5"), 2, "seed: must be a whole number, not '5'"),
     ("ruleset-pipe", lambda d: (os.mkfifo("pipe.yaml"), d.update(ruleset="./pipe.yaml")), 2,

@@ -12,14 +12,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from engine.cli.common import DEFAULT_RULESET, UNREADABLE, fail, load_game_or_exit, make_bots
+from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, fail, load_game_or_exit, make_bots
 from engine.cli.render import render_hand_summary, team_name
-from engine.errors import UnreadableError
-from engine.play.game import Game
+from engine.errors import RulesetError, UnreadableError
+from engine.play.game import Game, load_game
 from engine.play.match import Match
 from engine.safefile import os_reason
 from engine.sim import play_out
-from engine.table.save import MatchSave, read_save
+from engine.table.save import MAX_HANDS, MatchSave, read_save
 from engine.table.session import ResumeError, Session, TableConfig, save_bot_concern
 from engine.text import escaped, one_line, printable, quoted, shell_word
 
@@ -48,7 +48,8 @@ def play_cmd(
                                               show_default=False)] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Continue the match saved in this file (saves "
                                                 "go back to it unless --save names another).")] = None,
-    max_hands: Annotated[int, typer.Option("--max-hands", min=1, help="Stop after this many hands.")] = 500,
+    max_hands: Annotated[int, typer.Option("--max-hands", min=1, max=MAX_HANDS,
+                                           help="Stop after this many hands.")] = 500,
 ) -> None:
     """Play a whole match to the rule file's end: you at one seat against bots, or bots only with --auto.
 
@@ -176,6 +177,25 @@ def _new(ruleset: str, seat: int, bots: str, seed: int, max_hands: int, save: Pa
     return session
 
 
+def _saved_game(ref: str, resume: Path) -> Game:
+    """The rule file a save names (a path is relative to the save's folder). Whatever is wrong with it is one
+    line naming the save; the rule file's own problems are listed by `jacknine validate`."""
+    target: str | Path = ref
+    if _is_path(ref) and not Path(ref).is_absolute():
+        target = _resolved(resume).parent / ref
+    where = f"{_shown(resume)}: ruleset {quoted(ref)}"
+    try:
+        return load_game(target)
+    except UnreadableError as e:
+        fail(f"{where} cannot be used: {escaped(str(e), 400)}", UNREADABLE)
+    except RulesetError as e:
+        more = len(e.problems) - 1
+        extra = f" (and {more} more problem{'s' if more != 1 else ''})" if more > 0 else ""
+        first = escaped(str(e.problems[0]), 300) if e.problems else "invalid"
+        fail(f"{where} is not a valid rule file: {first}{extra}; see jacknine validate {shell_word(str(target))}",
+             INVALID)
+
+
 def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | None, bots: str | None,
             seed: int | None, console: Console) -> Session:
     try:
@@ -193,7 +213,7 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
     if concern is not None and bots is None:
         fail(f"{_shown(resume)}: bots: this save {concern}; a save may only choose built-in bots. If you trust it, "
              f"resume with its bots repeated: --bots {shell_word(prior.bots)}", UNREADABLE)
-    game = load_game_or_exit(prior.ruleset, base_dir=_resolved(resume).parent)
+    game = _saved_game(prior.ruleset, resume)
     if not 0 <= prior.seat < game.n:
         fail(f"{_shown(resume)}: seat: {prior.seat} does not exist in {one_line(game.name)} (seats 0..{game.n - 1})",
              UNREADABLE)

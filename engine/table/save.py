@@ -28,6 +28,8 @@ from engine.text import escaped, quoted
 
 FORMAT = "jacknine match 1"
 MAX_SAVE_BYTES = 8 << 20
+MAX_SAVE_VALUES = 400_000   # a hand takes fewer than 150 values, and a match at the table at most MAX_HANDS hands
+MAX_HANDS = 2000
 WHAT = "match save"
 SAVE_FIELDS = ("format", "ruleset", "seat", "seed", "bots", "max_hands", "status", "scores", "winners", "hands")
 HAND_FIELDS = ("ruleset", "dealer", "seed", "hands", "actions", "status", "score_change")
@@ -92,10 +94,13 @@ class _Reader:
             nodes[key] = value_node
         return nodes
 
-    def whole(self, value: Any, where: str, node: Node | None, minimum: int | None = None) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or (minimum is not None and value < minimum):
-            at_least = f" of at least {minimum}" if minimum is not None else ""
-            raise self.fail(where, f"must be a whole number{at_least}, not {_shown(value)}", node)
+    def whole(self, value: Any, where: str, node: Node | None, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or (minimum is not None and value < minimum) \
+                or (maximum is not None and value > maximum):
+            bounds = f" from {minimum} to {maximum}" if maximum is not None else \
+                f" of at least {minimum}" if minimum is not None else ""
+            raise self.fail(where, f"must be a whole number{bounds}, not {_shown(value)}", node)
         return value
 
     def text(self, value: Any, where: str, node: Node | None) -> str:
@@ -161,7 +166,7 @@ def _cards(r: _Reader, raw: Any, where: str, node: Node) -> dict[int, str]:
 
 def parse_save(text: str, source: str) -> MatchSave:
     """Read a save; UnreadableError when it is not a jacknine match save or a field is malformed."""
-    data, root = safeyaml.load(text, source, WHAT)
+    data, root = safeyaml.load(text, source, WHAT, max_values=MAX_SAVE_VALUES)
     if not isinstance(data, dict) or not isinstance(root, MappingNode) or data.get("format") != FORMAT:
         raise UnreadableError(source, f"not a jacknine match save (no 'format: {FORMAT}' line)")
     r = _Reader(source, root)
@@ -188,7 +193,7 @@ def parse_save(text: str, source: str) -> MatchSave:
         seat=r.whole(data["seat"], "seat", nodes["seat"], 0),
         seed=r.whole(data["seed"], "seed", nodes["seed"]),
         bots=r.text(data["bots"], "bots", nodes["bots"]),
-        max_hands=r.whole(data["max_hands"], "max_hands", nodes["max_hands"], 1),
+        max_hands=r.whole(data["max_hands"], "max_hands", nodes["max_hands"], 1, MAX_HANDS),
         hands=hands,
         scores=r.numbers(data["scores"], "scores", nodes["scores"]),
         status=status,
