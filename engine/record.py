@@ -151,7 +151,7 @@ def deal_for(game: Game, record: HandRecord) -> list[list[int]]:
     try:
         ids = game.layout.parse_cards([c for h in record.hands for c in h])
     except ValueError as e:
-        raise UnreadableError(record.source, f"hands: {e}") from None
+        raise UnreadableError(record.source, f"hands: {escaped(str(e), 200)}") from None
     out: list[list[int]] = []
     pos = 0
     for seat, h in enumerate(record.hands):

@@ -160,6 +160,23 @@ def test_a_save_asking_for_an_unreasonable_search_needs_consent(no_programs: Spa
     assert play("--resume", "m.yaml", input="")[0] == 0
 
 
+@pytest.mark.parametrize("kind", ["save", "record", "rule file"])
+def test_no_file_can_start_a_program_through_a_yaml_tag(no_programs: Spawns, kind: str) -> None:
+    tag = "!!python/object/apply:os.system ['touch pwned']"
+    if kind == "save":
+        data = in_progress()
+        Path("m.yaml").write_text(yaml.safe_dump(data, sort_keys=False).replace("bots: heuristic", f"bots: {tag}"))
+        out = refused(code=2)
+    else:
+        text = (f"ruleset: twenty-eight\ndealer: 0\nseed: {tag}\n" if kind == "record" else
+                f"schema_version: 1\nname: h\ndescription: {tag}\nextends: twenty-eight\n")
+        Path("f.yaml").write_text(text)
+        r = runner.invoke(app, ["replay" if kind == "record" else "validate", "f.yaml"])
+        assert r.exit_code == 2
+        out = r.output
+    assert "unsupported YAML tag !!python/object/apply:os.system" in out and not Path("pwned").exists()
+
+
 # --- 7 and 8. a save must agree with its own replay; a refusal changes nothing ----------------------------
 Edit = Callable[[dict[str, Any]], None]
 
