@@ -11,6 +11,7 @@ import argparse
 import json
 import time
 
+from engine.play.game import load_game
 from engine.tournament import run
 
 PAIRS = (("heuristic", "random"), ("search", "heuristic"))
@@ -32,7 +33,7 @@ def main() -> None:
         for pair in args.pairs.split(","):
             a, b = pair.split("/")
             t0 = time.perf_counter()
-            rep = run(ruleset, [a, b], args.deals, args.seed, workers=args.workers)
+            rep = run(load_game(ruleset), [a, b], args.deals, args.seed, workers=args.workers)
             secs = time.perf_counter() - t0
             ba, bb = rep["bots"]
             d = rep["difference"]

@@ -10,7 +10,14 @@ The public API::
     state.result                               # tricks, card points, contract, game points
 """
 
-from engine.errors import IllegalActionError, JacknineError, RecordError, RulesetError, UnreadableError
+from engine.errors import (
+    ArgumentError,
+    IllegalActionError,
+    JacknineError,
+    RecordError,
+    RulesetError,
+    UnreadableError,
+)
 from engine.play.actions import Action
 from engine.play.game import Game, load_game
 from engine.play.match import Match
@@ -18,5 +25,5 @@ from engine.play.state import State
 from engine.play.view import View
 from engine.rules.load import load_ruleset
 
-__all__ = ["Action", "Game", "IllegalActionError", "JacknineError", "Match", "RecordError", "RulesetError",
-           "State", "UnreadableError", "View", "load_game", "load_ruleset"]
+__all__ = ["Action", "ArgumentError", "Game", "IllegalActionError", "JacknineError", "Match", "RecordError",
+           "RulesetError", "State", "UnreadableError", "View", "load_game", "load_ruleset"]

@@ -16,10 +16,42 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
+# The symbols the table prints (and their outline forms, with or without an emoji variation selector).
+SYMBOL_SUITS = {"\u2660": "S", "\u2664": "S", "\u2665": "H", "\u2661": "H", "\u2666": "D", "\u2662": "D",
+                "\u2663": "C", "\u2667": "C"}
+_VARIATION_SELECTORS = ("\ufe0e", "\ufe0f")
+
+
 def normalise_rank(text: str) -> str:
     """'10' and 't' are the ten; ranks are upper case."""
     t = text.strip().upper()
     return "T" if t == "10" else t
+
+
+def canonical_suit(text: str) -> str | None:
+    """'H', 'h' or a heart symbol -> 'H'; None when the text is not one suit."""
+    t = text.strip()
+    for vs in _VARIATION_SELECTORS:
+        t = t.removesuffix(vs)
+    if t in SYMBOL_SUITS:
+        return SYMBOL_SUITS[t]
+    t = t.upper()
+    return t if t in SUIT_CODES else None
+
+
+def canonical_card(text: str) -> str | None:
+    """'js', '10D', 'Q\u2665' -> 'JS', 'TD', 'QH': a rank of the family and a suit; None for anything else (whether
+    the card is in a given deck is the deck's question)."""
+    t = text.strip()
+    for vs in _VARIATION_SELECTORS:
+        t = t.removesuffix(vs)
+    if len(t) < 2 or len(t) > 3:
+        return None
+    suit = canonical_suit(t[-1])
+    rank = normalise_rank(t[:-1])
+    if suit is None or rank not in RANK_CODES:
+        return None
+    return rank + suit
 
 
 @dataclass(frozen=True)
@@ -58,10 +90,13 @@ class DeckLayout:
 
     def ids_of_code(self, code: str) -> list[int]:
         """All copies of the card written `code`; raises ValueError for a card not in this deck."""
-        text = code.strip().upper()
-        if len(text) < 2:
-            raise ValueError(f"'{code}' is not a card (write rank then suit, e.g. JS, 9H, TD)")
-        rank, suit = normalise_rank(text[:-1]), text[-1]
+        card = canonical_card(code)
+        if card is None:
+            text = code.strip()
+            if len(text) >= 2 and canonical_suit(text[-1]) is None:
+                raise ValueError(f"{code!r}: unknown suit {text[-1]!r} (suits are {' '.join(self.suits)})")
+            raise ValueError(f"{code!r} is not a card (write a rank, then a suit letter)")
+        rank, suit = card[:-1], card[-1]
         if suit not in self.suits:
             raise ValueError(f"'{code}': unknown suit '{suit}' (suits are {' '.join(self.suits)})")
         if rank not in self.ranks:
@@ -84,7 +119,7 @@ class DeckLayout:
         return out
 
     def parse_suit(self, text: str) -> int:
-        t = text.strip().upper()
+        t = canonical_suit(text) or text
         if t not in self.suits:
             raise ValueError(f"'{text}' is not a suit (suits are {' '.join(self.suits)})")
         return self.suits.index(t)

@@ -52,6 +52,11 @@ class RecordError(JacknineError):
     """A hand record is malformed (not a rules problem: the record itself cannot be understood)."""
 
 
+class ArgumentError(JacknineError, ValueError, TypeError):
+    """A Python API call got an argument it cannot use: a seat that is not at the table, a negative seed, a deal
+    that is not the game's pack, text where an Action is expected. Nothing was changed."""
+
+
 class IllegalActionError(JacknineError):
     """An action the rules forbid; `reason` says why in a player's words. The state is left untouched."""
 

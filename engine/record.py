@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,12 +122,26 @@ def _read_hands(raw: object, bad: Any) -> list[list[str]]:
     return out
 
 
-def read_record(path: str | Path) -> HandRecord:
-    """A record file: only a regular file of at most 1 MiB of UTF-8 text is read."""
-    p = Path(path)
+def _record_file_text(path: str | Path) -> str:
+    """The text of a record file: only a regular file of at most 1 MiB of UTF-8 text is read."""
     source = escaped(str(path))
-    raw = safefile.read_regular(p, source, WHAT, MAX_RECORD_BYTES, "1 MiB; a hand record is a few kilobytes")
-    return read_record_text(safefile.decode_text(raw, source), source, p.parent)
+    raw = safefile.read_regular(Path(path), source, WHAT, MAX_RECORD_BYTES, "1 MiB; a hand record is a few kilobytes")
+    return safefile.decode_text(raw, source)
+
+
+def read_record(path: str | Path) -> HandRecord:
+    return read_record_text(_record_file_text(path), escaped(str(path)), Path(path).parent)
+
+
+def read_records(path: str | Path) -> list[HandRecord]:
+    """The records in a file: one record (YAML or JSON), or JSON lines - one record object per line, as
+    `simulate --out` writes them (each line's problems are reported as FILE:LINE)."""
+    text = _record_file_text(path)
+    source = escaped(str(path))
+    lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if len(lines) > 1 and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for _, ln in lines):
+        return [read_record_text(ln, f"{source}:{i}", Path(path).parent) for i, ln in lines]
+    return [read_record_text(text, source, Path(path).parent)]
 
 
 # --------------------------------------------------------------------------------------------- playing
@@ -182,11 +197,33 @@ def replay(record: HandRecord, game: Game | None = None) -> Replay:
     return Replay(game, state, None)
 
 
-def record_of(state: State, seed: int | None = None, with_hands: bool = True) -> HandRecord:
-    """The record of a hand played so far (hands in the order each seat received them)."""
+def ruleset_reference(game: Game, folder: Path | None = None) -> str:
+    """How a record kept in `folder` names the game's rule file: a shipped name as it is, a file by its path
+    relative to the folder (absolute without one) - never by the file's `name:`, which may be a shipped one."""
+    ref = game.ref
+    if ref is None:
+        return game.name
+    if "/" not in ref and "\\" not in ref:
+        return ref  # a shipped name
+    if folder is None:
+        return ref
+    rel = os.path.relpath(ref, folder.resolve())
+    return rel if "/" in rel or rel.endswith((".yaml", ".yml")) else "./" + rel
+
+
+def record_of(state: State, seed: int | None = None, with_hands: bool = True,
+              folder: Path | None = None) -> HandRecord:
+    """The record of a hand played so far (hands in the order each seat received them), to be kept in
+    `folder` (for how it names a rule file that is not shipped)."""
     g = state.game
     hands = [[g.codes[c] for c in h] for h in state.dealt] if with_hands else None
-    return HandRecord(g.name, state.dealer, hands, seed, [str(a) for a in state.history])
+    return HandRecord(ruleset_reference(g, folder), state.dealer, hands, seed, [str(a) for a in state.history])
+
+
+def outcome_of(state: State) -> dict[str, Any]:
+    """What a finished hand came to, as extra record fields: status, teams, card and game points."""
+    return {"status": state.status, "teams": [list(t) for t in state.hand_teams],
+            "card_points": list(state.team_points), "game_points": state.game_points}
 
 
 # --------------------------------------------------------------------------------------------- report
@@ -229,5 +266,6 @@ def report(rp: Replay) -> dict[str, Any]:
     return out
 
 
-__all__ = ["HandRecord", "Replay", "read_record", "read_record_text", "replay", "report", "record_of",
+__all__ = ["HandRecord", "Replay", "read_record", "read_record_text", "read_records", "replay", "report",
+           "record_of",
            "RulesetError"]

@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from engine.bots.base import Bot, make_bot
-from engine.play.game import Game, load_game
+from engine.bots.base import Bot, check_bot_spec, make_bot
+from engine.play.game import Game
+from engine.play.rules import Rules
 
 Z95 = 1.959964
 
@@ -57,11 +57,6 @@ def bot_seed(seed: int, index: int, seating: int, seat: int) -> int:
     return random.Random(f"bot/{seed}/{index}/{seating}/{seat}").getrandbits(48)
 
 
-@lru_cache(maxsize=8)
-def _game(ref: str) -> Game:
-    return load_game(ref)
-
-
 _EXTERNAL: dict[tuple[str, int], Bot] = {}   # outside programs stay running across deals within one process
 
 
@@ -71,17 +66,13 @@ def _bot(spec: str, seed: int, seat: int, game: Game, time_limit: float | None) 
 
         bot = _EXTERNAL.get((spec, seat))
         if not isinstance(bot, ExternalBot):
-            bot = _EXTERNAL[(spec, seat)] = make_bot(spec, seed)
+            bot = _EXTERNAL[(spec, seat)] = make_bot(spec, game, seed)
             assert isinstance(bot, ExternalBot)
         bot.reset(seed)
         if time_limit is not None:
             bot.time_limit = time_limit
         return bot
-    bot = make_bot(spec, seed)
-    bind = getattr(bot, "bind", None)
-    if callable(bind):
-        bind(game)
-    return bot
+    return make_bot(spec, game, seed)
 
 
 def close_external_bots() -> None:
@@ -92,10 +83,9 @@ def close_external_bots() -> None:
     _EXTERNAL.clear()
 
 
-def play_deal(ruleset: str, specs: Sequence[str], seed: int, index: int,
+def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
               time_limit: float | None = None) -> DealResult:
     """Play deal number `index` in every seating."""
-    game = _game(ruleset)
     res = DealResult(index, [0.0, 0.0], [0, 0], [0, 0], 0, [0, 0], [0.0, 0.0], [0.0, 0.0])
     arrangements = seatings(game)
     dealer = index % game.n
@@ -134,30 +124,41 @@ def play_deal(ruleset: str, specs: Sequence[str], seed: int, index: int,
     return res
 
 
-def _play_chunk(args: tuple[str, tuple[str, ...], int, list[int], float | None]) -> list[DealResult]:
-    ruleset, specs, seed, indices, time_limit = args
+Chunk = tuple[Rules, str | None, tuple[str, ...], int, list[int], float | None]
+_WORKER_GAMES: dict[tuple[Rules, str | None], Game] = {}
+
+
+def _worker_game(rules: Rules, ref: str | None) -> Game:
+    """The game a worker process plays, rebuilt once from the rules it was sent (never loaded by name)."""
+    game = _WORKER_GAMES.get((rules, ref))
+    if game is None:
+        game = _WORKER_GAMES[(rules, ref)] = Game(rules, ref)
+    return game
+
+
+def _play_chunk(args: Chunk, game: Game | None = None) -> list[DealResult]:
+    rules, ref, specs, seed, indices, time_limit = args
+    game = game or _worker_game(rules, ref)
     try:
-        return [play_deal(ruleset, specs, seed, i, time_limit) for i in indices]
+        return [play_deal(game, specs, seed, i, time_limit) for i in indices]
     finally:
         close_external_bots()
 
 
-def run(ruleset: str, specs: Sequence[str], deals: int, seed: int, workers: int = 1,
+def run(game: Game, specs: Sequence[str], deals: int, seed: int, workers: int = 1,
         time_limit: float | None = None, on_progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play `deals` duplicate deals and return the report (see `summarise`)."""
+    """Play `deals` duplicate deals of `game` and return the report (see `summarise`)."""
     if len(specs) != 2:
         raise ValueError(f"a duplicate tournament takes exactly two bots, not {len(specs)}")
     for spec in specs:   # fail early on a bad name, before any process starts
-        if not spec.startswith("cmd:"):
-            make_bot(spec, 0)
-    game = _game(ruleset)
+        check_bot_spec(spec)
     chunk = max(1, min(25, deals // (workers * 4) or 1))
-    jobs = [(ruleset, tuple(specs), seed, list(range(i, min(i + chunk, deals))), time_limit)
-            for i in range(0, deals, chunk)]
+    jobs: list[Chunk] = [(game.rules, game.ref, tuple(specs), seed, list(range(i, min(i + chunk, deals))),
+                          time_limit) for i in range(0, deals, chunk)]
     results: list[DealResult] = []
     if workers <= 1:
         for job in jobs:
-            results.extend(_play_chunk(job))
+            results.extend(_play_chunk(job, game))
             if on_progress:
                 on_progress(len(results))
     else:

@@ -8,9 +8,9 @@ import pytest
 
 from engine.bots.base import known_bots, make_bot
 from engine.bots.determinize import build_world
-from engine.bots.heuristic import HeuristicBot, trick_winner
+from engine.bots.heuristic import HeuristicBot
 from engine.bots.info import read_view
-from engine.play.game import Game, load_game
+from engine.play.game import Game, load_game, winning_index
 from engine.play.state import State
 from engine.play.view import View
 from engine.tournament import run
@@ -23,7 +23,7 @@ RULESETS = ["twenty-eight", "twenty-nine", "fifty-six", "forty", "twenty-eight-3
 def _states(game: Game, hands: int, seed: int, bot: str = "heuristic") -> list[State]:
     """Play-phase positions reached by the given bot, one snapshot per decision."""
     rng = random.Random(seed)
-    bots = [make_bot(bot, seed + s) for s in range(game.n)]
+    bots = [make_bot(bot, game, seed + s) for s in range(game.n)]
     out = []
     for i in range(hands):
         st = game.new_hand(i % game.n, seed=rng.getrandbits(32))
@@ -39,10 +39,10 @@ def _states(game: Game, hands: int, seed: int, bot: str = "heuristic") -> list[S
 def test_registry_names_the_bots() -> None:
     assert {"random", "heuristic", "search", "cmd:PROGRAM"} <= set(known_bots())
     with pytest.raises(ValueError, match="unknown bot 'clever'"):
-        make_bot("clever")
+        make_bot("clever", load_game("twenty-eight"))
     with pytest.raises(ValueError, match="only 'search:N'"):
-        make_bot("heuristic:3")
-    assert make_bot("search:5").worlds == 5  # type: ignore[attr-defined]
+        make_bot("heuristic:3", load_game("twenty-eight"))
+    assert make_bot("search:5", load_game("twenty-eight")).worlds == 5  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -60,7 +60,7 @@ def test_search_plays_whole_hands(ruleset: str) -> None:
 
 
 def _finished(game: Game, bot: str, hands: int) -> list[State]:
-    bots = [make_bot(bot, s) for s in range(game.n)]
+    bots = [make_bot(bot, game, s) for s in range(game.n)]
     out = []
     for i in range(hands):
         st = game.new_hand(i % game.n, seed=100 + i)
@@ -114,7 +114,7 @@ def test_voids_are_read_from_failures_to_follow() -> None:
 def test_heuristic_wins_cheaply_when_last_to_play(ruleset: str) -> None:
     """Last to a trick an opponent is winning: take it with the cheapest card that wins, if one does."""
     game = load_game(ruleset)
-    bot = HeuristicBot(0, game)
+    bot = HeuristicBot(game, 0)
     checked = 0
     for st in _states(game, 40 if game.n == 4 else 15, 2):
         seat = st.to_act
@@ -122,8 +122,8 @@ def test_heuristic_wins_cheaply_when_last_to_play(ruleset: str) -> None:
         assert isinstance(view, View)
         if st.concealed or len(st.trick_cards) != game.n - 1 or st.trump < 0 and st.trump != -1:
             continue
-        power = st.trump if st.trump >= 0 else None
-        win = trick_winner(game, st.trick_cards, power, st.power_from)
+        power = st.trump
+        win = winning_index(st.trick_cards, game.suit_of, st.strength, power, st.power_from)
         if st.hand_team_of[st.trick_seats[win]] == st.hand_team_of[seat]:
             continue
         legal = st.legal_actions()
@@ -132,11 +132,12 @@ def test_heuristic_wins_cheaply_when_last_to_play(ruleset: str) -> None:
         plays = {a: next(c for c in game.code_ids[a.arg] if st.hands[seat] >> c & 1) for a in legal
                  if a.verb == "play"}
         winners = [a for a, c in plays.items()
-                   if trick_winner(game, [*st.trick_cards, c], power, st.power_from) == len(st.trick_cards)]
+                   if winning_index([*st.trick_cards, c], game.suit_of, st.strength, power, st.power_from)
+                   == len(st.trick_cards)]
         choice = bot.choose(view, legal)
         if winners:
             assert choice in winners
-            cost = {a: (game.suit_of[plays[a]] == power, game.strength[plays[a]]) for a in winners}
+            cost = {a: (game.suit_of[plays[a]] == power, st.strength[plays[a]]) for a in winners}
             assert cost[choice] == min(cost.values())
         else:
             assert game.points[plays[choice]] == min(game.points[c] for c in plays.values())
@@ -147,13 +148,13 @@ def test_heuristic_wins_cheaply_when_last_to_play(ruleset: str) -> None:
 def test_heuristic_feeds_a_partner_who_has_the_trick() -> None:
     """Last to a trick the partner is winning: never hold back a point card that could not win later anyway."""
     game = load_game("fifty-six")
-    bot = HeuristicBot(0, game)
+    bot = HeuristicBot(game, 0)
     checked = 0
     for st in _states(game, 30, 4):
         seat = st.to_act
         if len(st.trick_cards) != game.n - 1 or st.trump < 0:
             continue
-        win = trick_winner(game, st.trick_cards, st.trump, st.power_from)
+        win = winning_index(st.trick_cards, game.suit_of, st.strength, st.trump, st.power_from)
         if st.hand_team_of[st.trick_seats[win]] != st.hand_team_of[seat]:
             continue
         view = st.view(seat)
@@ -178,7 +179,7 @@ def test_heuristic_feeds_a_partner_who_has_the_trick() -> None:
 
 
 def test_heuristic_beats_random_clearly() -> None:
-    rep = run("twenty-nine", ["heuristic", "random"], 200, seed=3)
+    rep = run(load_game("twenty-nine"), ["heuristic", "random"], 200, seed=3)
     lo, _ = rep["difference"]["ci95"]
     assert lo > 0.3, rep["difference"]
 
@@ -188,5 +189,5 @@ def test_search_is_deterministic_for_a_seed() -> None:
     st = _states(game, 1, 9)[4]
     view = st.view(st.to_act)
     assert isinstance(view, View)
-    picks = {str(make_bot("search:6", 42).choose(view, st.legal_actions())) for _ in range(3)}
+    picks = {str(make_bot("search:6", game, 42).choose(view, st.legal_actions())) for _ in range(3)}
     assert len(picks) == 1

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import random
 import re
+from pathlib import Path
 
 import pytest
 
-from engine import Action, IllegalActionError, load_game
+from engine import Action, IllegalActionError, Match, load_game
+from engine.errors import ArgumentError
 from engine.play import state as state_module
 from engine.play.state import State
 
@@ -89,3 +92,81 @@ def test_result_and_terminal() -> None:
     assert r.status in ("complete", "annulled") and s.legal_actions() == [] and s.current_seat == -1
     if r.status == "complete":
         assert sum(r.card_points) == 29 and len(r.tricks) == 8
+
+
+# --- arguments from callers are checked (issue: hostile API arguments) ------------------------------------------
+def test_view_of_a_seat_not_at_the_table_is_refused() -> None:
+    state = load_game("twenty-eight").new_hand(0, seed=1)
+    for seat in (-1, 4, 1.0, True, "1"):
+        with pytest.raises(ArgumentError, match="is not at the table"):
+            state.view(seat)  # type: ignore[arg-type]
+
+
+def test_apply_takes_an_action_not_text() -> None:
+    state = load_game("twenty-eight").new_hand(0, seed=1)
+    with pytest.raises(ArgumentError, match=r"apply\(\) takes an Action"):
+        state.apply("1 bid 16")  # type: ignore[arg-type]
+    assert state.history == []
+
+
+def test_what_a_caller_holds_cannot_change_the_state() -> None:
+    game = load_game("twenty-eight")
+    state = game.new_hand(0, seed=1)
+    legal = state.legal_actions()
+    legal.append(Action(state.to_act, "bid", "99"))
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(state.to_act, "bid", "99"))
+    assert Action(state.to_act, "bid", "99") not in state.legal_actions()
+    rng = random.Random(2)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    result = state.result
+    with pytest.raises(AttributeError):
+        result.tricks.append(result.tricks[0])  # type: ignore[attr-defined]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.tricks[0].winner = 9  # type: ignore[misc]
+    result.card_points[0] += 100
+    assert state.result.card_points != result.card_points
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"dealer": 4}, "dealer 4 is not at the table"),
+    ({"dealer": -1}, "dealer -1 is not at the table"),
+    ({"seed": -1}, "seed -1"),
+    ({"seed": True}, "seed True"),
+    ({"seed": "7"}, "seed '7'"),
+    ({"hands": [[0] * 8] * 4}, "is not a card id of the pack"),
+    ({"hands": [list(range(8))] * 3}, "one list of card ids per seat"),
+    ({"hands": [list(range(i * 8, i * 8 + 7)) for i in range(4)]}, "must receive 8 cards"),
+    ({"hands": [[c + 100 for c in range(i * 8, i * 8 + 8)] for i in range(4)]}, "is not a card id"),
+    ({"seed": 1, "match_scores": [0]}, "one whole number per team"),
+])
+def test_new_hand_checks_its_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ArgumentError, match=re.escape(message)):
+        load_game("twenty-eight").new_hand(**kwargs)  # type: ignore[arg-type]
+
+
+def test_negative_seeds_are_refused_everywhere() -> None:
+    game = load_game("twenty-eight")
+    with pytest.raises(ArgumentError):
+        Match(game, seed=-1)
+    assert game.new_hand(0, seed=1).dealt != game.new_hand(0, seed=2).dealt
+
+
+def test_big_decks_build_in_bounded_memory(tmp_path: Path) -> None:
+    """A double pack of 13 ranks (26 cards a suit): nothing is tabled per possible holding of a suit (2^26), only
+    per holding that occurs."""
+    (tmp_path / "big.yaml").write_text(
+        "schema_version: 1\nname: big\nextends: fifty-six\ndescription: a double pack of thirteen ranks\n"
+        "table: {players: 4, teams: [[0, 2], [1, 3]]}\n"
+        "deck:\n  ranks: [J, '9', A, T, K, Q, '8', '7', '6', '5', '4', '3', '2']\n"
+        "schedule: [{deal: 13}, {deal: 13}, auction]\n")
+    game = load_game(tmp_path / "big.yaml")
+    assert game.size == 104
+    assert sum(len(t) for seat in game._play_table for t in seat) == 0
+    rng = random.Random(4)
+    for i in range(5):
+        state = game.new_hand(i % 4, seed=i)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+    assert sum(len(t) for seat in game._play_table for t in seat) < 2000

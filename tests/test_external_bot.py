@@ -40,7 +40,7 @@ def _program(tmp_path: Path, kind: str) -> str:
 
 
 def test_example_bot_plays_a_tournament_without_incidents() -> None:
-    rep = run("twenty-eight", [f"cmd:{PY} {shlex.quote(str(EXAMPLE))}", "random"], 3, seed=1)
+    rep = run(load_game("twenty-eight"), [f"cmd:{PY} {shlex.quote(str(EXAMPLE))}", "random"], 3, seed=1)
     ext = rep["bots"][0]
     assert ext["incidents"] == 0, ext["incident_examples"]
     assert ext["decisions"] > 40
@@ -51,7 +51,7 @@ def test_the_protocol_accepts_a_seat_prefix_and_canonical_forms(tmp_path: Path) 
     path.write_text("import json,sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
                     "    a = m['legal'][-1].lower()\n"
                     "    print(json.dumps({'action': f\"{m['seat']} {a}\"}), flush=True)\n")
-    bot = make_bot(f"cmd:{PY} {shlex.quote(str(path))}", 1)
+    bot = make_bot(f"cmd:{PY} {shlex.quote(str(path))}", load_game("twenty-nine"), 1)
     assert isinstance(bot, ExternalBot)
     game = load_game("twenty-nine")
     st = game.new_hand(0, seed=4)
@@ -75,7 +75,7 @@ def test_the_protocol_accepts_a_seat_prefix_and_canonical_forms(tmp_path: Path) 
     ("wrong-seat", "answered '"),
 ])
 def test_failures_are_reported_and_the_random_bot_stands_in(tmp_path: Path, kind: str, reason: str) -> None:
-    rep = run("twenty-nine", [_program(tmp_path, kind), "heuristic"], 1, seed=2, time_limit=0.3)
+    rep = run(load_game("twenty-nine"), [_program(tmp_path, kind), "heuristic"], 1, seed=2, time_limit=0.3)
     ext = rep["bots"][0]
     assert ext["incidents"] >= 1
     assert reason in ext["incident_examples"][0]
@@ -84,14 +84,14 @@ def test_failures_are_reported_and_the_random_bot_stands_in(tmp_path: Path, kind
 
 
 def test_a_missing_program_is_reported_not_raised() -> None:
-    rep = run("twenty-nine", ["cmd:/nonexistent/bot --fast", "random"], 1, seed=2)
+    rep = run(load_game("twenty-nine"), ["cmd:/nonexistent/bot --fast", "random"], 1, seed=2)
     ext = rep["bots"][0]
     assert ext["incidents"] == ext["decisions"] > 0
     assert "cannot start '/nonexistent/bot --fast'" in ext["incident_examples"][0]
 
 
 def test_a_stalled_program_is_restarted_then_given_up(tmp_path: Path) -> None:
-    bot = make_bot(_program(tmp_path, "stall"), 1)
+    bot = make_bot(_program(tmp_path, "stall"), load_game("twenty-nine"), 1)
     assert isinstance(bot, ExternalBot)
     bot.time_limit = 0.3
     game = load_game("twenty-nine")

@@ -253,9 +253,7 @@ def saves() -> dict[str, str]:
         (folder / "house.yaml").write_text(HOUSE)
         for key, args, moves in [("progress", ["-r", "twenty-eight", "--seed", "5"], 9),
                                  ("over", ["-r", "twenty-eight", "--seed", "3", "--max-hands", "2"], 400),
-                                 # random bots: the others look a rule file up by its name (being changed)
-                                 ("house", ["-r", str(folder / "house.yaml"), "--seed", "8", "--bots",
-                                            "random"], 20)]:
+                                 ("house", ["-r", str(folder / "house.yaml"), "--seed", "8"], 20)]:
             save = folder / f"{key}-save.yaml"
             r = runner.invoke(app, ["play", *args, "--save", str(save)], input="1\n" * moves)
             assert r.exit_code == 0, r.output

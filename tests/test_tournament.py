@@ -27,20 +27,20 @@ def test_identical_deterministic_bots_tie_on_every_deal() -> None:
     """The heuristic bot uses no randomness: against itself, every deal's seatings cancel exactly."""
     for ruleset in ("twenty-eight", "twenty-nine", "twenty-eight-3p"):
         for i in range(6):
-            r = play_deal(ruleset, ["heuristic", "heuristic"], 5, i)
+            r = play_deal(load_game(ruleset), ["heuristic", "heuristic"], 5, i)
             assert r.score[0] == pytest.approx(r.score[1])
 
 
 def test_workers_give_the_same_result_as_one_process() -> None:
-    one = run("twenty-eight", ["heuristic", "random"], 24, seed=9, workers=1)
-    two = run("twenty-eight", ["heuristic", "random"], 24, seed=9, workers=2)
+    one = run(load_game("twenty-eight"), ["heuristic", "random"], 24, seed=9, workers=1)
+    two = run(load_game("twenty-eight"), ["heuristic", "random"], 24, seed=9, workers=2)
     assert without_timings(one) == without_timings(two)
-    other_seed = run("twenty-eight", ["heuristic", "random"], 24, seed=10, workers=1)
+    other_seed = run(load_game("twenty-eight"), ["heuristic", "random"], 24, seed=10, workers=1)
     assert without_timings(other_seed) != without_timings(one)
 
 
 def test_report_counts_hands_contracts_and_decisions() -> None:
-    rep = run("twenty-nine", ["heuristic", "random"], 30, seed=1)
+    rep = run(load_game("twenty-nine"), ["heuristic", "random"], 30, seed=1)
     assert rep["deals"] == 30 and rep["hands"] == 60 and rep["seatings_per_deal"] == 2
     a, b = rep["bots"]
     assert a["contracts"] + b["contracts"] + rep["annulled_hands"] == 60
@@ -59,7 +59,7 @@ def test_mean_ci() -> None:
 
 def test_run_rejects_other_than_two_bots() -> None:
     with pytest.raises(ValueError, match="exactly two bots"):
-        run("twenty-eight", ["heuristic"], 2, seed=1)
+        run(load_game("twenty-eight"), ["heuristic"], 2, seed=1)
 
 
 def test_tournament_command_json_and_text() -> None:

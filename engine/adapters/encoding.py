@@ -21,7 +21,7 @@ class ActionSpace:
         names: list[str] = list(FIXED_VERBS)
         names += g.doubling_names
         names += [f"declare {c}" for c in g.contracts]
-        names += [a.notation for a in g.bid_actions[0]]
+        names += [a.notation for a in g.bid_actions(0)]
         names += [f"trump {code}" for code in dict.fromkeys(g.codes)]
         names += [f"trump {s}" for s in g.layout.suits] + ["trump seventh"]
         names += [f"raise {v}" for v in g.bid_values]
@@ -131,19 +131,18 @@ def utility_bound(game: Game) -> float:
     """A bound on the game points one hand can score, for OpenSpiel's min/max utility."""
     r = game.rules
     values = [abs(v) for b in game.bands for v in (b.made, b.failed)]
-    values += [abs(v) for c in r.special.contracts for v in (c.made, c.failed)]
+    values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
     mult = 1.0
-    d = r.special.doubling
+    d = r.doubling
     if d is not None:
         for s in d.steps:
             mult *= s.multiplier
-        if d.auto_double is not None:
-            mult *= d.auto_double.multiplier
+        mult *= d.auto_multiplier
         if d.fixed_stake is not None:
             values.append(abs(d.fixed_stake.value))
-    at = r.special.all_tricks
+    at = r.all_tricks
     if at is not None:
-        mult *= max(at.multiplier, at.surrender.refused_loss_multiplier if at.surrender else 1)
+        mult *= max(at.multiplier, at.refused_loss_multiplier)
     mult *= r.scoring.below_half_loss_multiplier
     return float(max(values, default=1)) * mult
 

@@ -1,4 +1,7 @@
-"""The bot interface: a bot chooses one of the legal actions from what its seat may see."""
+"""The bot interface: a bot chooses one of the legal actions from what its seat may see.
+
+Bots are made for one compiled `Game`, handed to them by whoever runs them (the table, simulate, tournaments,
+the OpenSpiel adapter): a bot never loads a rule file by name, so a house rule is played by its own rules."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.play.actions import Action
+from engine.play.game import Game
 from engine.play.view import View
 
 
@@ -18,13 +22,13 @@ class Bot(Protocol):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action: ...
 
 
-BotFactory = Callable[[int], Bot]   # seed -> bot
+BotFactory = Callable[[Game, int], Bot]   # (game, seed) -> bot
 
-_REGISTRY: dict[str, Callable[[int], Bot]] = {}
+_REGISTRY: dict[str, BotFactory] = {}
 CMD_PREFIX = "cmd:"
 
 
-def register(name: str, factory: Callable[[int], Bot]) -> None:
+def register(name: str, factory: BotFactory) -> None:
     _REGISTRY[name] = factory
 
 
@@ -32,24 +36,40 @@ def _load_builtins() -> None:
     from engine.bots import heuristic, random_bot, search  # noqa: F401  (each registers itself)
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot by name ('random', 'heuristic', 'search', 'search:ITERATIONS') or an outside program ('cmd:PROGRAM');
-    raises ValueError naming the known ones."""
+def check_bot_spec(spec: str) -> None:
+    """Raise ValueError (naming the known bots) unless `spec` names a bot: 'random', 'heuristic', 'search',
+    'search:N' (N sampled worlds per decision), or an outside program 'cmd:PROGRAM'."""
+    if spec.startswith(CMD_PREFIX):
+        if not spec[len(CMD_PREFIX):].strip():
+            raise ValueError(f"bot '{spec}': name the program after 'cmd:'")
+        return
+    _load_builtins()
+    name, sep, option = spec.partition(":")
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown bot '{spec}' (known: {', '.join(known_bots())})")
+    if sep and (name != "search" or not (option.isascii() and option.isdigit()) or len(option) > 6
+                or int(option) < 1):
+        raise ValueError(f"bot '{spec}': only 'search:N' takes an option (N worlds per decision, 1 to 999999)")
+
+
+def make_bot(spec: str, game: Game, seed: int = 0) -> Bot:
+    """The bot `spec` names (see `check_bot_spec`), playing `game`; raises ValueError for an unknown name."""
+    check_bot_spec(spec)
     if spec.startswith(CMD_PREFIX):
         from engine.bots.external import ExternalBot
 
         return ExternalBot(spec[len(CMD_PREFIX):], seed)
-    _load_builtins()
     name, _, option = spec.partition(":")
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown bot '{spec}' (known: {', '.join(known_bots())})")
     if option:
         from engine.bots.search import SearchBot
 
-        if name != "search" or not option.isdigit() or int(option) < 1:
-            raise ValueError(f"bot '{spec}': only 'search:N' takes an option (N worlds per decision, N >= 1)")
-        return SearchBot(seed, worlds=int(option))
-    return _REGISTRY[name](seed)
+        return SearchBot(game, seed, worlds=int(option))
+    return _REGISTRY[name](game, seed)
+
+
+def is_builtin(spec: str) -> bool:
+    """A bot that runs inside jacknine (not an outside program)."""
+    return not spec.startswith(CMD_PREFIX)
 
 
 def known_bots() -> list[str]:

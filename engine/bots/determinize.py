@@ -52,7 +52,7 @@ def _hidden_trump_kind(game: Game, seen: Seen) -> str:
         return ""
     if any(t.split()[1:] == ["trump", "seventh"] for t in v.history):
         return "seventh"
-    return "card" if game.rules.trump.declared_as == "card" else "suit"
+    return "card" if game.rules.trump.as_card else "suit"
 
 
 def deal_hidden(game: Game, seen: Seen, rng: random.Random) -> list[int] | None:

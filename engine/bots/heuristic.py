@@ -12,7 +12,7 @@ from engine.bots.info import Seen, read_view
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
-from engine.play.game import Game
+from engine.play.game import Game, winning_index
 from engine.play.view import View
 
 PARTNER_OVERCALL_MARGIN = 4   # overcall a partner's standing bid only with this many points to spare
@@ -25,9 +25,7 @@ class HeuristicBot(ViewBot):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        game = self.game_for(view)
-        assert view is not None
-        return decide(game, read_view(game, view), legal)
+        return decide(self.game, read_view(self.game, self.check_view(view)), legal)
 
 
 def decide(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
@@ -92,7 +90,7 @@ def _partner_holds_bid(seen: Seen) -> bool:
 def _trump(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     suit, _ = best_trump(game, seen.hand)
     code = game.layout.suits[max(suit, 0)]
-    if game.rules.trump.declared_as == "suit":
+    if not game.rules.trump.as_card:
         for a in legal:
             if a.arg == code:
                 return a
@@ -122,7 +120,7 @@ def _raise(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
 
 def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     v = seen.view
-    d = game.rules.special.doubling
+    d = game.rules.doubling
     stake = d.fixed_stake.name if d is not None and d.fixed_stake is not None else ""
     steps = [a for a in legal if a.verb not in ("pass", stake)]
     if not steps or v.bidder is None or v.bid is None:
@@ -136,7 +134,7 @@ def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
         est = expected_points(game, v.seat, hand, suit_units(game, hand, seen.trump))
         return step if est >= v.bid + 4 else _first(legal, ("pass",))
     # against the bidder: only with several top cards and a high bid to defeat
-    tops = sum(1 for c in card_ids(hand) if game.strength[c] == max(game.strength))
+    tops = sum(1 for c in card_ids(hand) if seen.strength[c] == max(seen.strength))
     return step if tops >= 3 and v.bid >= game.bid_min + 4 else _first(legal, ("pass",))
 
 
@@ -144,7 +142,7 @@ def _declare(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     for a in legal:
         if a.verb == "declare":
             c = game.contracts.get(a.arg)
-            if c is not None and _sure_sweep(game, seen, keeps_trump=c.trumps == "keep"):
+            if c is not None and _sure_sweep(game, seen, keeps_trump=not c.no_trumps):
                 return a
     return _first(legal, ("pass",))
 
@@ -158,7 +156,7 @@ def _sure_sweep(game: Game, seen: Seen, keeps_trump: bool) -> bool:
         if not mine:
             continue
         others = game.suit_masks[s] & ~hand
-        if others and max(game.strength[c] for c in card_ids(others)) >= min(game.strength[c] for c in card_ids(mine)):
+        if others and max(seen.strength[c] for c in card_ids(others)) >= min(seen.strength[c] for c in card_ids(mine)):
             return False
     if keeps_trump and seen.trump is not None and seen.trump >= 0:
         return not game.suit_masks[seen.trump] & ~hand & ~(1 << seen.indicator if seen.indicator >= 0 else 0)
@@ -166,21 +164,9 @@ def _sure_sweep(game: Game, seen: Seen, keeps_trump: bool) -> bool:
 
 
 # --- card play ---------------------------------------------------------------------------------------------
-def trick_winner(game: Game, cards: Sequence[int], trump: int | None, power_from: int) -> int:
-    """Index of the card winning `cards` so far, `trump` having power from `power_from` on (None: no power)."""
-    led = game.suit_of[cards[0]]
-    best, win = -1, 0
-    for i, c in enumerate(cards):
-        s = game.suit_of[c]
-        if trump is not None and trump >= 0 and s == trump and i >= power_from:
-            st = game.strength[c] + 1000
-        elif s == led:
-            st = game.strength[c]
-        else:
-            continue
-        if st > best:
-            best, win = st, i
-    return win
+def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
+    """Index of the card winning `cards` so far, by the one rule the engine uses."""
+    return winning_index(cards, game.suit_of, seen.strength, seen.power, seen.power_from)
 
 
 def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
@@ -195,7 +181,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     if not trick:
         return _lead(game, seen, cards, power) if cards else legal[0]
     seats = [s for s, _ in v.trick.cards]
-    win = trick_winner(game, trick, power, seen.power_from)
+    win = trick_winner(game, seen, trick)
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
     last = len(trick) == active - 1
@@ -209,10 +195,10 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     if partner_winning and secure:
         return _feed(game, seen, cards)
     beaters = [(a, c) for a, c in cards
-               if trick_winner(game, [*trick, c], power, seen.power_from) == len(trick)]
+               if trick_winner(game, seen, [*trick, c]) == len(trick)]
     if partner_winning or not beaters:
         return _cheapest(game, seen, cards)
-    beaters.sort(key=lambda ac: (game.suit_of[ac[1]] == power, game.strength[ac[1]], game.points[ac[1]]))
+    beaters.sort(key=lambda ac: (game.suit_of[ac[1]] == power, seen.strength[ac[1]], game.points[ac[1]]))
     if last:
         return beaters[0][0]
     for a, c in beaters:
@@ -238,14 +224,14 @@ def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: in
     if on_bidding_side and power is not None and power >= 0 and seen.outstanding(power):
         masters = [(a, c) for a, c in cards if game.suit_of[c] == power and _master_now(game, seen, c, power)]
         if masters:
-            return max(masters, key=lambda ac: game.strength[ac[1]])[0]
+            return max(masters, key=lambda ac: seen.strength[ac[1]])[0]
     side = [(a, c) for a, c in cards if game.suit_of[c] != trump] or list(cards)
     masters = [(a, c) for a, c in side if _master_now(game, seen, c, power) and not _ruffable(seen, c, power)]
     if masters:
-        return max(masters, key=lambda ac: (game.points[ac[1]], game.strength[ac[1]]))[0]
+        return max(masters, key=lambda ac: (game.points[ac[1]], seen.strength[ac[1]]))[0]
     # lead low from the longest side suit, keeping cards that may still win
     length = [(seen.hand & game.suit_masks[s]).bit_count() for s in range(game.nsuits)]
-    return min(side, key=lambda ac: (game.points[ac[1]], -length[game.suit_of[ac[1]]], game.strength[ac[1]]))[0]
+    return min(side, key=lambda ac: (game.points[ac[1]], -length[game.suit_of[ac[1]]], seen.strength[ac[1]]))[0]
 
 
 def _ruffable(seen: Seen, card: int, power: int | None) -> bool:
@@ -260,7 +246,7 @@ def _ruffable(seen: Seen, card: int, power: int | None) -> bool:
 def _master_now(game: Game, seen: Seen, card: int, power: int | None) -> bool:
     """No card still out can beat `card` in its own suit (trumping aside, unless it is a trump)."""
     out = seen.outstanding(game.suit_of[card])
-    return not out or max(game.strength[c] for c in card_ids(out)) <= game.strength[card]
+    return not out or max(seen.strength[c] for c in card_ids(out)) <= seen.strength[card]
 
 
 def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
@@ -268,14 +254,14 @@ def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action
     power = seen.trump if seen.trump is not None else -9
     spare = [(a, c) for a, c in cards if game.suit_of[c] != power and not _master_now(game, seen, c, None)]
     pool = spare or list(cards)
-    return max(pool, key=lambda ac: (game.points[ac[1]], -game.strength[ac[1]]))[0]
+    return max(pool, key=lambda ac: (game.points[ac[1]], -seen.strength[ac[1]]))[0]
 
 
 def _cheapest(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
     """Lose as little as possible: fewest points, keep trumps, then the lowest card."""
     power = seen.trump if seen.trump is not None else -9
     return min(cards, key=lambda ac: (game.points[ac[1]], game.suit_of[ac[1]] == power,
-                                      game.strength[ac[1]]))[0]
+                                      seen.strength[ac[1]]))[0]
 
 
 def _card_id(game: Game, seen: Seen, code: str, played: bool = False) -> int:

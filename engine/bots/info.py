@@ -4,16 +4,9 @@ other seats have shown and the trump if it knows it. Both the heuristic and the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from engine.play.game import Game, load_game
+from engine.play.game import NO_TRUMP, Game
 from engine.play.view import TrickView, View
-
-
-@lru_cache(maxsize=32)
-def game_named(name: str) -> Game:
-    """The compiled game a view names (bots that were not bound to a game find it by name)."""
-    return load_game(name)
 
 
 class CardIds:
@@ -45,6 +38,12 @@ class Seen:
     voids: list[int]        # per seat: bitmask of suits the seat has shown it does not hold
     trump: int | None
     power_from: int         # cards of the current trick before this index have no trump power
+    strength: list[int]     # card strengths in this hand (a reversed no-trump hand runs the other way)
+
+    @property
+    def power(self) -> int:
+        """The suit with trump power in the current trick as this seat knows it (-1: none)."""
+        return self.trump if self.trump is not None and not self.view.trump_concealed else NO_TRUMP
 
     @property
     def unknown(self) -> int:
@@ -106,12 +105,13 @@ def read_view(game: Game, view: View) -> Seen:
             played_by[s] |= 1 << c
         _voids_from_trick(g, t, placed, voids, trump, k)
     _caller_voids(g, view, voids, trump)
-    return Seen(g, view, hand, indicator, played, played_by, voids, trump, _power_from(g, view))
+    strength = g.strength_for(trump) if trump is not None else g.strength
+    return Seen(g, view, hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength)
 
 
 def _caller_voids(game: Game, view: View, voids: list[int], trump: int | None) -> None:
     """A caller who must trump if able and then plays another suit holds no trump."""
-    if trump is None or trump < 0 or not game.rules.play.reveal.caller_must_trump:
+    if trump is None or trump < 0 or not game.rules.play.caller_must_trump:
         return
     hist = view.history
     for i, text in enumerate(hist[:-1]):
@@ -125,7 +125,7 @@ def _caller_voids(game: Game, view: View, voids: list[int], trump: int | None) -
 
 def _power_from(game: Game, view: View) -> int:
     """Without retroactive exposure, trump-suit cards played to this trick before the call have no power."""
-    if game.rules.play.reveal.retroactive or view.exposed_in_trick != len(view.tricks) + 1:
+    if game.rules.play.retroactive or view.exposed_in_trick != len(view.tricks) + 1:
         return 0
     after = 0  # plays of this trick made after the call
     for text in reversed(view.history):

@@ -17,7 +17,7 @@ from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.base import PLAY
-from engine.play.game import Game
+from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, winning_index
 from engine.play.state import State
 from engine.play.view import View
 
@@ -30,16 +30,16 @@ CARD_POINT_WEIGHT = 0.01   # breaks ties between actions that score the same gam
 class SearchBot(ViewBot):
     name = "search"
 
-    def __init__(self, seed: int = 0, worlds: int | None = None, game: Game | None = None) -> None:
+    def __init__(self, game: Game, seed: int = 0, worlds: int | None = None) -> None:
         """`worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
-        super().__init__(seed, game)
+        super().__init__(game, seed)
         self.worlds = worlds
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        game = self.game_for(view)
-        assert view is not None
+        game = self.game
+        view = self.check_view(view)
         seen = read_view(game, view)
         fallback = decide(game, seen, legal)
         if view.phase != "play":
@@ -98,15 +98,14 @@ def greedy(state: State, legal: list[Action]) -> Action:
     if not cards:
         return legal[0]
     trick = state.trick_cards
-    power = state.trump if not state.concealed else -9
-    strength, points, suit_of = g.strength, g.points, g.suit_of
+    power = state.trump if not state.concealed else NO_TRUMP
+    strength, points, suit_of = state.strength, g.points, g.suit_of
     team = state.hand_team_of
     if not trick:
         return g.play_action[p][_lead(state, cards, power)]
     led = suit_of[trick[0]]
-    best_i = _winner(state, trick, power)
-    best = trick[best_i]
-    best_st = _power(g, best, led, power, best_i >= state.power_from)
+    best_i = winning_index(trick, suit_of, strength, power, state.power_from)
+    best_st = _power(state, trick[best_i], led, power if best_i >= state.power_from else NO_TRUMP)
     later = _later_seats(state)
     partner_wins = team[state.trick_seats[best_i]] == team[p]
     if partner_wins and not any(_can_beat(state, q, led, best_st, power) for q in later):
@@ -114,8 +113,8 @@ def greedy(state: State, legal: list[Action]) -> Action:
         c = max(cards, key=lambda x: (points[x] if suit_of[x] != power else -1, -strength[x]))
         return g.play_action[p][c]
     if not partner_wins:
-        winners = [c for c in cards if _power(g, c, led, power, True) > best_st]
-        safe = [c for c in winners if not any(_can_beat(state, q, led, _power(g, c, led, power, True), power)
+        winners = [c for c in cards if _power(state, c, led, power) > best_st]
+        safe = [c for c in winners if not any(_can_beat(state, q, led, _power(state, c, led, power), power)
                                               for q in later)]
         if safe:
             c = min(safe, key=lambda x: (suit_of[x] == power, strength[x]))
@@ -128,6 +127,7 @@ def greedy(state: State, legal: list[Action]) -> Action:
 
 def _lead(state: State, cards: list[int], power: int) -> int:
     g = state.game
+    strength = state.strength
     p = state.to_act
     others = 0
     for s in range(state.n):
@@ -136,30 +136,20 @@ def _lead(state: State, cards: list[int], power: int) -> int:
     masters = []
     for c in cards:
         su = g.suit_of[c]
-        higher = [x for x in card_ids(others & g.suit_masks[su]) if g.strength[x] > g.strength[c]]
+        higher = [x for x in card_ids(others & g.suit_masks[su]) if strength[x] > strength[c]]
         if not higher:
             masters.append(c)
     if masters:
-        return max(masters, key=lambda x: (g.suit_of[x] != power, g.points[x], g.strength[x]))
-    return min(cards, key=lambda x: (g.points[x], g.suit_of[x] == power, g.strength[x]))
+        return max(masters, key=lambda x: (g.suit_of[x] != power, g.points[x], strength[x]))
+    return min(cards, key=lambda x: (g.points[x], g.suit_of[x] == power, strength[x]))
 
 
-def _power(g: Game, card: int, led: int, trump: int, trump_counts: bool) -> int:
-    s = g.suit_of[card]
-    if s == trump and trump >= 0 and trump_counts:
-        return g.strength[card] + 1000
-    return g.strength[card] if s == led else -1
-
-
-def _winner(state: State, trick: list[int], power: int) -> int:
-    g = state.game
-    led = g.suit_of[trick[0]]
-    best, win = -2, 0
-    for i, c in enumerate(trick):
-        st = _power(g, c, led, power, i >= state.power_from)
-        if st > best:
-            best, win = st, i
-    return win
+def _power(state: State, card: int, led: int, trump: int) -> int:
+    """What `card` counts for in a trick led with `led`, `trump` having power (-1: none): -1 if nothing."""
+    s = state.game.suit_of[card]
+    if s == trump and trump >= 0:
+        return state.strength[card] + TRUMP_POWER
+    return state.strength[card] if s == led else -1
 
 
 def _later_seats(state: State) -> list[int]:
@@ -176,15 +166,15 @@ def _later_seats(state: State) -> list[int]:
 
 def _can_beat(state: State, seat: int, led: int, best: int, power: int) -> bool:
     g = state.game
+    strength = state.strength
     h = state.hands[seat]
     follow = h & g.suit_masks[led]
     if follow:
-        return best < 1000 and max(g.strength[c] for c in card_ids(follow)) > best
+        return best < TRUMP_POWER and max(strength[c] for c in card_ids(follow)) > best
     if power >= 0:
         trumps = h & g.suit_masks[power]
-        return bool(trumps) and max(g.strength[c] for c in card_ids(trumps)) + 1000 > best
+        return bool(trumps) and max(strength[c] for c in card_ids(trumps)) + TRUMP_POWER > best
     return False
-
 
 
 register("search", SearchBot)

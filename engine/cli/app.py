@@ -1,6 +1,15 @@
-"""The typer application; each command group lives in its own module and registers itself here."""
+"""The typer application; each command group lives in its own module and registers itself here.
+
+`main()` is the `jacknine` program: it runs the app and turns what click would print as a framed usage message
+into one line, so every refusal is one line on stderr with exit status 2. Ctrl-C ends with status 130 (the
+table saves first), and a closed output pipe (`jacknine ... | head`) ends quietly, as SIGPIPE does (141)."""
 
 from __future__ import annotations
+
+import os
+import sys
+from importlib import metadata
+from typing import Annotated
 
 import typer
 
@@ -11,6 +20,30 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+INTERRUPTED = 130
+BROKEN_PIPE = 141
+
+
+def version_text() -> str:
+    try:
+        return f"jacknine {metadata.version('jacknine')}"
+    except metadata.PackageNotFoundError:  # running from a source tree that was never installed
+        return "jacknine (not installed)"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                          callback=_show_version)] = False,
+) -> None:
+    """Play, check and simulate the Jack-Nine family of card games (28, 29, 40, 56 and house rules)."""
 
 
 def _register_all() -> None:
@@ -25,5 +58,45 @@ def _register_all() -> None:
 _register_all()
 
 
+def run(args: list[str] | None = None) -> int:
+    """Run the command line `args` (default: sys.argv) and return its exit status."""
+    try:
+        result = app(args=args, prog_name="jacknine", standalone_mode=False)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except SystemExit as e:
+        # click meets a closed pipe by wrapping stdout to stay quiet and exiting 1; say it the shell's way
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            return BROKEN_PIPE
+        return e.code if isinstance(e.code, int) else 1
+    except BrokenPipeError:
+        # whoever read our output stopped reading: say nothing more, and never complain at exit either
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
+    except Exception as e:  # noqa: BLE001 - click's usage errors; typer may vendor click, so by their shape
+        return _usage_error(e)
+    return result if isinstance(result, int) else 0
+
+
+def _usage_error(e: Exception) -> int:
+    """One line for a usage error (click's UsageError/ClickException, whichever copy of click typer uses)."""
+    kind = type(e).__name__
+    ctx = getattr(e, "ctx", None)
+    where = getattr(ctx, "command_path", None) or "jacknine"
+    if kind == "NoArgsIsHelpError" and ctx is not None:
+        typer.echo(ctx.get_help())
+        return 2
+    if kind == "Abort":
+        return INTERRUPTED
+    message = getattr(e, "format_message", None)
+    code = getattr(e, "exit_code", None)
+    if not callable(message) or not isinstance(code, int):
+        raise e
+    hint = f" (see '{where} --help')" if ctx is not None else ""
+    typer.echo(f"{where}: {message()}{hint}", err=True)
+    return code
+
+
 def main() -> None:
-    app()
+    sys.exit(run())

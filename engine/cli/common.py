@@ -48,14 +48,15 @@ def open_new_file(path: Path) -> IO[str]:
         fail(f"{path}: cannot write ({e.strerror or e})", UNREADABLE)
 
 
-def make_bots(spec: str, players: int, seed: int) -> list[Bot]:
-    """'random' for every seat, or one name per seat separated by commas."""
+def make_bots(spec: str, game: Game, seed: int) -> list[Bot]:
+    """One bot name for every seat, or one name per seat separated by commas; each bot plays `game`."""
+    players = game.n
     names = [x.strip() for x in spec.split(",") if x.strip()]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         fail(f"--bots: give one bot for every seat or one per seat ({players} seats), not {len(names)}", UNREADABLE)
     try:
-        return [make_bot(name, seed * 1000 + i) for i, name in enumerate(names)]
+        return [make_bot(name, game, seed * 1000 + i) for i, name in enumerate(names)]
     except ValueError as e:
         fail(f"--bots: {e}", UNREADABLE)

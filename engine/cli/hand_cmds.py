@@ -12,38 +12,53 @@ import typer
 from engine.cli.common import DEFAULT_RULESET, fail, load_game_or_exit, open_new_file
 from engine.cli.render import render_deal, render_replay
 from engine.errors import RulesetError, UnreadableError
-from engine.record import game_for, read_record, record_of, replay, report
+from engine.play.game import Game
+from engine.record import HandRecord, game_for, outcome_of, read_records, record_of, replay, report
 
 
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="A hand record (YAML or JSON).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the replay report as one JSON object.")] = False,
+    file: Annotated[Path, typer.Argument(help="A hand record (YAML or JSON), or a JSON-lines file of records "
+                                              "such as `simulate --out` writes.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the replay report as one JSON object (one per "
+                                                         "line for a file of several records).")] = False,
 ) -> None:
-    """Replay a hand record trick by trick. Exit 0 complete/in progress/annulled, 1 illegal, 2 unreadable."""
+    """Replay hand records trick by trick. Exit 0 complete/in progress/annulled, 1 illegal, 2 unreadable (for a
+    file of several records: the worst of them)."""
     try:
-        rec = read_record(file)
+        records = read_records(file)
     except UnreadableError as e:
         fail(str(e), 2)
+    games: dict[tuple[str, Path | None], Game] = {}
+    worst = 0
+    for rec in records:
+        code = _replay_one(rec, games, as_json)
+        worst = max(worst, code)
+    raise typer.Exit(worst)
+
+
+def _replay_one(rec: HandRecord, games: dict[tuple[str, Path | None], Game], as_json: bool) -> int:
+    """Replay one record and print its report; the exit status it calls for."""
+    key = (rec.ruleset, rec.base_dir)
     try:
-        game = game_for(rec)
+        game = games.get(key) or games.setdefault(key, game_for(rec))
     except (UnreadableError, RulesetError) as e:
         # the record names a rule file that cannot be used: say which record, then the rule file's own problems
-        fail(f"{rec.source}:{rec.ruleset_line or 1}: ruleset '{rec.ruleset}' cannot be used:\n{e}", 2)
+        typer.echo(f"{rec.source}:{rec.ruleset_line or 1}: ruleset '{rec.ruleset}' cannot be used:\n{e}", err=True)
+        return 2
     try:
         rp = replay(rec, game)
     except UnreadableError as e:
-        fail(str(e), 2)
+        typer.echo(str(e), err=True)
+        return 2
     rep = report(rp)
-    if as_json:
-        typer.echo(json.dumps(rep))
-    else:
-        typer.echo(render_replay(rp, rep))
-    raise typer.Exit(1 if rep["status"] == "illegal" else 0)
+    typer.echo(json.dumps(rep) if as_json else render_replay(rp, rep))
+    return 1 if rep["status"] == "illegal" else 0
 
 
 def deal_cmd(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Deal seed: the same seed deals the same cards.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0,
+                                      help="Deal seed: the same seed deals the same cards.")] = 0,
     dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat.")] = 0,
     as_record: Annotated[bool, typer.Option("--record", help="Print a hand record (YAML) instead.")] = False,
 ) -> None:
@@ -53,7 +68,7 @@ def deal_cmd(
         fail(f"--dealer: seat {dealer} does not exist (seats 0..{game.n - 1})", 2)
     state = game.new_hand(dealer, seed=seed)
     if as_record:
-        rec = record_of(state)
+        rec = record_of(state, folder=Path.cwd())
         rec.extra["seed"] = seed
         typer.echo(rec.to_yaml(), nl=False)
     else:
@@ -63,7 +78,7 @@ def deal_cmd(
 def simulate_cmd(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to play.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for deals and bots.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed for deals and bots.")] = 0,
     bots: Annotated[str, typer.Option("--bots", help="Bot name, or names per seat separated by commas.")] = "random",
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
     out: Annotated[Path | None, typer.Option("--out", help="Write every hand record as JSON lines to a new file.")]
@@ -74,8 +89,9 @@ def simulate_cmd(
     from engine.sim import simulate
 
     game = load_game_or_exit(ruleset)
-    seat_bots = make_bots(bots, game.n, seed)
+    seat_bots = make_bots(bots, game, seed)
     sink = open_new_file(out) if out is not None else None
+    out_folder = out.parent if out is not None else None
     progress = _progress(hands) if sys.stderr.isatty() and not as_json else None
 
     def on_hand(state: object, deal_seed: int) -> None:
@@ -83,8 +99,9 @@ def simulate_cmd(
 
         assert isinstance(state, State)
         if sink is not None:
-            rec = record_of(state)
+            rec = record_of(state, folder=out_folder)
             rec.extra["seed"] = deal_seed
+            rec.extra.update(outcome_of(state))
             sink.write(json.dumps(rec.to_dict()) + "\n")
         if progress is not None:
             progress.advance()
@@ -125,7 +142,7 @@ class _progress:
 def bench_cmd(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to time.")] = 20000,
-    seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0)] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """Random self-play hands per second through the public API, in one process."""

@@ -236,7 +236,7 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
 
 def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:
     game = load_game_or_exit(ruleset)
-    seat_bots = make_bots(bots, game.n, seed)
+    seat_bots = make_bots(bots, game, seed)
     match = Match(game, seed=seed, max_hands=max_hands)
     teams = game.teams
     typer.echo(f"{one_line(game.name)}: {one_line(game.rules.description)}")

@@ -17,7 +17,7 @@ def tournament_cmd(
         "--bots", help="Two bots, e.g. 'search,heuristic' or 'cmd:python3 bot.py,random'.")] = "heuristic,random",
     hands: Annotated[int, typer.Option(
         "--hands", "-n", min=1, help="How many deals (each is played in every seating).")] = 200,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for the deals and the bots.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed for the deals and the bots.")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes (same result as one).")] = 1,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01,
                                               help="Seconds an outside bot may take per decision.")] = 2.0,
@@ -39,7 +39,7 @@ def tournament_cmd(
         def progress(done: int) -> None:
             typer.echo(f"\r{done}/{hands} deals", err=True, nl=False)
     try:
-        report = run(str(game.source or ruleset), specs, hands, seed, workers=workers, time_limit=time_limit,
+        report = run(game, specs, hands, seed, workers=workers, time_limit=time_limit,
                      on_progress=progress)
     except ValueError as e:
         fail(f"--bots: {e}", UNREADABLE)

@@ -1,15 +1,27 @@
-"""Actions: small immutable values with a notation that round-trips (`2 play JS`, `0 bid 30 NT`)."""
+"""Actions: small immutable values with a notation that round-trips (`2 play JS`, `0 bid 30 NT`).
+
+`Action.parse` reads the notation strictly: every verb takes exactly the arguments it takes, numbers are ASCII
+digits of sensible length, cards and suits are the letters of the hand-record format (or the suit symbols the
+table prints), and anything else is a `RecordError` that says what was expected, with a suggestion where one
+fits (`trump hearts` -> did you mean 'trump H'?).
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from engine.cards import normalise_rank
+from engine.cards import SUIT_CODES, canonical_card, canonical_suit
 from engine.errors import RecordError
 
 # Verbs of the hand-record contract; doubling steps add their own names from the rule file.
 VERBS = ("bid", "pass", "redeal", "trump", "raise", "double", "redouble", "declare", "call", "show", "play",
          "surrender", "accept", "refuse")
+_NO_ARGUMENT = ("pass", "redeal", "double", "redouble", "call", "surrender", "accept", "refuse")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
+MAX_NUMBER_DIGITS = 6      # bids and raises: no game bids a million; longer digit strings are refused unread
+MAX_SEAT_DIGITS = 2
+MAX_TEXT = 200             # an action is a few words; longer text is refused before it is split
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,32 +42,112 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read `SEAT VERB [ARGUMENTS]`; card and suit arguments are put in canonical form."""
-        parts = str(text).split()
-        digits = parts[0].lstrip("-") if parts else ""
-        if len(parts) < 2 or not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
-            raise RecordError(f"'{text}' is not an action (write SEAT VERB [ARGUMENTS], e.g. '2 play JS')")
-        seat = int(parts[0])
-        return cls(seat, parts[1].lower() if parts[1].lower() in VERBS else parts[1],
-                   canonical_arg(parts[1].lower(), parts[2:]))
+        """Read `SEAT VERB [ARGUMENTS]` into canonical form; RecordError saying what is wrong otherwise."""
+        if not isinstance(text, str):
+            raise RecordError(f"an action is text like '2 play JS', not {type(text).__name__}")
+        if len(text) > MAX_TEXT:
+            raise RecordError(f"'{text[:40]}...' is not an action: {len(text)} characters (write SEAT VERB "
+                              "[ARGUMENTS], e.g. '2 play JS')")
+        parts = text.split()
+        if len(parts) < 2:
+            raise RecordError(f"{text!r} is not an action (write SEAT VERB [ARGUMENTS], e.g. '2 play JS')")
+        return cls(parse_seat(parts[0], text), *parse_notation(parts[1:]))
 
 
-def canonical_arg(verb: str, args: list[str]) -> str:
-    """Upper-case cards and suits, '10' as 'T', 'nt' as 'NT'; other arguments as written (lower case)."""
-    if verb == "play" and len(args) == 1:
-        return canonical_card(args[0])
-    if verb == "trump" and len(args) == 1:
-        a = args[0]
-        if a.lower() == "seventh":
-            return "seventh"
-        return a.upper() if len(a) == 1 else canonical_card(a)
-    if verb == "bid":
-        return " ".join([args[0]] + [a.upper() for a in args[1:]]) if args else ""
-    if verb in ("show", "declare"):
-        return " ".join(a.lower() if verb == "show" else a for a in args)
-    return " ".join(args)
+def parse_seat(word: str, text: str) -> int:
+    if not (word.isascii() and word.isdigit()) or len(word) > MAX_SEAT_DIGITS:
+        raise RecordError(f"{text!r} is not an action: it starts with a seat number such as 0 or 2, not {word!r}")
+    return int(word)
 
 
-def canonical_card(text: str) -> str:
-    t = text.strip().upper()
-    return normalise_rank(t[:-1]) + t[-1:] if len(t) >= 2 else t
+def parse_number(word: str, what: str) -> int:
+    """A whole number written in ASCII digits (at most MAX_NUMBER_DIGITS of them)."""
+    if not (word.isascii() and word.isdigit()):
+        raise RecordError(f"{what} is a whole number such as 16, not {word!r}")
+    if len(word) > MAX_NUMBER_DIGITS:
+        raise RecordError(f"{what} {word[:12]}... is far too large")
+    return int(word)
+
+
+def parse_notation(words: list[str]) -> tuple[str, str]:
+    """(verb, canonical argument) of an action written without its seat."""
+    verb, args = words[0], words[1:]
+    low = verb.lower()
+    if low not in VERBS:
+        if not _NAME.fullmatch(verb):
+            raise RecordError(f"{verb!r} is not an action verb (verbs: {', '.join(VERBS)})")
+        low = verb  # a doubling step the rule file names (e.g. C): checked against the rules when applied
+    shown = " ".join(words)
+    if low in _NO_ARGUMENT or low not in VERBS:
+        if args:
+            raise RecordError(f"'{shown}': {verb} takes no argument (write just '{verb}')")
+        return low, ""
+    if not args:
+        raise RecordError(f"'{shown}': {low} needs an argument ({_EXAMPLE[low]})")
+    if low == "bid":
+        if len(args) > 2:
+            raise RecordError(f"'{shown}': a bid is a number and at most a suit or NT, e.g. 'bid 30 S'")
+        value = parse_number(args[0], "a bid")
+        if len(args) == 1:
+            return low, str(value)
+        return low, f"{value} {_trump_word(args[1], shown, allow_card=False)}"
+    if len(args) != 1:
+        raise RecordError(f"'{shown}': {low} takes one argument ({_EXAMPLE[low]})")
+    arg = args[0]
+    if low == "raise":
+        return low, str(parse_number(arg, "a raise"))
+    if low == "play":
+        return low, _card(arg, shown)
+    if low == "trump":
+        if arg.lower() == "seventh":
+            return low, "seventh"
+        return low, _trump_word(arg, shown, allow_card=True)
+    if low == "show":
+        if arg.lower() != "pair":
+            raise RecordError(f"'{shown}': the only thing to show is the pair: write 'show pair'")
+        return low, "pair"
+    # declare NAME
+    if not _NAME.fullmatch(arg):
+        raise RecordError(f"'{shown}': declare takes the name of a contract, e.g. 'declare thani'")
+    return low, arg
+
+
+_EXAMPLE = {"bid": "e.g. 'bid 16' or 'bid 30 NT'", "raise": "e.g. 'raise 24'", "play": "a card, e.g. 'play JS'",
+            "trump": "a card, a suit or seventh, e.g. 'trump 9D', 'trump D'", "show": "'show pair'",
+            "declare": "a contract's name, e.g. 'declare thani'"}
+
+
+def _trump_word(word: str, shown: str, allow_card: bool) -> str:
+    """A suit letter or symbol, NT, or (where allowed) a card; suit words are refused with a suggestion."""
+    if word.upper() == "NT":
+        return "NT"
+    suit = canonical_suit(word)
+    if suit is not None:
+        return suit
+    if allow_card:
+        card = canonical_card(word)
+        if card is not None:
+            return card
+    guess = _suit_from_word(word)
+    what = "a card, a suit (S H D C) or NT" if allow_card else "a suit (S H D C) or NT"
+    if guess is not None:
+        fixed = shown.replace(word, guess)
+        raise RecordError(f"'{shown}': {word!r} is not {what} (did you mean '{fixed}'?)")
+    raise RecordError(f"'{shown}': {word!r} is not {what}")
+
+
+def _card(word: str, shown: str) -> str:
+    card = canonical_card(word)
+    if card is None:
+        raise RecordError(f"'{shown}': {word!r} is not a card (write rank then suit: JS, 9H, TD or 10D)")
+    return card
+
+
+_SUIT_WORDS = {"spade": "S", "spades": "S", "heart": "H", "hearts": "H", "diamond": "D", "diamonds": "D",
+               "club": "C", "clubs": "C"}
+
+
+def _suit_from_word(word: str) -> str | None:
+    """The suit letter a player probably meant by a suit's name ('hearts' -> H)."""
+    letter = _SUIT_WORDS.get(word.lower())
+    return letter if letter in SUIT_CODES else None

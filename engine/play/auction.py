@@ -5,14 +5,15 @@ from __future__ import annotations
 from engine.play.actions import Action
 from engine.play.base import StateData
 from engine.play.game import NO_TRUMP
+from engine.play.rules import ONE_SUIT_FIRST_HAND, ONE_SUIT_NOBODY
 
 
 class AuctionPhase(StateData):
     def _start_auction(self) -> None:
         g = self.game
-        pr = g.rules.auction.pointless_redeal
-        if pr is not None and pr.automatic:
-            for i in range(pr.seats):
+        a = g.rules.auction
+        if a.redeal_automatic:
+            for i in range(a.redeal_seats):
                 seat = (self.first + i) % self.n
                 if not self.hands[seat] & g.point_mask:
                     self._annul(f"seat {seat}'s first cards carry no points")
@@ -21,12 +22,8 @@ class AuctionPhase(StateData):
 
     # --- who may do what ------------------------------------------------------------------------
     def _dealer_forced(self, seat: int) -> bool:
-        return (self.game.rules.auction.if_all_pass == "dealer_must_bid" and self.high_bidder < 0
+        return (self.game.rules.auction.dealer_must_bid and self.high_bidder < 0
                 and seat == self.dealer and self.passes >= self.n - 1)
-
-    def _forced_bid(self) -> int:
-        forced = self.game.rules.auction.dealer_forced_bid
-        return self.game.bid_min if forced is None else forced
 
     def _min_bid(self, seat: int) -> int:
         g = self.game
@@ -43,23 +40,22 @@ class AuctionPhase(StateData):
                 and (self.last_was_pass or not po.only_after_a_pass)):
             if po.forbidden:
                 return g.bid_max + g.bid_step
-            if po.min is not None:
-                lo = max(lo, po.min)
-        if a.second_bid_min is not None and self.bids_made[seat]:
+            lo = max(lo, po.min)
+        if a.second_bid_min >= 0 and self.bids_made[seat]:
             lo = max(lo, a.second_bid_min)
         return lo
 
     def _one_suit_barred(self, seat: int) -> bool:
-        rule = self.game.rules.auction.one_suit_hand_may_not_bid
-        if rule == "nobody" or (rule == "first_hand" and seat != self.first):
+        rule = self.game.rules.auction.one_suit_barred
+        if rule == ONE_SUIT_NOBODY or (rule == ONE_SUIT_FIRST_HAND and seat != self.first):
             return False
         held = self.hands[seat]
         return sum(1 for m in self.game.suit_masks if held & m) == 1
 
     def _may_demand_redeal(self, seat: int) -> bool:
-        pr = self.game.rules.auction.pointless_redeal
-        return (pr is not None and not pr.automatic and not self.spoke[seat]
-                and (seat - self.first) % self.n < pr.seats and not self.hands[seat] & self.game.point_mask)
+        a = self.game.rules.auction
+        return (not a.redeal_automatic and not self.spoke[seat]
+                and (seat - self.first) % self.n < a.redeal_seats and not self.hands[seat] & self.game.point_mask)
 
     def _auction_legal(self) -> list[Action]:
         g = self.game
@@ -68,7 +64,7 @@ class AuctionPhase(StateData):
         if self._may_demand_redeal(p):
             out.append(g.action(p, "redeal"))
         if self._dealer_forced(p):
-            values = [self._forced_bid()]
+            values = [g.rules.auction.forced_bid]
             may_pass = False
         else:
             barred = self._one_suit_barred(p)
@@ -81,7 +77,7 @@ class AuctionPhase(StateData):
         if values:
             start = (values[0] - g.bid_min) // g.bid_step * g.bids_per_value
             end = (values[-1] - g.bid_min) // g.bid_step * g.bids_per_value + g.bids_per_value
-            out.extend(g.bid_actions[p][start:end])
+            out.extend(g.bid_actions(p)[start:end])
         return out
 
     # --- applying ---------------------------------------------------------------------------------

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.play.actions import Action
-from engine.play.game import NO_TRUMP, Game
-from engine.rules.model import SpecialContract
+from engine.play.game import Game
+from engine.play.rules import ContractRules
 
 # Phases of a hand
 AUCTION, TRUMP, DOUBLING, RAISE, POINTLESS, DECLARE, PLAY, ANSWER, DONE, DEALING = range(10)
@@ -19,11 +19,13 @@ FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
 UNDECIDED = -2  # trump suit not chosen yet
 
 
-@dataclass
+@dataclass(frozen=True)
 class TrickRecord:
+    """A finished trick; immutable, so states and results may share it."""
+
     leader: int
-    seats: list[int]
-    cards: list[int]
+    seats: tuple[int, ...]
+    cards: tuple[int, ...]
     winner: int
     points: int
 
@@ -38,7 +40,7 @@ class Result:
     game_points: list[int]
     made: bool | None
     reason: str = ""
-    tricks: list[TrickRecord] = field(default_factory=list)
+    tricks: tuple[TrickRecord, ...] = ()
 
 
 class StateData:
@@ -85,7 +87,7 @@ class StateData:
     rechoosing: bool         # the trump is being chosen again after a second auction changed the bidder
     dbl_step: int
     doubled: bool
-    special: SpecialContract | None
+    special: ContractRules | None
     declarer: int
     sitting_out: int
     hand_teams: list[list[int]]
@@ -113,12 +115,11 @@ class StateData:
         return self.high_bidder
 
     def _set_trump(self, suit: int) -> None:
-        """Fix the trump suit (NO_TRUMP for none) and what follows from it."""
+        """Fix the trump suit (NO_TRUMP for none, UNDECIDED) and what follows from it."""
         g = self.game
         self.trump = suit
         self.trump_mask = g.suit_masks[suit] if suit >= 0 else 0
-        reverse = suit == NO_TRUMP and g.rules.trump.no_trumps_ranking == "reversed"
-        self.strength = g.reversed_strength if reverse else g.strength
+        self.strength = g.strength_for(suit)
 
     # Implemented by State; declared here so the phase modules can call them.
     def _annul(self, reason: str) -> None:

@@ -19,7 +19,7 @@ class ContractPhases(AuctionPhase):
         p = self.bidder
         t = g.rules.trump
         out: list[Action] = []
-        if t.declared_as == "card":
+        if t.as_card:
             seen: set[str] = set()
             for c in range(g.size):
                 if self.hands[p] >> c & 1 and g.codes[c] not in seen:
@@ -52,7 +52,7 @@ class ContractPhases(AuctionPhase):
                 self.hands[p] ^= 1 << card
         if not t.concealed and not self.seventh and self.trump >= 0:
             self.exposed_trick = 1
-        if g.rules.special.doubling is not None and not self.rechoosing:
+        if g.rules.doubling is not None and not self.rechoosing:
             self._start_doubling()
         else:
             self._next_step()
@@ -71,48 +71,48 @@ class ContractPhases(AuctionPhase):
                 self.exposed_trick = 1
 
     # --- doubling -----------------------------------------------------------------------------------
-    def _doubling_side(self, by: str) -> list[int]:
+    def _doubling_side(self, by_bidding_team: bool) -> list[int]:
         bt = self.hand_team_of[self.bidder]
         seats = self._seats_from(self.bidder)
-        if by == "bidding_team":
+        if by_bidding_team:
             return [s for s in seats if self.hand_team_of[s] == bt]
         return [s for s in seats if self.hand_team_of[s] != bt]
 
     def _step_fits(self, idx: int) -> bool:
-        d = self.game.rules.special.doubling
+        d = self.game.rules.doubling
         assert d is not None
         if idx >= len(d.steps):
             return False
-        return d.cap is None or self.multiplier * d.steps[idx].multiplier <= d.cap
+        return not d.cap or self.multiplier * d.steps[idx].multiplier <= d.cap
 
     def _start_doubling(self) -> None:
-        d = self.game.rules.special.doubling
+        d = self.game.rules.doubling
         assert d is not None
-        if d.auto_double is not None and self.bid >= d.auto_double.from_bid:
-            self.multiplier = d.auto_double.multiplier
+        if 0 <= d.auto_from_bid <= self.bid:
+            self.multiplier = d.auto_multiplier
         self.dbl_step = 0
         if not self._step_fits(0):
             self._next_step()
             return
-        self.queue = self._doubling_side(d.steps[0].by)
+        self.queue = self._doubling_side(d.steps[0].by_bidding_team)
         self.phase = DOUBLING
         self.to_act = self.queue[0]
 
     def _doubling_legal(self) -> list[Action]:
         g = self.game
-        d = g.rules.special.doubling
+        d = g.rules.doubling
         assert d is not None
         p = self.to_act
         out = [g.action(p, "pass"), g.action(p, d.steps[self.dbl_step].name)]
         fs = d.fixed_stake
         # 'C' is the bidder's call (RULES.md 3.7: "the bidder may raise to 6"), not the partner's.
-        if (fs is not None and self.doubled and p == self.bidder and d.steps[self.dbl_step].by == "bidding_team"
+        if (fs is not None and self.doubled and p == self.bidder and d.steps[self.dbl_step].by_bidding_team
                 and (not fs.needs_no_score_showing or not any(self.match_scores))):
             out.append(g.action(p, fs.name))
         return out
 
     def _doubling_apply(self, a: Action) -> None:
-        d = self.game.rules.special.doubling
+        d = self.game.rules.doubling
         assert d is not None
         if a.verb == "pass":
             self.queue.pop(0)
@@ -126,7 +126,7 @@ class ContractPhases(AuctionPhase):
             self.doubled = True
             self.dbl_step += 1
             if self._step_fits(self.dbl_step):
-                self.queue = self._doubling_side(d.steps[self.dbl_step].by)
+                self.queue = self._doubling_side(d.steps[self.dbl_step].by_bidding_team)
                 self.to_act = self.queue[0]
                 return
         self._next_step()
@@ -222,8 +222,7 @@ class ContractPhases(AuctionPhase):
             self._next_step()
 
     def _eligible_contracts(self, seat: int) -> list[str]:
-        return [c.name for c in self.game.rules.special.contracts
-                if c.who == "anyone" or seat == self.bidder]
+        return [c.name for c in self.game.rules.contracts if c.anyone or seat == self.bidder]
 
     def _start_declarations(self) -> bool:
         self.queue = [s for s in self._seats_from(self.first) if self._eligible_contracts(s)]
@@ -254,12 +253,12 @@ class ContractPhases(AuctionPhase):
         if g.bidder_alone or p != self.bidder:
             self._regroup_for_declarer(p)
         self.bidder = p
-        if c.partner == "sits_out":
+        if c.partner_sits_out:
             team = self.hand_teams[self.hand_team_of[p]]
             for s in team:
                 if s != p:
                     self.sitting_out |= 1 << s
-        if c.trumps == "none":
+        if c.no_trumps:
             if self.indicator >= 0 and self.concealed:
                 self.hands[self.indicator_owner] |= 1 << self.indicator
             self._set_trump(NO_TRUMP)

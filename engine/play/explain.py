@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 from engine.cards import SUIT_NAMES
-from engine.play.actions import Action
+from engine.play.actions import VERBS, Action
 from engine.play.base import (
     ANSWER,
     AUCTION,
@@ -36,6 +37,11 @@ def why_illegal(state: State, a: Action) -> str:
         return f"it is seat {state.to_act}'s turn, not seat {a.seat}'s"
     ph = state.phase
     verbs = {x.verb for x in state.legal_actions()}
+    known = {*VERBS, *state.game.doubling_names}
+    if a.verb not in known:
+        hint = difflib.get_close_matches(a.verb.lower(), sorted(verbs | set(VERBS)), n=1, cutoff=0.6)
+        return f"unknown action {a.verb!r}" + (f" (did you mean '{hint[0]}'?)" if hint else
+                                              f"; you may: {', '.join(sorted(verbs))}")
     if ph == AUCTION and a.verb == "bid":
         return _why_bid(state, a)
     if a.verb not in verbs:
@@ -58,7 +64,7 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
     what = PHASE_NAMES[ph]
     if a.verb == "pass" and ph == AUCTION:
         if state._dealer_forced(a.seat):
-            return f"everybody else passed: the dealer must bid {state.game.bid_min}"
+            return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
         return "the first hand must open the bidding"
     if a.verb == "call":
         if ph != PLAY:
@@ -81,8 +87,7 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         return "you cannot show a pair now (it needs King and Queen of the exposed trump in your hand, " \
                "and a trick already won by your side)"
     if a.verb == "surrender":
-        at = state.game.rules.special.all_tricks
-        if at is None or at.surrender is None:
+        if not state.game.has_surrender:
             return "this game has no surrender"
         if state.bidder >= 0 and state.hand_team_of[a.seat] == state.hand_team_of[state.bidder]:
             return "only the bidding team's opponents may offer to surrender"
@@ -117,14 +122,14 @@ def _why_bid(state: State, a: Action) -> str:
         return f"bids go in steps of {g.bid_step}"
     lo = state._min_bid(a.seat)
     if state._dealer_forced(a.seat):
-        return f"the dealer must bid {g.bid_min}"
+        return f"the dealer must bid {g.rules.auction.forced_bid}"
     if state.high_bidder >= 0 and v <= state.high:
         return f"a bid must be higher than {state.high}"
     po = g.rules.auction.partner_overcall
-    if po is not None and lo == po.min and v < po.min:
+    if po is not None and po.min >= 0 and lo == po.min and v < po.min:
         return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
     sb = g.rules.auction.second_bid_min
-    if sb is not None and lo == sb and v < sb:
+    if sb >= 0 and lo == sb and v < sb:
         return f"a second bid must be at least {sb}"
     return f"a bid must be at least {lo}"
 

@@ -1,122 +1,99 @@
-"""Game: a resolved ruleset compiled once into the ints, masks and lookups the hot path needs."""
+"""Game: the compiled rules of one game (`rules`, plain records) plus the ints, masks and lookups the hot path
+needs. Everything here is built from `Rules` alone, in time and memory proportional to the deck and the bid range;
+tables that would grow with 2^(cards in a suit) are filled lazily, only for the hands that occur."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.cards import DeckLayout
+from engine.errors import ArgumentError
 from engine.play.actions import Action
-from engine.rules.model import DealStep, Ruleset, SpecialContract
+from engine.play.rules import BandRules, ContractRules, Rules
 
 if TYPE_CHECKING:
     from engine.play.state import State
 
-# Schedule step codes
-STEP_AUCTION, STEP_TRUMP, STEP_RAISE = -1, -2, -3
 NO_TRUMP = -1
-
-
-@dataclass(frozen=True)
-class Band:
-    lo: int
-    hi: int
-    made: int
-    failed: int
+TRUMP_POWER = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
 
 
 class Game:
     """Immutable: the rules of one game plus the precomputed tables `State` works with."""
 
-    def __init__(self, ruleset: Ruleset, source: str | Path | None = None) -> None:
-        self.rules = r = ruleset
-        self.name = r.name
-        self.source = source
-        self.n = n = r.table.players
-        d = r.deck
-        self.layout = layout = DeckLayout(tuple(d.suits), tuple(d.ranks), d.copies)
-        self.size = layout.size
+    def __init__(self, rules: Rules, ref: str | Path | None = None) -> None:
+        self.rules = rules
+        self.name = rules.name
+        # How records and saves name this game: a shipped name, or the rule file's path (None: built in memory).
+        self.ref = None if ref is None else str(ref)
+        self.n = n = rules.table.players
+        d = rules.deck
+        self.layout = layout = DeckLayout(d.suits, d.ranks, d.copies)
+        self.size = size = layout.size
         self.nsuits = len(d.suits)
+        self.block = layout.block
         self.suit_masks = [layout.suit_mask(s) for s in range(self.nsuits)]
-        self.suit_of = [layout.suit_of(c) for c in range(self.size)]
-        self.rank_of = [layout.rank_of(c) for c in range(self.size)]
-        self.codes = [layout.code(c) for c in range(self.size)]
-        self.points = [d.points.get(d.ranks[self.rank_of[c]], 0) for c in range(self.size)]
-        self.point_mask = sum(1 << c for c in range(self.size) if self.points[c])
+        self.suit_of = [layout.suit_of(c) for c in range(size)]
+        self.rank_of = [layout.rank_of(c) for c in range(size)]
+        self.codes = [layout.code(c) for c in range(size)]
+        self.points = [d.rank_points[self.rank_of[c]] for c in range(size)]
+        self.point_mask = sum(1 << c for c in range(size) if self.points[c])
         self.total_points = sum(self.points)
         self.last_trick_bonus = d.last_trick_bonus
-        # Strength: higher beats lower; tied ranks and copies share a strength (first played wins).
-        tie_of: dict[str, int] = {}
-        for group in d.rank_ties:
-            top = min(d.ranks.index(x) for x in group)
-            for x in group:
-                tie_of[x] = top
-        self.strength = [len(d.ranks) - tie_of.get(d.ranks[self.rank_of[c]], self.rank_of[c])
-                         for c in range(self.size)]
-        self.reversed_strength = [len(d.ranks) + 1 - s for s in self.strength]
+        # Strength: higher beats lower; tied ranks and copies share a strength (the first played wins).
+        nranks = len(d.ranks)
+        self.strength = [nranks - d.tie_top[self.rank_of[c]] for c in range(size)]
+        self.reversed_strength = [nranks + 1 - s for s in self.strength]
+        self.rank_masks = [sum(1 << c for c in range(size) if self.rank_of[c] == r) for r in range(nranks)]
         # Teams
-        self.teams = [list(t) for t in r.table.teams]
+        self.teams = [list(t) for t in rules.table.teams]
         self.team_of = [0] * n
         for i, t in enumerate(self.teams):
             for s in t:
                 self.team_of[s] = i
-        self.bidder_alone = r.table.bidder_plays_alone
+        self.bidder_alone = rules.table.bidder_plays_alone
         # Schedule
-        self.schedule: list[int] = []
-        for step in r.schedule:
-            if isinstance(step, DealStep):
-                self.schedule.append(step.deal)
-            else:
-                self.schedule.append({"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_RAISE}[step])
+        self.schedule = list(rules.schedule)
         self.cards_each = sum(x for x in self.schedule if x > 0)
         self.tricks_per_hand = self.cards_each
         # Auction
-        a = r.auction
-        self.bid_min, self.bid_max, self.bid_step = a.bids.min, a.bids.max, a.bids.step
+        a = rules.auction
+        self.bid_min, self.bid_max, self.bid_step = a.bid_min, a.bid_max, a.bid_step
         self.bid_values = list(range(self.bid_min, self.bid_max + 1, self.bid_step))
-        self.bid_in_suit = r.trump.chosen == "in_bid"
-        self.bid_suits: list[str] = list(d.suits) + (["NT"] if r.trump.no_trumps else []) if self.bid_in_suit else []
-        # Scoring
-        self.bands = [Band(b.bids[0], b.bids[1], b.made, b.failed) for b in r.scoring.bands]
-        self.band_for = {v: next((b for b in self.bands if b.lo <= v <= b.hi), None)
-                         for v in range(0, self.bid_max + 1)}
-        pair = r.special.pair
-        self.pair_bounds = (pair.target_bounds if pair and pair.target_bounds else (self.bid_min, self.bid_max))
-        self.contracts: dict[str, SpecialContract] = {c.name: c for c in r.special.contracts}
-        self.doubling_names = [s.name for s in r.special.doubling.steps] if r.special.doubling else []
-        if r.special.doubling and r.special.doubling.fixed_stake:
-            self.doubling_names.append(r.special.doubling.fixed_stake.name)
-        self.no_discard_ranks = {d.ranks.index(x) for x in r.play.no_discard_before_suit_led}
-        # Interned actions: the hot path hands out the same objects again and again.
-        self._actions: dict[tuple[int, str, str], Action] = {}
-        self.play_action = [[self.action(s, "play", self.codes[c]) for c in range(self.size)] for s in range(n)]
-        self.block = layout.block
-        block_mask = (1 << layout.block) - 1
-        # per seat, per suit, per suit-bits value: the tuple of play actions (suits are contiguous bit runs)
-        # (a double pack's two copies are one action: dict.fromkeys keeps the first of each)
-        self.play_table: list[list[list[tuple[Action, ...]]]] = [
-            [[tuple(dict.fromkeys(self.play_action[s][su * layout.block + i]
-                                  for i in range(layout.block) if v >> i & 1))
-              for v in range(block_mask + 1)] for su in range(self.nsuits)] for s in range(n)]
-        # Every bid per seat in increasing order (for in-bid suits: value-major), so the legal bids are a slice.
-        self.bid_actions: list[list[Action]] = [
-            [self.action(s, "bid", f"{v} {su}") for v in self.bid_values for su in self.bid_suits]
-            if self.bid_in_suit else [self.action(s, "bid", str(v)) for v in self.bid_values] for s in range(n)]
+        self.bid_in_suit = rules.trump.in_bid
+        self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else [])
+                                     if self.bid_in_suit else [])
         self.bids_per_value = len(self.bid_suits) if self.bid_in_suit else 1
-        self.pass_action = [self.action(s, "pass") for s in range(n)]
-        self.has_pair = r.special.pair is not None
+        # Scoring
+        self.bands = list(rules.scoring.bands)
+        self.contracts: dict[str, ContractRules] = {c.name: c for c in rules.contracts}
+        dbl = rules.doubling
+        self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
+        if dbl is not None and dbl.fixed_stake is not None:
+            self.doubling_names.append(dbl.fixed_stake.name)
+        self.has_pair = rules.pair is not None
+        self.has_surrender = rules.all_tricks is not None and rules.all_tricks.surrender
         # a void player's choice is narrowed by a rule (so the inlined "anything goes" path does not apply)
-        self.void_filters = bool(r.play.no_discard_before_suit_led) or r.play.must_not_undertrump
-        self.has_surrender = r.special.all_tricks is not None and r.special.all_tricks.surrender is not None
-        self.code_ids: dict[str, list[int]] = {}
-        for c in range(self.size):
-            self.code_ids.setdefault(self.codes[c], []).append(c)
-        self.protected_masks = [sum(1 << c for c in range(self.size)
+        self.no_discard_ranks = rules.play.no_discard_ranks
+        self.void_filters = bool(self.no_discard_ranks) or rules.play.must_not_undertrump
+        self.protected_masks = [sum(1 << c for c in range(size)
                                     if self.suit_of[c] == su and self.rank_of[c] in self.no_discard_ranks)
                                 for su in range(self.nsuits)]
+        self.code_ids: dict[str, list[int]] = {}
+        for c in range(size):
+            self.code_ids.setdefault(self.codes[c], []).append(c)
+        # Interned actions: the hot path hands out the same objects again and again.
+        self._actions: dict[tuple[int, str, str], Action] = {}
+        self.play_action = [[self.action(s, "play", self.codes[c]) for c in range(size)] for s in range(n)]
+        self.pass_action = [self.action(s, "pass") for s in range(n)]
+        # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur
+        self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
+            [{} for _ in range(self.nsuits)] for _ in range(n)]
+        self._bid_actions: list[list[Action] | None] = [None] * n
 
+    # --- actions --------------------------------------------------------------------------------------
     def action(self, seat: int, verb: str, arg: str = "") -> Action:
         key = (seat, verb, arg)
         a = self._actions.get(key)
@@ -127,7 +104,39 @@ class Game:
     def intern(self, a: Action) -> Action:
         return self.action(a.seat, a.verb, a.arg)
 
-    # --- helpers used by State and tools --------------------------------------------------------
+    def suit_plays(self, seat: int, suit: int, bits: int) -> tuple[Action, ...]:
+        """The play actions of the cards `bits` (relative to the suit's first card) of one suit, in id order;
+        a double pack's two copies are one action."""
+        table = self._play_table[seat][suit]
+        out = table.get(bits)
+        if out is None:
+            base = suit * self.block
+            row = self.play_action[seat]
+            out = table[bits] = tuple(dict.fromkeys(row[base + i] for i in range(self.block) if bits >> i & 1))
+        return out
+
+    def bid_actions(self, seat: int) -> list[Action]:
+        """Every bid of `seat` in increasing order (bids naming a suit: value-major), so legal bids are a slice."""
+        out = self._bid_actions[seat]
+        if out is None:
+            if self.bid_in_suit:
+                out = [self.action(seat, "bid", f"{v} {su}") for v in self.bid_values for su in self.bid_suits]
+            else:
+                out = [self.action(seat, "bid", str(v)) for v in self.bid_values]
+            self._bid_actions[seat] = out
+        return out
+
+    # --- helpers used by State and tools --------------------------------------------------------------
+    def band_for(self, bid: int) -> BandRules | None:
+        for b in self.bands:
+            if b.lo <= bid <= b.hi:
+                return b
+        return None
+
+    def strength_for(self, trump: int) -> list[int]:
+        """Card strengths in a hand with this trump (a reversed no-trump hand runs the other way)."""
+        return self.reversed_strength if trump == NO_TRUMP and self.rules.trump.no_trumps_reversed else self.strength
+
     def first_hand(self, dealer: int) -> int:
         return (dealer + 1) % self.n
 
@@ -166,14 +175,88 @@ class Game:
 
     def new_hand(self, dealer: int = 0, seed: int | None = None, hands: list[list[int]] | None = None,
                  match_scores: list[int] | None = None) -> State:
+        """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
+        the given `hands` (card ids each seat receives, in order). ArgumentError for anything else."""
         from engine.play.state import State
 
-        return State(self, dealer, hands if hands is not None else self.shuffled_deal(seed, dealer),
-                     match_scores)
+        check_seat(dealer, self.n, "dealer")
+        if hands is not None:
+            dealt = self.check_hands(hands)
+        else:
+            check_seed(seed)
+            dealt = self.shuffled_deal(seed, dealer)
+        if match_scores is not None:
+            if not isinstance(match_scores, list | tuple) or len(match_scores) != len(self.teams) or not all(
+                    _is_int(s) for s in match_scores):
+                raise ArgumentError(f"match_scores: one whole number per team ({len(self.teams)})")
+            match_scores = list(match_scores)
+        return State(self, dealer, dealt, match_scores)
+
+    def check_hands(self, hands: object) -> list[list[int]]:
+        """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
+        if not isinstance(hands, list | tuple) or len(hands) != self.n:
+            raise ArgumentError(f"hands: one list of card ids per seat ({self.n} seats)")
+        seen = 0
+        out: list[list[int]] = []
+        for seat, h in enumerate(hands):
+            if not isinstance(h, list | tuple) or len(h) != self.cards_each:
+                raise ArgumentError(f"hands: seat {seat} must receive {self.cards_each} cards")
+            for c in h:
+                if not _is_int(c) or not 0 <= c < self.size or seen >> c & 1:
+                    raise ArgumentError(f"hands: seat {seat}: {c!r} is not a card id of the pack (0..{self.size - 1}, "
+                                        "each once)")
+                seen |= 1 << c
+            out.append(list(h))
+        return out
 
 
 def load_game(ref: str | Path) -> Game:
-    """Load a rule file (shipped name or path) and compile it."""
-    from engine.rules.load import load_ruleset
+    """Load a rule file (shipped name or path) and compile it. The game's `ref` is the shipped name, or the
+    rule file's absolute path: records and saves name it so, never by the file's `name:` alone."""
+    from engine.play.compile import compile_game
+    from engine.rules.load import load_ruleset, locate, shipped_rulesets
 
-    return Game(load_ruleset(ref), ref)
+    ruleset = load_ruleset(ref)
+    text = str(ref)
+    if isinstance(ref, Path) or text not in shipped_rulesets():
+        path = locate(ref)
+        text = str(path.resolve()) if path is not None else text
+    return compile_game(ruleset, text)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_seat(seat: object, players: int, what: str = "seat") -> None:
+    """ArgumentError unless `seat` is one of the seats 0..players-1 (a negative index is not a seat)."""
+    if not _is_int(seat) or not 0 <= seat < players:  # type: ignore[operator]
+        raise ArgumentError(f"{what} {seat!r} is not at the table (seats 0..{players - 1})")
+
+
+def check_seed(seed: object) -> None:
+    """ArgumentError unless `seed` is None or a whole number >= 0 (seeds -1 and 1 would deal alike)."""
+    if seed is not None and (not _is_int(seed) or seed < 0):  # type: ignore[operator]
+        raise ArgumentError(f"seed {seed!r}: a deal seed is a whole number, 0 or more")
+
+
+def winning_index(cards: list[int], suit_of: list[int], strength: list[int], trump: int, power_from: int) -> int:
+    """Index of the card that wins `cards` (in playing order): the highest trump played at or after `power_from`,
+    else the highest card of the suit led; among equals the first played. `trump` < 0: no trump has power.
+    The one rule for State and every bot."""
+    led = suit_of[cards[0]]
+    best = -1
+    win = 0
+    for i in range(len(cards)):
+        c = cards[i]
+        s = suit_of[c]
+        if s == trump and i >= power_from:
+            st = strength[c] + TRUMP_POWER
+        elif s == led:
+            st = strength[c]
+        else:
+            continue
+        if st > best:
+            best = st
+            win = i
+    return win

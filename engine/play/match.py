@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.play.game import Game
+from engine.play.game import Game, check_seat, check_seed
 from engine.play.state import State
 
 
@@ -22,6 +22,8 @@ class Match:
     """Plays hands of one game; `scores` are per match team (`game.teams`)."""
 
     def __init__(self, game: Game, seed: int | None = None, first_dealer: int = 0, max_hands: int = 1000) -> None:
+        check_seed(seed)
+        check_seat(first_dealer, game.n, "first_dealer")
         self.game = game
         self.rng = random.Random(seed)
         self.dealer = first_dealer

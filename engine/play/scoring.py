@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.play.base import StateData
+from engine.play.rules import SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED
 
 
 def contract_value(state: StateData) -> tuple[bool, int]:
@@ -12,16 +13,15 @@ def contract_value(state: StateData) -> tuple[bool, int]:
     if state.special is not None:
         made = not state.bidders_lost_trick
         return made, state.special.made if made else state.special.failed
-    band = g.band_for.get(state.bid)
-    made_v, failed_v = (band.made, band.failed) if band else (0, 0)
+    band = g.band_for(state.bid)
+    made_v, failed_v = (band.made, band.failed) if band is not None else (0, 0)
     if state.surrender == 3:  # the opponents' surrender was accepted: the single amount
         return True, made_v * state.multiplier
     bidders = state.hand_team_of[state.bidder]
     pts = state.team_points[bidders]
-    at = r.special.all_tricks
+    at = r.all_tricks
     if at is not None and state.surrender == 2 and state.bidders_lost_trick:
-        assert at.surrender is not None
-        return False, failed_v * at.surrender.refused_loss_multiplier * state.multiplier
+        return False, failed_v * at.refused_loss_multiplier * state.multiplier
     made = pts >= state.target
     if state.fixed_stake:
         return made, state.fixed_stake if made else -state.fixed_stake
@@ -43,9 +43,9 @@ def score_hand(state: StateData) -> tuple[bool, list[int]]:
     gp = [0] * teams
     bidders = state.hand_team_of[state.bidder]
     method = state.game.rules.scoring.method
-    if method == "bidding_team" or (method == "opponents_credited" and value >= 0):
+    if method == SCORE_BIDDING_TEAM or (method == SCORE_OPPONENTS_CREDITED and value >= 0):
         gp[bidders] = value
-    elif method == "opponents_credited":
+    elif method == SCORE_OPPONENTS_CREDITED:
         for t in range(teams):
             if t != bidders:
                 gp[t] = -value

@@ -6,7 +6,7 @@ rather than mixins, because mypyc, which can compile these modules, supports sin
 
 from __future__ import annotations
 
-from engine.errors import IllegalActionError
+from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
 from engine.play.base import (
     ANSWER,
@@ -23,7 +23,8 @@ from engine.play.base import (
     UNDECIDED,
     Result,
 )
-from engine.play.game import STEP_AUCTION, STEP_RAISE, STEP_TRUMP, Game
+from engine.play.game import Game, check_seat
+from engine.play.rules import STEP_AUCTION, STEP_RAISE, STEP_TRUMP
 from engine.play.scoring import score_hand
 from engine.play.tricks import TrickPhase
 
@@ -131,15 +132,14 @@ class State(TrickPhase):
     def _after_full_deal(self) -> bool:
         """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
         g = self.game
-        rank = g.rules.annul.one_hand_holds_all_of
-        if rank is not None:
-            r = g.layout.ranks.index(rank)
-            every = sum(1 << c for c in range(g.size) if g.rank_of[c] == r)
+        an = g.rules.annul
+        if an.all_of_rank >= 0:
+            every = g.rank_masks[an.all_of_rank]
             for s in range(self.n):
                 if self._dealt_mask(s) & every == every:
-                    self._annul(f"seat {s} holds every {rank}")
+                    self._annul(f"seat {s} holds every {g.layout.ranks[an.all_of_rank]}")
                     return True
-        return g.rules.annul.pointless_hand_may_redeal and self._start_pointless()
+        return an.pointless_hand_may_redeal and self._start_pointless()
 
     def _next_step(self) -> None:
         g = self.game
@@ -210,7 +210,11 @@ class State(TrickPhase):
         return PHASE_NAMES[self.phase]
 
     def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now (interned objects; empty once the hand is over)."""
+        """Every action the seat to act may take now, as a new list (empty once the hand is over)."""
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[Action]:
+        """The state's own cached list of legal actions: never handed out."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._play_legal() if self.phase == PLAY else self._compute_legal()
@@ -237,27 +241,30 @@ class State(TrickPhase):
         return []
 
     def normalise(self, action: Action) -> Action:
-        """The interned form of an action as this state understands it (a suit named by one of its cards)."""
+        """The interned form of an action as this state understands it."""
         g = self.game
         a = g.intern(action)
-        if a.verb == "trump" and len(a.arg) > 1 and a.arg != "seventh" and g.rules.trump.declared_as == "suit":
-            return g.action(a.seat, "trump", a.arg[-1])
-        if a.verb not in ("play", "bid", "trump", "raise", "show", "declare"):
-            for name in g.doubling_names:
-                if a.verb.lower() == name.lower() or (a.verb == "declare" and a.arg.lower() == name.lower()):
-                    return g.action(a.seat, name)
-        if a.verb == "declare":
-            for name in g.doubling_names:
-                if a.arg.lower() == name.lower():
-                    return g.action(a.seat, name)
+        if a.verb == "trump" and not g.rules.trump.as_card and a.arg in g.code_ids and self.bidder >= 0:
+            # where the trump is named as a suit, a card the bidder holds names its suit (documented in the
+            # rule files that use it); a card not in the deck or not held stays what it is: illegal
+            if any(self.hands[self.bidder] >> c & 1 for c in g.code_ids[a.arg]):
+                return g.action(a.seat, "trump", a.arg[-1])
+        # a doubling step is written as its name in any case; `declare NAME` is read the same
+        named = a.arg if a.verb == "declare" else a.verb if not a.arg else ""
+        for name in g.doubling_names:
+            if named.lower() == name.lower():
+                return g.action(a.seat, name)
         return a
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; an illegal one raises IllegalActionError and changes nothing."""
+        if not isinstance(action, Action):
+            raise ArgumentError(f"apply() takes an Action, e.g. Action.parse('1 bid 16'), not "
+                                f"{type(action).__name__}")
         if self.phase == PLAY and action.verb == "play" and action.seat == self.to_act:
             # fast path: a card is legal when one of its copies is in the legal mask
             if self._legal is None:
-                self.legal_actions()
+                self._legal_list()
             mask = self._legal_mask
             for c in self.game.code_ids.get(action.arg, ()):
                 if mask >> c & 1:
@@ -265,7 +272,7 @@ class State(TrickPhase):
                     self._legal = None
                     self._play_card_id(action.seat, c)
                     return
-        legal = self.legal_actions()
+        legal = self._legal_list()
         if action not in legal:
             action = self.normalise(action)
             if action not in legal:
@@ -314,13 +321,15 @@ class State(TrickPhase):
     @property
     def result(self) -> Result:
         return Result(self.status, [list(t) for t in self.hand_teams], list(self.team_points), self.game_points,
-                      self._made, self.annul_reason, list(self.tricks))
+                      self._made, self.annul_reason, tuple(self.tricks))
 
     def trump_suit_code(self) -> str | None:
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
         return self.game.layout.suits[self.trump] if self.trump >= 0 else None
 
     def view(self, seat: int) -> object:
+        """What `seat` may see (engine.play.view.View)."""
         from engine.play.view import build_view
 
+        check_seat(seat, self.n)
         return build_view(self, seat)

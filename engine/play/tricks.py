@@ -9,6 +9,14 @@ from __future__ import annotations
 from engine.play.actions import Action
 from engine.play.base import ANSWER, ANY_TRUMP, FREE, INDICATOR, PLAY, TRUMP_IF_ABLE, TrickRecord
 from engine.play.contract import ContractPhases
+from engine.play.game import winning_index
+from engine.play.rules import (
+    LED_FOLLOW_OR_DISCARD,
+    LED_MAY_CALL_AND_PLAY_INDICATOR,
+    LED_MUST_CALL,
+    VOID_DISCARD_ANY_OR_ANY_TRUMP,
+    VOID_DISCARD_PLAIN_OR_INDICATOR,
+)
 
 
 class TrickPhase(ContractPhases):
@@ -22,7 +30,7 @@ class TrickPhase(ContractPhases):
         g = self.game
         if self.special is not None:
             leader = self.declarer
-        elif g.rules.table.first_lead == "bidder" and self.bidder >= 0:
+        elif g.rules.table.bidder_leads_first and self.bidder >= 0:
             leader = self.bidder
         else:
             leader = self.first
@@ -50,7 +58,7 @@ class TrickPhase(ContractPhases):
         if not g.void_filters or not m:
             return m
         if g.no_discard_ranks:
-            seen = self.led_suits if g.rules.play.suit_counts_as_led_when == "led" else self.played_suits
+            seen = self.played_suits if g.rules.play.suit_seen_when_played else self.led_suits
             barred = 0
             for s in range(g.nsuits):
                 if not seen >> s & 1 and not (s == self.trump and not self.concealed):
@@ -72,53 +80,61 @@ class TrickPhase(ContractPhases):
         g = self.game
         h = self.hands[p]
         extras: list[Action] = []
-        if g.rules.special.pair is not None and self._pair_allowed(p):
+        if g.has_pair and self._pair_allowed(p):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
             extras.append(g.action(p, "surrender"))
+        trick = self.trick_cards
+        led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
             c = self.constraint
             if c == INDICATOR:
                 return 1 << self.indicator, extras
+            follow = h & g.suit_masks[led] if led >= 0 else 0
+            if follow:  # the exposed indicator joined the caller's hand and follows suit
+                return follow, extras
             if c == TRUMP_IF_ABLE or c == ANY_TRUMP:
                 t = self._discards(h & self.trump_mask)
                 return (t or (self._discards(h) if c == TRUMP_IF_ABLE else h)), extras
             return self._discards(h), extras
-        trick = self.trick_cards
         concealed = self.concealed
+        owner = concealed and p == self.indicator_owner
         if not trick:
-            if concealed and p == self.indicator_owner:
+            if owner:
                 if not h and self.indicator >= 0:
                     return 1 << self.indicator, extras
-                if g.rules.play.bidder_while_concealed.lead_trump_suit == "only_when_nothing_else":
+                if not g.rules.play.bidder_leads_trump_freely:
                     plain = h & ~self.trump_mask
                     if plain:
                         return plain, extras
             return h, extras
-        led = g.suit_of[trick[0]]
         follow = h & g.suit_masks[led]
         if follow:
             return follow, extras
         if not concealed:
             return self._discards(h), extras
-        if not h:
-            return 1 << self.indicator, extras
         call = g.action(p, "call")
-        compulsory = g.rules.play.reveal.call == "compulsory_first_void"
-        if p == self.indicator_owner:
-            bw = g.rules.play.bidder_while_concealed
+        pl = g.rules.play
+        if owner:
             if led == self.trump:
-                if bw.when_trump_suit_led == "must_call":
+                rule = pl.when_trump_suit_led
+                may_call = rule != LED_FOLLOW_OR_DISCARD
+                must_call = rule == LED_MUST_CALL
+                discards = self._discards(h)
+            else:
+                may_call = True
+                must_call = pl.compulsory_call
+                plain_only = pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
+                discards = self._discards(h & ~self.trump_mask if plain_only else h)
+            if not h and self.indicator >= 0:
+                # the last trick: the face-down indicator is the bidder's only card
+                if may_call and must_call and not pl.last_trick_forces_exposure:
                     return 0, extras + [call]
-                if bw.when_trump_suit_led == "may_call_and_play_indicator":
-                    return self._discards(h), extras + [call]
-                return self._discards(h), extras
-            if compulsory:
+                return 1 << self.indicator, extras + ([call] if may_call else [])
+            if must_call:
                 return 0, extras + [call]
-            if bw.void_in_plain_suit == "discard_plain_or_call_and_play_indicator":
-                return self._discards(h & ~self.trump_mask), extras + [call]
-            return self._discards(h), extras + [call]
-        if compulsory:
+            return discards, extras + ([call] if may_call else [])
+        if pl.compulsory_call:
             return 0, extras + [call]
         return self._discards(h), extras + [call]
 
@@ -134,7 +150,7 @@ class TrickPhase(ContractPhases):
                 follow = h & g.suit_masks[led]
                 if follow:
                     self._legal_mask = follow
-                    return list(g.play_table[p][led][follow >> (led * g.block)])
+                    return list(g.suit_plays(p, led, follow >> (led * g.block)))
                 if not self.concealed and not g.void_filters:
                     mask = h
             elif not self.concealed or p != self.high_bidder:
@@ -144,48 +160,38 @@ class TrickPhase(ContractPhases):
         else:
             out = []
         self._legal_mask = mask
-        tables = g.play_table[p]
         block = g.block
         bm = (1 << block) - 1
         for s in range(g.nsuits):
             v = mask >> (s * block) & bm
             if v:
-                out.extend(tables[s][v])
+                out.extend(g.suit_plays(p, s, v))
         return out
 
     # --- optional actions at one's turn to play -----------------------------------------------------
     def _pair_allowed(self, p: int) -> bool:
         g = self.game
-        pr = g.rules.special.pair
+        pr = g.rules.pair
         if pr is None or self.special is not None or self.trump < 0 or (pr.needs_trump_exposed and self.concealed):
             return False
         team = self.hand_team_of[p]
         if any(self.hand_team_of[s] == team for s in self.pair_shown_by):
             return False
         h = self.hands[p]
-        for rank in pr.ranks:
-            r = g.layout.ranks.index(rank)
-            if not any(h >> g.layout.card_id(self.trump, r, k) & 1 for k in range(g.layout.copies)):
+        trumps = self.trump_mask
+        for r in pr.ranks:
+            if not h & trumps & g.rank_masks[r]:
                 return False
         if pr.needs_won_trick and not any(self.hand_team_of[t.winner] == team for t in self.tricks):
             return False
         if pr.right_after_winning and not (self.tricks and self.hand_team_of[self.tricks[-1].winner] == team):
             return False
         if team == self.hand_team_of[self.bidder]:
-            return self._bidder_pair_adjust() is not None
+            return pr.bidding_team_adjust(self.bid) is not None
         return True
 
-    def _bidder_pair_adjust(self) -> int | None:
-        pr = self.game.rules.special.pair
-        assert pr is not None
-        for band in pr.bidding_team:
-            if band.bids[0] <= self.bid <= band.bids[1]:
-                return band.adjust
-        return None
-
     def _surrender_allowed(self, p: int) -> bool:
-        at = self.game.rules.special.all_tricks
-        return (at is not None and at.surrender is not None and self.surrender == 0 and self.special is None
+        return (self.game.has_surrender and self.surrender == 0 and self.special is None
                 and self.hand_team_of[p] != self.hand_team_of[self.bidder] and not self.bidders_lost_trick)
 
     # --- applying -----------------------------------------------------------------------------------
@@ -217,20 +223,19 @@ class TrickPhase(ContractPhases):
         self.to_act = self.resume_to
 
     def _show_pair(self, p: int) -> None:
-        pr = self.game.rules.special.pair
+        pr = self.game.rules.pair
         assert pr is not None
         if self.hand_team_of[p] == self.hand_team_of[self.bidder]:
-            adj = self._bidder_pair_adjust() or 0
+            adj = pr.bidding_team_adjust(self.bid) or 0
         else:
             adj = pr.opponents
-        lo, hi = self.game.pair_bounds
-        self.target = min(hi, max(lo, self.target + adj))
+        self.target = min(pr.target_hi, max(pr.target_lo, self.target + adj))
         self.pair_shown_by.append(p)
 
     def _expose(self) -> None:
         self.concealed = False
         self.exposed_trick = len(self.tricks) + 1
-        self.power_from = 0 if self.game.rules.play.reveal.retroactive else len(self.trick_cards)
+        self.power_from = 0 if self.game.rules.play.retroactive else len(self.trick_cards)
 
     def _expose_by_call(self, p: int) -> None:
         g = self.game
@@ -239,21 +244,21 @@ class TrickPhase(ContractPhases):
         if self.indicator >= 0:
             self.hands[owner] |= 1 << self.indicator
         self.caller = p
-        rv = g.rules.play.reveal
-        compulsory = rv.call == "compulsory_first_void"
+        pl = g.rules.play
         if p == owner:
-            bw = g.rules.play.bidder_while_concealed
             led = g.suit_of[self.trick_cards[0]] if self.trick_cards else -1
-            if self.indicator >= 0 and (
-                    (led == self.trump and bw.when_trump_suit_led == "may_call_and_play_indicator")
-                    or (led != self.trump and not compulsory
-                        and bw.void_in_plain_suit.endswith("_call_and_play_indicator"))):
-                self.constraint = INDICATOR
-                return
-            if not compulsory and bw.void_in_plain_suit == "discard_any_or_call_and_play_any_trump":
-                self.constraint = ANY_TRUMP
-                return
-        self.constraint = TRUMP_IF_ABLE if rv.caller_must_trump else FREE
+            if led == self.trump:
+                if self.indicator >= 0 and pl.when_trump_suit_led == LED_MAY_CALL_AND_PLAY_INDICATOR:
+                    self.constraint = INDICATOR
+                    return
+            elif not pl.compulsory_call:
+                if pl.void_in_plain_suit == VOID_DISCARD_ANY_OR_ANY_TRUMP:
+                    self.constraint = ANY_TRUMP
+                    return
+                if self.indicator >= 0:
+                    self.constraint = INDICATOR
+                    return
+        self.constraint = TRUMP_IF_ABLE if pl.caller_must_trump else FREE
 
     def _play_card(self, a: Action) -> None:
         legal = self._legal_mask
@@ -265,7 +270,12 @@ class TrickPhase(ContractPhases):
     def _play_card_id(self, p: int, card: int) -> None:
         g = self.game
         if card == self.indicator and self.concealed:
-            self._expose()  # the indicator played at the last trick is exposed as it is played
+            # the indicator is the bidder's last card: exposed as it is played, or played face up as a plain
+            # card with the trump still concealed, as the rule file says
+            if g.rules.play.last_trick_forces_exposure:
+                self._expose()
+            else:
+                self.indicator = -1
         else:
             self.hands[p] ^= 1 << card
         self.caller = -1
@@ -284,29 +294,16 @@ class TrickPhase(ContractPhases):
     def _resolve_trick(self) -> None:
         g = self.game
         cards = self.trick_cards
-        suit_of = g.suit_of
-        strength = self.strength
-        led = self.led
-        trump = self.trump if not self.concealed else -1
-        best = -1
-        win = 0
+        win = winning_index(cards, g.suit_of, self.strength, self.trump if not self.concealed else -1,
+                            self.power_from)
         pts = 0
-        for i, c in enumerate(cards):
-            pts += g.points[c]
-            s = suit_of[c]
-            if s == trump and i >= self.power_from:
-                st = strength[c] + 1000
-            elif s == led:
-                st = strength[c]
-            else:
-                continue
-            if st > best:
-                best = st
-                win = i
+        points = g.points
+        for c in cards:
+            pts += points[c]
         winner = self.trick_seats[win]
         if len(self.tricks) + 1 == g.tricks_per_hand:
             pts += g.last_trick_bonus
-        self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
+        self.tricks.append(TrickRecord(self.leader, tuple(self.trick_seats), tuple(cards), winner, pts))
         self.team_points[self.hand_team_of[winner]] += pts
         self.tricks_won_by[winner] += 1
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (

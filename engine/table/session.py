@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from engine.bots.base import CMD_PREFIX, Bot, make_bot
+from engine.bots.base import CMD_PREFIX, Bot, check_bot_spec, make_bot
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -119,12 +119,10 @@ class Session:
         self.labels = Labels(config.seat, symbols)
         self.bots = bot_names(config.bots, game.n, config.seat)
         for name in sorted(set(self.bots) - {"-"}):
-            if is_program(name):
-                if not allow_programs:
-                    raise ValueError(f"{quoted(name)} starts an outside program, which only --bots may ask for")
-                continue  # started when its seat first acts; checking the name must not start it
+            if is_program(name) and not allow_programs:
+                raise ValueError(f"{quoted(name)} starts an outside program, which only --bots may ask for")
             try:
-                make_bot(name, 0)  # an unknown name fails now (ValueError), not in the middle of a hand
+                check_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
             except ValueError as e:
                 raise ValueError(escaped(str(e), 300)) from None
         self.match = Match(game, seed=config.seed, max_hands=config.max_hands)
@@ -268,7 +266,8 @@ class Session:
 
     def _new_bots(self, hand_index: int) -> None:
         self.close_bots()
-        self.hand_bots = [None if s == self.config.seat else make_bot(name, bot_seed(self.config.seed, hand_index, s))
+        seed = self.config.seed
+        self.hand_bots = [None if s == self.config.seat else make_bot(name, self.game, bot_seed(seed, hand_index, s))
                           for s, name in enumerate(self.bots)]
 
     def close_bots(self) -> None:

@@ -1,0 +1,325 @@
+"""The behavioural twin of `show`'s test: every field of the rule-file model is read by the one compile step
+(engine/play/compile.py) or listed there as display-only, and changing any field that is read changes what
+happens at the table - legal actions, scores or the match - in seeded hands of some file.
+
+Each change is a house-rule file in a folder of its own that extends a shipped game, as a player would write it.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from pydantic import BaseModel
+
+from engine.play.compile import DISPLAY_ONLY, compile_rules
+from engine.play.actions import Action
+from engine.play.game import Game, load_game
+from engine.play.match import Match
+from engine.rules.load import load_ruleset, shipped_rulesets
+from engine.rules.model import Ruleset
+
+TESTS = Path(__file__).parent
+EXTRA_FILES = sorted((TESTS / "rulefiles" / "axes").glob("*.yaml")) + sorted(
+    (TESTS / "rulefiles" / "variants").glob("*.yaml"))
+
+
+# ------------------------------------------------------------------------------------------- the model's fields
+def _unwrap(tp: Any) -> Any:
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp
+            tp = args[0]
+        else:
+            return tp
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def leaf_paths(model: type[BaseModel] = Ruleset, prefix: str = "") -> list[str]:
+    """Every field a rule file can set, as `section.field`, with `[]` for items of a list of mappings."""
+    out: list[str] = []
+    for name, f in model.model_fields.items():
+        path = prefix + (f.alias or name)
+        tp = _unwrap(f.annotation)
+        item = _unwrap(typing.get_args(tp)[0]) if typing.get_origin(tp) is list else None
+        if _is_model(tp):
+            out += leaf_paths(tp, path + ".")
+        elif item is not None and _is_model(item):
+            out += leaf_paths(item, path + "[].")
+        else:
+            out.append(path)
+    return out
+
+
+class _Recorder:
+    """Stands in for a model while `compile_rules` reads it, noting the path of every field it reads."""
+
+    def __init__(self, obj: BaseModel, path: str, seen: set[str]) -> None:
+        self._obj, self._path, self._seen = obj, path, seen
+
+    def __getattr__(self, name: str) -> Any:
+        field = type(self._obj).model_fields.get(name)
+        value = getattr(self._obj, name)
+        path = self._path + ((field.alias or name) if field is not None else name)
+        return _wrap(value, path, self._seen)
+
+
+def _wrap(value: Any, path: str, seen: set[str]) -> Any:
+    if isinstance(value, BaseModel):
+        return _Recorder(value, path + ".", seen)
+    if isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
+        seen.add(path)
+        return [_wrap(v, path + "[]", seen) if isinstance(v, BaseModel) else v for v in value]
+    seen.add(path)
+    return value
+
+
+def _read_by_compile() -> set[str]:
+    seen: set[str] = set()
+    for ref in [*shipped_rulesets(), *EXTRA_FILES]:
+        compile_rules(_Recorder(load_ruleset(ref), "", seen))  # type: ignore[arg-type]
+    return seen
+
+
+def test_every_field_is_read_by_the_compile_step_or_display_only() -> None:
+    leaves = set(leaf_paths())
+    read = _read_by_compile()
+    assert DISPLAY_ONLY <= leaves, DISPLAY_ONLY - leaves
+    unread = leaves - read - DISPLAY_ONLY
+    assert not unread, f"fields neither compiled nor display-only: {sorted(unread)}"
+
+
+def test_every_field_read_has_a_change_that_shows_in_play() -> None:
+    behavioural = set(leaf_paths()) - DISPLAY_ONLY - PRESENTATION
+    assert behavioural == set(CHANGES), (sorted(behavioural - set(CHANGES)), sorted(set(CHANGES) - behavioural))
+
+
+# ---------------------------------------------------------------------------------------------- the changes
+# Read by the compile step for what people see (names in messages and views), not for how the game plays.
+PRESENTATION = frozenset({"name", "description"})
+
+BANDS_14 = [{"bids": [14, 19], "made": 1, "failed": -2}, {"bids": [20, 24], "made": 2, "failed": -3},
+            {"bids": [25, 28], "made": 3, "failed": -4}]
+FORTY_BANDS = [{"bids": [20, 29], "made": 1, "failed": -2}, {"bids": [30, 33], "made": 2, "failed": -3},
+               {"bids": [34, 40], "made": 3, "failed": -4}]
+# (the game to start from: a shipped name, or a shipped name and a common house rule on it; what the house rule
+# under test writes on top)
+Change = tuple[str | tuple[str, dict[str, Any]], dict[str, Any]]
+CHANGES: dict[str, Change] = {
+    "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
+                                    "schedule": [{"deal": 12}, "auction"]}),
+    "table.teams": ("twenty-eight", {"table": {"teams": [[0, 1], [2, 3]]}}),
+    "table.bidder_plays_alone": ("twenty-eight-3p", {"table": {"bidder_plays_alone": False}}),
+    "table.first_lead": ("twenty-eight", {"table": {"first_lead": "bidder"}}),
+    "deck.suits": ("twenty-eight", {"deck": {"suits": ["H", "S", "D", "C"]}}),
+    "deck.ranks": ("twenty-eight", {"deck": {"ranks": ["9", "J", "A", "T", "K", "Q", "8", "7"]}}),
+    "deck.copies": ("twenty-eight-3p", {"deck": {"copies": 2},
+                                        "schedule": [{"deal": 8}, "auction", "trump", {"deal": 8}]}),
+    "deck.rank_ties": ("forty", {"deck": {"rank_ties": []}}),
+    "deck.points": ("twenty-eight", {"deck": {"points": {"J": 3, "9": 2, "A": 1, "T": 1, "K": 1}}}),
+    "deck.last_trick_bonus": ("twenty-eight", {"deck": {"last_trick_bonus": 1}}),
+    "schedule": ("twenty-nine", {"schedule": [{"deal": 8}, "auction", "trump"]}),
+    "auction.bids.min": ("twenty-eight-flat", {"auction": {"bids": {"min": 16}},
+                                               "scoring": {"bands": [{"bids": [16, 28], "made": 1, "failed": -1}]}}),
+    "auction.bids.max": ("twenty-eight-flat", {"auction": {"bids": {"max": 24}},
+                                               "scoring": {"bands": [{"bids": [14, 24], "made": 1, "failed": -1}]},
+                                               "raise": {"min": 20}}),
+    "auction.bids.step": ("twenty-eight-flat", {"auction": {"bids": {"step": 2}, "partner_overcall": {"min": 20}},
+                                                "raise": {"min": 24}}),
+    "auction.first_hand_must_bid": ("twenty-eight", {"auction": {"first_hand_must_bid": False}}),
+    "auction.pass_is_final": ("twenty-eight", {"auction": {"pass_is_final": True}}),
+    "auction.if_all_pass": ("twenty-nine", {"auction": {"if_all_pass": "redeal"}}),
+    "auction.dealer_forced_bid": ("twenty-nine", {"auction": {"dealer_forced_bid": 20}}),
+    "auction.hold": ("twenty-nine", {"auction": {"hold": True}}),
+    "auction.ends_at_max_bid": ("twenty-eight", {"auction": {"ends_at_max_bid": True}}),
+    "auction.partner_overcall.min": ("twenty-eight", {"auction": {"partner_overcall": {"min": 23}}}),
+    "auction.partner_overcall.forbidden": ("twenty-eight", {"auction": {"partner_overcall": {"forbidden": True}}}),
+    # matters only where a partner can speak right after you: partners side by side
+    "auction.partner_overcall.only_after_a_pass": (("twenty-eight", {"table": {"teams": [[0, 1], [2, 3]]}}), {
+        "auction": {"partner_overcall": {"only_after_a_pass": False}}}),
+    "auction.second_bid_min": ("twenty-eight", {"auction": {"second_bid_min": 22}}),
+    "auction.one_suit_hand_may_not_bid": ("forty", {"auction": {"one_suit_hand_may_not_bid": "everyone"}}),
+    "auction.pointless_redeal.seats": ("twenty-eight", {"auction": {"pointless_redeal": {"seats": 3}}}),
+    "auction.pointless_redeal.automatic": ("twenty-eight", {"auction": {"pointless_redeal": {"automatic": True}}}),
+    "trump.chosen": ("fifty-six", {"trump": {"chosen": "after_auction", "declared_as": "suit"},
+                                   "schedule": [{"deal": 4}, {"deal": 4}, "auction", "trump"]}),
+    "trump.declared_as": ("twenty-eight", {"trump": {"declared_as": "suit"}}),
+    "trump.concealed": ("twenty-eight", {"trump": {"concealed": False}}),
+    "trump.seventh_card": ("twenty-nine", {"trump": {"seventh_card": True}}),
+    "trump.no_trumps": ("twenty-nine", {"trump": {"no_trumps": True}}),
+    "trump.no_trumps_ranking": ("fifty-six", {"trump": {"no_trumps_ranking": "reversed"}}),
+    "play.reveal.call": ("twenty-eight", {"play": {"reveal": {"call": "compulsory_first_void"}}}),
+    "play.reveal.caller_must_trump": ("twenty-eight", {"play": {"reveal": {"caller_must_trump": False}}}),
+    "play.reveal.retroactive": ("twenty-eight", {"play": {"reveal": {"retroactive": True}}}),
+    "play.reveal.last_trick_forces_exposure": ("twenty-eight", {
+        "play": {"reveal": {"last_trick_forces_exposure": False}}}),
+    "play.bidder_while_concealed.lead_trump_suit": ("twenty-eight", {
+        "play": {"bidder_while_concealed": {"lead_trump_suit": "free"}}}),
+    "play.bidder_while_concealed.when_trump_suit_led": ("twenty-eight", {
+        "play": {"bidder_while_concealed": {"when_trump_suit_led": "may_call_and_play_indicator"}}}),
+    "play.bidder_while_concealed.void_in_plain_suit": ("twenty-eight", {
+        "play": {"bidder_while_concealed": {"void_in_plain_suit": "discard_any_or_call_and_play_any_trump"}}}),
+    "play.no_discard_before_suit_led": ("twenty-eight", {"play": {"no_discard_before_suit_led": ["J"]}}),
+    "play.suit_counts_as_led_when": ("no-jack-discard", {"play": {"suit_counts_as_led_when": "played"}}),
+    "play.must_not_undertrump": ("open-trump", {"play": {"must_not_undertrump": True}}),
+    "raise.by": ("twenty-eight", {"raise": {"by": ["bidder"]}}),
+    "raise.min": ("twenty-eight", {"raise": {"min": 26}}),
+    "raise.others_may_raise": ("twenty-eight", {"raise": {"others_may_raise": True}}),
+    "special.pair.ranks": ("twenty-nine", {"special": {"pair": {"ranks": ["J", "9"]}}}),
+    "special.pair.bidding_team[].bids": ("west-bengal-pair", {"special": {"pair": {"bidding_team": [
+        {"bids": [16, 20], "adjust": None}, {"bids": [21, 21], "adjust": -3}, {"bids": [22, 28], "adjust": -4}]}}}),
+    "special.pair.bidding_team[].adjust": ("twenty-nine", {"special": {"pair": {"bidding_team": [
+        {"bids": [16, 28], "adjust": -2}]}}}),
+    "special.pair.opponents": ("twenty-nine", {"special": {"pair": {"opponents": 0}}}),
+    "special.pair.needs_trump_exposed": ("twenty-nine", {"special": {"pair": {"needs_trump_exposed": False}}}),
+    "special.pair.needs_won_trick": ("twenty-nine", {"special": {"pair": {"needs_won_trick": False}}}),
+    "special.pair.right_after_winning": ("twenty-nine", {"special": {"pair": {"right_after_winning": True}}}),
+    "special.pair.target_bounds": ("twenty-nine", {"special": {"pair": {"target_bounds": [18, 26]}}}),
+    "special.contracts[].name": ("thani", {"special": {"contracts": [
+        {"name": "adi", "who": "bidder", "partner": "plays", "trumps": "keep", "made": 4, "failed": -5}]}}),
+    "special.contracts[].who": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "anyone", "partner": "plays", "trumps": "keep", "made": 4, "failed": -5}]}}),
+    "special.contracts[].partner": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "bidder", "partner": "sits_out", "trumps": "keep", "made": 4, "failed": -5}]}}),
+    "special.contracts[].trumps": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "bidder", "partner": "plays", "trumps": "none", "made": 4, "failed": -5}]}}),
+    "special.contracts[].made": ("single-hand", {"special": {"contracts": [
+        {"name": "single-hand", "who": "anyone", "partner": "sits_out", "trumps": "none", "made": 5,
+         "failed": -3}]}}),
+    "special.contracts[].failed": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "bidder", "partner": "plays", "trumps": "keep", "made": 4, "failed": -7}]}}),
+    "special.all_tricks.multiplier": ("cot", {"special": {"all_tricks": {"multiplier": 3}}}),
+    "special.all_tricks.surrender.refused_loss_multiplier": ("cot", {
+        "special": {"all_tricks": {"surrender": {"refused_loss_multiplier": 3}}}}),
+    "special.doubling.steps[].name": ("double-redouble", {"special": {"doubling": {"steps": [
+        {"name": "dbl", "by": "opponents", "multiplier": 2}, {"name": "redouble", "by": "bidding_team"}]}}}),
+    "special.doubling.steps[].by": ("double-redouble", {"special": {"doubling": {"steps": [
+        {"name": "double", "by": "opponents"}, {"name": "redouble", "by": "opponents"}]}}}),
+    "special.doubling.steps[].multiplier": ("double-redouble", {"special": {"doubling": {"steps": [
+        {"name": "double", "by": "opponents", "multiplier": 3}, {"name": "redouble", "by": "bidding_team"}]}}}),
+    "special.doubling.cap": ("gorakhpur", {"special": {"doubling": {"cap": 2}}}),
+    "special.doubling.auto_double.from_bid": ("gorakhpur", {"special": {"doubling": {"auto_double": {"from_bid": 17}}}}),
+    "special.doubling.auto_double.multiplier": ("gorakhpur", {"special": {"doubling": {
+        "auto_double": {"multiplier": 4}, "cap": 8}}}),
+    "special.doubling.fixed_stake.name": ("odisha", {"special": {"doubling": {"fixed_stake": {"name": "CC"}}}}),
+    "special.doubling.fixed_stake.value": ("odisha", {"special": {"doubling": {"fixed_stake": {"value": 5}}}}),
+    "special.doubling.fixed_stake.needs_no_score_showing": ("odisha", {"special": {"doubling": {
+        "fixed_stake": {"needs_no_score_showing": False}}}}),
+    "scoring.method": ("twenty-eight", {"scoring": {"method": "opponents_credited"}}),
+    "scoring.bands[].bids": ("twenty-eight", {"scoring": {"bands": [
+        {"bids": [14, 17], "made": 1, "failed": -2}, {"bids": [18, 24], "made": 2, "failed": -3},
+        {"bids": [25, 28], "made": 3, "failed": -4}]}}),
+    "scoring.bands[].made": ("twenty-eight", {"scoring": {"bands": [{**BANDS_14[0], "made": 2}, *BANDS_14[1:]]}}),
+    "scoring.bands[].failed": ("twenty-eight", {"scoring": {"bands": [{**BANDS_14[0], "failed": -1},
+                                                                     *BANDS_14[1:]]}}),
+    "scoring.below_half_loss_multiplier": ("twenty-eight", {"scoring": {"below_half_loss_multiplier": 2}}),
+    "match.start": ("twenty-eight", {"match": {"start": 2}}),
+    "match.win_at": ("twenty-eight", {"match": {"win_at": 3}}),
+    "match.lose_at": ("twenty-eight", {"match": {"lose_at": -3}}),
+    "annul.one_hand_holds_all_of": ("twenty-eight-3p", {"annul": {"one_hand_holds_all_of": None}}),
+    "annul.bidding_team_held_all_trumps": ("twenty-eight-3p", {"annul": {"bidding_team_held_all_trumps": False}}),
+    "annul.trump_never_exposed": ("twenty-nine", {"annul": {"trump_never_exposed": False}}),
+    "annul.pointless_hand_may_redeal": ("twenty-eight-6p", {"annul": {"pointless_hand_may_redeal": True}}),
+}
+
+
+def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) -> Path:
+    path = tmp_path / f"{name}.yaml"
+    text = yaml.safe_dump({"schema_version": 1, "name": name, "extends": base,
+                           "description": "one rule changed", **change}, sort_keys=False)
+    path.write_text(text)
+    return path
+
+
+# Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
+# first suit, first (so a lone bidder at seat 0 often holds all the trumps).
+RIGGED = {"annul.bidding_team_held_all_trumps"}
+
+
+def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:
+    suit = [c for h in dealt for c in h if game.suit_of[c] == 0]
+    mine = suit + [c for c in dealt[0] if game.suit_of[c] != 0]
+    spare = [c for c in dealt[0] if c not in mine[:len(dealt[0])]] + mine[len(dealt[0]):]
+    out = [mine[:len(dealt[0])]]
+    for h in dealt[1:]:
+        out.append([c if game.suit_of[c] != 0 else spare.pop() for c in h])
+    return out
+
+
+def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object]:
+    """What happens in one seeded hand played by random players: every legal list, then the outcome."""
+    rng = random.Random(1000 + index)
+    scores = [(index % 3) - 1 if t == 0 else 0 for t in range(len(game.teams))]  # some hands with points showing
+    dealer = index % game.n
+    dealt = game.shuffled_deal(index, dealer)
+    if rigged:
+        dealt = _one_suit_to_seat_0(game, dealt)
+    state = game.new_hand(dealer, hands=dealt, match_scores=scores)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        yield state.to_act, tuple(a.notation for a in legal)
+        state.apply(_choose(legal, rng))
+    # the outcome as the replay report gives it: status, contract target, card and game points
+    yield state.status, state.target, tuple(state.game_points), tuple(state.team_points)
+
+
+def _choose(legal: list[Action], rng: random.Random) -> Action:
+    """A random player who passes half the time it may (uniform choices would outbid each other to the top)."""
+    if rng.random() < 0.5:
+        for a in legal:
+            if a.verb == "pass":
+                return a
+    return legal[int(rng.random() * len(legal))]
+
+
+def _match_trace(game: Game, index: int) -> Iterator[object]:
+    """A seeded match of random players: each hand's outcome and where the match ends."""
+    rng = random.Random(index)
+    match = Match(game, seed=index, max_hands=60)
+    yield tuple(match.scores)
+    while not match.is_over:
+        state = match.new_hand()
+        while not state.is_terminal:
+            state.apply(_choose(state.legal_actions(), rng))
+        match.record_hand(state)
+        yield state.status, tuple(match.scores)
+    yield "over", tuple(match.winners)
+
+
+def _first_difference(a: Game, b: Game, hands: int, rigged: bool) -> int | None:
+    for i in range(hands):
+        if i % 10 == 9:
+            differ = list(_match_trace(a, i)) != list(_match_trace(b, i))
+        else:
+            differ = list(_hand_trace(a, i, rigged)) != list(_hand_trace(b, i, rigged))
+        if differ:
+            return i
+    return None
+
+
+@pytest.mark.parametrize("path", sorted(CHANGES))
+def test_changing_a_rule_changes_play(path: str, tmp_path: Path) -> None:
+    start, change = CHANGES[path]
+    if isinstance(start, tuple):
+        base = load_game(_house_rule(tmp_path, "common", *start))
+        changed = load_game(_house_rule(tmp_path, "house", "./common.yaml", change))
+    else:
+        base = load_game(start)
+        changed = load_game(_house_rule(tmp_path, "house", start, change))
+    assert changed.rules != base.rules, "the house rule compiles to the same rules"
+    found = _first_difference(base, changed, 600, path in RIGGED)
+    assert found is not None, f"{path}: 600 seeded hands play the same with and without the change"
