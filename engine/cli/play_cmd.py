@@ -14,7 +14,7 @@ from rich.console import Console
 
 from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, fail, load_game_or_exit, make_bots
 from engine.cli.render import render_hand_summary, team_name
-from engine.errors import RulesetError, UnreadableError
+from engine.errors import ArgumentError, RulesetError, UnreadableError
 from engine.play.game import Game, load_game
 from engine.play.match import Match
 from engine.safefile import os_reason
@@ -47,7 +47,9 @@ def play_cmd(
                                               "(default: jacknine-match.yaml, or -2, -3... if taken).",
                                               show_default=False)] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Continue the match saved in this file (saves "
-                                                "go back to it unless --save names another).")] = None,
+                                                "go back to it unless --save names another). A save that names an "
+                                                "outside program (cmd:...) as a bot runs it only if you repeat its "
+                                                "bots with --bots.")] = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, max=MAX_HANDS,
                                            help="Stop after this many hands.")] = 500,
 ) -> None:
@@ -153,11 +155,13 @@ def _check_target(path: Path, config: TableConfig, resuming: bool) -> None:
 
 
 def _session(game: Game, config: TableConfig, path: Path, console: Console, prior: MatchSave | None,
-             allow_programs: bool, written: str | None = None) -> Session:
+             allow_programs: bool, written: str | None = None, bots_from: str = "--bots") -> Session:
     try:
         return Session(game, config, path, console, _read_line, prior, _symbols(console), allow_programs, written)
+    except ArgumentError as e:  # the engine refused a setting (a save's seed, say): not a bot problem
+        fail(f"{_shown(path)}: {escaped(str(e), 300)}", UNREADABLE)
     except ValueError as e:
-        fail(f"--bots: {e}", UNREADABLE)
+        fail(f"{bots_from}: {e}", UNREADABLE)
     except ResumeError as e:
         fail(f"{_shown(path)}:{e.line}: {e}" if e.line else f"{_shown(path)}: {e}", e.code)
 
@@ -227,7 +231,8 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
         _check_target(path, config, resuming=True)
     # outside programs run only when the user restated the save's bots (checked equal above)
     session = _session(game, config, path, console, prior, allow_programs=bots is not None,
-                       written=prior.text if same_file else None)
+                       written=prior.text if same_file else None,
+                       bots_from="--bots" if bots is not None else f"{_shown(resume)}: bots")
     _first_save(session)
     console.print(f"{one_line(game.name)}: resumed {_shown(resume)} at hand {len(session.match.hands) + 1}; you are "
                   f"seat {prior.seat}; saving to {_shown(path)}", markup=False, highlight=False)

@@ -191,7 +191,7 @@ def parse_save(text: str, source: str) -> MatchSave:
     return MatchSave(
         ruleset=r.text(data["ruleset"], "ruleset", nodes["ruleset"]),
         seat=r.whole(data["seat"], "seat", nodes["seat"], 0),
-        seed=r.whole(data["seed"], "seed", nodes["seed"]),
+        seed=r.whole(data["seed"], "seed", nodes["seed"], 0),
         bots=r.text(data["bots"], "bots", nodes["bots"]),
         max_hands=r.whole(data["max_hands"], "max_hands", nodes["max_hands"], 1, MAX_HANDS),
         hands=hands,
