@@ -129,7 +129,8 @@ def refuse_tag(tag: str, node: Node, display: str, what: str) -> UnreadableError
 
 
 def scalar(node: ScalarNode, display: str, what: str) -> Any:
-    """The value of a plain scalar: text, a whole or decimal number, a boolean or null (a date stays text)."""
+    """The value of a plain scalar: text, a whole or decimal number, a boolean (true/false) or null (a date
+    stays text)."""
     tag = node.tag
     try:
         if tag == TAG + "str" or tag == TAG + "timestamp":
@@ -139,6 +140,10 @@ def scalar(node: ScalarNode, display: str, what: str) -> Any:
         if tag == TAG + "float":
             return _CONSTRUCTOR.construct_yaml_float(node)
         if tag == TAG + "bool":
+            # YAML 1.2, as editors and the JSON Schema read it: only true/false are booleans; YAML 1.1's
+            # yes/no/on/off stay the text written (a yes/no field then says to write true or false).
+            if str(node.value).lower() not in ("true", "false"):
+                return str(node.value)
             return _CONSTRUCTOR.construct_yaml_bool(node)
         if tag == TAG + "null":
             return None

@@ -18,8 +18,8 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from engine.play.compile import DISPLAY_ONLY, compile_rules
 from engine.play.actions import Action
+from engine.play.compile import DISPLAY_ONLY, compile_rules
 from engine.play.game import Game, load_game
 from engine.play.match import Match
 from engine.rules.load import load_ruleset, shipped_rulesets
@@ -212,7 +212,8 @@ CHANGES: dict[str, Change] = {
     "special.doubling.steps[].multiplier": ("double-redouble", {"special": {"doubling": {"steps": [
         {"name": "double", "by": "opponents", "multiplier": 3}, {"name": "redouble", "by": "bidding_team"}]}}}),
     "special.doubling.cap": ("gorakhpur", {"special": {"doubling": {"cap": 2}}}),
-    "special.doubling.auto_double.from_bid": ("gorakhpur", {"special": {"doubling": {"auto_double": {"from_bid": 17}}}}),
+    "special.doubling.auto_double.from_bid": ("gorakhpur", {"special": {"doubling": {
+        "auto_double": {"from_bid": 17}}}}),
     "special.doubling.auto_double.multiplier": ("gorakhpur", {"special": {"doubling": {
         "auto_double": {"multiplier": 4}, "cap": 8}}}),
     "special.doubling.fixed_stake.name": ("odisha", {"special": {"doubling": {"fixed_stake": {"name": "CC"}}}}),

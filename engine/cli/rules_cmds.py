@@ -68,9 +68,14 @@ def rulesets() -> None:
 def validate(
     files: Annotated[list[str] | None, typer.Argument(help="Rule files or shipped names.")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Validate every shipped rule file.")] = False,
-    fmt: Annotated[Format, typer.Option("--format", help="text, or json: a list of problems.")] = Format.text,
+    fmt: Annotated[Format | None, typer.Option("--format", help="text, or json: the same as --json.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the problems as one JSON list.")] = False,
 ) -> None:
     """Check rule files; print every problem as file:line:column: path: message."""
+    if as_json and fmt is Format.text:
+        typer.echo("validate: --json and --format text ask for different outputs; give one of them", err=True)
+        raise typer.Exit(UNREADABLE)
+    fmt = Format.json if as_json else fmt or Format.text
     refs = list(files or []) + (list(shipped_rulesets()) if all_ else [])
     if not refs:
         typer.echo("validate: name at least one FILE, or use --all", err=True)

@@ -107,7 +107,7 @@ class ContractPhases(AuctionPhase):
         fs = d.fixed_stake
         # 'C' is the bidder's call (RULES.md 3.7: "the bidder may raise to 6"), not the partner's.
         if (fs is not None and self.doubled and p == self.bidder and d.steps[self.dbl_step].by_bidding_team
-                and (not fs.needs_no_score_showing or not any(self.match_scores))):
+                and (not fs.needs_no_score_showing or all(s == g.rules.match.start for s in self.match_scores))):
             out.append(g.action(p, fs.name))
         return out
 

@@ -172,7 +172,10 @@ class TrickPhase(ContractPhases):
     def _pair_allowed(self, p: int) -> bool:
         g = self.game
         pr = g.rules.pair
-        if pr is None or self.special is not None or self.trump < 0 or (pr.needs_trump_exposed and self.concealed):
+        if pr is None or self.special is not None or self.trump < 0:
+            return False
+        # while the trump is concealed only the bidder knows it, so only the bidder may show a pair (exposing it)
+        if self.concealed and (pr.needs_trump_exposed or p != self.indicator_owner):
             return False
         team = self.hand_team_of[p]
         if any(self.hand_team_of[s] == team for s in self.pair_shown_by):
@@ -231,6 +234,10 @@ class TrickPhase(ContractPhases):
             adj = pr.opponents
         self.target = min(pr.target_hi, max(pr.target_lo, self.target + adj))
         self.pair_shown_by.append(p)
+        if self.concealed:  # the bidder showed King and Queen of the concealed trump: that exposes it
+            self._expose()
+            if self.indicator >= 0:
+                self.hands[p] |= 1 << self.indicator
 
     def _expose(self) -> None:
         self.concealed = False

@@ -1,7 +1,12 @@
 """Checks across fields that the models alone cannot express, one small function each.
 
-Each check yields `Finding`s (a path and a message); the loader turns the path into the file, line and column
-that set the value. Checks run only on a Ruleset that the models accepted, so types are already right.
+Each check yields `Finding`s: the path that holds the problem, a message, and the other paths the finding
+read (`depends`). The loader turns the path into the file, line and column that set the value, or, when that
+value was inherited and a dependency was set further down the `extends` chain, into the place of that
+dependency. Checks run only on a Ruleset that the models accepted, so types are already right.
+
+Some checks bound the size of a game: the engine builds tables per player, per bid and per card, so a file
+that multiplies those beyond what any game of the family needs is refused before anything is built.
 """
 
 from __future__ import annotations
@@ -11,8 +16,30 @@ from collections.abc import Callable, Iterator
 
 from engine.rules.messages import Finding
 from engine.rules.model import Band, PairBand, Ruleset, StepName
+from engine.rules.yamlpos import KeyPath
 
 Check = Callable[[Ruleset], Iterator[Finding]]
+
+# Bounds on what multiplies (RULES.md's largest games: 304 bids 160-304 in tens, 15 bids; 56 for eight players,
+# 29 bids naming one of 5 trumps). The deck needs none beyond its types (4 suits x 13 ranks x 2 copies): the
+# engine's tables grow with the cards, never with the holdings of a suit.
+MAX_BIDS = 500
+MAX_BID_ACTIONS = 10_000  # players x bids x trump choices named in a bid
+
+# The paths checks depend on, named once.
+PLAYERS = ("table", "players")
+TEAMS = ("table", "teams")
+ALONE = ("table", "bidder_plays_alone")
+SUITS, RANKS, COPIES = ("deck", "suits"), ("deck", "ranks"), ("deck", "copies")
+POINTS, BONUS = ("deck", "points"), ("deck", "last_trick_bonus")
+SCHEDULE = ("schedule",)
+BID_MIN, BID_MAX, BID_STEP = ("auction", "bids", "min"), ("auction", "bids", "max"), ("auction", "bids", "step")
+BID_RANGE = (BID_MIN, BID_MAX)
+CHOSEN, DECLARED, CONCEALED = ("trump", "chosen"), ("trump", "declared_as"), ("trump", "concealed")
+NO_TRUMPS, SEVENTH = ("trump", "no_trumps"), ("trump", "seventh_card")
+RAISE = ("raise",)
+DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS)
+DECK_SIZE = (SUITS, RANKS, COPIES)
 
 
 def total_points(rs: Ruleset) -> int:
@@ -28,6 +55,29 @@ def deck_size(rs: Ruleset) -> int:
 
 def cards_per_player(rs: Ruleset) -> int:
     return sum(step.deal for step in rs.schedule if not isinstance(step, str))
+
+
+def cards_before(rs: Ruleset, step: StepName) -> int | None:
+    """Cards each player holds when `step` comes (None: no such step)."""
+    held = 0
+    for s in rs.schedule:
+        if s == step:
+            return held
+        if not isinstance(s, str):
+            held += s.deal
+    return None
+
+
+def bid_count(rs: Ruleset) -> int:
+    """How many different bids there are: min, min + step, ... up to max."""
+    bids = rs.auction.bids
+    return (bids.max - bids.min) // bids.step + 1 if bids.min <= bids.max else 0
+
+
+def has_indicator_card(rs: Ruleset) -> bool:
+    """A concealed card marks the trump: laid from hand, or the seventh card."""
+    t = rs.trump
+    return t.concealed and t.chosen == "after_auction" and (t.declared_as == "card" or t.seventh_card)
 
 
 def _in_bids(rs: Ruleset, value: int) -> bool:
@@ -47,31 +97,35 @@ def _range_ok(rs: Ruleset) -> bool:
     return rs.auction.bids.min <= rs.auction.bids.max
 
 
+def _alone(rs: Ruleset) -> bool:
+    return rs.table.bidder_plays_alone or all(len(t) == 1 for t in rs.table.teams)
+
+
 # ------------------------------------------------------------------------------------------- table
 def teams_partition_seats(rs: Ruleset) -> Iterator[Finding]:
     n = rs.table.players
     seen: Counter[int] = Counter()
     for t, team in enumerate(rs.table.teams):
         if not team:
-            yield Finding(("table", "teams", t), "a team needs at least one seat")
+            yield Finding((*TEAMS, t), "a team needs at least one seat")
         for s, seat in enumerate(team):
             if seat >= n:
-                yield Finding(("table", "teams", t, s),
-                              f"seat {seat} is not at the table (players: {n} means seats 0-{n - 1})")
+                yield Finding((*TEAMS, t, s), f"seat {seat} is not at the table (players: {n} means seats "
+                              f"0-{n - 1})", depends=(PLAYERS,))
             elif seen[seat]:
-                yield Finding(("table", "teams", t, s), f"seat {seat} is in more than one team")
+                yield Finding((*TEAMS, t, s), f"seat {seat} is in more than one team")
             seen[seat] += 1
     missing = [str(s) for s in range(n) if not seen[s]]
     if missing:
-        yield Finding(("table", "teams"), f"seat(s) {', '.join(missing)} in no team; every seat is in one")
+        yield Finding(TEAMS, f"seat(s) {', '.join(missing)} in no team; every seat is in one", depends=(PLAYERS,))
     if len(rs.table.teams) < 2:
-        yield Finding(("table", "teams"), "at least two teams are needed")
+        yield Finding(TEAMS, "at least two teams are needed")
 
 
 def lone_bidder_sits_alone(rs: Ruleset) -> Iterator[Finding]:
     if rs.table.bidder_plays_alone and any(len(team) != 1 for team in rs.table.teams):
-        yield Finding(("table", "bidder_plays_alone"),
-                      "with bidder_plays_alone every seat is a team of its own, e.g. [[0], [1], [2]]")
+        yield Finding(ALONE, "with bidder_plays_alone every seat is a team of its own, e.g. [[0], [1], [2]]",
+                      depends=(TEAMS,))
 
 
 # -------------------------------------------------------------------------------------------- deck
@@ -83,26 +137,36 @@ def deck_names_unique(rs: Ruleset) -> Iterator[Finding]:
 
 
 def ranks_exist(rs: Ruleset) -> Iterator[Finding]:
-    """Every rank named anywhere is one of the deck's ranks."""
+    """Every rank named anywhere is one of the deck's ranks.
+
+    A points entry of 0 for a rank outside the deck changes nothing, and is allowed: it is the only way a house
+    rule that drops a rank can cancel the points its parent gave it (mappings merge, so keys cannot be removed).
+    """
     ranks = set(rs.deck.ranks)
     where = f"deck.ranks is {' '.join(rs.deck.ranks)}"
-    for r in rs.deck.points:
-        if r not in ranks:
-            yield Finding(("deck", "points", r), f"rank {r} is not in the deck ({where})", "key")
+    for r, value in rs.deck.points.items():
+        if r not in ranks and value:
+            yield Finding((*POINTS, r), f"rank {r} is not in the deck ({where})", "key", depends=(RANKS,),
+                          fix=f"also set deck.points.{r}: 0 in this file (points of a rank outside the deck "
+                          "can be zeroed, not removed)")
     for g, group in enumerate(rs.deck.rank_ties):
         for i, r in enumerate(group):
             if r not in ranks:
-                yield Finding(("deck", "rank_ties", g, i), f"rank {r} is not in the deck ({where})")
+                yield Finding(("deck", "rank_ties", g, i), f"rank {r} is not in the deck ({where})",
+                              depends=(RANKS,))
     for i, r in enumerate(rs.play.no_discard_before_suit_led):
         if r not in ranks:
-            yield Finding(("play", "no_discard_before_suit_led", i), f"rank {r} is not in the deck ({where})")
+            yield Finding(("play", "no_discard_before_suit_led", i), f"rank {r} is not in the deck ({where})",
+                          depends=(RANKS,))
     if rs.special.pair is not None:
         for i, r in enumerate(rs.special.pair.ranks):
             if r not in ranks:
-                yield Finding(("special", "pair", "ranks", i), f"rank {r} is not in the deck ({where})")
+                yield Finding(("special", "pair", "ranks", i), f"rank {r} is not in the deck ({where})",
+                              depends=(RANKS,))
     rank = rs.annul.one_hand_holds_all_of
     if rank is not None and rank not in ranks:
-        yield Finding(("annul", "one_hand_holds_all_of"), f"rank {rank} is not in the deck ({where})")
+        yield Finding(("annul", "one_hand_holds_all_of"), f"rank {rank} is not in the deck ({where})",
+                      depends=(RANKS,))
 
 
 def rank_ties_are_groups(rs: Ruleset) -> Iterator[Finding]:
@@ -121,11 +185,11 @@ def deal_fits_deck(rs: Ruleset) -> Iterator[Finding]:
     each, n, size = cards_per_player(rs), rs.table.players, deck_size(rs)
     if each * n != size:
         deck = rs.deck
-        yield Finding(("schedule",),
+        yield Finding(SCHEDULE,
                       f"the deal gives {n} players {each} cards each ({each * n} cards) but the deck has "
                       f"{size} ({len(deck.suits)} suits x {len(deck.ranks)} ranks x {deck.copies} "
                       f"{'copy' if deck.copies == 1 else 'copies'}); "
-                      "every card is dealt")
+                      "every card is dealt", depends=(PLAYERS, *DECK_SIZE))
 
 
 def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
@@ -133,43 +197,60 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
     seen: set[str] = set()
     for i, name in names:
         if name in seen:
-            yield Finding(("schedule", i), f"{name} appears more than once")
+            yield Finding((*SCHEDULE, i), f"{name} appears more than once")
         seen.add(name)
     if "auction" not in seen:
-        yield Finding(("schedule",), "the schedule needs an auction step")
+        yield Finding(SCHEDULE, "the schedule needs an auction step")
     if not rs.schedule or isinstance(rs.schedule[0], str):
-        yield Finding(("schedule", 0), "the schedule starts with a deal: nobody can bid without cards")
+        yield Finding((*SCHEDULE, 0), "the schedule starts with a deal: nobody can bid without cards")
     at = {name: i for i, name in reversed(names)}
     wants_trump = rs.trump.chosen == "after_auction"
     if wants_trump and "trump" not in at:
-        yield Finding(("schedule",), "trump.chosen is after_auction, so the schedule needs a trump step")
+        yield Finding(SCHEDULE, "trump.chosen is after_auction, so the schedule needs a trump step",
+                      depends=(CHOSEN,), fix="also override schedule (with a trump step after the auction)")
     if not wants_trump and "trump" in at:
-        yield Finding(("schedule", at["trump"]), "no trump step with trump.chosen: in_bid (the bid names it)")
+        yield Finding((*SCHEDULE, at["trump"]), "no trump step with trump.chosen: in_bid (the bid names it)",
+                      depends=(CHOSEN,), fix="also override schedule (without trump)")
     if "trump" in at and "auction" in at and at["trump"] < at["auction"]:
-        yield Finding(("schedule", at["trump"]), "the trump step comes after the auction")
+        yield Finding((*SCHEDULE, at["trump"]), "the trump step comes after the auction")
     if rs.raise_ is not None and "raise" not in at:
-        yield Finding(("raise",), "there is a raise section but no raise step in the schedule")
+        yield Finding(RAISE, "there is a raise section but no raise step in the schedule", depends=(SCHEDULE,),
+                      fix="also override raise (raise: null)")
     if rs.raise_ is None and "raise" in at:
-        yield Finding(("schedule", at["raise"]), "a raise step needs a raise section (raise: {min: N})")
+        yield Finding((*SCHEDULE, at["raise"]), "the schedule has a raise step but there is no raise section",
+                      depends=(RAISE,), hint=" (raise: {min: N})", fix="also override schedule (without raise)")
     if "raise" in at:
         last_deal = max(i for i, s in enumerate(rs.schedule) if not isinstance(s, str))
         if at["raise"] < last_deal or at["raise"] < at.get("auction", 0):
-            yield Finding(("schedule", at["raise"]), "the raise comes after the auction and the last deal")
+            yield Finding((*SCHEDULE, at["raise"]), "the raise comes after the auction and the last deal")
 
 
 # ------------------------------------------------------------------------------------------- auction
 def bid_range_fits_points(rs: Ruleset) -> Iterator[Finding]:
     bids, total = rs.auction.bids, total_points(rs)
     if bids.min > bids.max:
-        yield Finding(("auction", "bids", "min"),
-                      f"the lowest bid {bids.min} is above the top one, {bids.max}")
+        yield Finding(BID_MIN, f"the lowest bid {bids.min} is above the top one, {bids.max}", depends=(BID_MAX,))
     if bids.max > total:
-        yield Finding(("auction", "bids", "max"),
-                      f"the highest bid {bids.max} is more than the {total} points in the game "
-                      "(card points plus last_trick_bonus)")
+        yield Finding(BID_MAX, f"the highest bid {bids.max} is more than the {total} points in the game "
+                      "(card points plus last_trick_bonus)", depends=DECK_POINTS)
     if (bids.max - bids.min) % bids.step:
-        yield Finding(("auction", "bids", "step"),
-                      f"bids go up in steps of {bids.step} from {bids.min}, which never reaches {bids.max}")
+        yield Finding(BID_STEP, f"bids go up in steps of {bids.step} from {bids.min}, which never reaches "
+                      f"{bids.max}", depends=BID_RANGE)
+
+
+def bids_are_bounded(rs: Ruleset) -> Iterator[Finding]:
+    bids, count = rs.auction.bids, bid_count(rs)
+    if count > MAX_BIDS:
+        yield Finding(("auction", "bids"), f"{bids.min}-{bids.max} in steps of {bids.step} is {count} different "
+                      f"bids; jacknine allows at most {MAX_BIDS} (use a larger step or a narrower range)")
+        return
+    choices = len(rs.deck.suits) + rs.trump.no_trumps if rs.trump.chosen == "in_bid" else 1
+    actions = rs.table.players * count * choices
+    if actions > MAX_BID_ACTIONS:
+        named = f" x {choices} trump choices named in a bid" if choices > 1 else ""
+        yield Finding(("auction", "bids"), f"{rs.table.players} players x {count} bids{named} make {actions} "
+                      f"possible bids; jacknine allows at most {MAX_BID_ACTIONS}",
+                      depends=(PLAYERS, CHOSEN, SUITS, NO_TRUMPS))
 
 
 def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:
@@ -179,7 +260,7 @@ def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:
     rng = _bid_range(rs)
     overcall, doubling = rs.auction.partner_overcall, rs.special.doubling
     auto = doubling.auto_double if doubling else None
-    named: list[tuple[tuple[str, ...], int | None]] = [
+    named: list[tuple[KeyPath, int | None]] = [
         (("auction", "second_bid_min"), rs.auction.second_bid_min),
         (("auction", "partner_overcall", "min"), overcall.min if overcall else None),
         (("raise", "min"), rs.raise_.min if rs.raise_ else None),
@@ -187,42 +268,85 @@ def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:
     ]
     for path, value in named:
         if value is not None and not _in_bids(rs, value):
-            yield Finding(path, f"{value} is outside the bid range {rng}")
+            yield Finding(path, f"{value} is outside the bid range {rng}",
+                          depends=BID_RANGE if value < rs.auction.bids.min else (BID_MAX, BID_MIN))
+
+
+def dealer_forced_bid_is_a_bid(rs: Ruleset) -> Iterator[Finding]:
+    """The dealer's forced bid is their only legal action: it has to be one of the bids."""
+    forced, bids = rs.auction.dealer_forced_bid, rs.auction.bids
+    if forced is None or not _range_ok(rs):
+        return
+    path = ("auction", "dealer_forced_bid")
+    if not _in_bids(rs, forced):
+        yield Finding(path, f"{forced} is outside the bid range {_bid_range(rs)}; the dealer would have no legal "
+                      "bid", depends=BID_RANGE if forced < bids.min else (BID_MAX, BID_MIN))
+    elif (forced - bids.min) % bids.step:
+        yield Finding(path, f"{forced} is not a bid: bids go up in steps of {bids.step} from {bids.min}; the "
+                      "dealer would have no legal bid", depends=(*BID_RANGE, BID_STEP))
 
 
 def partners_exist(rs: Ruleset) -> Iterator[Finding]:
-    alone = rs.table.bidder_plays_alone or all(len(t) == 1 for t in rs.table.teams)
-    if not alone:
+    if not _alone(rs):
         return
     if rs.auction.partner_overcall is not None:
-        yield Finding(("auction", "partner_overcall"), "nobody has a partner; set partner_overcall: null")
+        yield Finding(("auction", "partner_overcall"), "nobody has a partner", depends=(ALONE, TEAMS),
+                      hint="; set partner_overcall: null", fix="also set auction.partner_overcall: null")
     if rs.raise_ is not None and "partner" in rs.raise_.by:
-        yield Finding(("raise", "by"), "nobody has a partner here, so the partner cannot raise")
+        yield Finding(("raise", "by"), "nobody has a partner here, so the partner cannot raise",
+                      depends=(ALONE, TEAMS), fix="also override raise.by (without partner)")
+    for i, contract in enumerate(rs.special.contracts):
+        if contract.partner == "sits_out":
+            yield Finding(("special", "contracts", i, "partner"), "nobody has a partner here to sit out; "
+                          "remove partner: sits_out", depends=(ALONE, TEAMS))
 
 
 def pointless_redeal_seats(rs: Ruleset) -> Iterator[Finding]:
     redeal = rs.auction.pointless_redeal
     if redeal is not None and redeal.seats > rs.table.players:
         yield Finding(("auction", "pointless_redeal", "seats"),
-                      f"{redeal.seats} seats, but there are {rs.table.players} players")
+                      f"{redeal.seats} seats, but there are {rs.table.players} players", depends=(PLAYERS,))
+
+
+def raisers_listed_once(rs: Ruleset) -> Iterator[Finding]:
+    r = rs.raise_
+    if r is None:
+        return
+    for i, who in enumerate(r.by):
+        if who in r.by[:i]:
+            yield Finding(("raise", "by", i), f"{who} is listed twice; each may raise once")
+    if not r.by and not r.others_may_raise:
+        yield Finding(("raise", "by"), "nobody may raise: list bidder and/or partner, or set others_may_raise: true")
 
 
 # --------------------------------------------------------------------------------------------- trump
 def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
     trump = rs.trump
     if trump.no_trumps and trump.chosen != "in_bid" and trump.declared_as != "suit":
-        yield Finding(("trump", "no_trumps"),
-                      "no-trumps is named in a bid (chosen: in_bid) or declared as a suit (declared_as: suit)")
+        yield Finding(NO_TRUMPS, "no-trumps is named in a bid (chosen: in_bid) or declared as a suit "
+                      "(declared_as: suit)", depends=(CHOSEN, DECLARED))
     if trump.chosen == "in_bid" and trump.concealed:
-        yield Finding(("trump", "concealed"), "a trump named in the bid is public; set concealed: false")
+        yield Finding(CONCEALED, "a trump named in the bid is public", depends=(CHOSEN,),
+                      hint="; set concealed: false", fix="also set trump.concealed: false")
     if trump.seventh_card:
         if trump.chosen != "after_auction" or not trump.concealed:
-            yield Finding(("trump", "seventh_card"),
-                          "the seventh card is a concealed indicator: it needs chosen: after_auction and "
-                          "concealed: true")
+            yield Finding(SEVENTH, "the seventh card is a concealed indicator: it needs chosen: after_auction and "
+                          "concealed: true", depends=(CHOSEN, CONCEALED))
         if cards_per_player(rs) < 7:
-            yield Finding(("trump", "seventh_card"),
-                          f"players get only {cards_per_player(rs)} cards, so there is no seventh card")
+            yield Finding(SEVENTH, f"players get only {cards_per_player(rs)} cards, so there is no seventh card",
+                          depends=(SCHEDULE,))
+        elif rs.raise_ is not None and rs.raise_.others_may_raise:
+            yield Finding(SEVENTH, "after the second auction a new bidder chooses the trump again with every card "
+                          "dealt, so their seventh card is already in their hand and a hand would be played with "
+                          "no trump", depends=(("raise", "others_may_raise"),),
+                          fix="also set raise.others_may_raise: false")
+        else:
+            before = cards_before(rs, "trump")
+            if before is not None and before >= 7:
+                yield Finding(SEVENTH, f"each player holds {before} cards before the trump step, so the bidder's "
+                              "seventh card is already in their hand and a hand would be played with no trump; "
+                              "deal it after the trump step", depends=(SCHEDULE,),
+                              fix="also override schedule (the seventh card dealt after the trump step)")
 
 
 # ------------------------------------------------------------------------------------------ specials
@@ -235,14 +359,16 @@ def contract_names_unique(rs: Ruleset) -> Iterator[Finding]:
     doubling = rs.special.doubling
     if doubling is None:
         return
+    contracts = ("special", "contracts")
     for i, step in enumerate(doubling.steps):
         if step.name in seen:
             yield Finding(("special", "doubling", "steps", i, "name"),
-                          f"{step.name} is already the name of a contract or doubling step")
+                          f"{step.name} is already the name of a contract or doubling step", depends=(contracts,))
         seen.add(step.name)
     if doubling.fixed_stake is not None and doubling.fixed_stake.name in seen:
         yield Finding(("special", "doubling", "fixed_stake", "name"),
-                      f"{doubling.fixed_stake.name} is already the name of a contract or doubling step")
+                      f"{doubling.fixed_stake.name} is already the name of a contract or doubling step",
+                      depends=(contracts, ("special", "doubling", "steps")))
 
 
 def contract_scores_signed(rs: Ruleset) -> Iterator[Finding]:
@@ -252,13 +378,28 @@ def contract_scores_signed(rs: Ruleset) -> Iterator[Finding]:
                           "made is what the declarers win (0 or more), failed what they lose (0 or less)")
 
 
-def doubling_cap(rs: Ruleset) -> Iterator[Finding]:
+def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
+    """The doubling window opens when the trump is chosen after the auction; the cap must let a step in."""
     doubling = rs.special.doubling
-    if doubling is None or doubling.cap is None:
+    if doubling is None:
         return
+    path = ("special", "doubling")
+    if rs.trump.chosen != "after_auction":
+        yield Finding(path, "doubling comes right after the trump step, and there is none with trump.chosen: "
+                      "in_bid; nobody could double", depends=(CHOSEN,))
     auto = doubling.auto_double.multiplier if doubling.auto_double else 1
-    if doubling.cap < auto:
-        yield Finding(("special", "doubling", "cap"), f"the cap {doubling.cap} is below the automatic {auto}")
+    if doubling.cap is not None:
+        if doubling.cap < auto:
+            yield Finding((*path, "cap"), f"the cap {doubling.cap} is below the automatic {auto}",
+                          depends=((*path, "auto_double"),))
+        elif doubling.cap < doubling.steps[0].multiplier:
+            yield Finding((*path, "cap"), f"the cap {doubling.cap} is below the first step's "
+                          f"x{doubling.steps[0].multiplier}; nobody could ever double", depends=((*path, "steps"),))
+    stake = doubling.fixed_stake
+    if stake is not None and not any(s.by == "bidding_team" for s in doubling.steps[1:]):
+        yield Finding((*path, "fixed_stake"), f"the bidder says {stake.name} in a bidding_team step after the first "
+                      "double, and there is none here; nobody could say it",
+                      depends=((*path, "steps"),))
 
 
 def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
@@ -266,6 +407,8 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
     if pair is None:
         return
     yield from _cover(rs, ("special", "pair", "bidding_team"), pair.bidding_team, "pair band")
+    if not pair.ranks:
+        yield Finding(("special", "pair", "ranks"), "a pair needs at least one rank")
     if len(set(pair.ranks)) != len(pair.ranks):
         yield Finding(("special", "pair", "ranks"), "a rank is listed twice")
     if pair.target_bounds is not None:
@@ -274,12 +417,11 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
             yield Finding(("special", "pair", "target_bounds"), f"{low} is above {high}")
         elif high > total_points(rs):
             yield Finding(("special", "pair", "target_bounds"),
-                          f"{high} is more than the {total_points(rs)} points in the game")
+                          f"{high} is more than the {total_points(rs)} points in the game", depends=DECK_POINTS)
 
 
 # ------------------------------------------------------------------------------------------- scoring
-def _cover(rs: Ruleset, path: tuple[str, ...], bands: list[Band] | list[PairBand], what: str
-           ) -> Iterator[Finding]:
+def _cover(rs: Ruleset, path: KeyPath, bands: list[Band] | list[PairBand], what: str) -> Iterator[Finding]:
     """Bands cover the bid range exactly: every bid in exactly one band."""
     lo, hi = rs.auction.bids.min, rs.auction.bids.max
     if lo > hi:
@@ -292,19 +434,21 @@ def _cover(rs: Ruleset, path: tuple[str, ...], bands: list[Band] | list[PairBand
             upside_down = True
             yield Finding((*path, i, "bids"), f"the {what} [{a}, {b}] is upside down; write [{b}, {a}]")
         elif a < lo or b > hi:
-            yield Finding((*path, i, "bids"), f"the {what} [{a}, {b}] goes outside the bid range {lo}-{hi}")
+            yield Finding((*path, i, "bids"), f"the {what} [{a}, {b}] goes outside the bid range {lo}-{hi}",
+                          depends=BID_RANGE if a < lo else (BID_MAX, BID_MIN))
     if upside_down:
         return
     expected = lo
     for i in order:
         a, b = bands[i].bids
         if a > expected and expected <= hi:
-            yield Finding((*path, i, "bids"), f"{_bids(expected, min(a - 1, hi))} in no {what}")
+            yield Finding((*path, i, "bids"), f"{_bids(expected, min(a - 1, hi))} in no {what}",
+                          depends=BID_RANGE if expected == lo else ())
         elif a < expected and expected > lo:
             yield Finding((*path, i, "bids"), f"{_bids(a, min(b, expected - 1))} in two {what}s")
         expected = max(expected, b + 1)
     if expected <= hi:
-        yield Finding(path, f"{_bids(expected, hi)} in no {what}")
+        yield Finding(path, f"{_bids(expected, hi)} in no {what}", depends=(BID_MAX, BID_MIN))
 
 
 def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
@@ -319,31 +463,38 @@ def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
 
 def match_ends(rs: Ruleset) -> Iterator[Finding]:
     m = rs.match
+    start = ("match", "start")
     if m.win_at is None and m.lose_at is None:
         yield Finding(("match",), "win_at and lose_at are both null: the match would never end")
     if m.win_at is not None and m.win_at <= m.start:
-        yield Finding(("match", "win_at"), f"win_at {m.win_at} must be above the starting score {m.start}")
+        yield Finding(("match", "win_at"), f"win_at {m.win_at} must be above the starting score {m.start}",
+                      depends=(start,))
     if m.lose_at is not None and m.lose_at >= m.start:
-        yield Finding(("match", "lose_at"), f"lose_at {m.lose_at} must be below the starting score {m.start}")
+        yield Finding(("match", "lose_at"), f"lose_at {m.lose_at} must be below the starting score {m.start}",
+                      depends=(start,))
 
 
 def annul_options(rs: Ruleset) -> Iterator[Finding]:
     if rs.annul.trump_never_exposed and not rs.trump.concealed:
-        yield Finding(("annul", "trump_never_exposed"), "the trump is never concealed here (trump.concealed)")
+        yield Finding(("annul", "trump_never_exposed"), "the trump is never concealed here (trump.concealed)",
+                      depends=(CONCEALED,))
     rank = rs.annul.one_hand_holds_all_of
     if rank is not None and rank in rs.deck.ranks:
         copies = len(rs.deck.suits) * rs.deck.copies
         each = cards_per_player(rs)
         if copies > each:
             yield Finding(("annul", "one_hand_holds_all_of"),
-                          f"nobody can hold all {copies} cards of rank {rank} with {each} cards")
+                          f"nobody can hold all {copies} cards of rank {rank} with {each} cards",
+                          depends=(SUITS, COPIES, SCHEDULE))
 
 
 CHECKS: tuple[Check, ...] = (
     teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
-    deal_fits_deck, schedule_steps, bid_range_fits_points, bids_named_in_range, partners_exist,
-    pointless_redeal_seats, trump_options_agree, contract_names_unique, contract_scores_signed, doubling_cap,
-    pair_bands_cover_bids, score_bands_cover_bids, match_ends, annul_options,
+    deal_fits_deck, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
+    dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
+    contract_names_unique,
+    contract_scores_signed, doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
+    annul_options,
 )
 
 

@@ -9,15 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.rules.checks import cards_per_player, deck_size, total_points
+from engine.rules.checks import cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.load import Report
 from engine.rules.model import Ruleset
 from engine.rules.yamlpos import KeyPath
 
 Line = tuple[str, tuple[KeyPath, ...]]
 METADATA = ("schema_version", "name", "extends", "description", "sources", "notes")
-_STEP = {"auction": "Auction.", "trump": "The bidder chooses the trump.",
-         "raise": "The bidding team may raise the contract."}
 _NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 8: "eight"}
 _PLURAL = {"J": "Jacks", "9": "Nines", "A": "Aces", "T": "Tens", "K": "Kings", "Q": "Queens", "8": "Eights",
            "7": "Sevens", "6": "Sixes", "5": "Fives", "4": "Fours", "3": "Threes", "2": "Twos"}
@@ -35,6 +33,47 @@ def _seats(team: list[int]) -> str:
     return "+".join(str(s) for s in team)
 
 
+# ---------------------------------------------------------------------------------------------- words
+class _Words:
+    """Who is who in a sentence: with bidder_plays_alone there are no teams or partners, only the bidder and
+    the other players (a temporary side for one hand), and the match score is kept per player."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.alone = alone = rs.table.bidder_plays_alone
+        self.paired = not alone and len(rs.table.teams) == 2  # two sides that are fixed teams
+        self.bidders = "the bidder" if alone else "the bidding team"
+        self.others = "the other players" if alone else "the opponents" if self.paired else "the other teams"
+        self.each_other = "each other player" if alone else "each other team"
+        self.an_opponent = "one of the other players" if alone else "an opponent"
+        self.side = "side" if alone else "team"
+        self.unit = "player" if alone else "team"
+
+
+def _stake(rs: Ruleset, made: int, failed: int, who: str) -> str:
+    """What a made and a failed contract are worth, and to whom, as scoring.method moves the scores."""
+    w = _Words(rs)
+    plural = who == "the bidders"
+    method = rs.scoring.method
+    if method == "bidding_team":
+        return f"made {_signed(made)}, failed {_signed(failed)}"
+    if method == "opponents_credited":
+        others = "the opponents score" if w.paired else f"{w.each_other} scores"
+        return f"made, {who} {'score' if plural else 'scores'} {made}; failed, {others} {-failed}"
+    if w.paired:
+        pay = "pay" if plural else "pays"
+        return f"made, the opponents pay {who} {made}; failed, {who} {pay} the opponents {-failed}"
+    gain, lose = ("gain", "lose") if plural else ("gains", "loses")
+    return (f"made, {who} {gain} {made} and {w.each_other} loses {made}; failed, {who} {lose} {-failed} and "
+            f"{w.each_other} gains {-failed}")
+
+
+def _trump_card_power(rs: Ruleset) -> str:
+    """What a trump-suit card played while the trump is concealed is worth in its trick."""
+    if rs.play.reveal.retroactive:
+        return "it counts as a trump only if the trump is exposed later in that trick"
+    return "it has no trump power, even if the trump is exposed later in that trick"
+
+
 # ---------------------------------------------------------------------------------------------- show
 def _table(rs: Ruleset) -> Iterator[Line]:
     t = rs.table
@@ -42,8 +81,8 @@ def _table(rs: Ruleset) -> Iterator[Line]:
     yield f"{t.players} players; play goes {way} (seat 1 plays after seat 0).", (_p("table", "players"),
                                                                                    _p("table", "direction"))
     if t.bidder_plays_alone:
-        yield "The final bidder plays alone against all the others; scores are kept per player.", (
-            _p("table", "bidder_plays_alone"),)
+        yield ("The final bidder plays alone against all the others together; the match score is kept per "
+               "player."), (_p("table", "bidder_plays_alone"),)
     else:
         teams = " against ".join(_seats(team) for team in t.teams)
         yield f"Teams (seats): {teams}.", (_p("table", "teams"),)
@@ -56,8 +95,9 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
     copies = " (two copies of each card)" if d.copies == 2 else ""
     yield (f"{deck_size(rs)} cards{copies}: ranks {' '.join(d.ranks)} from high to low, "
            f"suits {' '.join(d.suits)}."), (_p("deck", "ranks"), _p("deck", "suits"), _p("deck", "copies"))
-    points = ", ".join(f"{r} {v}" for r, v in d.points.items() if v)
-    yield f"Card points: {points}; other ranks 0.", (_p("deck", "points"),)
+    points = ", ".join(f"{r} {v}" for r, v in d.points.items() if v and r in d.ranks)
+    text = f"Card points: {points}; other ranks 0." if points else "No card carries points."
+    yield text, (_p("deck", "points"),)
     if d.last_trick_bonus:
         yield f"Winning the last trick is worth {d.last_trick_bonus} more.", (_p("deck", "last_trick_bonus"),)
     yield f"{total_points(rs)} points in all.", (_p("deck", "points"), _p("deck", "last_trick_bonus"))
@@ -69,8 +109,11 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
 
 
 def _schedule(rs: Ruleset) -> Iterator[Line]:
+    w = _Words(rs)
+    steps = {"auction": "Auction.", "trump": "The bidder chooses the trump.",
+             "raise": f"{w.bidders.capitalize()} may raise the contract."}
     for i, step in enumerate(rs.schedule):
-        text = _STEP[step] if isinstance(step, str) else f"Deal {step.deal} cards to each player."
+        text = steps[step] if isinstance(step, str) else f"Deal {step.deal} cards to each player."
         yield f"{i + 1}. {text}", (_p("schedule", i),)
     yield f"Each player holds {cards_per_player(rs)} cards; every card is dealt.", (_p("schedule"),)
 
@@ -81,8 +124,8 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
     yield f"Bids from {a.bids.min} to {a.bids.max}{step}, each higher than the last.", (
         _p("auction", "bids"),)
     if a.hold:
-        yield ("A player who spoke earlier in the round may hold: bid the same as a later player's bid."), (
-            _p("auction", "hold"),)
+        yield ("A player who speaks earlier in the order of bidding (from the first hand) may hold: bid the same "
+               "as the standing bid of a player who speaks later."), (_p("auction", "hold"),)
     if a.ends_at_max_bid:
         yield f"A bid of {a.bids.max} ends the auction at once.", (_p("auction", "ends_at_max_bid"),)
     if rs.trump.chosen == "in_bid":
@@ -90,15 +133,17 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         yield f"Every bid names a trump suit{nt}.", (_p("trump", "chosen"), _p("trump", "no_trumps"))
     first = "must bid at their first turn" if a.first_hand_must_bid else "may pass"
     yield f"The first hand speaks first and {first}.", (_p("auction", "first_hand_must_bid"),)
-    final = "A player who passes may not bid again." if a.pass_is_final else (
-        "A player who passed may bid again later.")
-    yield final, (_p("auction", "pass_is_final"),)
-    yield "The auction ends when every other player has passed in a row after a bid.", ()
+    if a.pass_is_final:
+        yield "A player who passes may not bid again.", (_p("auction", "pass_is_final"),)
+        yield "The auction ends when every player but the highest bidder has passed.", ()
+    else:
+        yield "A player who passed may bid again later.", (_p("auction", "pass_is_final"),)
+        yield "The auction ends when all the other players have passed in a row after a bid.", ()
     if a.if_all_pass == "redeal":
-        yield "If everybody passes, the hand is dealt again.", (_p("auction", "if_all_pass"),)
+        yield "If every player passes, the same dealer deals again.", (_p("auction", "if_all_pass"),)
     else:
         forced = a.bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid
-        yield f"If everybody passes, the dealer must bid {forced}, which ends the auction.", (
+        yield f"If all the others pass, the dealer must bid {forced}, which ends the auction.", (
             _p("auction", "if_all_pass"), _p("auction", "dealer_forced_bid"))
     po = a.partner_overcall
     if po is not None and (po.forbidden or po.min is not None):
@@ -110,13 +155,18 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
             _p("auction", "second_bid_min"),)
     if a.one_suit_hand_may_not_bid != "nobody":
         who = "The first hand" if a.one_suit_hand_may_not_bid == "first_hand" else "Nobody"
-        yield f"{who} may bid while holding cards of one suit only" + (
-            "." if who == "Nobody" else " - they may not."), (_p("auction", "one_suit_hand_may_not_bid"),)
+        verb = "may not bid" if who == "The first hand" else "may bid"
+        yield f"{who} {verb} while holding cards of one suit only.", (_p("auction", "one_suit_hand_may_not_bid"),)
     r = a.pointless_redeal
     if r is not None:
-        who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
-        how = "the hand is dealt again automatically" if r.automatic else "may ask for a new deal"
-        yield f"{who}, if their first cards carry no points: {how}.", (_p("auction", "pointless_redeal"),)
+        if r.automatic:
+            whose = "the first hand's cards carry" if r.seats == 1 else (
+                f"the cards of any of the first {r.seats} players carry")
+            text = f"If {whose} no points when the auction starts, the same dealer deals again at once."
+        else:
+            who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
+            text = f"{who} may ask for a new deal at their first turn if their cards carry no points."
+        yield text, (_p("auction", "pointless_redeal"),)
 
 
 def _trump(rs: Ruleset) -> Iterator[Line]:
@@ -124,19 +174,21 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     paths = (_p("trump", "chosen"), _p("trump", "declared_as"), _p("trump", "concealed"))
     if t.chosen == "in_bid":
         nt = "; after a no-trumps bid the highest card of the led suit wins" if t.no_trumps else ""
-        yield f"The final bid's suit is trump, known to all from the first lead{nt}.", paths
-    elif t.no_trumps:
-        yield "The final bidder may choose no-trumps instead of a suit (`trump NT`).", (_p("trump", "no_trumps"),)
+        yield f"The final bid's suit is trump, known to all as soon as the auction ends{nt}.", paths
     elif not t.concealed:
         yield "The final bidder announces the trump suit face up; trumps count from the first trick.", paths
     elif t.declared_as == "card":
         yield ("The final bidder lays a card of the trump suit face down (the indicator); it is not part of "
-               "their hand until the trump is exposed."), paths
+               "their hand until the trump is exposed, when it joins it."), paths
     else:
         yield "The final bidder names the trump suit secretly and keeps all their cards.", paths
+    if t.no_trumps and t.chosen == "after_auction":
+        secret = ", kept secret like a suit until it is exposed" if t.concealed else ""
+        yield f"The final bidder may choose no-trumps instead of a suit (`trump NT`){secret}.", (
+            _p("trump", "no_trumps"),)
     if t.seventh_card:
-        yield "The bidder may instead take the seventh card dealt to them as the indicator.", (
-            _p("trump", "seventh_card"),)
+        yield ("The bidder may instead take the seventh card dealt to them (`trump seventh`): it is laid aside "
+               "face down as the indicator, and its suit is trump."), (_p("trump", "seventh_card"),)
     if t.no_trumps and t.no_trumps_ranking == "reversed":
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
@@ -144,14 +196,17 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
-    yield "Follow suit if you can; otherwise play any card. Nobody is obliged to trump.", ()
+    caller = " except a caller, as below" if rs.trump.concealed and rs.play.reveal.caller_must_trump else ""
+    yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
+           f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
     if rs.trump.concealed:
         yield from _concealed(rs)
     seen = "led" if rs.play.suit_counts_as_led_when == "led" else "played (led or thrown)"
     for i, rank in enumerate(rs.play.no_discard_before_suit_led):
-        yield (f"A void player may not discard a {rank} of a suit not yet {seen} (trumping with it is "
-               "allowed)."), (_p("play", "no_discard_before_suit_led", i), _p("play", "suit_counts_as_led_when"))
+        yield (f"A void player may not discard a {rank} of a suit not yet {seen}, unless holding nothing else "
+               "(trumping with it is allowed)."), (
+            _p("play", "no_discard_before_suit_led", i), _p("play", "suit_counts_as_led_when"))
     if rs.play.must_not_undertrump:
         yield ("A player who cannot follow may not play a trump lower than one already in the trick, unless "
                "holding nothing else."), (_p("play", "must_not_undertrump"),)
@@ -159,67 +214,125 @@ def _play(rs: Ruleset) -> Iterator[Line]:
 
 def _concealed(rs: Ruleset) -> Iterator[Line]:
     r, b = rs.play.reveal, rs.play.bidder_while_concealed
-    rv = ("play", "reveal")
-    if r.call == "optional":
-        yield "While the trump is concealed, a player who cannot follow suit may call for it.", (
-            _p(*rv, "call"),)
+    rv, bw = ("play", "reveal"), ("play", "bidder_while_concealed")
+    compulsory = r.call == "compulsory_first_void"
+    if not compulsory:
+        yield ("While the trump is concealed, a player who cannot follow suit may discard, or first call for the "
+               "trump, which exposes it."), (_p(*rv, "call"),)
+    elif b.when_trump_suit_led == "must_call":
+        yield ("While the trump is concealed, every player who cannot follow suit, the bidder included, must "
+               "call for it, which exposes it."), (_p(*rv, "call"), _p(*bw, "when_trump_suit_led"))
     else:
-        yield "While the trump is concealed, the first player who cannot follow suit must call for it.", (
-            _p(*rv, "call"),)
+        yield ("While the trump is concealed, every player who cannot follow suit must call for it, which "
+               "exposes it; the bidder too when a plain suit is led."), (_p(*rv, "call"),)
     must = "must play a trump if they hold one" if r.caller_must_trump else "need not trump"
     yield f"Once it is exposed, the caller {must}.", (_p(*rv, "caller_must_trump"),)
     retro = "count as trumps" if r.retroactive else "do not count as trumps"
     yield f"Trump-suit cards played to the trick before the exposure {retro}.", (_p(*rv, "retroactive"),)
-    if rs.trump.declared_as == "card" and r.last_trick_forces_exposure:
-        yield "A concealed indicator is the bidder's last card: it is exposed as it is played.", (
-            _p(*rv, "last_trick_forces_exposure"),)
-    bw = ("play", "bidder_while_concealed")
-    if b.lead_trump_suit == "only_when_nothing_else":
-        yield ("The bidder may not lead the trump suit while holding other suits (such a forced lead has no "
-               "trump power and does not expose the trump)."), (_p(*bw, "lead_trump_suit"),)
-    led = {"follow_or_discard": "the bidder follows from hand or discards, and may not call",
-           "may_call_and_play_indicator": "the bidder may call and play the indicator",
-           "must_call": "the bidder, unable to follow from hand, must expose the trump"}
-    yield f"When another player leads the trump suit, {led[b.when_trump_suit_led]}.", (
-        _p(*bw, "when_trump_suit_led"),)
-    void = {"discard_plain_or_call_and_play_indicator":
-            "discard a card of another plain suit, or call and play the indicator",
-            "discard_any_or_call_and_play_any_trump": "discard any card, or call and play any trump",
-            "discard_any_or_call_and_play_indicator":
-            "discard any card (a trump-suit card has no trump power), or call and play the indicator"}
-    yield f"A bidder void in a plain suit that is led may {void[b.void_in_plain_suit]}.", (
-        _p(*bw, "void_in_plain_suit"),)
+    if has_indicator_card(rs):
+        yield _last_trick(rs), (_p(*rv, "last_trick_forces_exposure"),)
+    lead = ("may not lead the trump suit while holding other suits; such a forced lead"
+            if b.lead_trump_suit == "only_when_nothing_else" else "may lead the trump suit; such a lead")
+    yield f"The bidder {lead} does not expose the trump, and {_trump_card_power(rs)}.", (
+        _p(*bw, "lead_trump_suit"), _p(*rv, "retroactive"))
+    yield _trump_suit_led(rs), (_p(*bw, "when_trump_suit_led"),)
+    if not compulsory:  # a compulsory call leaves the bidder no other choice when a plain suit is led
+        yield _bidder_void(rs), (_p(*bw, "void_in_plain_suit"), _p(*rv, "call"))
+
+
+def _only_seventh(rs: Ruleset) -> bool:
+    """The indicator card exists only when the bidder takes the seventh card (else a suit is named)."""
+    return rs.trump.declared_as == "suit"
+
+
+def _play_indicator(rs: Ruleset, otherwise: str) -> str:
+    """What a bidder who called must play when the call was to play the indicator card."""
+    if not has_indicator_card(rs):
+        return otherwise
+    if _only_seventh(rs):
+        return f"play the seventh card if it is the indicator, else {otherwise.removeprefix('play ')}"
+    return "play the indicator"
+
+
+def _last_trick(rs: Ruleset) -> str:
+    if _only_seventh(rs):
+        start = ("If the seventh card is the indicator and the trump is still concealed at the last trick, it is "
+                 "the bidder's last card")
+    else:
+        start = "If the trump is still concealed at the last trick, the indicator is the bidder's last card"
+    if rs.play.reveal.last_trick_forces_exposure:
+        return f"{start}: it is exposed as it is played and is a trump in that trick."
+    annulled = " (so the hand is annulled)" if rs.annul.trump_never_exposed else ""
+    return (f"{start}: played without a call, it is an ordinary card with no trump power and the trump is never "
+            f"exposed{annulled}; a bidder who cannot follow a plain suit may call first, making it an exposed "
+            "trump.")
+
+
+def _trump_suit_led(rs: Ruleset) -> str:
+    start = "When another player leads the trump suit and the bidder cannot follow from hand, the bidder"
+    how = rs.play.bidder_while_concealed.when_trump_suit_led
+    if how == "follow_or_discard":
+        return f"{start} discards and may not call."
+    # after the call the indicator has joined the hand: the only card of the led suit, so it must follow
+    then = _play_indicator(rs, "play any card")
+    if how == "may_call_and_play_indicator":
+        return f"{start} may discard, or call and then {then}."
+    return f"{start} must call and then {then}."
+
+
+def _bidder_void(rs: Ruleset) -> str:
+    void = rs.play.bidder_while_concealed.void_in_plain_suit
+    must = "play a trump if they hold one" if rs.play.reveal.caller_must_trump else "play any card"
+    start = "A bidder who cannot follow a plain suit may"
+    if void == "discard_plain_or_call_and_play_indicator":
+        return (f"{start} discard a card of another plain suit (holding none, they must call), or call and then "
+                f"{_play_indicator(rs, must)}.")
+    if void == "discard_any_or_call_and_play_any_trump":
+        return (f"{start} discard any card (a card of the trump suit: {_trump_card_power(rs)}), or call and "
+                "then play a trump (any card if they hold none).")
+    return (f"{start} discard any card (a card of the trump suit: {_trump_card_power(rs)}), or call and then "
+            f"{_play_indicator(rs, must)}.")
 
 
 def _raise(rs: Ruleset) -> Iterator[Line]:
     if rs.raise_ is None:
         return
-    who = ", then ".join("the bidder" if w == "bidder" else "the bidder's partner" for w in rs.raise_.by)
-    yield (f"After the full deal {who} may each raise once, to at least {rs.raise_.min} and above the "
+    w = _Words(rs)
+    partners = "each of the bidder's partners" if max(len(t) for t in rs.table.teams) > 2 else "the bidder's partner"
+    who = ", then ".join("the bidder" if x == "bidder" else partners for x in rs.raise_.by)
+    each = " each" if len(rs.raise_.by) > 1 else ""
+    yield (f"After the full deal {who} may{each} raise once, to at least {rs.raise_.min} and above the "
            "standing bid."), (_p("raise"),)
     if rs.raise_.others_may_raise:
-        yield ("Then every other player in turn may raise too; a player of another team who raises highest "
-               "becomes the bidder and chooses a new trump."), (_p("raise", "others_may_raise"),)
+        who = "another player" if w.alone else "a player of another team"
+        yield (f"Then every other player in turn may raise too; {who} who raises highest becomes the bidder "
+               "and chooses a new trump."), (_p("raise", "others_may_raise"),)
 
 
 def _special(rs: Ruleset) -> Iterator[Line]:
     s = rs.special
+    w = _Words(rs)
     if s.pair is not None:
         yield from _pair(rs)
     for i, c in enumerate(s.contracts):
-        who = "The bidder" if c.who == "bidder" else "Any player"
-        partner = "their partner's cards are laid aside" if c.partner == "sits_out" else "their partner plays"
+        who = "the bidder" if c.who == "bidder" else "any player (the first to declare, from the first hand)"
         trumps = "without trumps" if c.trumps == "none" else "with the chosen trump"
-        yield (f"{c.name} (`declare {c.name}`): {who} may play to win every trick, after the full deal, "
-               f"{trumps}; {partner}; made {_signed(c.made)}, failed {_signed(c.failed)}."), (
-            _p("special", "contracts", i),)
+        partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
+        partner = "" if w.alone else (
+            f"; their {partners} lay their cards aside" if c.partner == "sits_out"
+            else f"; their {partners} play, and a trick won by one counts as lost")
+        stake = _stake(rs, c.made, c.failed, "the declarer" if w.alone else "the declarer's team")
+        yield (f"{c.name} (`declare {c.name}`): after the full deal {who} may undertake to win every trick "
+               f"alone, {trumps}, leading the first trick{partner}; {stake}."), (_p("special", "contracts", i),)
     if s.all_tricks is not None:
-        yield f"Winning every trick multiplies the score by {s.all_tricks.multiplier}.", (
+        yield f"If {w.bidders} wins every trick, the score is multiplied by {s.all_tricks.multiplier}.", (
             _p("special", "all_tricks"),)
         if s.all_tricks.surrender is not None:
             m = s.all_tricks.surrender.refused_loss_multiplier
-            yield (f"The opponents may offer to surrender; if refused, a lost trick costs the bidders {m} "
-                   "times."), (_p("special", "all_tricks", "surrender"),)
+            yield (f"Until {w.bidders} loses a trick, {w.an_opponent} may offer to surrender at their turn to "
+                   "play; if the bidder accepts, the hand counts as made at the single score; if refused, losing "
+                   f"a trick costs {w.bidders} {m} times the failed score."), (
+                _p("special", "all_tricks", "surrender"),)
     if s.doubling is not None:
         yield from _doubling(rs)
 
@@ -227,18 +340,23 @@ def _special(rs: Ruleset) -> Iterator[Line]:
 def _pair(rs: Ruleset) -> Iterator[Line]:
     pair = rs.special.pair
     assert pair is not None
-    needs = [w for w, on in (("the trump is exposed", pair.needs_trump_exposed),
-                             ("their team has won a trick", pair.needs_won_trick and not pair.right_after_winning),
-                             ("their team won the trick just played", pair.right_after_winning)) if on]
+    w = _Words(rs)
+    needs = [text for text, on in (
+        ("the trump is exposed", pair.needs_trump_exposed),
+        (f"their {w.side} has won a trick", pair.needs_won_trick and not pair.right_after_winning),
+        (f"their {w.side} won the trick just played", pair.right_after_winning)) if on]
     when = f" once {' and '.join(needs)}" if needs else ""
-    yield (f"Pair: a player holding {' and '.join(pair.ranks)} of trumps may show them at their turn"
-           f"{when}."), (_p("special", "pair", "ranks"),)
+    yield (f"Pair: a player holding {' and '.join(pair.ranks)} of trumps may show them at their turn to play"
+           f"{when}; once per {w.side}, and not in a special contract."), (_p("special", "pair", "ranks"),)
+    if not pair.needs_trump_exposed and rs.trump.concealed:
+        yield ("While the trump is concealed only the bidder may show the pair, and showing it exposes the "
+               "trump."), (_p("special", "pair", "needs_trump_exposed"),)
     for i, band in enumerate(pair.bidding_team):
         lo, hi = band.bids
         effect = "no pair" if band.adjust is None else f"target {_signed(band.adjust)}"
-        yield f"Shown by the bidding team at bids {lo}-{hi}: {effect}.", (
-            _p("special", "pair", "bidding_team", i),)
-    yield f"Shown by an opponent: target {_signed(pair.opponents)}.", (_p("special", "pair", "opponents"),)
+        bids = f"bid {lo}" if lo == hi else f"bids {lo}-{hi}"
+        yield f"Shown by {w.bidders} at {bids}: {effect}.", (_p("special", "pair", "bidding_team", i),)
+    yield f"Shown by {w.an_opponent}: target {_signed(pair.opponents)}.", (_p("special", "pair", "opponents"),)
     lo, hi = pair.target_bounds or (rs.auction.bids.min, rs.auction.bids.max)
     yield f"The target stays within {lo}-{hi}.", (_p("special", "pair", "target_bounds"),)
 
@@ -246,44 +364,58 @@ def _pair(rs: Ruleset) -> Iterator[Line]:
 def _doubling(rs: Ruleset) -> Iterator[Line]:
     d = rs.special.doubling
     assert d is not None
-    steps = ", then ".join(f"{'an opponent' if st.by == 'opponents' else 'the bidding team'} may {st.name} "
-                           f"(x{st.multiplier})" for st in d.steps)
-    yield f"After the trump is chosen, {steps}.", (_p("special", "doubling", "steps"),)
+    w = _Words(rs)
+    steps: list[str] = []
+    product = 1
+    for st in d.steps:
+        product *= st.multiplier
+        side = w.an_opponent if st.by == "opponents" else w.bidders
+        in_all = f", x{product} in all" if product != st.multiplier else ""
+        steps.append(f"{side} may {st.name} (x{st.multiplier}{in_all})")
+    yield f"After the trump is chosen, {', then '.join(steps)}.", (_p("special", "doubling", "steps"),)
     if d.auto_double is not None:
         yield (f"Bids of {d.auto_double.from_bid} or more are worth x{d.auto_double.multiplier} from the "
                "start."), (_p("special", "doubling", "auto_double"),)
     if d.cap is not None:
-        yield f"The multiplier never goes above x{d.cap}.", (_p("special", "doubling", "cap"),)
+        yield f"The multiplier never goes above x{d.cap}: a step that would pass it is not offered.", (
+            _p("special", "doubling", "cap"),)
     if d.fixed_stake is not None:
         f = d.fixed_stake
-        cond = " when no match points are showing" if f.needs_no_score_showing else ""
-        yield (f"After a double, the bidding team may say {f.name}{cond}: the hand is then worth {f.value} "
-               "either way."), (_p("special", "doubling", "fixed_stake"),)
+        instead = next((st.name for st in d.steps[1:] if st.by == "bidding_team"), "")
+        cond = (f" while no match points are showing (every score still at {rs.match.start})"
+                if f.needs_no_score_showing else "")
+        yield (f"After a double, the bidder may say {f.name} instead of {instead}{cond}: the hand is then worth "
+               f"{f.value} either way."), (_p("special", "doubling", "fixed_stake"),)
 
 
 def _scoring(rs: Ruleset) -> Iterator[Line]:
     sc = rs.scoring
-    how = {"bidding_team": "Only the bidding team's score moves: made adds, failed subtracts.",
-           "opponents_credited": "Made: the bidders score; failed: the opponents score that much.",
-           "exchange": "The losing side pays the winning side."}
+    w = _Words(rs)
+    credited = w.others if w.paired else w.each_other
+    how = {"bidding_team": f"Only {w.bidders}'s score moves.",
+           "opponents_credited": f"A made contract scores for {w.bidders}, a failed one for {credited}.",
+           "exchange": ("The losing side pays the winning side." if w.paired else
+                        f"What {w.bidders} gains, {w.each_other} loses, and the other way round.")}
     yield how[sc.method], (_p("scoring", "method"),)
     for i, band in enumerate(sc.bands):
         lo, hi = band.bids
         bids = f"Bid {lo}" if lo == hi else f"Bids {lo}-{hi}"
-        yield f"{bids}: made {_signed(band.made)}, failed {_signed(band.failed)}.", (
-            _p("scoring", "bands", i),)
+        who = "the bidder" if w.alone else "the bidders"
+        yield f"{bids}: {_stake(rs, band.made, band.failed, who)}.", (
+            _p("scoring", "bands", i), _p("scoring", "method"))
     if sc.below_half_loss_multiplier > 1:
-        yield (f"Taking less than half the bid multiplies the loss by {sc.below_half_loss_multiplier}."), (
-            _p("scoring", "below_half_loss_multiplier"),)
+        yield (f"Taking less than half the bid in card points multiplies the loss by "
+               f"{sc.below_half_loss_multiplier}."), (_p("scoring", "below_half_loss_multiplier"),)
 
 
 def _match(rs: Ruleset) -> Iterator[Line]:
     m = rs.match
-    yield f"Every team starts at {m.start}.", (_p("match", "start"),)
+    unit = _Words(rs).unit
+    yield f"Every {unit} starts at {m.start}.", (_p("match", "start"),)
     if m.win_at is not None:
-        yield f"A team reaching {m.win_at} wins the match.", (_p("match", "win_at"),)
+        yield f"A {unit} reaching {m.win_at} wins the match.", (_p("match", "win_at"),)
     if m.lose_at is not None:
-        yield f"A team at {m.lose_at} or below loses the match.", (_p("match", "lose_at"),)
+        yield f"A {unit} at {m.lose_at} or below loses the match.", (_p("match", "lose_at"),)
 
 
 def _annul(rs: Ruleset) -> Iterator[Line]:
@@ -294,12 +426,12 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
         yield f"A player holds all {_NUMBERS.get(n, str(n))} {rank} after the full deal.", (
             _p("annul", "one_hand_holds_all_of"),)
     if a.bidding_team_held_all_trumps:
-        yield "At the end, the bidding team turns out to have held every trump.", (
-            _p("annul", "bidding_team_held_all_trumps"),)
+        who = "the bidder turns" if rs.table.bidder_plays_alone else "the bidding team turns"
+        yield f"At the end, {who} out to have held every trump.", (_p("annul", "bidding_team_held_all_trumps"),)
     if a.trump_never_exposed:
         yield "The trump is never exposed.", (_p("annul", "trump_never_exposed"),)
     if a.pointless_hand_may_redeal:
-        yield "A player whose cards carry no points after the full deal asks for it.", (
+        yield "A player whose cards carry no points after the full deal shows them and asks for a new deal.", (
             _p("annul", "pointless_hand_may_redeal"),)
 
 
@@ -328,6 +460,8 @@ def show(report: Report, origin: bool = False) -> str:
     out.extend(f"Source: {s}" for s in rs.sources)
     out.extend(f"Note: {n}" for n in rs.notes)
     for title, section in SECTIONS:
+        if rs.table.bidder_plays_alone and section is _table:
+            title = "Players"
         lines = list(section(rs))
         if not lines:
             continue

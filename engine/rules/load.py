@@ -5,7 +5,9 @@
 
 `extends` overlays one file on another: mappings merge key by key; lists, scalars and `null` replace
 (so `raise: null` removes a section). Every resolved value keeps its `Origin`, the file and place that set
-it, so an error about an inherited value points at the file that wrote it.
+it, so an error about an inherited value points at the file that wrote it - unless the value only became wrong
+because a file further down the chain changed something it depends on: then that file is told, at its own line,
+where the inherited value came from and what to override too.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class Report:
     resolved: dict[str, Any] = field(default_factory=dict)
     origins: Origins = field(default_factory=dict)
     chain: list[str] = field(default_factory=list)
+    cross_field: list[Problem] = field(default_factory=list)  # those of `problems` that checks.py found
 
     @property
     def ok(self) -> bool:
@@ -291,6 +294,7 @@ def _normalise_rank_keys(doc: Document, problems: list[Problem]) -> tuple[dict[s
             pos = doc.keys[(*map_path, "10")]
             problems.append(Problem(doc.file, pos.line, pos.column, dotted((*map_path, "10")),
                                     "10 and T are both the ten; write it once"))
+            parent[map_path[-1]] = {k: v for k, v in table.items() if k != "10"}  # said once is enough
             continue
         parent[map_path[-1]] = {("T" if k == "10" else k): v for k, v in table.items()}
         moved = (*map_path, "10")
@@ -323,10 +327,116 @@ def check_ruleset(ref: str | Path) -> Report:
     except (ValueError, TypeError) as e:  # json cannot carry the value (e.g. NaN); say so plainly
         report.problems.append(Problem(report.file, None, None, "", f"cannot read the values: {e}"))
     if report.ruleset is not None:
-        found = list(checks.run(report.ruleset))
-        report.problems.extend(report.problem(f.path, f.message, f.anchor) for f in found)
+        blame = _Blame(report)
+        report.cross_field = [blame.problem(f) for f in checks.run(report.ruleset)]
+        report.problems.extend(report.cross_field)
     report.problems = _in_reading_order(report.problems, report.file)
     return report
+
+
+# ------------------------------------------------------------------------------- findings across files
+class _Blame:
+    """Where each dependency was first set in each file of the chain, computed once per report.
+
+    A hostile file can yield tens of thousands of findings over as many values; scanning every origin for every
+    finding would be quadratic, so each dependency is indexed once, by chain position.
+    """
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.rank = {file: i for i, file in enumerate(report.chain)}
+        self.last = len(report.chain) - 1
+        self._first: dict[KeyPath, dict[int, tuple[int, int, int, KeyPath, Origin]]] = {}
+
+    def first_set(self, dep: KeyPath) -> dict[int, tuple[int, int, int, KeyPath, Origin]]:
+        """Per chain position: the first place (in reading order) where `dep` or a value inside it was set."""
+        found = self._first.get(dep)
+        if found is None:
+            found = {}
+            for path, origin in self.report.origins.items():
+                if path[: len(dep)] == dep:
+                    rank = self.rank.get(origin.file, -1)
+                    place = (origin.line, origin.column, len(path), path, origin)
+                    if rank not in found or place[:3] < found[rank][:3]:
+                        found[rank] = place
+            self._first[dep] = found
+        return found
+
+    def later_dependency(self, finding: messages.Finding) -> tuple[KeyPath, Origin] | None:
+        """Where a dependency was set further down the chain than `path`: in the last such file, the dependency
+        the check lists first (the likeliest cause), at its first place in that file."""
+        own = _written(self.report, finding.path)
+        own_rank = self.rank.get(own.file, -1) if own is not None else -1
+        for rank in range(self.last, own_rank, -1):
+            for dep in finding.depends:
+                place = self.first_set(dep).get(rank)
+                if place is not None:
+                    return place[3], place[4]
+        return None
+
+    def problem(self, finding: messages.Finding) -> Problem:
+        """A cross-field finding as a problem, reported in the file that caused it.
+
+        When the value at the finding's path came from a parent but a value it depends on was set further down
+        the `extends` chain, the later file is the one the user changed: the problem is reported there, saying
+        where the inherited value came from and what to override too.
+        """
+        report = self.report
+        moved = self.later_dependency(finding) if finding.depends else None
+        if moved is None:
+            return report.problem(finding.path, finding.message + finding.hint, finding.anchor)
+        dep_path, origin = moved
+        fix = finding.fix or f"also override {dotted(_overridable(finding.path))}"
+        message = f"{finding.message}; {dotted(finding.path)} {_came_from(report, finding.path)}: {fix}"
+        return Problem(origin.file, origin.line, origin.column, dotted(dep_path), message)
+
+
+def _written(report: Report, path: KeyPath) -> Origin | None:
+    """The origin of `path`, or of its nearest written ancestor when it was left at its default."""
+    probe = path
+    while probe:
+        origin = report.origins.get(probe)
+        if origin is not None:
+            return origin
+        probe = probe[:-1]
+    return None
+
+
+def _overridable(path: KeyPath) -> KeyPath:
+    """What an overlay has to write to change `path`: a list is replaced whole, so the list itself."""
+    for i, part in enumerate(path):
+        if isinstance(part, int):
+            return path[:i]
+    return path
+
+
+def _came_from(report: Report, path: KeyPath) -> str:
+    origin = report.origins.get(path)
+    if origin is None:
+        return f"keeps its default, {_shown(_default_at(report, path))}"
+    return f"is inherited from {_file_name(origin.file)}:{origin.key_line or origin.line}"
+
+
+def _file_name(file: str) -> str:
+    """A shipped parent is named as such: its full path (often in site-packages) says nothing useful."""
+    path = Path(file)
+    if path.resolve().parent == shipped_dir().resolve():
+        return f"shipped {path.name}"
+    return file
+
+
+def _default_at(report: Report, path: KeyPath) -> Any:
+    node: Any = report.ruleset.model_dump(mode="json", by_alias=True) if report.ruleset else None
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
 
 
 def _in_reading_order(problems: Iterable[Problem], main: str) -> list[Problem]:

@@ -25,9 +25,20 @@ STEPS_HINT = "a step is `deal: N`, auction, trump or raise"
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem: where it lies (`path`), what is wrong, and, for a check across fields, what else it reads.
+
+    `depends` names the other paths the finding was computed from. When `path` was inherited through `extends`
+    but one of those was set by a file further down the chain, the loader reports the problem there, because
+    that is the file the user changed. `hint` is said only where the problem is reported at its own path; `fix`
+    replaces the default advice ("also override PATH") when it is reported at a dependency instead.
+    """
+
     path: KeyPath
     message: str
     anchor: Anchor = "value"
+    depends: tuple[KeyPath, ...] = ()
+    hint: str = ""
+    fix: str = ""
 
 
 def describe(value: Any) -> str:
@@ -193,7 +204,13 @@ _TYPE_NAMES = {
 }
 
 
+# YAML 1.1's other booleans, read as text (see yamlpos): what the writer evidently meant.
+_YAML11_BOOLS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off": "false", "n": "false"}
+
+
 def _plain(kind: str, value: Any, ctx: dict[str, Any], path: KeyPath) -> str:
+    if kind in ("bool_type", "bool_parsing") and isinstance(value, str) and value.lower() in _YAML11_BOOLS:
+        return f"expected true or false, got text {value!r} (write {_YAML11_BOOLS[value.lower()]})"
     if kind in _TYPE_NAMES:
         return f"expected {_TYPE_NAMES[kind]}, got {describe(value)}"
     if kind in ("greater_than_equal", "greater_than"):

@@ -119,7 +119,8 @@ class Auction(Section):
     dealer_forced_bid: Annotated[int, Field(ge=0)] | None = Field(
         None, description="The bid the dealer is forced to make (default: the minimum bid); it ends the auction.")
     hold: bool = Field(
-        False, description="A player who speaks earlier in the first round may equal (hold) a later player's bid.")
+        False, description="A player who speaks earlier in the order of bidding (counted from the first hand) may "
+        "equal (hold) the standing bid of a player who speaks later.")
     ends_at_max_bid: bool = Field(False, description="A bid of the maximum ends the auction at once.")
     partner_overcall: PartnerOvercall | None = None
     second_bid_min: Annotated[int, Field(ge=0)] | None = Field(
@@ -157,7 +158,10 @@ class Reveal(Section):
     retroactive: bool = Field(
         False, description="Trump-suit cards played to the trick before the exposure also count as trumps.")
     last_trick_forces_exposure: bool = Field(
-        True, description="A card indicator still concealed at the last trick is played and exposed then.")
+        True, description="Where the indicator is a card (declared_as: card, or the seventh card): true, an "
+        "indicator still face down at the last trick is exposed as it is played and is a trump in that trick; "
+        "false, it is played as an ordinary card with no trump power and the trump counts as never exposed, "
+        "unless the bidder calls first.")
 
 
 class BidderWhileConcealed(Section):
@@ -214,7 +218,9 @@ class Pair(Section):
     ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks making the pair.")
     bidding_team: list[PairBand] = Field(description="Target change when the bidding team shows it, by bid.")
     opponents: int = Field(4, description="Target change when an opponent shows it.")
-    needs_trump_exposed: bool = True
+    needs_trump_exposed: bool = Field(
+        True, description="The pair may be shown only once the trump is exposed; false: the bidder, who alone knows "
+        "a concealed trump, may show it before, which exposes the trump.")
     needs_won_trick: bool = Field(True, description="The showing team has won a trick before this one.")
     right_after_winning: bool = Field(
         False, description="Only right after the showing team won the trick just played.")
@@ -260,11 +266,11 @@ class AutoDouble(Section):
 
 
 class FixedStake(Section):
-    """'C': after a double the bidding team may fix the stake, when no match points are showing."""
+    """'C': after a double the bidder may fix the stake, at their turn in a later step of the bidding team."""
 
     name: Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")] = "C"
     value: Annotated[int, Field(ge=1)] = 6
-    needs_no_score_showing: bool = True
+    needs_no_score_showing: bool = Field(True, description="Only while every match score is 0.")
 
 
 class Doubling(Section):

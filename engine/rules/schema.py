@@ -7,6 +7,9 @@ A file with `extends` is an overlay: it states only what it changes, so no secti
 schema says so with `if/then/else`: an overlay is checked against "Overlay" copies of the definitions with
 `required` dropped along mapping keys (list items stay complete, since a list in an overlay replaces the
 parent's whole list). The loader then checks the resolved rules in full.
+
+The schema reads keys as the loader does: where a map is keyed by rank, `10` is the ten (T), and the two may
+not both be written.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.rules.load import RANK_KEYED
 from engine.rules.model import Ruleset
+from engine.rules.yamlpos import KeyPath
 
 SCHEMA_URI = "http://json-schema.org/draft-07/schema#"
 OVERLAY = "Overlay"
@@ -54,7 +59,7 @@ def _overlay(node: Any, defs: dict[str, Any], made: dict[str, Any]) -> Any:
                 made[name + OVERLAY] = {}  # placeholder against recursion
                 made[name + OVERLAY] = _overlay(defs[name], defs, made)
             out[key] = f"#/definitions/{name}{OVERLAY}"
-        elif key in ("items", "additionalItems", "additionalProperties", "propertyNames"):
+        elif key in ("items", "additionalItems", "additionalProperties", "propertyNames", "not"):
             out[key] = value
         elif key == "properties":
             out[key] = {k: _overlay(v, defs, made) for k, v in value.items()}
@@ -63,12 +68,33 @@ def _overlay(node: Any, defs: dict[str, Any], made: dict[str, Any]) -> Any:
     return out
 
 
+def _property(defs: dict[str, Any], path: KeyPath) -> dict[str, Any]:
+    """The schema of the property at `path`, following references from the root."""
+    node = defs["Ruleset"]
+    for part in path:
+        node = node["properties"][part]
+        ref = node.get("$ref")
+        if isinstance(ref, str) and part != path[-1]:
+            node = defs[ref.rsplit("/", 1)[-1]]
+    assert isinstance(node, dict)
+    return node
+
+
+def _ten_keys(defs: dict[str, Any]) -> None:
+    """Rank-keyed maps accept `10` for the ten, as the loader does, but not together with `T`."""
+    for path in RANK_KEYED:
+        node = _property(defs, path)
+        node["propertyNames"] = {"enum": [*node["propertyNames"]["enum"], "10"]}
+        node["not"] = {"required": ["T", "10"]}
+
+
 def ruleset_schema() -> dict[str, Any]:
     raw = _draft7(Ruleset.model_json_schema(by_alias=True, mode="validation"))
     defs: dict[str, Any] = raw.pop("definitions", raw.pop("$defs", {}))
     title = raw.get("title", "Ruleset")
     full = dict(raw)
     defs["Ruleset"] = full
+    _ten_keys(defs)
     overlays: dict[str, Any] = {}
     overlay_root = _overlay(full, defs, overlays)
     overlay_root["required"] = ["schema_version", "name", "extends", "description"]

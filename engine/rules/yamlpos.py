@@ -3,8 +3,9 @@
 Only plain YAML is read (the shared reader, `engine.safeyaml`): mappings, lists, text, numbers, booleans and
 null. Python tags and every other explicit tag are refused, and so are aliases (`*name`): a rule file never
 needs them, and refusing them at the first one is what makes an alias bomb fail at once instead of expanding;
-only regular files are opened (`engine.safefile`). Mapping keys are always kept
-as their source text, so `9: 2` in a points table means the rank "9" (YAML alone would read the number 9).
+only regular files are opened (`engine.safefile`). Mapping keys are always kept as their source text, so
+`9: 2` in a points table means the rank "9" (YAML alone would read the number 9).
+Booleans are YAML 1.2's, as editors and the JSON Schema read them: true and false only; yes/no/on/off are text.
 """
 
 from __future__ import annotations

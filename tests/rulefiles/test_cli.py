@@ -53,6 +53,23 @@ def test_validate_text_and_json(monkeypatch: pytest.MonkeyPatch) -> None:
     ]
 
 
+def test_validate_json_is_the_same_as_format_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BAD)
+    files = ("unknown-key-typo.yaml", "empty.yaml", "twenty-eight")
+    by_format = run("validate", "--format", "json", *files)
+    assert run("validate", "--json", *files) == by_format
+    assert run("validate", "--json", "--format", "json", *files) == by_format
+    assert by_format[0] == 2 and len(json.loads(by_format[1])) == 2
+    assert run("validate", "--json", "twenty-eight") == (0, "[]\n", "")
+
+
+def test_validate_json_and_format_text_together_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BAD)
+    code, out, err = run("validate", "--json", "--format", "text", "unknown-key-typo.yaml")
+    assert (code, out) == (2, "")
+    assert err == "validate: --json and --format text ask for different outputs; give one of them\n"
+
+
 def test_rulesets_lists_every_shipped_file() -> None:
     code, out, _ = run("rulesets")
     lines = out.splitlines()

@@ -49,6 +49,18 @@ def test_relative_extends_and_origins(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_error_in_inherited_value_points_at_the_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child changed nothing the broken value depends on: the parent is where it is wrong."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "parent.yaml", "schema_version: 1\nname: parent\nextends: twenty-eight\ndescription: p\n"
+          "auction:\n  partner_overcall: {min: 30}\n")
+    write(tmp_path, "child.yaml", HEAD + "extends: ./parent.yaml\nmatch: {win_at: 8}\n")
+    assert [str(p) for p in problems_of("child.yaml")] == [
+        "parent.yaml:6:27: auction.partner_overcall.min: 30 is outside the bid range 14-28"]
+
+
+def test_error_caused_by_the_child_is_reported_in_the_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """The parent's value became wrong because the child narrowed the bids: the child is told, at its bids."""
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "parent.yaml", "schema_version: 1\nname: parent\nextends: twenty-eight\ndescription: p\n"
           "auction:\n  partner_overcall: {min: 22}\n")
@@ -56,7 +68,8 @@ def test_error_in_inherited_value_points_at_the_parent(tmp_path: Path, monkeypat
           "scoring:\n  bands:\n    - {bids: [14, 21], made: 1, failed: -1}\nraise: null\nschedule:\n"
           "  - deal: 4\n  - auction\n  - trump\n  - deal: 4\n")
     assert [str(p) for p in problems_of("child.yaml")] == [
-        "parent.yaml:6:27: auction.partner_overcall.min: 22 is outside the bid range 14-21"]
+        "child.yaml:6:24: auction.bids.max: 22 is outside the bid range 14-21; auction.partner_overcall.min is "
+        "inherited from parent.yaml:6: also override auction.partner_overcall.min"]
 
 
 def test_unquoted_number_keys_in_points_are_ranks(tmp_path: Path) -> None:
