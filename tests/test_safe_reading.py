@@ -154,6 +154,8 @@ def test_the_same_limits_for_every_kind_of_file(what: str, fast: bool) -> None:
     assert load("a: [1, 2.5, true, null, text, 2024-01-01]\n", "f.yaml", what, fast)[0] == \
         {"a": [1, 2.5, True, None, "text", "2024-01-01"]}
     assert compose("", "f.yaml", what, fast) is None
+    assert load("a: [yes, no, on, off, True, FALSE]\n", "f.yaml", what, fast)[0] == \
+        {"a": ["yes", "no", "on", "off", True, False]}              # YAML 1.2 booleans, as rule files read them
 
 
 def test_forty_levels_are_read_and_forty_one_are_not() -> None:
