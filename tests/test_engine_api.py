@@ -89,7 +89,7 @@ def test_result_and_terminal() -> None:
     while not s.is_terminal:
         s.apply(rng.choice(s.legal_actions()))
     r = s.result
-    assert r.status in ("complete", "annulled") and s.legal_actions() == [] and s.current_seat == -1
+    assert r.status in ("complete", "annulled") and s.legal_actions() == () and s.current_seat == -1
     if r.status == "complete":
         assert sum(r.card_points) == 29 and len(r.tricks) == 8
 
@@ -113,7 +113,8 @@ def test_what_a_caller_holds_cannot_change_the_state() -> None:
     game = load_game("twenty-eight")
     state = game.new_hand(0, seed=1)
     legal = state.legal_actions()
-    legal.append(Action(state.to_act, "bid", "99"))
+    with pytest.raises(AttributeError):
+        legal.append(Action(state.to_act, "bid", "99"))  # type: ignore[attr-defined]
     with pytest.raises(IllegalActionError):
         state.apply(Action(state.to_act, "bid", "99"))
     assert Action(state.to_act, "bid", "99") not in state.legal_actions()

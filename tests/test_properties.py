@@ -129,7 +129,7 @@ def play_hand(g: Game, rng: random.Random, every_action: bool) -> tuple[State, i
             refused += check_refused(g, s, rng)
         s.apply(legal[rng.randrange(len(legal))])
         step += 1
-    assert s.legal_actions() == []
+    assert s.legal_actions() == ()
     return s, refused
 
 

@@ -87,7 +87,7 @@ def rollout(state: State, rand: Callable[[], float]) -> None:
             state.apply(greedy(state, legal))
 
 
-def greedy(state: State, legal: list[Action]) -> Action:
+def greedy(state: State, legal: Sequence[Action]) -> Action:
     g = state.game
     p = state.to_act
     mask = state._legal_mask

@@ -57,28 +57,22 @@ class AuctionPhase(StateData):
         return (not a.redeal_automatic and not self.spoke[seat]
                 and (seat - self.first) % self.n < a.redeal_seats and not self.hands[seat] & self.game.point_mask)
 
-    def _auction_legal(self) -> list[Action]:
+    def _auction_legal(self) -> tuple[Action, ...]:
         g = self.game
         p = self.to_act
-        out: list[Action] = []
-        if self._may_demand_redeal(p):
-            out.append(g.action(p, "redeal"))
+        redeal = self._may_demand_redeal(p)
         if self._dealer_forced(p):
-            values = [g.rules.auction.forced_bid]
+            lo = hi = g.rules.auction.forced_bid
             may_pass = False
         else:
-            barred = self._one_suit_barred(p)
             lo = self._min_bid(p)
-            values = [] if barred or lo > g.bid_max else [lo + (-(lo - g.bid_min)) % g.bid_step, g.bid_max]
+            lo += (-(lo - g.bid_min)) % g.bid_step
+            hi = g.bid_max
+            if self._one_suit_barred(p) or lo > hi:
+                lo, hi = 0, -1
             must_open = g.rules.auction.first_hand_must_bid and p == self.first and not self.spoke[p]
-            may_pass = not (must_open and values)
-        if may_pass:
-            out.append(g.pass_action[p])
-        if values:
-            start = (values[0] - g.bid_min) // g.bid_step * g.bids_per_value
-            end = (values[-1] - g.bid_min) // g.bid_step * g.bids_per_value + g.bids_per_value
-            out.extend(g.bid_actions(p)[start:end])
-        return out
+            may_pass = not (must_open and lo <= hi)
+        return g.auction_choices(p, redeal, may_pass, lo, hi)
 
     # --- applying ---------------------------------------------------------------------------------
     def _auction_apply(self, a: Action) -> None:

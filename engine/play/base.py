@@ -106,7 +106,7 @@ class StateData:
     pair_shown_by: list[int]
     surrender: int
     bidders_lost_trick: bool
-    _legal: list[Action] | None
+    _legal: tuple[Action, ...] | None
     _legal_mask: int
 
     @property

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from engine.play.state import State
 
 NO_TRUMP = -1
+AUCTION_CACHE_LIMIT = 200_000   # actions kept in cached auction choices (about 1.6 MB of references)
 TRUMP_POWER = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
 
 
@@ -92,6 +93,8 @@ class Game:
         self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
             [{} for _ in range(self.nsuits)] for _ in range(n)]
         self._bid_actions: list[list[Action] | None] = [None] * n
+        self._auction_choices: dict[tuple[int, bool, bool, int, int], tuple[Action, ...]] = {}
+        self._auction_cached = 0
 
     # --- actions --------------------------------------------------------------------------------------
     def action(self, seat: int, verb: str, arg: str = "") -> Action:
@@ -124,6 +127,28 @@ class Game:
             else:
                 out = [self.action(seat, "bid", str(v)) for v in self.bid_values]
             self._bid_actions[seat] = out
+        return out
+
+    def auction_choices(self, seat: int, redeal: bool, may_pass: bool, lo: int, hi: int) -> tuple[Action, ...]:
+        """A seat's legal auction actions: redeal, pass, and every bid from `lo` to `hi` (none when lo > hi);
+        kept, since the same few combinations recur hand after hand."""
+        key = (seat, redeal, may_pass, lo, hi)
+        out = self._auction_choices.get(key)
+        if out is None:
+            head: list[Action] = []
+            if redeal:
+                head.append(self.action(seat, "redeal"))
+            if may_pass:
+                head.append(self.pass_action[seat])
+            if lo <= hi:
+                per = self.bids_per_value
+                start = (lo - self.bid_min) // self.bid_step * per
+                end = (hi - self.bid_min) // self.bid_step * per + per
+                head.extend(self.bid_actions(seat)[start:end])
+            out = tuple(head)
+            if self._auction_cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
+                self._auction_cached += len(out)
+                self._auction_choices[key] = out
         return out
 
     # --- helpers used by State and tools --------------------------------------------------------------

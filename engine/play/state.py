@@ -43,6 +43,13 @@ _COPIED_LISTS = (
 )
 
 
+def _holds(legal: tuple[Action, ...], action: Action) -> bool:
+    for a in legal:
+        if a is action:
+            return True
+    return False
+
+
 class State(TrickPhase):
     """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`."""
 
@@ -209,21 +216,23 @@ class State(TrickPhase):
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now, as a new list (empty once the hand is over)."""
-        return list(self._legal_list())
-
-    def _legal_list(self) -> list[Action]:
-        """The state's own cached list of legal actions: never handed out."""
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the seat to act may take now (empty once the hand is over). A tuple: what a caller holds
+        cannot change what the state accepts."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._play_legal() if self.phase == PLAY else self._compute_legal()
+            ph = self.phase
+            if ph == PLAY:
+                legal = self._play_legal()
+            elif ph == AUCTION:
+                legal = self._auction_legal()
+            else:
+                legal = tuple(self._compute_legal())
+            self._legal = legal
         return legal
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> tuple[Action, ...] | list[Action]:
         ph = self.phase
-        if ph == PLAY:
-            return self._play_legal()
         if ph == AUCTION:
             return self._auction_legal()
         if ph == TRUMP:
@@ -264,7 +273,7 @@ class State(TrickPhase):
         if self.phase == PLAY and action.verb == "play" and action.seat == self.to_act:
             # fast path: a card is legal when one of its copies is in the legal mask
             if self._legal is None:
-                self._legal_list()
+                self.legal_actions()
             mask = self._legal_mask
             for c in self.game.code_ids.get(action.arg, ()):
                 if mask >> c & 1:
@@ -272,10 +281,11 @@ class State(TrickPhase):
                     self._legal = None
                     self._play_card_id(action.seat, c)
                     return
-        legal = self._legal_list()
-        if action not in legal:
+        legal = self.legal_actions()
+        # legal actions are interned, so identity decides (an equal action from elsewhere is interned first)
+        if not _holds(legal, action):
             action = self.normalise(action)
-            if action not in legal:
+            if not _holds(legal, action):
                 from engine.play.explain import why_illegal
 
                 raise IllegalActionError(why_illegal(self, action))

@@ -138,7 +138,7 @@ class TrickPhase(ContractPhases):
             return 0, extras + [call]
         return self._discards(h), extras + [call]
 
-    def _play_legal(self) -> list[Action]:
+    def _play_legal(self) -> tuple[Action, ...]:
         g = self.game
         p = self.to_act
         h = self.hands[p]
@@ -150,7 +150,7 @@ class TrickPhase(ContractPhases):
                 follow = h & g.suit_masks[led]
                 if follow:
                     self._legal_mask = follow
-                    return list(g.suit_plays(p, led, follow >> (led * g.block)))
+                    return g.suit_plays(p, led, follow >> (led * g.block))
                 if not self.concealed and not g.void_filters:
                     mask = h
             elif not self.concealed or p != self.high_bidder:
@@ -166,7 +166,7 @@ class TrickPhase(ContractPhases):
             v = mask >> (s * block) & bm
             if v:
                 out.extend(g.suit_plays(p, s, v))
-        return out
+        return tuple(out)
 
     # --- optional actions at one's turn to play -----------------------------------------------------
     def _pair_allowed(self, p: int) -> bool:

@@ -1,0 +1,248 @@
+"""A child program we talk to over pipes and can always get rid of.
+
+The program runs in a session, and so a process group, of its own: whatever it starts is killed with it. We never
+block on its pipes: both ends are non-blocking and every write and read waits in `select` against a deadline, and
+lines read from it are bounded in size. Its standard error is our own standard error: we never read from it, so a
+program flooding it cannot block us (a program whose writes there block is simply late, which the deadline covers).
+Every program still running when the interpreter exits is killed with its group.
+
+A program that deliberately leaves its process group (setsid, setpgid in a child) is beyond reach: this guards
+against misbehaving programs, it is not a sandbox."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+
+CHUNK = 1 << 16
+REAP_WAIT = 5.0    # seconds to reap a killed leader: SIGKILL cannot be refused, this only bounds a stuck kernel
+POLL_STEP = 0.01
+
+
+class ProgramFault(Exception):
+    """The program can no longer be talked to; the message says why in a few words."""
+
+
+class Stalled(ProgramFault):
+    """The deadline passed while waiting for the program to read or write."""
+
+
+class Closed(ProgramFault):
+    """The program closed its end of a pipe (usually: it exited)."""
+
+
+class TooLong(ProgramFault):
+    """The program wrote more than the limit without ending its line."""
+
+
+def write_all(fd: int, data: bytes, deadline: float, exit_fd: int | None = None) -> None:
+    """Write all of `data` to the non-blocking `fd` before `deadline` (time.monotonic); Closed as soon as
+    `exit_fd` (a pidfd) says the program has exited."""
+    view = memoryview(data)
+    with _selector(fd, selectors.EVENT_WRITE, exit_fd) as sel:
+        while view:
+            try:
+                view = view[os.write(fd, view[:CHUNK]):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError as e:   # BrokenPipeError, or the pipe is otherwise unusable
+                raise Closed(e.strerror or str(e)) from None
+            if _wait(sel, deadline, exit_fd):
+                raise Closed("the program exited")
+
+
+class LineReader:
+    """Lines from a non-blocking file descriptor, each bounded in length, each waited for against a deadline.
+    With `exit_fd` (a pidfd), waiting ends as soon as the program has exited, even if a process it started
+    still holds the pipe."""
+
+    def __init__(self, fd: int, exit_fd: int | None = None) -> None:
+        self.fd = fd
+        self.exit_fd = exit_fd
+        self._buf = b""
+
+    def read_line(self, deadline: float, limit: int) -> bytes:
+        """The next line without its newline; Stalled, Closed (end of file first) or TooLong (over `limit`)."""
+        exited = False
+        with _selector(self.fd, selectors.EVENT_READ, self.exit_fd) as sel:
+            while b"\n" not in self._buf:
+                if len(self._buf) > limit:
+                    raise TooLong(f"more than {limit} bytes without a newline")
+                chunk = self._read_now()
+                if chunk is None:
+                    if exited:   # what it wrote before exiting has been read: nothing more is coming
+                        raise Closed("the program exited")
+                    exited = _wait(sel, deadline, self.exit_fd)
+                    continue
+                if not chunk:
+                    raise Closed("end of output")
+                self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        if len(line) > limit:
+            raise TooLong(f"a line of {len(line)} bytes")
+        return line
+
+    def take_pending(self, limit: int) -> bytes:
+        """Everything already written and not yet read, without waiting; Closed at end of file, TooLong past
+        `limit` bytes (a program flooding its output)."""
+        while (chunk := self._read_now()) is not None:
+            if not chunk:
+                raise Closed("end of output")
+            self._buf += chunk
+            if len(self._buf) > limit:
+                raise TooLong(f"more than {limit} bytes")
+        out, self._buf = self._buf, b""
+        return out
+
+    def take_buffered(self) -> bytes:
+        """What was read past the last line returned, without reading more."""
+        out, self._buf = self._buf, b""
+        return out
+
+    def _read_now(self) -> bytes | None:
+        """What can be read at once (b'' at end of file), or None if nothing is there yet."""
+        try:
+            return os.read(self.fd, CHUNK)
+        except BlockingIOError:
+            return None
+        except OSError as e:
+            raise Closed(e.strerror or str(e)) from None
+
+
+def _selector(fd: int, events: int, exit_fd: int | None) -> selectors.BaseSelector:
+    sel = selectors.DefaultSelector()
+    try:
+        sel.register(fd, events)
+        if exit_fd is not None:
+            sel.register(exit_fd, selectors.EVENT_READ)
+    except BaseException:
+        sel.close()
+        raise
+    return sel
+
+
+def _wait(sel: selectors.BaseSelector, deadline: float, exit_fd: int | None) -> bool:
+    """Wait for the selector until `deadline` (Stalled once it has passed); whether the program has exited."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise Stalled("the deadline passed")
+    return any(key.fd == exit_fd for key, _ in sel.select(left))
+
+
+class Program:
+    """One started program: request lines go to its standard input, answer lines come from its standard output."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        """Start it; OSError if it cannot be started."""
+        self._proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                      start_new_session=True)
+        self.pgid = self._proc.pid   # the leader of a new session leads its process group
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._stdin, self._stdout = self._proc.stdin, self._proc.stdout
+        self._exit_fd: int | None = None
+        self._killed = False
+        _LIVE[id(self)] = (os.getpid(), self)
+        try:
+            os.set_blocking(self._stdin.fileno(), False)
+            os.set_blocking(self._stdout.fileno(), False)
+            self._exit_fd = _pidfd(self._proc.pid)
+        except BaseException:
+            self.kill()
+            raise
+        self.output = LineReader(self._stdout.fileno(), self._exit_fd)
+
+    def send(self, data: bytes, deadline: float) -> None:
+        write_all(self._stdin.fileno(), data, deadline, self._exit_fd)
+
+    def exit_code(self, wait: float = 0.0) -> int | None:
+        """The leader's exit code once it has exited (waiting up to `wait` seconds), else None. The leader is
+        not reaped here, so its group id cannot be reused before `kill` has signalled the group."""
+        end = time.monotonic() + wait
+        while True:
+            code = _peek_exit(self._proc)
+            if code is not None or time.monotonic() >= end:
+                return code
+            time.sleep(POLL_STEP)
+
+    def close(self, grace: float) -> None:
+        """Close its input (a well-behaved program exits), give the leader `grace` seconds, then kill the group."""
+        if not self._killed:
+            _close_quietly(self._stdin)
+            self.exit_code(grace)
+        self.kill()
+
+    def kill(self) -> None:
+        """Kill the whole process group and reap the leader; safe to call more than once."""
+        if self._killed:
+            return
+        self._killed = True
+        _LIVE.pop(id(self), None)
+        try:
+            os.killpg(self.pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):   # already gone (macOS says EPERM for a group of zombies)
+            pass
+        _close_quietly(self._stdin)
+        _close_quietly(self._stdout)
+        if self._exit_fd is not None:
+            os.close(self._exit_fd)
+        try:
+            self._proc.wait(timeout=REAP_WAIT)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when the process exits (Linux 5.3 and later), else None."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is None:
+        return None
+    try:
+        fd: int = pidfd_open(pid)
+    except OSError:
+        return None
+    return fd
+
+
+def _peek_exit(proc: subprocess.Popen[bytes]) -> int | None:
+    if proc.returncode is not None:
+        return proc.returncode
+    if not hasattr(os, "waitid"):   # macOS: reaping early only risks signalling a reused group id, remotely
+        return proc.poll()
+    try:
+        info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return proc.poll()
+    if info is None:
+        return None
+    return -info.si_status if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else info.si_status
+
+
+def _close_quietly(stream: object) -> None:
+    close = getattr(stream, "close", None)
+    if callable(close):
+        try:
+            close()
+        except OSError:
+            pass
+
+
+# Programs not yet killed, by id, with the process that started them: a forked worker inherits this table but must
+# not kill its parent's programs.
+_LIVE: dict[int, tuple[int, Program]] = {}
+
+
+def kill_all() -> None:
+    """Kill every program this process started and has not killed yet."""
+    me = os.getpid()
+    for owner, program in list(_LIVE.values()):
+        if owner == me:
+            program.kill()
+
+
+atexit.register(kill_all)
