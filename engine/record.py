@@ -9,10 +9,12 @@ from typing import Any
 
 import yaml
 
+from engine import safefile, safeyaml
 from engine.errors import IllegalActionError, RecordError, RulesetError, UnreadableError
 from engine.play.actions import Action
 from engine.play.game import Game, load_game
 from engine.play.state import State
+from engine.text import escaped, quoted
 
 MAX_RECORD_BYTES = 1 << 20
 
@@ -46,28 +48,16 @@ class HandRecord:
 
 
 # --------------------------------------------------------------------------------------------- reading
-def _node_line(node: yaml.Node | None) -> int | None:
-    return node.start_mark.line + 1 if node is not None else None
+WHAT = "hand record"
 
 
 def read_record_text(text: str, source: str = "<record>", base_dir: Path | None = None) -> HandRecord:
-    """Parse a record (YAML or JSON); raises UnreadableError naming the line of what is wrong."""
-    try:
-        # aliases could expand exponentially (a "billion laughs" record): a hand record never needs them
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                mark = event.start_mark
-                raise UnreadableError(source, "YAML aliases (*name) are not allowed in a hand record",
-                                      mark.line + 1 if mark is not None else None)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise UnreadableError(source, f"not valid YAML: {getattr(e, 'problem', None) or e}", line) from None
+    """Parse a record (YAML or JSON) with the shared safe reader (no aliases or unusual tags, bounded nesting);
+    raises UnreadableError naming the line of what is wrong."""
+    data, node = safeyaml.load(text, source, WHAT)
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
         raise UnreadableError(source, "a hand record must be a mapping with ruleset, dealer, hands and actions", 1)
-    lines = {k.value: _node_line(v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+    lines = {safeyaml.scalar(k, source, WHAT): v.start_mark.line + 1 for k, v in node.value}
 
     def bad(key: str, msg: str) -> UnreadableError:
         return UnreadableError(source, f"{key}: {msg}", lines.get(key))
@@ -98,16 +88,24 @@ def read_record_text(text: str, source: str = "<record>", base_dir: Path | None 
     return HandRecord(ruleset, dealer, hands, seed, actions, base_dir, source, extra, lines.get("ruleset"))
 
 
+def _seat_number(key: object) -> int | None:
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 6:
+        return int(key)
+    return None
+
+
 def _read_hands(raw: object, bad: Any) -> list[list[str]]:
     if isinstance(raw, list):
         items = list(enumerate(raw))
     elif isinstance(raw, dict):
         items = []
         for k, v in raw.items():
-            try:
-                items.append((int(k), v))
-            except (TypeError, ValueError):
-                raise bad(f"'{k}' is not a seat number") from None
+            seat = _seat_number(k)
+            if seat is None:
+                raise bad(f"{quoted(str(k))} is not a seat number")
+            items.append((seat, v))
     else:
         raise bad("must map each seat to its cards")
     items.sort(key=lambda kv: kv[0])
@@ -125,33 +123,25 @@ def _read_hands(raw: object, bad: Any) -> list[list[str]]:
 
 
 def _record_file_text(path: str | Path) -> str:
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise UnreadableError(str(path), f"cannot read: {e.strerror or e}") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise UnreadableError(str(path), "file is larger than 1 MiB")
-    if b"\0" in raw:
-        raise UnreadableError(str(path), "not a text file")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UnreadableError(str(path), "not UTF-8 text") from None
+    """The text of a record file: only a regular file of at most 1 MiB of UTF-8 text is read."""
+    source = escaped(str(path))
+    raw = safefile.read_regular(Path(path), source, WHAT, MAX_RECORD_BYTES, "1 MiB; a hand record is a few kilobytes")
+    return safefile.decode_text(raw, source)
 
 
 def read_record(path: str | Path) -> HandRecord:
-    return read_record_text(_record_file_text(path), str(path), Path(path).parent)
+    return read_record_text(_record_file_text(path), escaped(str(path)), Path(path).parent)
 
 
 def read_records(path: str | Path) -> list[HandRecord]:
     """The records in a file: one record (YAML or JSON), or JSON lines - one record object per line, as
     `simulate --out` writes them (each line's problems are reported as FILE:LINE)."""
     text = _record_file_text(path)
+    source = escaped(str(path))
     lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     if len(lines) > 1 and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for _, ln in lines):
-        return [read_record_text(ln, f"{path}:{i}", Path(path).parent) for i, ln in lines]
-    return [read_record_text(text, str(path), Path(path).parent)]
+        return [read_record_text(ln, f"{source}:{i}", Path(path).parent) for i, ln in lines]
+    return [read_record_text(text, source, Path(path).parent)]
 
 
 # --------------------------------------------------------------------------------------------- playing
@@ -176,7 +166,7 @@ def deal_for(game: Game, record: HandRecord) -> list[list[int]]:
     try:
         ids = game.layout.parse_cards([c for h in record.hands for c in h])
     except ValueError as e:
-        raise UnreadableError(record.source, f"hands: {e}") from None
+        raise UnreadableError(record.source, f"hands: {escaped(str(e), 200)}") from None
     out: list[list[int]] = []
     pos = 0
     for seat, h in enumerate(record.hands):

@@ -188,8 +188,8 @@ def _garble_action(d: dict[str, object]) -> None:
 
 
 @pytest.mark.parametrize(("edit", "code", "message"), [
-    (_set_action, 1, "hands[0], action 1 '1 bid 99': bids go up to 28"),
-    (_set_seed, 2, "hands[0]: dealer and seed do not follow from the match's seed"),
+    (_set_action, 1, "hands[0].actions[0]: '1 bid 99': bids go up to 28"),
+    (_set_seed, 2, "hands[0].seed: 1 does not follow from the match's seed"),
     (_garble_action, 2, "is not an action"),
 ])
 def test_resume_refuses_a_save_it_cannot_continue(edit: Edit, code: int, message: str) -> None:

@@ -4,8 +4,10 @@ traceback."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -50,9 +52,9 @@ def test_alias_bomb_refused(tmp_path: Path) -> None:
 
 def test_binary_and_missing(tmp_path: Path) -> None:
     code, out, _ = replay(tmp_path, b"\x00\x01\xff")
-    assert code == 2 and out.endswith("record.yaml: not a text file\n")
+    assert code == 2 and out.endswith("record.yaml: binary file (it contains NUL bytes), not YAML text\n")
     r = CliRunner().invoke(app, ["replay", str(tmp_path / "nope.yaml")])
-    assert r.exit_code == 2 and "cannot read" in r.output
+    assert r.exit_code == 2 and r.output.endswith("nope.yaml: no such file\n")
 
 
 def test_wrong_deal_sizes(tmp_path: Path) -> None:
@@ -88,3 +90,61 @@ def test_random_actions_are_refused_cleanly(tmp_path: Path, actions: list[str]) 
     assert code in (0, 1)
     if code == 1:
         assert json.loads(out)["error"]["message"]
+
+
+# --- records that point somewhere hostile, or are shaped to exhaust the reader ------------------------------
+def _one_line(out: str) -> bool:
+    return out.count("\n") == 1 and "Traceback" not in out
+
+
+def test_deep_nesting_is_refused_where_it_starts(tmp_path: Path) -> None:
+    for depth in (41, 1000, 100_000):
+        code, out, exc = replay(tmp_path, "ruleset: twenty-eight\ndealer: 0\nseed: 1\nx: " + "{a: " * depth + "1"
+                                + "}" * depth + "\n")
+        assert (code, exc) == (2, None) and "nested too deeply to be a hand record" in out and _one_line(out)
+
+
+@pytest.mark.parametrize(("ruleset", "message"), [
+    ("./pipe.yaml", "pipe.yaml: is a named pipe, not a regular file"),
+    ("/dev/stdin", "/dev/stdin: is a device, not a regular file"),
+    ("./loop.yaml", "loop.yaml: cannot read the file (a loop of symbolic links"),
+    ("x" * 5000, "no such file, and no shipped rule file has this name"),
+    ("./" + "x" * 5000 + ".yaml", "cannot read the file (the file name is too long)"),
+    ("./folder", "folder: is a directory, not a rule file"),
+])
+def test_a_ruleset_that_is_not_a_regular_file_never_blocks(tmp_path: Path, ruleset: str, message: str) -> None:
+    os.mkfifo(tmp_path / "pipe.yaml")
+    os.symlink("loop2.yaml", tmp_path / "loop.yaml")
+    os.symlink("loop.yaml", tmp_path / "loop2.yaml")
+    (tmp_path / "folder").mkdir()
+    code, out, exc = replay(tmp_path, yaml.safe_dump({"ruleset": ruleset, "dealer": 0, "seed": 1}))
+    assert (code, exc) == (2, None), out
+    assert message in out and "Traceback" not in out   # (replay_cmd quotes the ruleset name itself, unshortened)
+
+
+@pytest.mark.parametrize("kind", ["pipe", "loop", "folder", "long"])
+def test_the_record_file_itself_must_be_a_regular_file(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / ("y" * 5000 if kind == "long" else "record.yaml")
+    if kind == "pipe":
+        os.mkfifo(target)
+    elif kind == "loop":
+        os.symlink("record.yaml", target)
+    elif kind == "folder":
+        target.mkdir()
+    r = CliRunner().invoke(app, ["replay", str(target)])
+    assert r.exit_code == 2 and _one_line(r.output) and r.exception is None or isinstance(r.exception, SystemExit)
+    assert {"pipe": "named pipe", "loop": "symbolic links", "folder": "is a directory",
+            "long": "name is too long"}[kind] in r.output
+
+
+def test_an_action_with_foreign_or_huge_seat_digits_is_illegal_not_a_crash(tmp_path: Path) -> None:
+    for seat in ("\u00b2", "\u0663", "1" * 5000):
+        code, out, exc = replay(tmp_path, yaml.safe_dump(dict(GOOD, actions=[f"{seat} pass"])), "--json")
+        assert (code, exc) == (1, None) and "is not an action" in json.loads(out)["error"]["message"]
+
+
+def test_duplicate_keys_and_odd_seat_keys_are_refused(tmp_path: Path) -> None:
+    code, out, _ = replay(tmp_path, "ruleset: twenty-eight\ndealer: 0\ndealer: 1\nseed: 1\n")
+    assert code == 2 and "record.yaml:3:1: duplicate key 'dealer' (first written at line 2)" in out
+    code, out, _ = replay(tmp_path, "ruleset: twenty-eight\ndealer: 0\nhands: {true: JS, 0: 9S}\n")
+    assert code == 2 and "'True' is not a seat number" in out

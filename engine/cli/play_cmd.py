@@ -5,20 +5,23 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from engine.cli.common import DEFAULT_RULESET, UNREADABLE, fail, load_game_or_exit, make_bots
+from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, fail, load_game_or_exit, make_bots
 from engine.cli.render import render_hand_summary, team_name
-from engine.errors import UnreadableError
-from engine.play.game import Game
+from engine.errors import ArgumentError, RulesetError, UnreadableError
+from engine.play.game import Game, load_game
 from engine.play.match import Match
+from engine.safefile import os_reason
 from engine.sim import play_out
-from engine.table.save import MatchSave, read_save
-from engine.table.session import ResumeError, Session, TableConfig
+from engine.table.save import MAX_HANDS, MatchSave, read_save
+from engine.table.session import ResumeError, Session, TableConfig, save_bot_concern
+from engine.text import escaped, one_line, printable, quoted, shell_word
 
 DEFAULT_SAVE = "jacknine-match.yaml"
 
@@ -44,8 +47,11 @@ def play_cmd(
                                               "(default: jacknine-match.yaml, or -2, -3... if taken).",
                                               show_default=False)] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Continue the match saved in this file (saves "
-                                                "go back to it unless --save names another).")] = None,
-    max_hands: Annotated[int, typer.Option("--max-hands", min=1, help="Stop after this many hands.")] = 500,
+                                                "go back to it unless --save names another). A save that names an "
+                                                "outside program (cmd:...) as a bot runs it only if you repeat its "
+                                                "bots with --bots.")] = None,
+    max_hands: Annotated[int, typer.Option("--max-hands", min=1, max=MAX_HANDS,
+                                           help="Stop after this many hands.")] = 500,
 ) -> None:
     """Play a whole match to the rule file's end: you at one seat against bots, or bots only with --auto.
 
@@ -65,7 +71,19 @@ def play_cmd(
     session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
         _new(ruleset or DEFAULT_RULESET, 0 if seat is None else seat, bots or DEFAULT_BOTS,
              secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
-    raise typer.Exit(session.run())
+    try:
+        code = session.run()
+    except OSError as e:  # the save's folder vanished, the disk is full...
+        fail(f"{_shown(session.save_path)}: cannot write the save ({os_reason(e)})", UNREADABLE)
+    raise typer.Exit(code)
+
+
+def _first_save(session: Session) -> None:
+    """Write the save before anything is shown, so a save that cannot be written is the only line printed."""
+    try:
+        session.save()
+    except OSError as e:
+        fail(f"{_shown(session.save_path)}: cannot write the save ({os_reason(e)})", UNREADABLE)
 
 
 def _symbols(console: Console) -> bool:
@@ -76,16 +94,43 @@ def _symbols(console: Console) -> bool:
     return True
 
 
+def _read_line(prompt: str) -> str:
+    """One line typed at the table. A closed or broken standard input is the end of input (the match is saved
+    and the way to resume it shown), never a crash."""
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        raise EOFError
+    try:
+        return input(prompt)
+    except (RuntimeError, OSError, ValueError):  # lost sys.stdin, a hung-up terminal, bytes that are not UTF-8
+        raise EOFError from None
+
+
+def _is_path(ref: str) -> bool:
+    return "/" in ref or ref.endswith((".yaml", ".yml"))
+
+
 def _stored_ruleset(ref: str, save_path: Path) -> str:
     """A shipped name stays a name; a path is written relative to the save's folder (as hand records do)."""
-    if "/" not in ref and not ref.endswith((".yaml", ".yml")):
+    if not _is_path(ref):
         return ref
-    return os.path.relpath(Path(ref).resolve(), save_path.resolve().parent)
+    return os.path.relpath(_resolved(Path(ref)), _resolved(save_path).parent)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a link loop: the reader says what is wrong with the file
+        return path.absolute()
+
+
+def _shown(path: Path) -> str:
+    return escaped(str(path))
 
 
 def _free_default() -> Path:
     path, k = Path(DEFAULT_SAVE), 1
-    while path.exists():
+    while os.path.lexists(path):
         k += 1
         path = Path(f"jacknine-match-{k}.yaml")
     return path
@@ -93,42 +138,66 @@ def _free_default() -> Path:
 
 def _check_target(path: Path, config: TableConfig, resuming: bool) -> None:
     """Refuse (exit 2) to replace anything but a save of this same match; an unfinished one only when resuming."""
-    if not path.exists():
+    if not os.path.lexists(path):
         return
     try:
         existing = read_save(path)
     except UnreadableError:
-        fail(f"{path}: exists and is not a jacknine match save; nothing was overwritten (choose another --save)",
-             UNREADABLE)
+        fail(f"{_shown(path)}: exists and is not a jacknine match save; nothing was overwritten (choose another "
+             "--save)", UNREADABLE)
     mine = MatchSave(config.ruleset, config.seat, config.seed, config.bots, config.max_hands)
     if not existing.same_game(mine):
-        fail(f"{path}: holds a different match (its ruleset, seat, seed, bots or hand limit differ); nothing was "
-             "overwritten (choose another --save)", UNREADABLE)
+        fail(f"{_shown(path)}: holds a different match (its ruleset, seat, seed, bots or hand limit differ); nothing "
+             "was overwritten (choose another --save)", UNREADABLE)
     if existing.status != "over" and not resuming:
-        fail(f"{path}: holds an unfinished save of this match; continue it with --resume {path}, or choose "
-             "another --save", UNREADABLE)
+        fail(f"{_shown(path)}: holds an unfinished save of this match; continue it with --resume "
+             f"{shell_word(str(path))}, or choose another --save", UNREADABLE)
 
 
-def _session(game: Game, config: TableConfig, path: Path, console: Console, prior: MatchSave | None) -> Session:
+def _session(game: Game, config: TableConfig, path: Path, console: Console, prior: MatchSave | None,
+             allow_programs: bool, written: str | None = None, bots_from: str = "--bots") -> Session:
     try:
-        return Session(game, config, path, console, input, prior, _symbols(console))
+        return Session(game, config, path, console, _read_line, prior, _symbols(console), allow_programs, written)
+    except ArgumentError as e:  # the engine refused a setting (a save's seed, say): not a bot problem
+        fail(f"{_shown(path)}: {escaped(str(e), 300)}", UNREADABLE)
     except ValueError as e:
-        fail(f"--bots: {e}", UNREADABLE)
+        fail(f"{bots_from}: {e}", UNREADABLE)
     except ResumeError as e:
-        fail(f"{path}: {e}", e.code)
+        fail(f"{_shown(path)}:{e.line}: {e}" if e.line else f"{_shown(path)}: {e}", e.code)
 
 
 def _new(ruleset: str, seat: int, bots: str, seed: int, max_hands: int, save: Path | None,
          console: Console) -> Session:
     game = load_game_or_exit(ruleset)
     if not 0 <= seat < game.n:
-        fail(f"--seat: {game.name} has seats 0..{game.n - 1}, not {seat}", UNREADABLE)
+        fail(f"--seat: {one_line(game.name)} has seats 0..{game.n - 1}, not {seat}", UNREADABLE)
     path = save if save is not None else _free_default()
     config = TableConfig(_stored_ruleset(ruleset, path), seat, seed, bots, max_hands)
     _check_target(path, config, resuming=False)
-    console.print(f"{game.name}: {game.rules.description}", markup=False, highlight=False)
-    console.print(f"you are seat {seat}; seed {seed}; saving to {path}", markup=False, highlight=False)
-    return _session(game, config, path, console, None)
+    session = _session(game, config, path, console, None, allow_programs=True)  # the user typed these bots
+    _first_save(session)
+    console.print(f"{one_line(game.name)}: {one_line(game.rules.description)}", markup=False, highlight=False)
+    console.print(f"you are seat {seat}; seed {seed}; saving to {_shown(path)}", markup=False, highlight=False)
+    return session
+
+
+def _saved_game(ref: str, resume: Path) -> Game:
+    """The rule file a save names (a path is relative to the save's folder). Whatever is wrong with it is one
+    line naming the save; the rule file's own problems are listed by `jacknine validate`."""
+    target: str | Path = ref
+    if _is_path(ref) and not Path(ref).is_absolute():
+        target = _resolved(resume).parent / ref
+    where = f"{_shown(resume)}: ruleset {quoted(ref)}"
+    try:
+        return load_game(target)
+    except UnreadableError as e:
+        fail(f"{where} cannot be used: {escaped(str(e), 400)}", UNREADABLE)
+    except RulesetError as e:
+        more = len(e.problems) - 1
+        extra = f" (and {more} more problem{'s' if more != 1 else ''})" if more > 0 else ""
+        first = escaped(str(e.problems[0]), 300) if e.problems else "invalid"
+        fail(f"{where} is not a valid rule file: {first}{extra}; see jacknine validate {shell_word(str(target))}",
+             INVALID)
 
 
 def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | None, bots: str | None,
@@ -141,20 +210,32 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
              "--seed": (seed, prior.seed)}
     for option, (value, stored) in given.items():
         if value is not None and value != stored:
-            fail(f"{option}: {resume} was saved with {stored}; leave the option out when resuming", UNREADABLE)
-    game = load_game_or_exit(prior.ruleset, base_dir=resume.resolve().parent)
+            shown = quoted(stored) if isinstance(stored, str) else stored
+            fail(f"{option}: {_shown(resume)} was saved with {shown}; a resumed match keeps it (leave the option "
+                 "out, or repeat the same value)", UNREADABLE)
+    concern = save_bot_concern(prior.bots)
+    if concern is not None and bots is None:
+        fail(f"{_shown(resume)}: bots: this save {concern}; a save may only choose built-in bots. If you trust it, "
+             f"resume with its bots repeated: --bots {shell_word(prior.bots)}", UNREADABLE)
+    game = _saved_game(prior.ruleset, resume)
     if not 0 <= prior.seat < game.n:
-        fail(f"{resume}: seat {prior.seat} does not exist in {game.name}", UNREADABLE)
+        fail(f"{_shown(resume)}: seat: {prior.seat} does not exist in {one_line(game.name)} (seats 0..{game.n - 1})",
+             UNREADABLE)
     path = save if save is not None else resume
+    same_file = _resolved(path) == _resolved(resume)
     stored = prior.ruleset
-    if path.resolve() != resume.resolve() and ("/" in stored or stored.endswith((".yaml", ".yml"))):
-        stored = _stored_ruleset(str(resume.resolve().parent / stored), path)
+    if not same_file and _is_path(stored):
+        stored = _stored_ruleset(str(_resolved(resume).parent / stored), path)
     config = TableConfig(stored, prior.seat, prior.seed, prior.bots, prior.max_hands)
-    if path.resolve() != resume.resolve():
+    if not same_file:
         _check_target(path, config, resuming=True)
-    session = _session(game, config, path, console, prior)
-    console.print(f"{game.name}: resumed {resume} at hand {len(session.match.hands) + 1}; you are seat "
-                  f"{prior.seat}; saving to {path}", markup=False, highlight=False)
+    # outside programs run only when the user restated the save's bots (checked equal above)
+    session = _session(game, config, path, console, prior, allow_programs=bots is not None,
+                       written=prior.text if same_file else None,
+                       bots_from="--bots" if bots is not None else f"{_shown(resume)}: bots")
+    _first_save(session)
+    console.print(f"{one_line(game.name)}: resumed {_shown(resume)} at hand {len(session.match.hands) + 1}; you are "
+                  f"seat {prior.seat}; saving to {_shown(path)}", markup=False, highlight=False)
     return session
 
 
@@ -163,7 +244,7 @@ def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:
     seat_bots = make_bots(bots, game, seed)
     match = Match(game, seed=seed, max_hands=max_hands)
     teams = game.teams
-    typer.echo(f"{game.name}: {game.rules.description}")
+    typer.echo(f"{one_line(game.name)}: {one_line(game.rules.description)}")
     typer.echo("teams: " + ", ".join(team_name(teams, i) for i in range(len(teams))))
     number = 0
     while not match.is_over:
@@ -172,7 +253,7 @@ def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:
         play_out(state, seat_bots)
         match.record_hand(state)
         typer.echo(f"\nhand {number}, dealer {state.dealer}:")
-        typer.echo(render_hand_summary(state))
+        typer.echo(printable(render_hand_summary(state), keep_newlines=True))
         typer.echo("  match score: " + ", ".join(f"{team_name(teams, i)} {s}" for i, s in enumerate(match.scores)))
     won = " and ".join(team_name(teams, i) for i in match.winners)
     typer.echo(f"\nmatch over after {number} hands: {won} won ({', '.join(str(s) for s in match.scores)})")

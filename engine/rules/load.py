@@ -12,6 +12,7 @@ where the inherited value came from and what to override too.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -22,10 +23,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine import safefile
 from engine.errors import Problem, RulesetError, UnreadableError
 from engine.rules import checks, messages
 from engine.rules.model import SCHEMA_VERSION, Ruleset
 from engine.rules.yamlpos import Document, KeyPath, dotted, read_document
+from engine.text import escaped, quoted
 
 REPO_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 PACKAGED_RULESETS = Path(__file__).resolve().parents[1] / "data" / "rulesets"
@@ -96,24 +99,55 @@ class Report:
 
 # ------------------------------------------------------------------------------------------ locating
 def display_name(path: Path) -> str:
-    """A path as shown in messages: relative to the working directory when it is below it."""
+    """A path as shown in messages: relative to the working directory when it is below it; control characters
+    escaped and a very long name cut short, so the message stays one readable line."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        shown = str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):  # elsewhere, a link loop, a vanished working directory
+        shown = str(path)
+    return escaped(shown)
+
+
+def _resolved(path: Path) -> Path:
+    """The path with links followed as far as they go (a loop or an unreadable folder stops there)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _something_at(path: Path) -> bool:
+    """Whether a name in the folder is taken (by a file, a pipe, a link loop...): the reader then says what
+    is wrong with it, rather than "no such name"."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        return e.errno in (errno.ELOOP, errno.EACCES, errno.EPERM)
     except ValueError:
-        return str(path)
+        return False
+    return True
 
 
 def locate(ref: str | Path, base_dir: Path | None = None) -> Path | None:
-    """A shipped name or a path (relative to `base_dir`, else the working directory); None: no such name."""
+    """A shipped name or a path (relative to `base_dir`, else the working directory); None: no such name.
+    Never raises: whether the path can be read is the reader's question."""
     text = str(ref)
     is_path = isinstance(ref, Path) or "/" in text or "\\" in text or text.endswith((".yaml", ".yml"))
     if not is_path:
         shipped = shipped_rulesets().get(text)
         if shipped is not None:
             return shipped
-        if not (base_dir or Path.cwd()).joinpath(text).is_file():
+        try:
+            here = base_dir or Path.cwd()
+        except OSError:
             return None
-    p = Path(text).expanduser()
+        if not _something_at(here / text):
+            return None
+    p = Path(text)
+    try:
+        p = p.expanduser()
+    except RuntimeError:  # `~someone` with no such user: the name is taken as written
+        pass
     return p if p.is_absolute() or base_dir is None else base_dir / p
 
 
@@ -127,7 +161,7 @@ def _read(path: Path) -> Document:
     display = display_name(path)
     try:
         st = path.stat()
-    except OSError:
+    except (OSError, ValueError):
         return read_document(path, display)  # raises the right UnreadableError
     return _read_cached(str(path), display, (st.st_mtime_ns, st.st_size))
 
@@ -217,12 +251,16 @@ def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved
     parent = locate(parent_ref, path.parent)
     names = " -> ".join([display_name(p) for p in stack] + [doc.file])
     if parent is None:
-        at_extends(f"no shipped rule file named {parent_ref!r}{_did_you_mean(parent_ref)} (chain: {names})")
+        at_extends(f"no shipped rule file named {quoted(parent_ref)}{_did_you_mean(parent_ref)} (chain: {names})")
         return data, origins, chain
-    if not parent.is_file():
+    unreadable = safefile.not_regular(parent, "rule file")
+    if unreadable == "no such file":
         at_extends(f"parent file not found: {display_name(parent)} (chain: {names})")
         return data, origins, chain
-    if any(parent.resolve() == p.resolve() for p in [*stack, path]):
+    if unreadable is not None:
+        at_extends(f"parent file {display_name(parent)}: {unreadable} (chain: {names})")
+        return data, origins, chain
+    if any(_resolved(parent) == _resolved(p) for p in [*stack, path]):
         at_extends(f"extends cycle: {names} -> {display_name(parent)}")
         return data, origins, chain
     if len(stack) >= MAX_CHAIN:
@@ -270,7 +308,7 @@ def check_ruleset(ref: str | Path) -> Report:
     """Every problem of a rule file and its extends chain; raises only UnreadableError."""
     path = locate(ref)
     if path is None:
-        raise UnreadableError(str(ref), "no such file, and no shipped rule file has this name"
+        raise UnreadableError(escaped(str(ref)), "no such file, and no shipped rule file has this name"
                               f"{_did_you_mean(str(ref))}; `jacknine rulesets` lists them")
     report = Report(display_name(path))
     try:

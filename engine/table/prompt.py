@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from engine.cards import DeckLayout
 from engine.errors import RecordError
 from engine.play.actions import VERBS, Action
+from engine.text import escaped, quoted
 
 EXPLAIN = "explain"
 QUIT = "quit"
 HELP = "help"
+MAX_LINE = 200   # longer than any action; a longer line is refused before anything reads it
 
 
 @dataclass(frozen=True)
@@ -33,17 +35,21 @@ def usage(n_choices: int) -> str:
 def parse_input(text: str, seat: int, legal: Sequence[Action], layout: DeckLayout,
                 extra_verbs: Sequence[str] = ()) -> Parsed:
     """Turn one line of input into an action of `seat` (legality is left to the engine, which says why)."""
-    t = text.strip()
+    t = text.replace("\t", " ").strip()
     low = t.lower()
     if not t:
         return Parsed(problem="nothing typed: " + usage(len(legal)))
+    if len(t) > MAX_LINE:
+        return Parsed(problem=f"that line is {len(t)} characters long, which no action is: " + usage(len(legal)))
+    if escaped(t) != t:  # control or format characters: said back escaped, never echoed as typed
+        return Parsed(problem=f"{quoted(t)} is not understood: " + usage(len(legal)))
     if low in ("?", "why", "explain"):
         return Parsed(command=EXPLAIN)
     if low in ("q", "quit", "exit", "save"):
         return Parsed(command=QUIT)
     if low in ("h", "help"):
         return Parsed(command=HELP)
-    if t.isdigit():
+    if t.isascii() and t.isdigit():
         k = int(t)
         if 1 <= k <= len(legal):
             return Parsed(action=legal[k - 1])
@@ -60,7 +66,7 @@ def parse_input(text: str, seat: int, legal: Sequence[Action], layout: DeckLayou
             else:
                 words = ["play", t]
         if words[0] != "play":
-            return Parsed(problem=f"'{t}' is not understood: " + usage(len(legal)))
+            return Parsed(problem=f"{quoted(t)} is not understood: " + usage(len(legal)))
     try:
         return Parsed(action=Action.parse(f"{seat} {' '.join(words)}"))
     except RecordError as e:

@@ -1,4 +1,8 @@
-"""The table screen for one seat, built from that seat's `View` only (never from the hand's full state)."""
+"""The table screen for one seat, built from that seat's `View` only (never from the hand's full state).
+
+Names on the screen come from the rule file (its name, contract and doubling names, ranks and suits) and may
+have been written by anyone: every line goes through `safe` before it reaches the terminal.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,19 @@ from rich.text import Text
 
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from engine.play.view import TrickView, View
+from engine.text import printable
 
 SUIT_STYLE = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
+
+
+def safe(line: Text | str) -> Text | str:
+    """The line without escape sequences or control and format characters (a styled line that needed
+    cleaning loses its inner styles: only a hostile file's text ever does)."""
+    plain = line.plain if isinstance(line, Text) else line
+    clean = printable(plain, keep_newlines=True)
+    if clean == plain:
+        return line
+    return Text(clean, style=line.style) if isinstance(line, Text) else clean
 
 
 class Labels:

@@ -1,23 +1,39 @@
 """The match save file: one YAML document holding the match's settings and one hand record per hand.
 
-A save is written whole after every move of the player and at the end of every hand, atomically (a temporary
-file in the same folder, fsync, rename), so a crash leaves either the previous save or the new one.
+A save is written whole after every move of the player and at the end of every hand, atomically (a new file
+created exclusively in the same folder, fsync, rename), so a crash leaves either the previous save or the new one,
+and no link planted beside the save can redirect the write.
+
+Saves are shared between people, so reading one is strict: the shared safe YAML reader, known fields only, exact
+types. Whether the hands agree with the rules (and with the save's own seed, scores and status) is checked by
+replaying them (`engine.table.session`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.nodes import MappingNode, Node, SequenceNode
 
+from engine import safefile, safeyaml
 from engine.errors import UnreadableError
+from engine.text import escaped, quoted
 
 FORMAT = "jacknine match 1"
 MAX_SAVE_BYTES = 8 << 20
+MAX_SAVE_VALUES = 400_000   # a hand takes fewer than 150 values, and a match at the table at most MAX_HANDS hands
+MAX_HANDS = 2000
+WHAT = "match save"
+SAVE_FIELDS = ("format", "ruleset", "seat", "seed", "bots", "max_hands", "status", "scores", "winners", "hands")
+HAND_FIELDS = ("ruleset", "dealer", "seed", "hands", "actions", "status", "score_change")
+HAND_STATUSES = ("complete", "annulled")
 
 
 @dataclass
@@ -33,6 +49,8 @@ class MatchSave:
     scores: list[int] = field(default_factory=list)
     status: str = "in_progress"        # or "over"
     winners: list[int] | None = None
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)  # "hands[2].seed" -> its line
+    text: str | None = field(default=None, compare=False, repr=False)                     # the text it was read from
 
     def same_game(self, other: MatchSave) -> bool:
         """The same rules, seat, seed and bots: replaying the same inputs gives the same match."""
@@ -50,63 +68,187 @@ class MatchSave:
         return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, width=120, allow_unicode=True)
 
 
-def _int(data: dict[str, Any], key: str, source: str) -> int:
-    v = data.get(key)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise UnreadableError(source, f"{key}: missing or not a whole number")
-    return v
+# ------------------------------------------------------------------------------------------------ reading
+class _Reader:
+    """Checks one save's fields; every refusal names the field and the line it is on."""
+
+    def __init__(self, source: str, root: MappingNode) -> None:
+        self.source = source
+        self.root = root
+
+    def fail(self, where: str, message: str, node: Node | None) -> UnreadableError:
+        line = node.start_mark.line + 1 if node is not None else None
+        return UnreadableError(self.source, f"{where}: {message}" if where else message, line)
+
+    def fields(self, node: MappingNode, allowed: tuple[str, ...], where: str) -> dict[str, Node]:
+        """The value node of each field; an unknown field is refused with the nearest known name."""
+        nodes: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            key = safeyaml.scalar(key_node, self.source, WHAT)
+            if not isinstance(key, str) or key not in allowed:
+                near = difflib.get_close_matches(str(key), allowed, n=1)
+                hint = f" (did you mean '{near[0]}'?)" if near else f" (a {WHAT} has {', '.join(allowed)})"
+                prefix = f"{where}: " if where else ""
+                raise UnreadableError(self.source, f"{prefix}unknown field {quoted(str(key))}{hint}",
+                                      key_node.start_mark.line + 1)
+            nodes[key] = value_node
+        return nodes
+
+    def whole(self, value: Any, where: str, node: Node | None, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or (minimum is not None and value < minimum) \
+                or (maximum is not None and value > maximum):
+            bounds = f" from {minimum} to {maximum}" if maximum is not None else \
+                f" of at least {minimum}" if minimum is not None else ""
+            raise self.fail(where, f"must be a whole number{bounds}, not {_shown(value)}", node)
+        return value
+
+    def text(self, value: Any, where: str, node: Node | None) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(where, f"must be text, not {_shown(value)}", node)
+        return value
+
+    def numbers(self, value: Any, where: str, node: Node | None) -> list[int]:
+        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise self.fail(where, f"must be a list of whole numbers, not {_shown(value)}", node)
+        return list(value)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return quoted(str(value), 40)
+
+
+def _hand(r: _Reader, raw: Any, node: Node, index: int) -> dict[str, Any]:
+    where = f"hands[{index}]"
+    if not isinstance(raw, dict) or not isinstance(node, MappingNode):
+        raise r.fail(where, "must be a hand record (ruleset, dealer, seed, actions...)", node)
+    nodes = r.fields(node, HAND_FIELDS, where)
+    for required in ("ruleset", "dealer", "seed", "actions"):
+        if required not in raw:
+            raise r.fail(where, f"{required}: missing", node)
+    hand: dict[str, Any] = {
+        "ruleset": r.text(raw["ruleset"], f"{where}.ruleset", nodes["ruleset"]),
+        "dealer": r.whole(raw["dealer"], f"{where}.dealer", nodes["dealer"], 0),
+        "seed": r.whole(raw["seed"], f"{where}.seed", nodes["seed"], 0),
+    }
+    if "hands" in raw:
+        hand["hands"] = _cards(r, raw["hands"], f"{where}.hands", nodes["hands"])
+    actions = raw["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise r.fail(f"{where}.actions", "must be a list of actions such as '2 play JS'", nodes["actions"])
+    hand["actions"] = list(actions)
+    if ("status" in raw) != ("score_change" in raw):
+        raise r.fail(where, "status and score_change go together (a finished hand has both)", node)
+    if "status" in raw:
+        if raw["status"] not in HAND_STATUSES:
+            raise r.fail(f"{where}.status", f"must be {' or '.join(HAND_STATUSES)}, not {_shown(raw['status'])}",
+                         nodes["status"])
+        hand["status"] = raw["status"]
+        hand["score_change"] = r.numbers(raw["score_change"], f"{where}.score_change", nodes["score_change"])
+    return hand
+
+
+def _cards(r: _Reader, raw: Any, where: str, node: Node) -> dict[int, str]:
+    """Each seat's cards as the save writes them: `SEAT: CARD CARD ...`, seats 0, 1, 2... in order."""
+    if not isinstance(raw, dict) or not all(isinstance(k, int) and not isinstance(k, bool) and isinstance(v, str)
+                                            for k, v in raw.items()):
+        raise r.fail(where, "must map each seat number to its cards ('0: JS 9S ...')", node)
+    if sorted(raw) != list(range(len(raw))):
+        raise r.fail(where, "seats must be numbered 0, 1, 2, ... with none missing", node)
+    return {k: raw[k] for k in sorted(raw)}
 
 
 def parse_save(text: str, source: str) -> MatchSave:
     """Read a save; UnreadableError when it is not a jacknine match save or a field is malformed."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        raise UnreadableError(source, "not a jacknine match save (not valid YAML)") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    data, root = safeyaml.load(text, source, WHAT, max_values=MAX_SAVE_VALUES)
+    if not isinstance(data, dict) or not isinstance(root, MappingNode) or data.get("format") != FORMAT:
         raise UnreadableError(source, f"not a jacknine match save (no 'format: {FORMAT}' line)")
-    ruleset, bots, status = data.get("ruleset"), data.get("bots"), data.get("status", "in_progress")
-    if not isinstance(ruleset, str) or not ruleset:
-        raise UnreadableError(source, "ruleset: missing or not a name/path")
-    if not isinstance(bots, str) or not bots:
-        raise UnreadableError(source, "bots: missing or not a bot name")
+    r = _Reader(source, root)
+    nodes = r.fields(root, SAVE_FIELDS, "")
+    for required in SAVE_FIELDS:
+        if required not in data and required != "winners":
+            raise UnreadableError(source, f"{required}: missing")
+    status = data["status"]
     if status not in ("in_progress", "over"):
-        raise UnreadableError(source, "status: must be in_progress or over")
-    hands = data.get("hands") or []
-    if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
-        raise UnreadableError(source, "hands: must be a list of hand records")
-    for i, h in enumerate(hands):
-        acts = h.get("actions", [])
-        if not isinstance(acts, list) or not isinstance(h.get("seed"), int) or not isinstance(h.get("dealer"), int):
-            raise UnreadableError(source, f"hands[{i}]: a hand record needs dealer, seed and a list of actions")
-    scores = data.get("scores") or []
-    if not isinstance(scores, list) or not all(isinstance(s, int) for s in scores):
-        raise UnreadableError(source, "scores: must be a list of whole numbers")
-    winners = data.get("winners")
-    return MatchSave(ruleset, _int(data, "seat", source), _int(data, "seed", source), bots,
-                     _int(data, "max_hands", source), hands, scores, status,
-                     winners if isinstance(winners, list) else None)
+        raise r.fail("status", f"must be in_progress or over, not {_shown(status)}", nodes["status"])
+    winners: list[int] | None = None
+    if status == "over":
+        if "winners" not in data:
+            raise r.fail("winners", "missing (a finished match names its winners)", root)
+        winners = r.numbers(data["winners"], "winners", nodes["winners"])
+    elif "winners" in data:
+        raise r.fail("winners", "only a finished match (status: over) has winners", nodes["winners"])
+    hands_raw, hands_node = data["hands"], nodes["hands"]
+    if not isinstance(hands_raw, list) or not isinstance(hands_node, SequenceNode):
+        raise r.fail("hands", "must be a list of hand records", hands_node)
+    hands = [_hand(r, h, n, i) for i, (h, n) in enumerate(zip(hands_raw, hands_node.value, strict=True))]
+    return MatchSave(
+        ruleset=r.text(data["ruleset"], "ruleset", nodes["ruleset"]),
+        seat=r.whole(data["seat"], "seat", nodes["seat"], 0),
+        seed=r.whole(data["seed"], "seed", nodes["seed"], 0),
+        bots=r.text(data["bots"], "bots", nodes["bots"]),
+        max_hands=r.whole(data["max_hands"], "max_hands", nodes["max_hands"], 1, MAX_HANDS),
+        hands=hands,
+        scores=r.numbers(data["scores"], "scores", nodes["scores"]),
+        status=status,
+        winners=winners,
+        lines=_lines(root),
+        text=text,
+    )
+
+
+def _lines(root: MappingNode) -> dict[str, int]:
+    """The line of every field and hand-record field, by its dotted path (for messages about a hand)."""
+    out: dict[str, int] = {}
+    pending: list[tuple[str, Node]] = [("", root)]
+    while pending:
+        path, node = pending.pop()
+        out[path] = node.start_mark.line + 1
+        if path.count(".") + path.count("[") >= 3:
+            continue  # deeper than a hand record's fields: nothing is reported there
+        if isinstance(node, MappingNode):
+            pending += [(f"{path}.{k.value}" if path else str(k.value), v) for k, v in node.value]
+        elif isinstance(node, SequenceNode):
+            pending += [(f"{path}[{i}]", v) for i, v in enumerate(node.value)]
+    return out
 
 
 def read_save(path: Path) -> MatchSave:
+    """A save file: a regular file of UTF-8 text, at most MAX_SAVE_BYTES (far more than any match writes)."""
+    display = escaped(str(path))
+    raw = safefile.read_regular(path, display, WHAT, MAX_SAVE_BYTES, "8 MiB; no match save is that long")
+    return parse_save(safefile.decode_text(raw, display), display)
+
+
+# ------------------------------------------------------------------------------------------------ writing
+def _new_file_mode(path: Path) -> int:
+    """The permissions the save gets: the existing save's, else what the user's umask gives a new file."""
     try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise UnreadableError(str(path), f"cannot read: {e.strerror or e}") from None
-    if len(raw) > MAX_SAVE_BYTES or b"\0" in raw:
-        raise UnreadableError(str(path), "not a jacknine match save (binary or too large)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UnreadableError(str(path), "not a jacknine match save (not UTF-8 text)") from None
-    return parse_save(text, str(path))
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` by `text` all at once: readers see the old file or the new one, never half of one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """Replace `path` by `text` all at once: readers see the old file or the new one, never half of one.
+
+    The temporary file is created exclusively (O_EXCL, a random name) in the save's folder, so nothing planted
+    there, a symbolic link included, is followed or overwritten; the rename then replaces `path` itself (a link
+    at `path` is replaced, not followed)."""
+    mode = _new_file_mode(path)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
     try:
-        with tmp.open("w", encoding="utf-8") as f:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), mode)
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -117,8 +259,8 @@ def write_atomic(path: Path, text: str) -> None:
         raise
     # the rename itself must reach the disk too; some systems cannot open a folder, which is harmless
     with contextlib.suppress(OSError):
-        fd = os.open(path.parent, os.O_RDONLY)
+        dir_fd = os.open(path.parent, os.O_RDONLY)
         try:
-            os.fsync(fd)
+            os.fsync(dir_fd)
         finally:
-            os.close(fd)
+            os.close(dir_fd)

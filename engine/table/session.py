@@ -17,18 +17,32 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from engine.bots.base import Bot, check_bot_spec, make_bot
+from engine.bots.base import CMD_PREFIX, Bot, check_bot_spec, make_bot
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
-from engine.play.match import Match
+from engine.play.match import HandOutcome, Match
 from engine.play.state import State
 from engine.play.view import build_view
 from engine.record import record_of
 from engine.table.hints import explain_cards, guarded
 from engine.table.prompt import EXPLAIN, HELP, QUIT, parse_input, usage
-from engine.table.render import Labels, hand_summary, score_line, screen
+from engine.table.render import Labels, hand_summary, safe, score_line, screen
 from engine.table.save import MatchSave, write_atomic
+from engine.text import escaped, quoted, shell_word
+
+# A save may choose the search bot's effort, within reason: more worlds per decision than this would let a shared
+# save make resuming (which asks the bots again for the unfinished hand) take minutes.
+SAVE_MAX_SEARCH_WORLDS = 256
+
+
+def _numbers(values: Sequence[int]) -> str:
+    """A list of numbers from a file, shown short (a save could hold a very long one)."""
+    shown = ", ".join(str(v)[:20] for v in values[:12])
+    return f"[{shown}{', ...' if len(values) > 12 else ''}]"
+
+
+Refuse = Callable[[str, str, int], "ResumeError"]
 
 
 class StopPlay(Exception):
@@ -36,11 +50,13 @@ class StopPlay(Exception):
 
 
 class ResumeError(Exception):
-    """A save that cannot be continued; `code` is the exit status (1 rules problem, 2 unreadable)."""
+    """A save that cannot be continued; `code` is the exit status (1 rules problem, 2 unreadable), `line` the
+    save's line the message is about."""
 
-    def __init__(self, message: str, code: int) -> None:
+    def __init__(self, message: str, code: int, line: int | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.line = line
 
 
 @dataclass(frozen=True)
@@ -70,11 +86,31 @@ def bot_seed(seed: int, hand_index: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def is_program(name: str) -> bool:
+    """Whether a bot name starts an outside program (only ever on the user's own word, never a file's)."""
+    return name.strip().startswith(CMD_PREFIX)
+
+
+def save_bot_concern(spec: str) -> str | None:
+    """Why a save's bots need the user's consent (an outside program, an unreasonable search effort), or None."""
+    for name in (x.strip() for x in spec.split(",")):
+        if is_program(name):
+            return f"starts an outside program ({quoted(name)})"
+        base, _, option = name.partition(":")
+        if base == "search" and option.isascii() and option.isdigit() and int(option) > SAVE_MAX_SEARCH_WORLDS:
+            return (f"asks the search bot for {option[:12]} worlds per decision (a save may ask for at most "
+                    f"{SAVE_MAX_SEARCH_WORLDS})")
+    return None
+
+
 class Session:
     """One match at the table; `run()` returns the exit status."""
 
     def __init__(self, game: Game, config: TableConfig, save_path: Path, console: Console,
-                 read_line: Callable[[str], str], prior: MatchSave | None = None, symbols: bool = True) -> None:
+                 read_line: Callable[[str], str], prior: MatchSave | None = None, symbols: bool = True,
+                 allow_programs: bool = False, written: str | None = None) -> None:
+        """`allow_programs`: the user named outside-program bots themselves (a file never may); `written`: the
+        text already in `save_path`, which is then not rewritten until the match moves on."""
         self.game = game
         self.config = config
         self.save_path = save_path
@@ -82,12 +118,18 @@ class Session:
         self.read_line = read_line
         self.labels = Labels(config.seat, symbols)
         self.bots = bot_names(config.bots, game.n, config.seat)
-        for name in set(self.bots) - {"-"}:
-            check_bot_spec(name)  # an unknown name fails now (ValueError), not in the middle of a hand
+        for name in sorted(set(self.bots) - {"-"}):
+            if is_program(name) and not allow_programs:
+                raise ValueError(f"{quoted(name)} starts an outside program, which only --bots may ask for")
+            try:
+                check_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
+            except ValueError as e:
+                raise ValueError(escaped(str(e), 300)) from None
         self.match = Match(game, seed=config.seed, max_hands=config.max_hands)
         self.records: list[dict[str, Any]] = []
         self.state: State | None = None
         self.hand_bots: list[Bot | None] = []
+        self.written = written
         if prior is not None:
             self._restore(prior)
 
@@ -107,40 +149,102 @@ class Session:
                          "over" if over else "in_progress", list(self.match.winners) if over else None)
 
     def save(self) -> None:
-        write_atomic(self.save_path, self.snapshot().to_yaml())
+        text = self.snapshot().to_yaml()
+        if text != self.written:
+            write_atomic(self.save_path, text)
+            self.written = text
 
     def _restore(self, prior: MatchSave) -> None:
+        """Replay the save's hands; refuse it (ResumeError) unless every field is what the replay gives, so that
+        continuing never rewrites the save into something else. Exit 2: the save contradicts itself (its seeds);
+        exit 1: the rules give another deal, outcome or score than the save says."""
         last = len(prior.hands) - 1
+
+        def refuse(path: str, message: str, code: int) -> ResumeError:
+            probe = path
+            while probe and probe not in prior.lines:
+                probe = probe.rpartition("." if probe.rfind(".") > probe.rfind("[") else "[")[0]
+            return ResumeError(f"{path}: {message}", code, prior.lines.get(probe))
+
         for i, rec in enumerate(prior.hands):
+            where = f"hands[{i}]"
             if self.match.is_over:
-                raise ResumeError(f"hands[{i}]: the match was already over before this hand", 1)
+                raise refuse(where, "the match was already over before this hand", 1)
             state = self.match.new_hand()
-            if rec.get("seed") != self.match.current_seed or rec.get("dealer") != state.dealer:
-                raise ResumeError(f"hands[{i}]: dealer and seed do not follow from the match's seed", 2)
+            self._check_deal(rec, state, where, prior.ruleset, refuse)
             if i == last:
                 self._new_bots(i)
-            for j, text in enumerate(rec.get("actions") or []):
+            for j, text in enumerate(rec["actions"]):
                 try:
-                    action = Action.parse(str(text))
+                    action = Action.parse(text)
                     if i == last and not state.is_terminal:
                         self._ask_bot(state)  # the answer is known; asking keeps the bot where it was
                     state.apply(action)
-                except RecordError as e:
-                    raise ResumeError(f"hands[{i}], action {j + 1}: {e}", 2) from None
+                except RecordError:
+                    raise refuse(f"{where}.actions[{j}]", f"{quoted(text)} is not an action "
+                                 "(write SEAT VERB [ARGUMENTS], e.g. '2 play JS')", 2) from None
                 except IllegalActionError as e:
-                    raise ResumeError(f"hands[{i}], action {j + 1} '{text}': {e.reason}", 1) from None
-            if state.is_terminal:
-                self._book(state)
+                    raise refuse(f"{where}.actions[{j}]", f"{quoted(text)}: {escaped(e.reason, 300)}", 1) from None
+            booked = "status" in rec or i != last
+            if state.is_terminal and booked:
+                outcome = self._book(state)
+                self._check_outcome(rec, outcome.status, outcome.game_points, where, refuse)
             elif i != last:
-                raise ResumeError(f"hands[{i}]: unfinished, yet more hands follow it", 2)
+                raise refuse(where, "unfinished, yet more hands follow it", 1)
+            elif booked:
+                raise refuse(f"{where}.status", f"the save says {rec['status']}, but its actions stop before the "
+                             "end of the hand", 1)
             else:
+                # in progress, or just finished and saved before it was booked (run() books it and goes on)
                 self.state = state
-        if self.state is None and prior.hands and prior.scores and prior.scores != self.match.scores:
-            raise ResumeError("scores: they do not follow from the hands under this rule file", 1)
+        self._check_standing(prior, refuse)
+
+    def _check_deal(self, rec: dict[str, Any], state: State, where: str, ruleset: str, refuse: Refuse) -> None:
+        if rec["ruleset"] != ruleset:
+            raise refuse(f"{where}.ruleset", f"{quoted(rec['ruleset'])} is not the save's ruleset {quoted(ruleset)}",
+                         2)
+        if rec["seed"] != self.match.current_seed:
+            raise refuse(f"{where}.seed", f"{str(rec['seed'])[:20]} does not follow from the match's seed (this "
+                         f"hand's seed is {self.match.current_seed})", 2)
+        if rec["dealer"] != state.dealer:
+            raise refuse(f"{where}.dealer", f"the rules make seat {state.dealer} the dealer of this hand, not seat "
+                         f"{str(rec['dealer'])[:20]}", 1)
+        cards = rec.get("hands")
+        if cards is not None:
+            dealt = [[self.game.codes[c] for c in h] for h in state.dealt]
+            written = [str(cards[seat]).split() for seat in sorted(cards)]
+            if written != dealt:
+                seat = next((s for s in range(max(len(written), len(dealt)))
+                             if s >= len(written) or s >= len(dealt) or written[s] != dealt[s]), 0)
+                raise refuse(f"{where}.hands", f"seat {seat}'s cards are not the ones the match's seed deals it", 1)
+
+    def _check_outcome(self, rec: dict[str, Any], status: str, points: Sequence[int], where: str,
+                       refuse: Refuse) -> None:
+        if "status" not in rec:
+            raise refuse(where, "a finished hand needs its status and score_change", 2)
+        if rec["status"] != status:
+            raise refuse(f"{where}.status", f"the replay gives {status}, the save says {rec['status']}", 1)
+        if rec["score_change"] != list(points):
+            raise refuse(f"{where}.score_change", f"the replay gives {list(points)}, the save says "
+                         f"{_numbers(rec['score_change'])}", 1)
+
+    def _check_standing(self, prior: MatchSave, refuse: Refuse) -> None:
+        """The save's scores, status and winners are what its hands give."""
+        over = self.match.is_over and self.state is None
+        if prior.scores != self.match.scores:
+            raise refuse("scores", f"the hands give {self.match.scores}, the save says {_numbers(prior.scores)}", 1)
+        status = "over" if over else "in_progress"
+        if prior.status != status:
+            raise refuse("status", f"the hands leave the match {status}, the save says {prior.status}", 1)
+        winners = list(self.match.winners) if over else None
+        if prior.winners != winners:
+            shown = _numbers(prior.winners) if prior.winners is not None else "none"
+            raise refuse("winners", f"the hands give {winners if winners is not None else 'none'}, the save says "
+                         f"{shown}", 1)
 
     # --- the loop ---------------------------------------------------------------------------------------
     def out(self, text: str | Text = "") -> None:
-        self.console.print(text, soft_wrap=True, highlight=False, markup=False)
+        self.console.print(safe(text), soft_wrap=True, highlight=False, markup=False)
 
     def run(self) -> int:
         try:
@@ -154,7 +258,8 @@ class Session:
         except (KeyboardInterrupt, EOFError, StopPlay):
             self.save()
             self.out()
-            self.out(f"saved to {self.save_path}; continue with: jacknine play --resume {self.save_path}")
+            self.out(f"saved to {escaped(str(self.save_path))}; continue with: jacknine play --resume "
+                     f"{shell_word(str(self.save_path))}")
         finally:
             self.close_bots()
         return 0
@@ -233,9 +338,10 @@ class Session:
         self.out(score_line(self.game.teams, self.match.scores, lab))
         self.save()
 
-    def _book(self, state: State) -> None:
+    def _book(self, state: State) -> HandOutcome:
         outcome = self.match.record_hand(state)
         self._book_record(state, outcome.status, outcome.game_points)
+        return outcome
 
     def _book_record(self, state: State, status: str, points: Sequence[int]) -> None:
         rec = self._record(state)
