@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.text import escaped
+
 
 class JacknineError(Exception):
     """Base of every error jacknine raises on purpose."""
+
+
+MAX_PROBLEM_LINE = 2000
 
 
 @dataclass(frozen=True)
@@ -25,7 +30,9 @@ class Problem:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        line = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        # keys, names and file names come from files people share: nothing in them may reach a terminal raw
+        return escaped(line, MAX_PROBLEM_LINE)
 
     def as_dict(self) -> dict[str, object]:
         return {"file": self.file, "line": self.line, "column": self.column, "path": self.path,

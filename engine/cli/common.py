@@ -11,6 +11,7 @@ from engine.bots.base import Bot, make_bot
 from engine.errors import RulesetError, UnreadableError
 from engine.play.game import Game, load_game
 from engine.rules.load import DEFAULT_RULESET
+from engine.text import printable
 
 __all__ = ["DEFAULT_RULESET", "INVALID", "UNREADABLE", "fail", "load_game_or_exit", "make_bots", "open_new_file"]
 
@@ -19,7 +20,8 @@ UNREADABLE = 2
 
 
 def fail(message: str, code: int) -> NoReturn:
-    typer.echo(message, err=True)
+    """Print `message` (made safe for a terminal) on stderr and exit with `code`."""
+    typer.echo(printable(message, keep_newlines=True), err=True)
     raise typer.Exit(code)
 
 
@@ -34,8 +36,6 @@ def load_game_or_exit(ref: str, base_dir: Path | None = None, exit_code: int = I
         fail(str(e), UNREADABLE)
     except RulesetError as e:
         fail(str(e), exit_code)
-    except KeyError:
-        fail(f"{ref}: no such rule file (see `jacknine rulesets`)", UNREADABLE)
 
 
 def open_new_file(path: Path) -> IO[str]:

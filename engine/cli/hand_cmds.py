@@ -14,6 +14,7 @@ from engine.cli.render import render_deal, render_replay
 from engine.errors import RulesetError, UnreadableError
 from engine.play.game import Game
 from engine.record import HandRecord, game_for, outcome_of, read_records, record_of, replay, report
+from engine.text import quoted
 
 
 def replay_cmd(
@@ -42,8 +43,11 @@ def _replay_one(rec: HandRecord, games: dict[tuple[str, Path | None], Game], as_
     try:
         game = games.get(key) or games.setdefault(key, game_for(rec))
     except (UnreadableError, RulesetError) as e:
-        # the record names a rule file that cannot be used: say which record, then the rule file's own problems
-        typer.echo(f"{rec.source}:{rec.ruleset_line or 1}: ruleset '{rec.ruleset}' cannot be used:\n{e}", err=True)
+        # the record names a rule file that cannot be used: one line naming the record, then the first reason
+        problems = e.problems if isinstance(e, RulesetError) else [e.problem]
+        more = f" (and {len(problems) - 1} more; see jacknine validate)" if len(problems) > 1 else ""
+        typer.echo(f"{rec.source}:{rec.ruleset_line or 1}: ruleset {quoted(rec.ruleset)} cannot be used: "
+                   f"{problems[0]}{more}", err=True)
         return 2
     try:
         rp = replay(rec, game)

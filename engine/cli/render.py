@@ -8,6 +8,7 @@ from engine.cards import SUIT_NAMES
 from engine.play.game import Game
 from engine.play.state import State
 from engine.record import Replay
+from engine.text import escaped, quoted
 
 
 def hand_text(game: Game, cards: list[int]) -> str:
@@ -70,7 +71,7 @@ def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     lines.append(render_hand_summary(s))
     if rep["status"] == "illegal":
         err = rep["error"]
-        lines.append(f"  illegal action #{err['index']} '{err['action']}': {err['message']}")
+        lines.append(f"  illegal action #{err['index']} {quoted(err['action'])}: {escaped(err['message'])}")
     elif rep["status"] == "in_progress":
         nxt = rep["next"]
         lines.append(f"  in progress: seat {nxt['seat']} to act; legal: {', '.join(nxt['legal'])}")

@@ -19,6 +19,7 @@ from engine.errors import Problem, UnreadableError
 from engine.rules import explain
 from engine.rules.load import Report, check_ruleset, shipped_rulesets
 from engine.rules.schema import schema_text
+from engine.text import one_line
 
 REPO_SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "ruleset.schema.json"
 PACKAGED_SCHEMA = Path(__file__).resolve().parents[1] / "data" / "schema" / "ruleset.schema.json"
@@ -62,7 +63,7 @@ def rulesets() -> None:
         if rs is None or report.problems:
             typer.echo(f"{name:<{width}}  (invalid: run `jacknine validate {name}`)")
             continue
-        typer.echo(f"{name:<{width}}  {rs.table.players}p  {rs.description}")
+        typer.echo(f"{name:<{width}}  {rs.table.players}p  {one_line(rs.description)}")
 
 
 def validate(

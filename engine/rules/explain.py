@@ -13,6 +13,7 @@ from engine.rules.checks import cards_per_player, deck_size, has_indicator_card,
 from engine.rules.load import Report
 from engine.rules.model import Ruleset
 from engine.rules.yamlpos import KeyPath
+from engine.text import one_line
 
 Line = tuple[str, tuple[KeyPath, ...]]
 METADATA = ("schema_version", "name", "extends", "description", "sources", "notes")
@@ -454,11 +455,11 @@ def _origin_note(report: Report, paths: tuple[KeyPath, ...]) -> str:
 def show(report: Report, origin: bool = False) -> str:
     rs = report.ruleset
     assert rs is not None
-    out = [f"{rs.name}: {rs.description}"]
+    out = [f"{rs.name}: {one_line(rs.description)}"]
     if len(report.chain) > 1:
-        out.append("Built from: " + " <- ".join(report.chain))
-    out.extend(f"Source: {s}" for s in rs.sources)
-    out.extend(f"Note: {n}" for n in rs.notes)
+        out.append("Built from: " + " <- ".join(one_line(f) for f in report.chain))
+    out.extend(f"Source: {one_line(s)}" for s in rs.sources)
+    out.extend(f"Note: {one_line(n)}" for n in rs.notes)
     for title, section in SECTIONS:
         if rs.table.bidder_plays_alone and section is _table:
             title = "Players"
