@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -133,15 +134,37 @@ def read_record(path: str | Path) -> HandRecord:
     return read_record_text(_record_file_text(path), escaped(str(path)), Path(path).parent)
 
 
-def read_records(path: str | Path) -> list[HandRecord]:
-    """The records in a file: one record (YAML or JSON), or JSON lines - one record object per line, as
-    `simulate --out` writes them (each line's problems are reported as FILE:LINE)."""
-    text = _record_file_text(path)
+def iter_records(path: str | Path) -> Iterator[HandRecord]:
+    """The records in a file, one at a time: one record (YAML or JSON, at most 1 MiB), or JSON lines - one record
+    object per line, as `simulate --out` writes them - read line by line, so the file may be of any length (each
+    line at most 1 MiB; its problems are reported as FILE:LINE)."""
     source = escaped(str(path))
-    lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
-    if len(lines) > 1 and all(ln.lstrip().startswith("{") and ln.rstrip().endswith("}") for _, ln in lines):
-        return [read_record_text(ln, f"{source}:{i}", Path(path).parent) for i, ln in lines]
-    return [read_record_text(text, source, Path(path).parent)]
+    folder = Path(path).parent
+    with safefile.open_regular(Path(path), source, WHAT) as f:
+        first = f.readline(MAX_RECORD_BYTES + 1)
+        second = f.readline(MAX_RECORD_BYTES + 1)
+        if not (_json_line(first) and _json_line(second)):
+            rest = f.read(MAX_RECORD_BYTES + 1 - len(first) - len(second))
+            raw = first + second + rest
+            if len(raw) > MAX_RECORD_BYTES:
+                raise UnreadableError(source, "file is larger than 1 MiB; a hand record is a few kilobytes (a file "
+                                      "of many records is written one JSON object per line)")
+            yield read_record_text(safefile.decode_text(raw, source), source, folder)
+            return
+        number, line = 1, first
+        while line:
+            where = f"{source}:{number}"
+            if len(line) > MAX_RECORD_BYTES:
+                raise UnreadableError(where, "line is longer than 1 MiB; a hand record is a few kilobytes")
+            if line.strip():
+                yield read_record_text(safefile.decode_text(line, where), where, folder)
+            number += 1
+            line = second if number == 2 else f.readline(MAX_RECORD_BYTES + 1)
+
+
+def _json_line(line: bytes) -> bool:
+    text = line.strip()
+    return text.startswith(b"{") and text.endswith(b"}")
 
 
 # --------------------------------------------------------------------------------------------- playing
@@ -207,7 +230,10 @@ def ruleset_reference(game: Game, folder: Path | None = None) -> str:
         return ref  # a shipped name
     if folder is None:
         return ref
-    rel = os.path.relpath(ref, folder.resolve())
+    try:
+        rel = os.path.relpath(ref, folder.resolve())
+    except (OSError, ValueError):  # a folder that cannot be resolved (a link loop), another drive: absolute
+        return ref
     return rel if "/" in rel or rel.endswith((".yaml", ".yml")) else "./" + rel
 
 
@@ -266,6 +292,6 @@ def report(rp: Replay) -> dict[str, Any]:
     return out
 
 
-__all__ = ["HandRecord", "Replay", "read_record", "read_record_text", "read_records", "replay", "report",
+__all__ = ["HandRecord", "Replay", "iter_records", "read_record", "read_record_text", "replay", "report",
            "record_of",
            "RulesetError"]

@@ -8,10 +8,13 @@ is caught); every failure becomes an `UnreadableError` with one line saying why.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from engine.errors import UnreadableError
 
@@ -56,9 +59,10 @@ def not_regular(path: Path | str, what: str) -> str | None:
     return None
 
 
-def read_regular(path: Path | str, display: str, what: str, max_bytes: int, size_text: str) -> bytes:
-    """The bytes of the regular file at `path`; UnreadableError (shown as `display`) for anything else or for
-    more than `max_bytes` ("file is larger than {size_text}")."""
+@contextlib.contextmanager
+def open_regular(path: Path | str, display: str, what: str) -> Iterator[BinaryIO]:
+    """The regular file at `path`, open for reading in binary; UnreadableError (shown as `display`) for anything
+    else, checked before opening and again once open (in case it was replaced in between)."""
     reason = not_regular(path, what)
     if reason is not None:
         raise UnreadableError(display, reason)
@@ -68,23 +72,26 @@ def read_regular(path: Path | str, display: str, what: str, max_bytes: int, size
         raise UnreadableError(display, f"cannot read the file ({os_reason(e)})") from None
     try:
         mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):  # replaced between the check and the opening
+        if not stat.S_ISREG(mode):
             raise UnreadableError(display, f"is {_kind(mode)}, not a regular file; only regular files are read")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as e:
-        raise UnreadableError(display, f"cannot read the file ({os_reason(e)})") from None
-    finally:
+    except BaseException:
         os.close(fd)
-    if size > max_bytes:
+        raise
+    with os.fdopen(fd, "rb") as f:
+        try:
+            yield f
+        except OSError as e:
+            raise UnreadableError(display, f"cannot read the file ({os_reason(e)})") from None
+
+
+def read_regular(path: Path | str, display: str, what: str, max_bytes: int, size_text: str) -> bytes:
+    """The bytes of the regular file at `path`; UnreadableError (shown as `display`) for anything else or for
+    more than `max_bytes` ("file is larger than {size_text}")."""
+    with open_regular(path, display, what) as f:
+        raw = f.read(max_bytes + 1)
+    if len(raw) > max_bytes:
         raise UnreadableError(display, f"file is larger than {size_text}")
-    return b"".join(chunks)
+    return raw
 
 
 def decode_text(raw: bytes, display: str) -> str:

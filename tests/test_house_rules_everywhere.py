@@ -110,3 +110,30 @@ def test_openspiel_plays_a_house_rule(house_folder: Path) -> None:
     for rules in ("sixes.yaml", "twenty-nine-ours.yaml"):
         game = pyspiel.load_game("python_jacknine", {"ruleset": str(house_folder / rules)})
         pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_simulate_out_records_carry_their_outcome_and_replay_as_json_lines() -> None:
+    code, out = cli("simulate", "--ruleset", "twenty-nine", "--bots", "heuristic", "--hands", "5", "--seed", "2",
+                    "--out", "five.jsonl")
+    assert code == 0, out
+    lines = Path("five.jsonl").read_text().splitlines()
+    assert len(lines) == 5
+    records = [json.loads(line) for line in lines]
+    code, out = cli("replay", "--json", "five.jsonl")
+    assert code == 0, out
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert len(reports) == 5
+    for rec, rep in zip(records, reports, strict=True):
+        assert rec["status"] == rep["status"] and rec["game_points"] == rep["game_points"]
+        assert rec["card_points"] == rep["card_points"] and rec["teams"] == rep["teams"]
+
+
+def test_a_bad_line_in_a_json_lines_file_is_named_by_its_line_and_the_rest_replay() -> None:
+    cli("simulate", "--ruleset", "twenty-eight", "--hands", "3", "--out", "three.jsonl")
+    lines = Path("three.jsonl").read_text().splitlines()
+    lines[1] = '{"ruleset": "twenty-eight", "dealer": 9, "seed": 1}'
+    Path("three.jsonl").write_text("\n".join(lines) + "\n")
+    r = runner.invoke(app, ["replay", "--json", "three.jsonl"])
+    assert r.exit_code == 2
+    assert len(r.stdout.splitlines()) == 2                      # the other records' reports
+    assert "three.jsonl:2" in r.stderr and r.stderr.count("\n") == 1

@@ -13,7 +13,7 @@ from engine.cli.common import DEFAULT_RULESET, fail, load_game_or_exit, open_new
 from engine.cli.render import render_deal, render_replay
 from engine.errors import RulesetError, UnreadableError
 from engine.play.game import Game
-from engine.record import HandRecord, game_for, outcome_of, read_records, record_of, replay, report
+from engine.record import HandRecord, game_for, iter_records, outcome_of, record_of, replay, report
 from engine.text import quoted
 
 
@@ -25,15 +25,13 @@ def replay_cmd(
 ) -> None:
     """Replay hand records trick by trick. Exit 0 complete/in progress/annulled, 1 illegal, 2 unreadable (for a
     file of several records: the worst of them)."""
-    try:
-        records = read_records(file)
-    except UnreadableError as e:
-        fail(str(e), 2)
     games: dict[tuple[str, Path | None], Game] = {}
     worst = 0
-    for rec in records:
-        code = _replay_one(rec, games, as_json)
-        worst = max(worst, code)
+    try:
+        for rec in iter_records(file):   # one at a time: a file of many records streams in constant memory
+            worst = max(worst, _replay_one(rec, games, as_json))
+    except UnreadableError as e:
+        fail(str(e), 2)
     raise typer.Exit(worst)
 
 
