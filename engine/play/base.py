@@ -19,9 +19,21 @@ FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
 UNDECIDED = -2  # trump suit not chosen yet
 
 
-@dataclass(frozen=True)
 class TrickRecord:
-    """A finished trick; immutable, so states and results may share it."""
+    """A finished trick, as the state keeps it: never changed once made, so clones share it (a plain class, which
+    a compiled build makes native; results hand out `Trick` copies)."""
+
+    def __init__(self, leader: int, seats: list[int], cards: list[int], winner: int, points: int) -> None:
+        self.leader = leader
+        self.seats = seats
+        self.cards = cards
+        self.winner = winner
+        self.points = points
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick in a `Result`: who led, the seats and cards in playing order, the winner, the points."""
 
     leader: int
     seats: tuple[int, ...]
@@ -40,7 +52,7 @@ class Result:
     game_points: list[int]
     made: bool | None
     reason: str = ""
-    tricks: tuple[TrickRecord, ...] = ()
+    tricks: tuple[Trick, ...] = ()
 
 
 class StateData:

@@ -4,7 +4,6 @@ tables that would grow with 2^(cards in a suit) are filled lazily, only for the 
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +15,13 @@ from engine.play.rules import BandRules, ContractRules, Rules
 if TYPE_CHECKING:
     from engine.play.state import State
 
+try:
+    from _random import Random as _Generator
+except ImportError:  # an interpreter without CPython's accelerator module
+    from random import Random as _Generator  # type: ignore[assignment]
+
 NO_TRUMP = -1
+SMALL_SUIT = 12                 # cards in a suit up to which play choices are a list indexed by the holding
 AUCTION_CACHE_LIMIT = 200_000   # actions kept in cached auction choices (about 1.6 MB of references)
 TRUMP_POWER = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
 
@@ -89,9 +94,13 @@ class Game:
         self._actions: dict[tuple[int, str, str], Action] = {}
         self.play_action = [[self.action(s, "play", self.codes[c]) for c in range(size)] for s in range(n)]
         self.pass_action = [self.action(s, "pass") for s in range(n)]
-        # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur
+        # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur: a list
+        # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
         self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
             [{} for _ in range(self.nsuits)] for _ in range(n)]
+        small = self.block <= SMALL_SUIT
+        self._play_rows: list[list[tuple[Action, ...] | None]] = (
+            [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
         self._bid_actions: list[list[Action] | None] = [None] * n
         self._auction_choices: dict[tuple[int, bool, bool, int, int], tuple[Action, ...]] = {}
         self._auction_cached = 0
@@ -110,13 +119,22 @@ class Game:
     def suit_plays(self, seat: int, suit: int, bits: int) -> tuple[Action, ...]:
         """The play actions of the cards `bits` (relative to the suit's first card) of one suit, in id order;
         a double pack's two copies are one action."""
+        if self._play_rows:  # small suits: a list indexed by the holding
+            row = self._play_rows[seat * self.nsuits + suit]
+            out = row[bits]
+            if out is None:
+                out = row[bits] = self._plays_of(seat, suit, bits)
+            return out
         table = self._play_table[seat][suit]
-        out = table.get(bits)
-        if out is None:
-            base = suit * self.block
-            row = self.play_action[seat]
-            out = table[bits] = tuple(dict.fromkeys(row[base + i] for i in range(self.block) if bits >> i & 1))
-        return out
+        found = table.get(bits)
+        if found is None:
+            found = table[bits] = self._plays_of(seat, suit, bits)
+        return found
+
+    def _plays_of(self, seat: int, suit: int, bits: int) -> tuple[Action, ...]:
+        base = suit * self.block
+        row = self.play_action[seat]
+        return tuple(dict.fromkeys(row[base + i] for i in range(self.block) if bits >> i & 1))
 
     def bid_actions(self, seat: int) -> list[Action]:
         """Every bid of `seat` in increasing order (bids naming a suit: value-major), so legal bids are a slice."""
@@ -177,8 +195,9 @@ class Game:
 
     def shuffled_deal(self, seed: int | None, dealer: int) -> list[list[int]]:
         """Cards each seat receives, in order, from a seeded shuffle (the same seed deals the same cards)."""
-        # Fisher-Yates on random(): fixed by the seed alone, and faster than random.shuffle
-        rand = random.Random(seed).random
+        # Fisher-Yates on random(): fixed by the seed alone, and faster than random.shuffle. The C generator that
+        # random.Random wraps deals the same numbers for the same seed, without the Python-level set-up.
+        rand = _Generator(seed).random
         deck = list(range(self.size))
         for i in range(self.size - 1, 0, -1):
             j = int(rand() * (i + 1))

@@ -22,6 +22,7 @@ from engine.play.base import (
     TRUMP,
     UNDECIDED,
     Result,
+    Trick,
 )
 from engine.play.game import Game, check_seat
 from engine.play.rules import STEP_AUCTION, STEP_RAISE, STEP_TRUMP
@@ -331,7 +332,8 @@ class State(TrickPhase):
     @property
     def result(self) -> Result:
         return Result(self.status, [list(t) for t in self.hand_teams], list(self.team_points), self.game_points,
-                      self._made, self.annul_reason, tuple(self.tricks))
+                      self._made, self.annul_reason,
+                      tuple(Trick(t.leader, tuple(t.seats), tuple(t.cards), t.winner, t.points) for t in self.tricks))
 
     def trump_suit_code(self) -> str | None:
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""

@@ -310,7 +310,7 @@ class TrickPhase(ContractPhases):
         winner = self.trick_seats[win]
         if len(self.tricks) + 1 == g.tricks_per_hand:
             pts += g.last_trick_bonus
-        self.tricks.append(TrickRecord(self.leader, tuple(self.trick_seats), tuple(cards), winner, pts))
+        self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[self.hand_team_of[winner]] += pts
         self.tricks_won_by[winner] += 1
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
