@@ -18,7 +18,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-HOT_PATH = ("actions", "base", "game", "auction", "contract", "tricks", "scoring", "state")
+HOT_PATH = ("actions", "base", "game", "auction", "contract", "tricks", "scoring", "state", "playout")
 COMPILED = [f"engine/play/{m}.py" for m in HOT_PATH]
 
 

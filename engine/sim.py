@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.bots.base import Bot
 from engine.play.game import Game
+from engine.play.playout import random_playout
 from engine.play.state import State
 
 
@@ -113,16 +114,28 @@ def simulate(game: Game, hands: int, seed: int, bots: Sequence[Bot],
 
 
 def bench(game: Game, hands: int, seed: int = 1) -> dict[str, Any]:
-    """Random self-play hands per second through the public API (legal_actions / apply), one process."""
-    rand = random.Random(seed).random
-    next_seed = hand_seeds(seed)
+    """Whole random hands per second, in one process, two ways: finished by `random_playout` (the play phase on
+    card bitmasks, as simulation and search use it: `hands_per_second`), and driven from Python through the
+    public `legal_actions()` / `apply()` loop (`api_hands_per_second`). Both deal every hand from a seed and play
+    the whole rule file: auction, trump, raise, tricks and scoring."""
     n = game.n
-    t0 = time.perf_counter()
-    for i in range(hands):
-        state = game.new_hand(i % n, seed=next_seed())
-        while state.to_act >= 0:
-            legal = state.legal_actions()
-            state.apply(legal[int(rand() * len(legal))])
-    seconds = time.perf_counter() - t0
-    return {"ruleset": game.name, "hands": hands, "seconds": round(seconds, 4),
-            "hands_per_second": round(hands / seconds, 1)}
+
+    def timed(play: Callable[[State, Callable[[], float]], None]) -> float:
+        rand = random.Random(seed).random
+        next_seed = hand_seeds(seed)
+        t0 = time.perf_counter()
+        for i in range(hands):
+            play(game.new_hand(i % n, seed=next_seed()), rand)
+        return time.perf_counter() - t0
+
+    playout = timed(random_playout)
+    api = timed(_api_loop)
+    return {"ruleset": game.name, "hands": hands, "seconds": round(playout, 4),
+            "hands_per_second": round(hands / playout, 1), "api_seconds": round(api, 4),
+            "api_hands_per_second": round(hands / api, 1)}
+
+
+def _api_loop(state: State, rand: Callable[[], float]) -> None:
+    while state.to_act >= 0:
+        legal = state.legal_actions()
+        state.apply(legal[int(rand() * len(legal))])

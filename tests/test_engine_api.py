@@ -48,9 +48,10 @@ def test_clone_copies_every_field() -> None:
     """Every attribute State.__init__ sets is copied by clone() (or is a constructor argument)."""
     source = inspect.getsource(State.__init__)
     fields = set(re.findall(r"self\.(\w+)(?:: [^=]+)? = ", source))
-    constructor = {"game", "dealer", "n", "first", "dealt", "match_scores", "_legal", "hand_teams"}
+    constructor = {"game", "dealer", "n", "first", "dealt", "match_scores", "hand_teams"}
+    caches = {"_legal", "_legal_mask", "_extras", "_mask_ready"}   # a clone works them out again
     copied = set(state_module._COPIED_VALUES) | set(state_module._COPIED_LISTS)
-    assert fields - constructor - copied == set()
+    assert fields - constructor - caches - copied == set()
 
 
 @pytest.mark.parametrize("name", ["twenty-eight", "twenty-nine", "fifty-six", "cot", "single-hand"])
@@ -171,3 +172,44 @@ def test_big_decks_build_in_bounded_memory(tmp_path: Path) -> None:
         while not state.is_terminal:
             state.apply(rng.choice(state.legal_actions()))
     assert sum(len(t) for seat in game._play_table for t in seat) < 2000
+
+
+@pytest.mark.parametrize("ruleset", ["twenty-eight", "fifty-six", "twenty-nine", "cot", "seventh-card", "forty"])
+def test_card_ids_agree_with_legal_actions(ruleset: str) -> None:
+    """card_mask/other_actions/play_card_id describe exactly what legal_actions/apply do, at every turn."""
+    game = load_game(ruleset)
+    rng = random.Random(7)
+    for i in range(40):
+        state = game.new_hand(i % game.n, seed=i)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            mask = state.card_mask()
+            plays = {a for a in legal if a.verb == "play"}
+            assert {game.play_action[state.to_act][c] for c in range(game.size) if mask >> c & 1} == plays
+            assert state.other_actions() == [a for a in legal if a.verb != "play"] or state.phase_name != "play"
+            twin = state.clone()
+            action = rng.choice(legal)
+            state.apply(action)
+            if action.verb == "play":
+                twin.play_card_id(next(c for c in game.code_ids[action.arg] if mask >> c & 1))
+            else:
+                twin.apply(action)
+            assert twin.history == state.history and twin.hands == state.hands
+    with pytest.raises(ArgumentError):
+        game.new_hand(0, seed=1).play_card_id(0)
+
+
+def test_random_playout_finishes_hands_by_the_rules() -> None:
+    from engine.play.playout import random_playout
+
+    for ruleset in ("twenty-eight", "fifty-six", "cot", "single-hand"):
+        game = load_game(ruleset)
+        rng = random.Random(3)
+        for i in range(30):
+            state = game.new_hand(i % game.n, seed=i)
+            random_playout(state, rng.random)
+            assert state.is_terminal
+            replayed = game.new_hand(i % game.n, seed=i)
+            for action in state.history:
+                replayed.apply(action)
+            assert replayed.status == state.status and replayed.game_points == state.game_points

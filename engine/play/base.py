@@ -64,6 +64,7 @@ class StateData:
     first: int
     dealt: list[list[int]]
     given: list[int]
+    received: list[int]
     hands: list[int]
     step: int
     phase: int

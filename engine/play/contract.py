@@ -20,11 +20,16 @@ class ContractPhases(AuctionPhase):
         t = g.rules.trump
         out: list[Action] = []
         if t.as_card:
-            seen: set[str] = set()
-            for c in range(g.size):
-                if self.hands[p] >> c & 1 and g.codes[c] not in seen:
-                    seen.add(g.codes[c])
-                    out.append(g.action(p, "trump", g.codes[c]))
+            row = g.trump_card_action[p]
+            last: Action | None = None
+            h = self.hands[p]
+            while h:
+                low = h & -h
+                a = row[low.bit_length() - 1]
+                if a is not last:  # a double pack's two copies are one choice (copies are adjacent ids)
+                    out.append(a)
+                    last = a
+                h ^= low
         else:
             out.extend(g.action(p, "trump", s) for s in g.layout.suits)
             if t.no_trumps:
@@ -133,10 +138,17 @@ class ContractPhases(AuctionPhase):
 
     # --- raise ---------------------------------------------------------------------------------------
     def _raise_values(self) -> list[int]:
-        r = self.game.rules.raise_
-        assert r is not None
-        lo = max(r.min, self.bid + self.game.bid_step)
+        """Every value a raise may name now (none: nobody can raise any more)."""
+        lo = self._raise_lo()
         return [v for v in self.game.bid_values if v >= lo]
+
+    def _raise_lo(self) -> int:
+        """The lowest raise allowed now, on the bid step (above the top bid: no raise is possible)."""
+        g = self.game
+        r = g.rules.raise_
+        assert r is not None
+        lo = max(r.min, self.bid + g.bid_step)
+        return lo + (-(lo - g.bid_min)) % g.bid_step
 
     def _start_raise(self) -> None:
         r = self.game.rules.raise_
@@ -155,7 +167,8 @@ class ContractPhases(AuctionPhase):
         self._ask_next_raise()
 
     def _ask_next_raise(self) -> None:
-        while self.queue and not self._raise_values():
+        top = self.game.bid_max
+        while self.queue and self._raise_lo() > top:
             self.queue.pop(0)
         if self.queue:
             self.to_act = self.queue[0]
@@ -179,10 +192,8 @@ class ContractPhases(AuctionPhase):
         self.rechoosing = True
         self._start_trump()
 
-    def _raise_legal(self) -> list[Action]:
-        g = self.game
-        p = self.to_act
-        return [g.action(p, "pass")] + [g.action(p, "raise", str(v)) for v in self._raise_values()]
+    def _raise_legal(self) -> tuple[Action, ...]:
+        return self.game.raise_choices(self.to_act, self._raise_lo())
 
     def _raise_apply(self, a: Action) -> None:
         if a.verb == "raise":
@@ -196,10 +207,7 @@ class ContractPhases(AuctionPhase):
 
     # --- after the full deal: pointless-hand redeal, special contracts --------------------------------
     def _dealt_mask(self, seat: int) -> int:
-        m = 0
-        for c in self.dealt[seat][: self.given[seat]]:
-            m |= 1 << c
-        return m
+        return self.received[seat]
 
     def _start_pointless(self) -> bool:
         """Ask each player with a pointless hand whether to annul; False when nobody is asked."""

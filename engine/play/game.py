@@ -53,6 +53,7 @@ class Game:
         self.strength = [nranks - d.tie_top[self.rank_of[c]] for c in range(size)]
         self.reversed_strength = [nranks + 1 - s for s in self.strength]
         self.rank_masks = [sum(1 << c for c in range(size) if self.rank_of[c] == r) for r in range(nranks)]
+        self.first_copy_mask = sum(1 << c for c in range(size) if c % d.copies == 0)  # copies have adjacent ids
         # Teams
         self.teams = [list(t) for t in rules.table.teams]
         self.team_of = [0] * n
@@ -102,7 +103,9 @@ class Game:
         self._play_rows: list[list[tuple[Action, ...] | None]] = (
             [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
         self._bid_actions: list[list[Action] | None] = [None] * n
-        self._auction_choices: dict[tuple[int, bool, bool, int, int], tuple[Action, ...]] = {}
+        self._auction_choices: dict[int, tuple[Action, ...]] = {}
+        self._raise_choices: dict[int, tuple[Action, ...]] = {}
+        self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
         self._auction_cached = 0
 
     # --- actions --------------------------------------------------------------------------------------
@@ -148,9 +151,11 @@ class Game:
         return out
 
     def auction_choices(self, seat: int, redeal: bool, may_pass: bool, lo: int, hi: int) -> tuple[Action, ...]:
-        """A seat's legal auction actions: redeal, pass, and every bid from `lo` to `hi` (none when lo > hi);
-        kept, since the same few combinations recur hand after hand."""
-        key = (seat, redeal, may_pass, lo, hi)
+        """A seat's legal auction actions: redeal, pass, and every bid from `lo` to `hi` (none when lo > hi; `hi`
+        is the top bid or `lo`); kept, since the same few combinations recur hand after hand."""
+        span = 0 if lo > hi else (1 if hi == self.bid_max else 2)
+        first = max(lo - self.bid_min + 1, 0) if span else 0
+        key = (((first * 3 + span) * 2 + may_pass) * 2 + redeal) * self.n + seat
         out = self._auction_choices.get(key)
         if out is None:
             head: list[Action] = []
@@ -167,6 +172,15 @@ class Game:
             if self._auction_cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
                 self._auction_cached += len(out)
                 self._auction_choices[key] = out
+        return out
+
+    def raise_choices(self, seat: int, lo: int) -> tuple[Action, ...]:
+        """Pass, and every raise from `lo` (on the bid step) to the top bid."""
+        key = lo * self.n + seat
+        out = self._raise_choices.get(key)
+        if out is None:
+            out = self._raise_choices[key] = (self.pass_action[seat], *(
+                self.action(seat, "raise", str(v)) for v in range(lo, self.bid_max + 1, self.bid_step)))
         return out
 
     # --- helpers used by State and tools --------------------------------------------------------------

@@ -35,12 +35,12 @@ _COPIED_VALUES = (
     "last_was_pass", "bidder", "bid", "target", "trump", "concealed", "indicator", "seventh", "exposed_trick",
     "power_from", "multiplier", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
     "sitting_out", "leader", "led", "led_suits", "played_suits", "trump_mask", "strength", "constraint", "caller",
-    "resume_to", "after", "trick_size", "plain_play", "surrender", "bidders_lost_trick", "_legal_mask",
+    "resume_to", "after", "trick_size", "plain_play", "surrender", "bidders_lost_trick",
     "_game_points", "_made",
 )
 _COPIED_LISTS = (
-    "given", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats", "tricks",
-    "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of",
+    "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
+    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of",
 )
 
 
@@ -63,6 +63,7 @@ class State(TrickPhase):
         self.first = game.first_hand(dealer)
         self.dealt = [list(h) for h in dealt]
         self.given = [0] * n
+        self.received = [0] * n     # every card each seat has been dealt so far (the indicator included)
         self.hands = [0] * n
         self.step = 0
         self.stage = 0
@@ -122,6 +123,8 @@ class State(TrickPhase):
         self.bidders_lost_trick = False
         self._legal = None
         self._legal_mask = 0
+        self._extras = []
+        self._mask_ready = False
         self._game_points: list[int] | None = None
         self._made: bool | None = None
         if start:
@@ -129,11 +132,15 @@ class State(TrickPhase):
 
     # --- the schedule -----------------------------------------------------------------------------
     def _deal(self, k: int) -> None:
-        for i in range(self.n):
-            seat = (self.first + i) % self.n
-            for c in self.dealt[seat][self.given[seat]: self.given[seat] + k]:
-                self.hands[seat] |= 1 << c
-            self.given[seat] += k
+        for seat in range(self.n):   # every seat gets its next k cards; who is served first changes nothing
+            cards = self.dealt[seat]
+            start = self.given[seat]
+            packet = 0
+            for i in range(start, start + k):
+                packet |= 1 << cards[i]
+            self.hands[seat] |= packet
+            self.received[seat] |= packet
+            self.given[seat] = start + k
         if self.seventh:
             self._take_seventh_card()
 
@@ -157,7 +164,7 @@ class State(TrickPhase):
                 self.step += 1
                 if code > 0:
                     self._deal(code)
-                    if all(self.given[s] >= len(self.dealt[s]) for s in range(self.n)) and self._after_full_deal():
+                    if self.given[0] >= len(self.dealt[0]) and self._after_full_deal():
                         return
                     continue
                 if code == STEP_AUCTION:
@@ -232,6 +239,32 @@ class State(TrickPhase):
             self._legal = legal
         return legal
 
+    # --- the play phase on card ids: what search and simulation use, without building action lists ----------
+    def card_mask(self) -> int:
+        """The card ids (as bits) the seat to act may play now; 0 outside the play phase or when its only choices
+        are other actions (see `other_actions`)."""
+        if self.phase != PLAY:
+            return 0
+        return self._legal_mask if self._mask_ready else self._play_mask()
+
+    def other_actions(self) -> list[Action]:
+        """In the play phase, the legal actions that are not cards (call, show pair, surrender); a new list."""
+        if self.phase != PLAY:
+            return []
+        if not self._mask_ready:
+            self._play_mask()
+        return list(self._extras)
+
+    def play_card_id(self, card: int) -> None:
+        """Play card id `card`, one of `card_mask()`'s bits; ArgumentError for any other card."""
+        if not (self.card_mask() >> card & 1) or card < 0:
+            raise ArgumentError(f"card id {card!r} is not playable now")
+        seat = self.to_act
+        self.history.append(self.game.play_action[seat][card])
+        self._legal = None
+        self._mask_ready = False
+        self._play_card_id(seat, card)
+
     def _compute_legal(self) -> tuple[Action, ...] | list[Action]:
         ph = self.phase
         if ph == AUCTION:
@@ -280,6 +313,7 @@ class State(TrickPhase):
                 if mask >> c & 1:
                     self.history.append(action)
                     self._legal = None
+                    self._mask_ready = False
                     self._play_card_id(action.seat, c)
                     return
         legal = self.legal_actions()
@@ -292,6 +326,7 @@ class State(TrickPhase):
                 raise IllegalActionError(why_illegal(self, action))
         self.history.append(action)
         self._legal = None
+        self._mask_ready = False
         ph = self.phase
         if ph == PLAY:
             self._play_apply(action)

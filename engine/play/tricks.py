@@ -21,6 +21,8 @@ from engine.play.rules import (
 
 class TrickPhase(ContractPhases):
     resume_to: int
+    _extras: list[Action]    # with _legal_mask: the other actions of the seat to play (call, show pair, ...)
+    _mask_ready: bool        # _legal_mask and _extras are those of the current position
     after: list[int]        # the seat that plays after each seat (sitting-out partners skipped)
     trick_size: int
     plain_play: bool        # no pair or surrender to offer: the inlined legal-card path applies
@@ -138,28 +140,42 @@ class TrickPhase(ContractPhases):
             return 0, extras + [call]
         return self._discards(h), extras + [call]
 
-    def _play_legal(self) -> tuple[Action, ...]:
+    def _play_mask(self) -> int:
+        """The card ids the seat to play may play now (`_legal_mask`), and its other actions (`_extras`)."""
         g = self.game
         p = self.to_act
         h = self.hands[p]
         mask = -1
         if self.plain_play and self.caller != p:
-            # the common cases, inlined: following suit (one table lookup), or a free choice
+            # the common cases, inlined: following suit, or a free choice
             if self.trick_cards:
-                led = self.led
-                follow = h & g.suit_masks[led]
+                follow = h & g.suit_masks[self.led]
                 if follow:
-                    self._legal_mask = follow
-                    return g.suit_plays(p, led, follow >> (led * g.block))
-                if not self.concealed and not g.void_filters:
+                    mask = follow
+                elif not self.concealed and not g.void_filters:
                     mask = h
             elif not self.concealed or p != self.high_bidder:
                 mask = h
         if mask < 0:
-            mask, out = self._play_options(p)
+            mask, self._extras = self._play_options(p)
         else:
-            out = []
+            self._extras = []
         self._legal_mask = mask
+        self._mask_ready = True
+        return mask
+
+    def _play_legal(self) -> tuple[Action, ...]:
+        g = self.game
+        p = self.to_act
+        if self.plain_play and self.caller != p and self.trick_cards:
+            follow = self.hands[p] & g.suit_masks[self.led]
+            if follow:  # the commonest case, inlined: one table lookup
+                self._legal_mask = follow
+                self._extras = []
+                self._mask_ready = True
+                return g.suit_plays(p, self.led, follow >> (self.led * g.block))
+        mask = self._play_mask()
+        out = list(self._extras)
         block = g.block
         bm = (1 << block) - 1
         for s in range(g.nsuits):
