@@ -6,21 +6,29 @@ Two figures (see engine.sim.bench): `hands_per_second`, hands finished by `rando
 card bitmasks, as simulation and search use it), and `api_hands_per_second`, hands driven from Python through
 `legal_actions()` / `apply()`. Both deal from seeds and play the whole rule file. The yardstick
 (../shared/bench/yardstick28.py, when present) deals and plays a stripped-down 28-like hand with no auction and no
-trump; the ratios between the figures hold on a noisy machine.
+trump; it is timed in each of several rounds beside the engine, and the medians are printed, since only ratios
+measured side by side hold on a noisy machine.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import engine.play.state as state_module
 from engine import load_game
 from engine.sim import bench
 
+ROUNDS = 5
 
-def yardstick_rate(seconds: float = 3.0) -> float | None:
+
+def yardstick() -> Callable[[float], float] | None:
+    """The yardstick's `rate(seconds)`, or None when ../shared/bench/yardstick28.py is not there."""
     path = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "yardstick28.py"
     if not path.is_file():
         return None
@@ -28,21 +36,34 @@ def yardstick_rate(seconds: float = 3.0) -> float | None:
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return float(mod.rate(seconds))
+    rate: Callable[[float], float] = mod.rate
+    return rate
 
 
 def main() -> None:
+    """ROUNDS rounds, each timing the engine (both ways) and then the yardstick for about as long; the medians of
+    the per-round figures and ratios are printed, so a busy spell of the machine moves no figure alone."""
     ruleset = sys.argv[1] if len(sys.argv) > 1 else "twenty-eight"
     hands = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     game = load_game(ruleset)
     bench(game, 500)  # warm up
-    result = bench(game, hands)
-    yard = yardstick_rate()
-    if yard is not None:
-        result["yardstick_deals_per_second"] = round(yard, 1)
-        result["ratio_to_yardstick"] = round(result["hands_per_second"] / yard, 3)
-        result["api_ratio_to_yardstick"] = round(result["api_hands_per_second"] / yard, 3)
-    print(json.dumps(result))
+    rate = yardstick()
+    rounds: list[dict[str, Any]] = []
+    for _ in range(ROUNDS):
+        result = bench(game, hands // ROUNDS)
+        if rate is not None:
+            yard = rate(max(0.5, result["seconds"] + result["api_seconds"]) / 2)
+            result["yardstick_deals_per_second"] = yard
+            result["ratio_to_yardstick"] = result["hands_per_second"] / yard
+            result["api_ratio_to_yardstick"] = result["api_hands_per_second"] / yard
+        rounds.append(result)
+    out: dict[str, Any] = {"ruleset": game.name, "hands": hands, "rounds": ROUNDS,
+                           "compiled": not state_module.__file__.endswith(".py")}
+    for key in ("hands_per_second", "api_hands_per_second", "yardstick_deals_per_second", "ratio_to_yardstick",
+                "api_ratio_to_yardstick"):
+        if key in rounds[0]:
+            out[key] = round(statistics.median(r[key] for r in rounds), 3)
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

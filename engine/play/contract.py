@@ -50,7 +50,7 @@ class ContractPhases(AuctionPhase):
         elif len(a.arg) == 1:
             self._set_trump(g.layout.parse_suit(a.arg))
         else:
-            card = next(c for c in g.layout.ids_of_code(a.arg) if self.hands[p] >> c & 1)
+            card = next(c for c in g.code_ids[a.arg] if self.hands[p] >> c & 1)
             self._set_trump(g.suit_of[card])
             if t.concealed:
                 self.indicator = card

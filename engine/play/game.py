@@ -61,6 +61,7 @@ class Game:
             for s in t:
                 self.team_of[s] = i
         self.bidder_alone = rules.table.bidder_plays_alone
+        self.after = [(s + 1) % n for s in range(n)]    # who plays after whom (nobody sitting out)
         # Schedule
         self.schedule = list(rules.schedule)
         self.cards_each = sum(x for x in self.schedule if x > 0)

@@ -23,18 +23,19 @@ def random_playout(state: State, rand: Callable[[], float]) -> None:
             legal = state.legal_actions()
             state.apply(legal[int(rand() * len(legal))])
             continue
-        mask = state.card_mask()
+        mask = state._play_mask()
         extras = state._extras
+        others = len(extras)
         choices = ((mask | mask >> 1) & first_copies) if double else mask
-        k = int(rand() * (choices.bit_count() + len(extras)))
-        if k < len(extras):
+        k = int(rand() * (choices.bit_count() + others))
+        if k < others:
             state.apply(extras[k])
             continue
-        k -= len(extras)
+        k -= others
         while k:
             choices &= choices - 1
             k -= 1
         card = (choices & -choices).bit_length() - 1
         if not mask >> card & 1:  # only the second copy of this card is playable
             card += 1
-        state.play_card_id(card)
+        state._play_card_id(state.to_act, card)

@@ -44,6 +44,10 @@ _COPIED_LISTS = (
 )
 
 
+def _is_card(card: object) -> bool:
+    return isinstance(card, int) and not isinstance(card, bool) and card >= 0
+
+
 def _holds(legal: tuple[Action, ...], action: Action) -> bool:
     for a in legal:
         if a is action:
@@ -61,7 +65,7 @@ class State(TrickPhase):
         self.dealer = dealer
         self.n = n
         self.first = game.first_hand(dealer)
-        self.dealt = [list(h) for h in dealt]
+        self.dealt = dealt          # the caller's own lists (new_hand makes them); never changed, so clones share
         self.given = [0] * n
         self.received = [0] * n     # every card each seat has been dealt so far (the indicator included)
         self.hands = [0] * n
@@ -112,7 +116,7 @@ class State(TrickPhase):
         self.constraint = 0
         self.caller = -1
         self.resume_to = -1
-        self.after = []
+        self.after = game.after
         self.trick_size = n
         self.plain_play = True
         self.led = -1
@@ -257,13 +261,9 @@ class State(TrickPhase):
 
     def play_card_id(self, card: int) -> None:
         """Play card id `card`, one of `card_mask()`'s bits; ArgumentError for any other card."""
-        if not (self.card_mask() >> card & 1) or card < 0:
+        if not _is_card(card) or not (self.card_mask() >> card & 1):
             raise ArgumentError(f"card id {card!r} is not playable now")
-        seat = self.to_act
-        self.history.append(self.game.play_action[seat][card])
-        self._legal = None
-        self._mask_ready = False
-        self._play_card_id(seat, card)
+        self._play_card_id(self.to_act, card)
 
     def _compute_legal(self) -> tuple[Action, ...] | list[Action]:
         ph = self.phase
@@ -311,9 +311,6 @@ class State(TrickPhase):
             mask = self._legal_mask
             for c in self.game.code_ids.get(action.arg, ()):
                 if mask >> c & 1:
-                    self.history.append(action)
-                    self._legal = None
-                    self._mask_ready = False
                     self._play_card_id(action.seat, c)
                     return
         legal = self.legal_actions()

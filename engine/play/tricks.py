@@ -42,7 +42,8 @@ class TrickPhase(ContractPhases):
         self.leader = self.to_act = leader
         self.trick_cards = []
         self.trick_seats = []
-        self.after = [self._next_seat(s) for s in range(self.n)]
+        if self.sitting_out:
+            self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
         self.plain_play = not (g.has_pair or g.has_surrender)
 
@@ -142,13 +143,13 @@ class TrickPhase(ContractPhases):
 
     def _play_mask(self) -> int:
         """The card ids the seat to play may play now (`_legal_mask`), and its other actions (`_extras`)."""
-        g = self.game
         p = self.to_act
         h = self.hands[p]
         mask = -1
         if self.plain_play and self.caller != p:
             # the common cases, inlined: following suit, or a free choice
             if self.trick_cards:
+                g = self.game
                 follow = h & g.suit_masks[self.led]
                 if follow:
                     mask = follow
@@ -158,7 +159,7 @@ class TrickPhase(ContractPhases):
                 mask = h
         if mask < 0:
             mask, self._extras = self._play_options(p)
-        else:
+        elif self._extras:
             self._extras = []
         self._legal_mask = mask
         self._mask_ready = True
@@ -216,9 +217,7 @@ class TrickPhase(ContractPhases):
     # --- applying -----------------------------------------------------------------------------------
     def _play_apply(self, a: Action) -> None:
         verb = a.verb
-        if verb == "play":
-            self._play_card(a)
-        elif verb == "call":
+        if verb == "call":
             self._expose_by_call(a.seat)
         elif verb == "show":
             self._show_pair(a.seat)
@@ -283,15 +282,12 @@ class TrickPhase(ContractPhases):
                     return
         self.constraint = TRUMP_IF_ABLE if pl.caller_must_trump else FREE
 
-    def _play_card(self, a: Action) -> None:
-        legal = self._legal_mask
-        for c in self.game.code_ids[a.arg]:
-            if legal >> c & 1:
-                self._play_card_id(a.seat, c)
-                return
-
     def _play_card_id(self, p: int, card: int) -> None:
+        """Seat `p` plays card id `card`, already known to be legal: recorded, and the trick goes on."""
         g = self.game
+        self.history.append(g.play_action[p][card])
+        self._legal = None
+        self._mask_ready = False
         if card == self.indicator and self.concealed:
             # the indicator is the bidder's last card: exposed as it is played, or played face up as a plain
             # card with the trump still concealed, as the rule file says
@@ -303,10 +299,11 @@ class TrickPhase(ContractPhases):
             self.hands[p] ^= 1 << card
         self.caller = -1
         trick = self.trick_cards
+        suit = g.suit_of[card]
         if not trick:
-            self.led = g.suit_of[card]
-            self.led_suits |= 1 << self.led
-        self.played_suits |= 1 << g.suit_of[card]
+            self.led = suit
+            self.led_suits |= 1 << suit
+        self.played_suits |= 1 << suit
         trick.append(card)
         self.trick_seats.append(p)
         if len(trick) == self.trick_size:
