@@ -33,12 +33,17 @@ def register(name: str, factory: BotFactory) -> None:
 
 
 def _load_builtins() -> None:
-    from engine.bots import heuristic, random_bot, search  # noqa: F401  (each registers itself)
+    from engine.bots import heuristic, pimc, random_bot, search  # noqa: F401  (each registers itself)
+
+
+SEARCHERS = ("search", "pimc")   # the bots that take a number of sampled worlds per decision: 'search:N'
 
 
 def check_bot_spec(spec: str) -> None:
-    """Raise ValueError (naming the known bots) unless `spec` names a bot: 'random', 'heuristic', 'search',
-    'search:N' (N sampled worlds per decision), or an outside program 'cmd:PROGRAM'."""
+    """Raise ValueError (naming the known bots) unless `spec` names a bot: 'random', 'heuristic', 'search' (search
+    with inference from the auction and play, and a searched bid and trump), 'pimc' (plain determinized search,
+    the search bot of 0.1), 'search:N' or 'pimc:N' (N sampled worlds per decision), or an outside program
+    'cmd:PROGRAM'."""
     if spec.startswith(CMD_PREFIX):
         from engine.bots.external import command_argv
 
@@ -51,9 +56,10 @@ def check_bot_spec(spec: str) -> None:
     name, sep, option = spec.partition(":")
     if name not in _REGISTRY:
         raise ValueError(f"unknown bot '{spec}' (known: {', '.join(known_bots())})")
-    if sep and (name != "search" or not (option.isascii() and option.isdigit()) or len(option) > 6
+    if sep and (name not in SEARCHERS or not (option.isascii() and option.isdigit()) or len(option) > 6
                 or int(option) < 1):
-        raise ValueError(f"bot '{spec}': only 'search:N' takes an option (N worlds per decision, 1 to 999999)")
+        raise ValueError(f"bot '{spec}': only 'search:N' takes an option (N worlds per decision, 1 to 999999; "
+                         "'pimc:N' likewise)")
 
 
 def make_bot(spec: str, game: Game, seed: int = 0) -> Bot:
@@ -65,9 +71,10 @@ def make_bot(spec: str, game: Game, seed: int = 0) -> Bot:
         return ExternalBot(spec[len(CMD_PREFIX):], seed)
     name, _, option = spec.partition(":")
     if option:
+        from engine.bots.pimc import PimcBot
         from engine.bots.search import SearchBot
 
-        return SearchBot(game, seed, worlds=int(option))
+        return (PimcBot if name == "pimc" else SearchBot)(game, seed, worlds=int(option))
     return _REGISTRY[name](game, seed)
 
 

@@ -8,13 +8,14 @@ engine, which rejects a deal that would have made a past action illegal."""
 
 from __future__ import annotations
 
+import math
 import random
 from functools import lru_cache
 
 from engine.bots.info import Seen
-from engine.cards import card_ids
 from engine.errors import JacknineError
 from engine.play.actions import Action
+from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.state import State
 
@@ -24,6 +25,38 @@ ATTEMPTS = 6
 @lru_cache(maxsize=4096)
 def parse_action(text: str) -> Action:
     return Action.parse(text)
+
+
+class Replay:
+    """A seat's public history read once per decision, to be replayed on every sampled deal.
+
+    `fill_blank`: a trump choice the seat did not see ('2 trump') is filled in per world with the trump that world
+    draws. Without it such a history replays on no world at all: that is what the search bot of 0.1 did (its parse
+    refused the blanked action), so every seat but the bidder played as the heuristic until the trump was exposed;
+    the `pimc` bot keeps that, its choices being frozen."""
+
+    def __init__(self, game: Game, seen: Seen, fill_blank: bool) -> None:
+        v = seen.view
+        self.actions: list[Action | None] = []    # None: a blanked trump choice
+        self.seats: list[int] = []
+        self.ok = True
+        try:
+            game.new_hand(v.dealer, seed=0, match_scores=v.match_scores)   # dealer and scores acceptable?
+        except JacknineError:
+            self.ok = False
+        for text in v.history:
+            if not self.ok:
+                break
+            try:
+                a: Action | None = game.intern(parse_action(text))
+            except JacknineError:
+                parts = text.split()
+                if not (fill_blank and len(parts) == 2 and parts[1] == "trump" and parts[0].isdigit()):
+                    self.ok = False
+                    break
+                a = None
+            self.actions.append(a)
+            self.seats.append(a.seat if a is not None else int(text.split()[0]))
 
 
 
@@ -55,38 +88,157 @@ def _hidden_trump_kind(game: Game, seen: Seen) -> str:
     return "card" if game.rules.trump.as_card else "suit"
 
 
+def ids_of(mask: int) -> list[int]:
+    """The card ids in a mask, lowest first (engine.cards.card_ids without the generator)."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """A whole number in [0, n), n > 0, drawn as `random.Random` draws it (`_randbelow_with_getrandbits`)."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """`rng.shuffle(x)`, the same draws and the same order, as plain code a compiled build runs natively."""
+    for i in range(len(x) - 1, 0, -1):
+        j = randbelow(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+def sample(rng: random.Random, population: list[int], k: int) -> list[int]:
+    """`rng.sample(population, k)` for 0 <= k <= len(population): the same draws and the same result."""
+    n = len(population)
+    result = [0] * k
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = randbelow(rng, n - i)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected: set[int] = set()
+        for i in range(k):
+            j = randbelow(rng, n)
+            while j in selected:
+                j = randbelow(rng, n)
+            selected.add(j)
+            result[i] = population[j]
+    return result
+
+
+class WorldMaker:
+    """What does not change from one sampled world to the next within a decision, read once; `make(rng)` then
+    draws a world. The generator is called exactly as 0.1's determinization called it (the `pimc` golden choices
+    depend on it)."""
+
+    def __init__(self, game: Game, seen: Seen, replay: Replay | None = None) -> None:
+        self.game = game
+        self.seen = seen
+        v = seen.view
+        self.replay = replay if replay is not None else Replay(game, seen, fill_blank=False)
+        n = game.n
+        fixed = [0] * n
+        shown = _shown_indicator(game, seen)
+        if shown >= 0:
+            fixed[v.bidder or 0] |= 1 << shown
+        self.fixed = fixed
+        self.pool = seen.unknown & ~(1 << shown if shown >= 0 else 0)
+        need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]
+        need[v.seat] = 0
+        self.need = need
+        self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
+                        for s in range(n)]
+        self.dealt_to = [s for s in range(n) if need[s]]
+        self.kind = _hidden_trump_kind(game, seen)
+        self.shown_by, self.shown_code = _indicator_code(seen)
+        self.own_seventh = any(t.split()[1:] == ["trump", "seventh"] for t in v.history)
+
+    def deal(self, rng: random.Random) -> list[int] | None:
+        """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
+        need, allowed = self.need, self.allowed
+        for attempt in range(ATTEMPTS):
+            relax = attempt == ATTEMPTS - 1          # last resort: ignore voids rather than fail
+            left = self.pool
+            out = list(self.fixed)
+            order = sorted(self.dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
+            ok = True
+            for s in order:
+                cand = ids_of(left if relax else allowed[s] & left)
+                if len(cand) < need[s]:
+                    ok = False
+                    break
+                for c in sample(rng, cand, need[s]):
+                    out[s] |= 1 << c
+                    left ^= 1 << c
+            if ok:
+                out[self.seen.view.seat] = self.seen.hand
+                return out
+        return None
+
+    def make(self, rng: random.Random) -> State | None:
+        """One full state consistent with the seat's view, or None when the sampled deal failed to replay."""
+        game, seen = self.game, self.seen
+        v = seen.view
+        hidden = self.deal(rng)
+        if hidden is None:
+            return None
+        kind = self.kind
+        bidder = v.bidder if v.bidder is not None else -1
+        first_of: dict[int, int] = {}      # a card that must come first in a seat's deal order
+        seventh_of: dict[int, int] = {}
+        blank = ""
+        shown_by, code = self.shown_by, self.shown_code
+        if shown_by >= 0:   # an indicator laid from the first cards dealt: it goes first in that seat's deal
+            mine = seen.played_by[shown_by] | hidden[shown_by]
+            first_of[shown_by] = next((c for c in game.code_ids[code] if mine >> c & 1), game.code_ids[code][0])
+        if seen.indicator >= 0:
+            first_of[v.seat] = seen.indicator
+            if self.own_seventh:
+                seventh_of[v.seat] = first_of.pop(v.seat)
+        if kind:
+            held = hidden[bidder]
+            weights = _trump_weights(game, held)
+            if kind == "suit":
+                suit = rng.choices(range(game.nsuits), weights=[w + 0.5 for w in weights])[0]
+                blank = game.layout.suits[suit]
+            elif held:
+                suit = rng.choices(range(game.nsuits), weights=weights)[0]
+                ind = max(ids_of(held & game.suit_masks[suit]), key=lambda c: game.rank_of[c])
+                if kind == "card":
+                    first_of[bidder] = ind
+                    blank = game.codes[ind]
+                else:
+                    seventh_of[bidder] = ind
+        dealt = []
+        for s in range(game.n):
+            cards = ids_of(seen.played_by[s] | hidden[s] | (1 << seen.indicator if s == v.seat and seen.indicator >= 0
+                                                         else 0))
+            shuffle(rng, cards)
+            if s in first_of:
+                cards.remove(first_of[s])
+                cards.insert(0, first_of[s])
+            if s in seventh_of and len(cards) >= 7:
+                cards.remove(seventh_of[s])
+                cards.insert(6, seventh_of[s])
+            dealt.append(cards)
+        return replay_on(game, v.dealer, dealt, self.replay, v.match_scores, blank, v.seat)
+
+
 def deal_hidden(game: Game, seen: Seen, rng: random.Random) -> list[int] | None:
     """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
-    v = seen.view
-    n = game.n
-    fixed = [0] * n
-    shown = _shown_indicator(game, seen)
-    if shown >= 0:
-        fixed[v.bidder or 0] |= 1 << shown
-    pool = seen.unknown & ~(1 << shown if shown >= 0 else 0)
-    need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]
-    need[v.seat] = 0
-    allowed = [pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
-               for s in range(n)]
-    for attempt in range(ATTEMPTS):
-        relax = attempt == ATTEMPTS - 1          # last resort: ignore voids rather than fail
-        left = pool
-        out = list(fixed)
-        order = sorted((s for s in range(n) if need[s]),
-                       key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
-        ok = True
-        for s in order:
-            cand = card_ids(left if relax else allowed[s] & left)
-            if len(cand) < need[s]:
-                ok = False
-                break
-            for c in rng.sample(cand, need[s]):
-                out[s] |= 1 << c
-                left ^= 1 << c
-        if ok:
-            out[v.seat] = seen.hand
-            return out
-    return None
+    return WorldMaker(game, seen).deal(rng)
 
 
 def _trump_weights(game: Game, hand: int) -> list[float]:
@@ -94,72 +246,56 @@ def _trump_weights(game: Game, hand: int) -> list[float]:
     out = []
     for s in range(game.nsuits):
         m = hand & game.suit_masks[s]
-        top = sum(1 for c in card_ids(m) if game.rank_of[c] <= 1)
+        top = sum(1 for c in ids_of(m) if game.rank_of[c] <= 1)
         out.append(float(m.bit_count() ** 2 + 2 * top) if m else 0.0)
     return out
 
 
-def build_world(game: Game, seen: Seen, rng: random.Random) -> State | None:
-    """One full state consistent with the seat's view, or None when the sampled deal failed to replay."""
-    v = seen.view
-    hidden = deal_hidden(game, seen, rng)
-    if hidden is None:
-        return None
-    kind = _hidden_trump_kind(game, seen)
-    bidder = v.bidder if v.bidder is not None else -1
-    first_of: dict[int, int] = {}      # a card that must come first in a seat's deal order
-    seventh_of: dict[int, int] = {}
-    blank = ""
-    shown_by, code = _indicator_code(seen)
-    if shown_by >= 0:   # an indicator laid from the first cards dealt: it goes first in that seat's deal
-        mine = seen.played_by[shown_by] | hidden[shown_by]
-        first_of[shown_by] = next((c for c in game.code_ids[code] if mine >> c & 1), game.code_ids[code][0])
-    if seen.indicator >= 0:
-        first_of[v.seat] = seen.indicator
-        if any(t.split()[1:] == ["trump", "seventh"] for t in v.history):
-            seventh_of[v.seat] = first_of.pop(v.seat)
-    if kind:
-        held = hidden[bidder]
-        weights = _trump_weights(game, held)
-        if kind == "suit":
-            suit = rng.choices(range(game.nsuits), weights=[w + 0.5 for w in weights])[0]
-            blank = game.layout.suits[suit]
-        elif held:
-            suit = rng.choices(range(game.nsuits), weights=weights)[0]
-            ind = max(card_ids(held & game.suit_masks[suit]), key=lambda c: game.rank_of[c])
-            if kind == "card":
-                first_of[bidder] = ind
-                blank = game.codes[ind]
-            else:
-                seventh_of[bidder] = ind
-    dealt = []
-    for s in range(game.n):
-        cards = card_ids(seen.played_by[s] | hidden[s] | (1 << seen.indicator if s == v.seat and seen.indicator >= 0
-                                                       else 0))
-        rng.shuffle(cards)
-        if s in first_of:
-            cards.remove(first_of[s])
-            cards.insert(0, first_of[s])
-        if s in seventh_of and len(cards) >= 7:
-            cards.remove(seventh_of[s])
-            cards.insert(6, seventh_of[s])
-        dealt.append(cards)
-    return replay_on(game, v.dealer, dealt, v.history, v.match_scores, blank, v.seat)
+def build_world(game: Game, seen: Seen, rng: random.Random, replay: Replay | None = None) -> State | None:
+    """One full state consistent with the seat's view, or None when the sampled deal failed to replay. `replay`:
+    the history read once for this decision (default: read now, as the search bot of 0.1 read it)."""
+    return WorldMaker(game, seen, replay).make(rng)
 
 
-def replay_on(game: Game, dealer: int, dealt: list[list[int]], history: list[str], match_scores: list[int],
+def deals_whole_pack(game: Game, dealt: list[list[int]]) -> bool:
+    """What `Game.check_hands` accepts, for lists of card ids made from masks: each seat its share, each card once."""
+    if len(dealt) != game.n:
+        return False
+    seen = 0
+    for cards in dealt:
+        if len(cards) != game.cards_each:
+            return False
+        for c in cards:
+            seen |= 1 << c
+    return seen.bit_count() == game.n * game.cards_each and seen >> game.size == 0
+
+
+def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, match_scores: list[int],
               blank: str, seat: int) -> State | None:
+    """The state after the history on this deal, or None where the deal makes an action of it illegal. Card plays
+    are checked against the playable-card mask and played by id (what `apply` does, without building the legal
+    actions); everything else goes through `apply`."""
+    if not replay.ok or not deals_whole_pack(game, dealt):
+        return None
     try:
-        state = game.new_hand(dealer, hands=dealt, match_scores=match_scores)
-        for text in history:
-            a = parse_action(text)
-            if a.verb == "trump" and not a.arg:
+        state = State(game, dealer, dealt, match_scores)
+        for i, a in enumerate(replay.actions):
+            if a is None:
                 if not blank:
                     return None
-                a = game.action(a.seat, "trump", blank)
+                a = game.action(replay.seats[i], "trump", blank)
             if state.to_act != a.seat:
                 return None
-            state.apply(a)
+            if a.verb == "play" and state.phase == PLAY:
+                mask = state._play_mask()
+                for c in game.code_ids[a.arg]:
+                    if mask >> c & 1:
+                        state._play_card_id(a.seat, c)
+                        break
+                else:
+                    return None
+            else:
+                state.apply(a)
     except JacknineError:
         return None
     return state if state.to_act == seat else None

@@ -1,0 +1,86 @@
+"""The `pimc` bot: plain determinized Monte Carlo (perfect-information Monte Carlo), the search bot of 0.1.
+
+For each of `worlds` sampled deals consistent with the view (see `determinize.py`), every legal action is tried
+and the hand is finished by the greedy rollout policy (`rollout.py`); the action with the best total wins, ties
+going to the heuristic's choice. The budget is a number of worlds, not a time, so a seeded bot makes the same
+choices on any machine and in any process. Auction and contract decisions are the heuristic's.
+
+Its choices are frozen (tests/search_golden/): it chooses exactly what 0.1's search bot chose, only faster. That
+includes 0.1's blind spot: while the trump is concealed, a seat that did not see it could replay its history on
+no sampled world, so it plays as the heuristic until the trump is exposed (see `determinize.Replay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.bots.base import register
+from engine.bots.determinize import WorldMaker
+from engine.bots.heuristic import decide
+from engine.bots.info import read_view
+from engine.bots.rollout import rollout, utility
+from engine.bots.viewbot import ViewBot
+from engine.play.actions import Action
+from engine.play.base import PLAY
+from engine.play.game import Game
+from engine.play.state import State
+from engine.play.view import View
+
+ROLLOUTS = 240             # rollouts per decision: fewer legal actions buy more sampled worlds
+MIN_WORLDS, MAX_WORLDS = 16, 48
+
+
+class PimcBot(ViewBot):
+    name = "pimc"
+
+    def __init__(self, game: Game, seed: int = 0, worlds: int | None = None) -> None:
+        """`worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
+        super().__init__(game, seed)
+        self.worlds = worlds
+
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        game = self.game
+        view = self.check_view(view)
+        seen = read_view(game, view)
+        if view.phase != "play":
+            return decide(game, seen, legal)
+        rng = self._rng
+        maker = WorldMaker(game, seen)
+        totals = [0.0] * len(legal)
+        tried = 0
+        worlds = self.worlds or min(MAX_WORLDS, max(MIN_WORLDS, ROLLOUTS // len(legal)))
+        for _ in range(worlds):
+            world = maker.make(rng)
+            if world is None:
+                continue
+            tried += 1
+            for i, a in enumerate(legal):
+                s = world.clone()
+                apply_first(s, a)
+                rollout(s, rng.random)
+                totals[i] += utility(s, view.seat)
+        if not tried:
+            return decide(game, seen, legal)
+        best = max(totals)
+        top = [a for a, t in zip(legal, totals, strict=True) if t >= best - 1e-9]
+        if len(top) == 1:
+            return top[0]
+        # among equally good actions, the heuristic's choice (then the first) keeps play natural
+        fallback = decide(game, seen, legal)
+        return fallback if fallback in top else top[0]
+
+
+def apply_first(state: State, action: Action) -> None:
+    """`state.apply(action)`; a card is played by id, as `apply` would play it, without building the legal actions."""
+    if action.verb == "play" and state.phase == PLAY and action.seat == state.to_act:
+        mask = state._play_mask()
+        for c in state.game.code_ids[action.arg]:
+            if mask >> c & 1:
+                state._play_card_id(action.seat, c)
+                return
+    state.apply(action)
+
+
+register("pimc", PimcBot)
