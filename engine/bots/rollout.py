@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.bots.model import HandModel
 from engine.play.actions import Action
 from engine.play.base import PLAY
-from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, winning_index
+from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, card_power, winning_index
 from engine.play.state import State
 
 EXPLORE = 0.05             # share of rollout moves made at random, so rollouts do not all agree
@@ -58,6 +59,22 @@ class Tables:
         if t >= self.top:
             return 0
         return self.stronger[suit][t + 1]
+
+
+class Stream:
+    """A small seeded generator of floats in [0, 1) (xorshift64*): one per world, so every candidate action's
+    rollout in that world meets the same luck. Cheaper to start than `random.Random`, and the same everywhere."""
+
+    def __init__(self, seed: int) -> None:
+        self.x = (seed * 0x9E3779B97F4A7C15 + 1) & 0xFFFFFFFFFFFFFFFF or 1
+
+    def random(self) -> float:
+        x = self.x
+        x ^= x >> 12
+        x ^= (x << 25) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 27
+        self.x = x
+        return ((x * 0x2545F4914F6CDD1D) & 0xFFFFFFFFFFFFFFFF) / 18446744073709551616.0
 
 
 _TABLES: dict[int, list[Tables]] = {}
@@ -110,17 +127,21 @@ def nth_card(mask: int, k: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def rollout(state: State, rand: Callable[[], float]) -> None:
-    """Finish the hand with the greedy policy and EXPLORE random moves drawn with `rand`."""
+def rollout(state: State, rand: Callable[[], float], contract: HandModel | None = None) -> None:
+    """Finish the hand with the greedy policy and EXPLORE random moves drawn with `rand`. Outside the play phase
+    `contract` decides, as the heuristic would; without it (the `pimc` bot) every such move is random."""
     t = tables_for(state)
     while state.to_act >= 0:
         if state.phase != PLAY:
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                state.apply(legal[0])
+            if contract is not None:
+                state.apply(contract.action(state))
             else:
-                rand()   # the explore draw: outside the play phase every move is random
-                state.apply(legal[int(rand() * len(legal))])
+                legal = state.legal_actions()
+                if len(legal) == 1:
+                    state.apply(legal[0])
+                else:
+                    rand()   # the explore draw: outside the play phase every move is random
+                    state.apply(legal[int(rand() * len(legal))])
             if t.strength is not state.strength:
                 t = tables_for(state)
             continue
@@ -169,12 +190,7 @@ def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) ->
     led = suit_of[trick[0]]
     best_i = winning_index(trick, suit_of, strength, power, state.power_from)
     w = trick[best_i]
-    if suit_of[w] == power and power >= 0 and best_i >= state.power_from:
-        best_st = strength[w] + TRUMP_POWER
-    elif suit_of[w] == led:
-        best_st = strength[w]
-    else:
-        best_st = -1
+    best_st = card_power(w, led, power if best_i >= state.power_from else NO_TRUMP, suit_of, strength)
     team = state.hand_team_of
     if team[state.trick_seats[best_i]] == team[p]:
         if not _later_can_beat(state, t, p, led, best_st, power):
@@ -231,11 +247,8 @@ def _safe_winner(state: State, t: Tables, p: int, mask: int, led: int, best_st: 
         c = low.bit_length() - 1
         m ^= low
         s = suit_of[c]
-        if s == power and power >= 0:
-            pw = strength[c] + TRUMP_POWER
-        elif s == led:
-            pw = strength[c]
-        else:
+        pw = card_power(c, led, power, suit_of, strength)
+        if pw < 0:
             continue
         if pw <= best_st or _later_can_beat(state, t, p, led, pw, power):
             continue

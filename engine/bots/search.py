@@ -1,30 +1,41 @@
-"""The search bot: determinized Monte Carlo (perfect-information Monte Carlo, PIMC) over its seat's view.
+"""The search bot: determinized Monte Carlo search over worlds weighted by what the table has seen, for every
+decision that has a choice - the card play, and the bid, the trump and the other contract steps too.
 
-For each of `worlds` sampled deals consistent with the view (see `determinize.py`), every legal card play is
-tried and the hand is finished by a fast greedy rollout policy; the action with the best total wins. The budget
-is a number of worlds, not a time, so a seeded bot makes the same choices on any machine and in any process.
-The auction and contract decisions come from the heuristic bot."""
+Each decision draws candidate worlds consistent with the seat's view and keeps a resample of them in proportion to
+how likely the other seats' bids, passes, raises, visible trump and card plays were in each (see `worlds.py` and
+`model.py`); a concealed trump is drawn as the bidder would have named it. Every candidate action is then tried in
+each kept world and the hand finished by the rollout policy: the heuristic's rules for what is left of the auction
+and contract steps, the greedy card policy for the play (`rollout.py`). Each world's rollouts share one random
+stream, so candidates are compared on equal luck. The best total wins; ties (and a search that found no world)
+go to the heuristic's choice. Budgets are counts of worlds and rollouts, never time: a seeded bot makes the same
+choices on any machine and in any process. `search:N` fixes N worlds per decision.
+
+The plain determinized search of 0.1 (uniform worlds, heuristic auction) is the `pimc` bot.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine.bots.base import register
-from engine.bots.determinize import build_world
 from engine.bots.heuristic import decide
-from engine.bots.info import read_view
+from engine.bots.info import Seen, read_view
+from engine.bots.model import HandModel, model_for
+from engine.bots.pimc import apply_first
+from engine.bots.rollout import Stream, rollout, utility
 from engine.bots.viewbot import ViewBot
-from engine.cards import card_ids
+from engine.bots.worlds import Sampler
 from engine.play.actions import Action
-from engine.play.base import PLAY
-from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, winning_index
-from engine.play.state import State
+from engine.play.game import Game
 from engine.play.view import View
 
-ROLLOUTS = 240             # rollouts per decision: fewer legal actions buy more sampled worlds
-MIN_WORLDS, MAX_WORLDS = 16, 48
-EXPLORE = 0.05             # share of rollout moves made at random, so rollouts do not all agree
-CARD_POINT_WEIGHT = 0.01   # breaks ties between actions that score the same game points
+PLAY_ROLLOUTS = 320            # rollouts per card decision: fewer legal actions buy more worlds
+MIN_WORLDS, MAX_WORLDS = 16, 64
+CONTRACT_WORLDS = 24           # worlds per auction or contract decision
+CLOSE = 0.15                  # a bid or raise is searched when the heuristic's estimate is this near (share of points)
+CONFIDENCE = 1.0              # standard errors by which a contract search must beat the heuristic's choice
+DRAWS_PER_WORLD = 2            # candidate worlds drawn for each world kept
+CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations")
 
 
 class SearchBot(ViewBot):
@@ -34,6 +45,7 @@ class SearchBot(ViewBot):
         """`worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
         super().__init__(game, seed)
         self.worlds = worlds
+        self.model = model_for(game)
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -42,139 +54,176 @@ class SearchBot(ViewBot):
         view = self.check_view(view)
         seen = read_view(game, view)
         fallback = decide(game, seen, legal)
-        if view.phase != "play":
+        if view.phase == "play":
+            candidates = play_candidates(game, seen, legal, fallback)
+            if len(candidates) == 1:
+                return candidates[0]
+            worlds = self.worlds or min(MAX_WORLDS, max(MIN_WORLDS, PLAY_ROLLOUTS // len(candidates)))
+            return self.search(seen, candidates, worlds, fallback)
+        if view.phase in CONTRACT_PHASES:
+            if not self.close_call(seen, legal):
+                return fallback
+            candidates = contract_candidates(game, self.model, seen, legal, fallback)
+            if len(candidates) == 1:
+                return candidates[0]
+            return self.search(seen, candidates, self.worlds or CONTRACT_WORLDS, fallback, CONFIDENCE)
+        return fallback
+
+    def close_call(self, seen: Seen, legal: Sequence[Action]) -> bool:
+        """Whether a bid or raise is near enough the heuristic's threshold to be worth searching (other contract
+        decisions always are)."""
+        m = self.model
+        v = seen.view
+        close = CLOSE * m.total
+        if v.phase == "auction":
+            lowest = next((m.value_of(a) for a in legal if a.verb == "bid"), -1)
+            if lowest < 0 or not any(a.verb == "pass" for a in legal):
+                return True
+            _, units = m.best_trump(seen.hand, m.no_trumps)
+            est = m.expected(v.seat, seen.hand, units)
+            partner = _partner_high(seen)
+            return abs(est - (lowest + (4 if partner else 0))) <= close
+        if v.phase == "raise":
+            lowest = next((m.value_of(a) for a in legal if a.verb == "raise"), -1)
+            if lowest < 0:
+                return True
+            hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+            trump = seen.trump if seen.trump is not None else -2
+            if trump >= 0:
+                units = m.units(hand, trump)
+            else:
+                units = m.best_trump(hand, False)[1]
+            est = m.expected(v.seat, hand, units)
+            return abs(est - (lowest + 1)) <= close
+        return True
+
+    def search(self, seen: Seen, candidates: list[Action], worlds: int, fallback: Action,
+               confidence: float = 0.0) -> Action:
+        """The candidate with the best total utility over the weighted worlds (the fallback among equals). With
+        `confidence` > 0 another candidate replaces the fallback only if it beats it by that many standard errors
+        of the paired per-world difference: a contract decision made on a few noisy worlds should not jump at an
+        estimate that is mostly luck."""
+        rng = self._rng
+        seat = seen.view.seat
+        kept = Sampler(self.game, seen, self.model).sample(rng, worlds, worlds * DRAWS_PER_WORLD)
+        if not kept:
             return fallback
-        totals = [0.0] * len(legal)
-        tried = 0
-        worlds = self.worlds or min(MAX_WORLDS, max(MIN_WORLDS, ROLLOUTS // len(legal)))
-        for _ in range(worlds):
-            world = build_world(game, seen, self._rng)
-            if world is None:
-                continue
-            tried += 1
-            for i, a in enumerate(legal):
+        totals = [0.0] * len(candidates)
+        per_world: list[list[float]] = []
+        for world, weight in kept:
+            stream = rng.getrandbits(32)
+            row = [0.0] * len(candidates)
+            for i, a in enumerate(candidates):
                 s = world.clone()
-                s.apply(a)
-                rollout(s, self._rng.random)
-                totals[i] += utility(s, view.seat)
-        if not tried:
-            return fallback
+                apply_first(s, a)
+                rollout(s, Stream(stream).random, self.model)
+                u = utility(s, seat)
+                totals[i] += weight * u
+                row[i] = u
+            per_world.append(row)
         best = max(totals)
-        # among equally good actions, the heuristic's choice (then the first) keeps play natural
-        top = [a for a, t in zip(legal, totals, strict=True) if t >= best - 1e-9]
-        return fallback if fallback in top else top[0]
+        top = [a for a, t in zip(candidates, totals, strict=True) if t >= best - 1e-9]
+        choice = fallback if fallback in top else top[0]
+        if confidence > 0 and choice is not fallback and fallback in candidates:
+            i, f = candidates.index(choice), candidates.index(fallback)
+            diffs = [(row[i] - row[f], w) for row, (_, w) in zip(per_world, kept, strict=True)]
+            n = sum(w for _, w in diffs)
+            mean = sum(d * w for d, w in diffs) / n
+            var = sum(w * (d - mean) ** 2 for d, w in diffs) / max(n - 1, 1)
+            if mean <= confidence * (var / n) ** 0.5:
+                return fallback
+        return choice
 
 
-def utility(state: State, seat: int) -> float:
-    """Game points of the seat's side less the best other side's, plus a small card-point term."""
-    gp = state.game_points
-    team = state.hand_team_of[seat]
-    others = [g for i, g in enumerate(gp) if i != team]
-    cp = state.team_points
-    other_cp = max((p for i, p in enumerate(cp) if i != team), default=0)
-    return gp[team] - (max(others) if others else 0) + CARD_POINT_WEIGHT * (cp[team] - other_cp)
+def _partner_high(seen: Seen) -> bool:
+    v = seen.view
+    high = -1
+    for text in v.history:
+        parts = text.split()
+        if len(parts) >= 3 and parts[1] == "bid":
+            high = int(parts[0])
+    return high >= 0 and high != v.seat and not seen.game.bidder_alone and seen.partners(high, v.seat)
 
 
-def rollout(state: State, rand: Callable[[], float]) -> None:
-    """Finish the hand with the greedy policy (it may look at every hand: the world is already sampled)."""
-    while state.to_act >= 0:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply(legal[0])
-        elif rand() < EXPLORE or state.phase != PLAY:
-            state.apply(legal[int(rand() * len(legal))])
-        else:
-            state.apply(greedy(state, legal))
+def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: Action) -> list[Action]:
+    """The legal actions less cards that are equivalent to one kept: same suit, same points, same standing under a
+    discard rule, and no card another seat may hold between them. Of each such run of cards, the heuristic's
+    choice is kept, else the lowest."""
+    out: list[Action] = []
+    kept: list[int] = []             # card id of each kept play, -1 for other actions
+    protected = game.rules.play.no_discard_ranks
+    strength = seen.strength
+    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+    order = sorted(legal, key=lambda a: (a is not fallback, game.code_ids[a.arg][0] if a.verb == "play" else -1))
+    for a in order:
+        if a.verb != "play":
+            out.append(a)
+            kept.append(-1)
+            continue
+        c = next((x for x in game.code_ids[a.arg] if hand >> x & 1), game.code_ids[a.arg][0])
+        twin = False
+        for k in kept:
+            if k >= 0 and _equivalent(game, seen, strength, protected, c, k):
+                twin = True
+                break
+        if not twin:
+            out.append(a)
+            kept.append(c)
+    return sorted(out, key=lambda a: legal.index(a))
 
 
-def greedy(state: State, legal: Sequence[Action]) -> Action:
-    g = state.game
-    p = state.to_act
-    mask = state._legal_mask
-    for a in legal:
-        if a.verb == "show":
-            return a
-    cards = card_ids(mask)
-    if not cards:
-        return legal[0]
-    trick = state.trick_cards
-    power = state.trump if not state.concealed else NO_TRUMP
-    strength, points, suit_of = state.strength, g.points, g.suit_of
-    team = state.hand_team_of
-    if not trick:
-        return g.play_action[p][_lead(state, cards, power)]
-    led = suit_of[trick[0]]
-    best_i = winning_index(trick, suit_of, strength, power, state.power_from)
-    best_st = _power(state, trick[best_i], led, power if best_i >= state.power_from else NO_TRUMP)
-    later = _later_seats(state)
-    partner_wins = team[state.trick_seats[best_i]] == team[p]
-    if partner_wins and not any(_can_beat(state, q, led, best_st, power) for q in later):
-        # feed the partner points from a card that is not a trump
-        c = max(cards, key=lambda x: (points[x] if suit_of[x] != power else -1, -strength[x]))
-        return g.play_action[p][c]
-    if not partner_wins:
-        winners = [c for c in cards if _power(state, c, led, power) > best_st]
-        safe = [c for c in winners if not any(_can_beat(state, q, led, _power(state, c, led, power), power)
-                                              for q in later)]
-        if safe:
-            c = min(safe, key=lambda x: (suit_of[x] == power, strength[x]))
-            return g.play_action[p][c]
-        if any(a.verb == "call" for a in legal) and sum(points[c] for c in trick) >= 2:
-            return next(a for a in legal if a.verb == "call")
-    c = min(cards, key=lambda x: (points[x], suit_of[x] == power, strength[x]))
-    return g.play_action[p][c]
+def _equivalent(game: Game, seen: Seen, strength: list[int], protected: frozenset[int], a: int, b: int) -> bool:
+    if game.suit_of[a] != game.suit_of[b] or game.points[a] != game.points[b]:
+        return False
+    if (game.rank_of[a] in protected) != (game.rank_of[b] in protected):
+        return False
+    lo, hi = min(strength[a], strength[b]), max(strength[a], strength[b])
+    between = seen.unknown & game.suit_masks[game.suit_of[a]]
+    while between:
+        low = between & -between
+        c = low.bit_length() - 1
+        if lo < strength[c] < hi:
+            return False
+        between ^= low
+    return True
 
 
-def _lead(state: State, cards: list[int], power: int) -> int:
-    g = state.game
-    strength = state.strength
-    p = state.to_act
-    others = 0
-    for s in range(state.n):
-        if s != p:
-            others |= state.hands[s]
-    masters = []
-    for c in cards:
-        su = g.suit_of[c]
-        higher = [x for x in card_ids(others & g.suit_masks[su]) if strength[x] > strength[c]]
-        if not higher:
-            masters.append(c)
-    if masters:
-        return max(masters, key=lambda x: (g.suit_of[x] != power, g.points[x], strength[x]))
-    return min(cards, key=lambda x: (g.points[x], g.suit_of[x] == power, strength[x]))
-
-
-def _power(state: State, card: int, led: int, trump: int) -> int:
-    """What `card` counts for in a trick led with `led`, `trump` having power (-1: none): -1 if nothing."""
-    s = state.game.suit_of[card]
-    if s == trump and trump >= 0:
-        return state.strength[card] + TRUMP_POWER
-    return state.strength[card] if s == led else -1
-
-
-def _later_seats(state: State) -> list[int]:
-    active = state.n - state.sitting_out.bit_count()
-    left = active - len(state.trick_cards) - 1
-    out: list[int] = []
-    s = state.to_act
-    while len(out) < left:
-        s = (s + 1) % state.n
-        if not state.sitting_out >> s & 1:
-            out.append(s)
-    return out
-
-
-def _can_beat(state: State, seat: int, led: int, best: int, power: int) -> bool:
-    g = state.game
-    strength = state.strength
-    h = state.hands[seat]
-    follow = h & g.suit_masks[led]
-    if follow:
-        return best < TRUMP_POWER and max(strength[c] for c in card_ids(follow)) > best
-    if power >= 0:
-        trumps = h & g.suit_masks[power]
-        return bool(trumps) and max(strength[c] for c in card_ids(trumps)) + TRUMP_POWER > best
-    return False
+def contract_candidates(game: Game, model: HandModel, seen: Seen, legal: Sequence[Action],
+                        fallback: Action) -> list[Action]:
+    """The actions worth searching in an auction or contract step: pass, a redeal, the lowest bid (for each suit
+    where bids name one), each suit's trump as the heuristic would lay it, the lowest raise; everything in the
+    short lists (doubling, declarations); the heuristic's own choice always."""
+    phase = seen.view.phase
+    out: list[Action] = [fallback]
+    if phase == "auction":
+        codes: set[str] = set()
+        for a in legal:
+            if a.verb == "bid":
+                code = model.code_of(a)
+                if code not in codes:
+                    codes.add(code)
+                    out.append(a)
+            else:
+                out.append(a)
+    elif phase == "trump":
+        as_card = game.rules.trump.as_card
+        for a in legal:
+            if not as_card or a.arg == "seventh" or a.arg == "NT":
+                out.append(a)
+        if as_card:
+            hand = seen.hand
+            for s in range(game.nsuits):
+                options = tuple(a for a in legal if len(a.arg) == 2 and a.arg[-1] == game.layout.suits[s])
+                if options and hand & game.suit_masks[s]:
+                    out.append(model.trump_choice(hand & game.suit_masks[s], options))
+    elif phase == "raise":
+        raises = [a for a in legal if a.verb == "raise"]
+        out.extend(a for a in legal if a.verb != "raise")
+        if raises:
+            out.append(raises[0])
+    else:
+        out.extend(legal)
+    return list(dict.fromkeys(out))
 
 
 register("search", SearchBot)

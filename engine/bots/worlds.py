@@ -1,0 +1,458 @@
+"""Sampled worlds for the search bot, weighted by what the other seats did.
+
+A world is a full `State` at the seat's decision: every card the seat cannot see is dealt (the cards still to
+come included, so the auction and the trump choice can be searched too), every hidden choice is filled in (a
+concealed trump is drawn from the bidder's early cards as the model of the bidder would name it), and the public
+history is replayed on it through the engine, which refuses any deal that would have made a past action illegal.
+Voids, played cards, hand sizes and an exposed indicator hold by construction, so a world never contradicts the
+view.
+
+Inference: each candidate deal gets the log-likelihood of the other seats' public actions under the model of them
+(model.py): every bid and pass from the cards that seat held in the auction, a visible trump choice from the cards
+the bidder held then, and every card play that neither won the trick nor went to a winning partner, which the
+heuristic makes with its cheapest playable card (PLAY_MISMATCH when the deal gave the player a cheaper one). That
+is arithmetic on the deal alone: many candidates are drawn, a resample in proportion to their likelihoods is kept
+(systematic resampling), and only the kept ones are replayed and searched. Budgets are counts; the seat's seeded
+generator makes every draw.
+
+Plain typed Python that mypyc can compile (setup.py's COMPILED list).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine.bots.determinize import (
+    Replay,
+    _hidden_trump_kind,
+    _indicator_code,
+    _shown_indicator,
+    deals_whole_pack,
+    ids_of,
+    sample,
+    shuffle,
+)
+from engine.bots.info import CardIds, Seen
+from engine.bots.model import PARTNER_MARGIN, SOFT_BID, HandModel, log_floor, sigmoid
+from engine.errors import JacknineError
+from engine.play.base import AUCTION, PLAY
+from engine.play.game import NO_TRUMP, Game, winning_index
+from engine.play.rules import STEP_AUCTION, STEP_TRUMP
+from engine.play.state import State
+
+ATTEMPTS = 6
+PLAY_MISMATCH = math.log(0.5)   # a losing card that was not the cheapest the player could play: half as likely
+TEMPER = 1.0                    # likelihoods are raised to this power before resampling
+
+
+def cards_before(game: Game, step: int) -> int:
+    """How many cards each seat holds when the schedule reaches `step` (all of them if it never does)."""
+    k = 0
+    for code in game.schedule:
+        if code == step:
+            return k
+        if code > 0:
+            k += code
+    return game.cards_each
+
+
+class Bid:
+    """A bid or pass of another seat, with what the auction allowed then (read from the first world replayed)."""
+
+    def __init__(self, index: int, seat: int, value: int, code: str) -> None:
+        self.index = index          # in the history
+        self.seat = seat
+        self.value = value          # the bid's number, -1 for a pass
+        self.code = code            # the suit a bid names, where bids name one
+        self.lowest = -1            # the lowest bid allowed then (-1: none)
+        self.margin = 0             # points the heuristic keeps over a partner's standing bid
+        self.informative = False    # a free choice between passing and bidding
+
+
+class Play:
+    """A card of another seat that neither won the trick nor went to a winning partner."""
+
+    def __init__(self, seat: int, trick: int, led: int, cheaper: int) -> None:
+        self.seat = seat
+        self.trick = trick
+        self.led = led
+        self.cheaper = cheaper      # the cards worth fewer points than the card played
+
+
+class Candidate:
+    """A deal drawn for a world: each seat's cards in dealing order, the concealed trump filled in, the
+    cards each other seat holds now, and the log-likelihood of the table's actions."""
+
+    def __init__(self, dealt: list[list[int]], blank: str, held: list[int]) -> None:
+        self.dealt = dealt
+        self.blank = blank
+        self.held = held
+        self.loglik = 0.0
+
+
+class Sampler:
+    """The constant part of a decision's worlds, read once from the view; `draw` makes one world, `sample` many."""
+
+    def __init__(self, game: Game, seen: Seen, model: HandModel, play_weight: bool = True,
+                 contract_weight: bool = True) -> None:
+        self.game = game
+        self.seen = seen
+        self.model = model
+        self.play_weight = play_weight
+        self.contract_weight = contract_weight
+        v = seen.view
+        me = v.seat
+        self.me = me
+        n = game.n
+        self.replay_plan = Replay(game, seen, fill_blank=True)
+        fixed = [0] * n
+        shown = _shown_indicator(game, seen)
+        if shown >= 0:
+            fixed[v.bidder if v.bidder is not None else 0] |= 1 << shown
+        self.fixed = fixed
+        self.pool = seen.unknown & ~(1 << shown if shown >= 0 else 0)
+        need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]
+        need[me] = 0
+        self.need = need
+        self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
+                        for s in range(n)]
+        self.dealt_to = [s for s in range(n) if need[s]]
+        self.own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
+        future = [game.cards_each - seen.played_by[s].bit_count() - v.hand_sizes[s] for s in range(n)]
+        future[me] = game.cards_each - self.own.bit_count()
+        self.future = future
+        self.ok = self.replay_plan.ok and min(future) >= 0 and sum(need) + sum(future) == self.pool.bit_count()
+        self.kind = _hidden_trump_kind(game, seen)
+        self.bidder = v.bidder if v.bidder is not None else -1
+        self.k_trump = cards_before(game, STEP_TRUMP)
+        self.shown_by, self.shown_code = _indicator_code(seen)
+        self.own_seventh = any(t.split()[1:] == ["trump", "seventh"] for t in v.history)
+        self.k_auction = cards_before(game, STEP_AUCTION)
+        self.bids = self._bids() if contract_weight else []
+        self.trump_named = self._trump_named() if contract_weight else -9
+        self.plays, self.played_from = self._plays() if play_weight else ([], [])
+        self.ready = False          # the bids' context is read from the first world that replays
+        self._est: dict[int, float] = {}
+
+    # --- the evidence ---------------------------------------------------------------------------------------
+    def _bids(self) -> list[Bid]:
+        out: list[Bid] = []
+        for i, text in enumerate(self.seen.view.history):
+            parts = text.split()
+            if len(parts) < 2 or not parts[0].isdigit() or int(parts[0]) == self.me:
+                continue
+            if parts[1] == "pass" and len(parts) == 2:
+                out.append(Bid(i, int(parts[0]), -1, ""))
+            elif parts[1] == "bid" and len(parts) >= 3 and parts[2].isdigit():
+                out.append(Bid(i, int(parts[0]), int(parts[2]), parts[3] if len(parts) > 3 else ""))
+        return out
+
+    def _trump_named(self) -> int:
+        """The suit another seat named as trump where the history shows it (NO_TRUMP for no-trumps), else -9."""
+        g = self.game
+        for text in self.seen.view.history:
+            parts = text.split()
+            if len(parts) == 3 and parts[1] == "trump" and parts[0].isdigit() and int(parts[0]) != self.me:
+                arg = parts[2]
+                if arg == "NT":
+                    return NO_TRUMP
+                if len(arg) == 1 and arg in g.layout.suits:
+                    return g.layout.suits.index(arg)
+                if arg in g.code_ids:
+                    return g.suit_of[g.code_ids[arg][0]]
+        return -9
+
+    def _plays(self) -> tuple[list[Play], list[list[int]]]:
+        """The informative card plays of other seats, and per seat the cards it played from each trick on."""
+        g = self.game
+        seen = self.seen
+        v = seen.view
+        ids = CardIds(g)
+        for code in v.hand:
+            ids.take(code)
+        if v.indicator:
+            ids.take(v.indicator)
+        tricks = [*v.tricks, v.trick]
+        n = g.n
+        played_from = [[0] * (len(tricks) + 1) for _ in range(n)]
+        cards_of: list[list[int]] = []
+        for t in tricks:
+            cards_of.append([ids.take(code) for _, code in t.cards])
+        for k in range(len(tricks) - 1, -1, -1):
+            for s in range(n):
+                played_from[s][k] = played_from[s][k + 1]
+            for (s, _), c in zip(tricks[k].cards, cards_of[k], strict=True):
+                played_from[s][k] |= 1 << c
+        concealed_rules = g.rules.trump.concealed
+        trump = seen.trump if seen.trump is not None else NO_TRUMP
+        exposed = v.exposed_in_trick
+        out: list[Play] = []
+        teams = v.teams
+        team_of = [0] * n
+        for i, team in enumerate(teams):
+            for s in team:
+                team_of[s] = i
+        for k, t in enumerate(tricks):
+            if concealed_rules:
+                if exposed is None or k + 1 < exposed:
+                    power = NO_TRUMP
+                elif k + 1 == exposed:
+                    continue      # which cards of this trick had trump power depends on when the call came
+                else:
+                    power = trump
+            else:
+                power = trump
+            cards = cards_of[k]
+            for j in range(1, len(cards)):
+                seat = t.cards[j][0]
+                c = cards[j]
+                pts = g.points[c]
+                if seat == self.me or pts <= 0:
+                    continue
+                before = cards[:j]
+                win = winning_index(before, g.suit_of, seen.strength, power, 0)
+                if team_of[t.cards[win][0]] == team_of[seat]:
+                    continue
+                if winning_index(before + [c], g.suit_of, seen.strength, power, 0) == j:
+                    continue
+                cheaper = 0
+                for x in range(g.size):
+                    if g.points[x] < pts:
+                        cheaper |= 1 << x
+                out.append(Play(seat, k, g.suit_of[cards[0]], cheaper))
+        return out, played_from
+
+    def _read_context(self, state: State, index: int) -> None:
+        """Before history action `index` is replayed on the first world: what the auction allowed then."""
+        for b in self.bids:
+            if b.index != index:
+                continue
+            if state.phase != AUCTION:
+                return
+            legal = state.legal_actions()
+            may_pass = False
+            for x in legal:
+                if x.verb == "pass":
+                    may_pass = True
+                elif x.verb == "redeal":
+                    return
+                elif x.verb == "bid" and b.lowest < 0:
+                    b.lowest = self.model.value_of(x)
+            b.margin = PARTNER_MARGIN if self.model.partner_holds_bid(state, b.seat) else 0
+            b.informative = may_pass and b.lowest >= 0
+            return
+
+    def _auction_hand(self, dealt: list[int], k: int) -> int:
+        h = 0
+        for c in dealt[:k]:
+            h |= 1 << c
+        return h
+
+    def _estimate(self, seat: int, hand: int) -> float:
+        key = hand * self.game.n + seat
+        est = self._est.get(key)
+        if est is None:
+            _, units = self.model.best_trump(hand, self.model.no_trumps)
+            est = self._est[key] = self.model.expected(seat, hand, units)
+        return est
+
+    def loglik(self, cand: Candidate) -> float:
+        """The log-likelihood of the other seats' actions with this candidate's cards."""
+        m = self.model
+        g = self.game
+        out = 0.0
+        soft = SOFT_BID * m.total
+        for b in self.bids:
+            if not b.informative:
+                continue
+            hand = self._auction_hand(cand.dealt[b.seat], self.k_auction)
+            if b.value < 0:
+                est = self._estimate(b.seat, hand)
+                out += log_floor(1.0 - sigmoid((est - (b.lowest + b.margin)) / soft))
+                continue
+            if g.bid_in_suit and b.code:
+                suit = NO_TRUMP if b.code == "NT" else g.layout.suits.index(b.code)
+                units = m.units(hand, suit) - (1.0 if suit < 0 else 0.0)
+                est = m.expected(b.seat, hand, units)
+            else:
+                est = self._estimate(b.seat, hand)
+            out += log_floor(sigmoid((est - (b.value + b.margin)) / soft))
+        if self.trump_named != -9 and self.bidder >= 0 and self.bidder != self.me:
+            hand = self._auction_hand(cand.dealt[self.bidder], self.k_trump)
+            out += m.suit_log_likelihood(hand, self.trump_named, g.rules.trump.as_card)
+        for p in self.plays:
+            h = cand.held[p.seat] | self.played_from[p.seat][p.trick]
+            follow = h & g.suit_masks[p.led]
+            if (follow or h) & p.cheaper:
+                out += PLAY_MISMATCH
+        return out
+
+
+    def _holdings(self, rng: random.Random) -> list[int] | None:
+        """The cards each other seat holds now (masks), voids respected; None when no deal fits."""
+        need, allowed = self.need, self.allowed
+        for _ in range(ATTEMPTS):
+            left = self.pool
+            out = list(self.fixed)
+            order = sorted(self.dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
+            ok = True
+            for s in order:
+                cand = ids_of(allowed[s] & left)
+                if len(cand) < need[s]:
+                    ok = False
+                    break
+                for c in sample(rng, cand, need[s]):
+                    out[s] |= 1 << c
+                    left ^= 1 << c
+            if ok:
+                return out
+        return None
+
+    def draw(self, rng: random.Random) -> Candidate | None:
+        """One candidate deal (not replayed yet), or None when none fits."""
+        if not self.ok:
+            return None
+        game, seen = self.game, self.seen
+        held = self._holdings(rng)
+        if held is None:
+            return None
+        taken = 0
+        for h in held:
+            taken |= h
+        rest = ids_of(self.pool & ~taken)
+        shuffle(rng, rest)
+        dealt: list[list[int]] = []
+        pos = 0
+        for s in range(game.n):
+            cur = ids_of(self.own if s == self.me else seen.played_by[s] | held[s])
+            shuffle(rng, cur)
+            if s == self.shown_by:     # an exposed indicator came from the first cards dealt
+                mine = seen.played_by[s] | held[s]
+                first = next((c for c in game.code_ids[self.shown_code] if mine >> c & 1), -1)
+                if first >= 0:
+                    cur.remove(first)
+                    cur.insert(0, first)
+            if s == self.me and seen.indicator >= 0:
+                cur.remove(seen.indicator)
+                cur.insert(6 if self.own_seventh and len(cur) >= 7 else 0, seen.indicator)
+            k = self.future[s]
+            dealt.append(cur + rest[pos:pos + k])
+            pos += k
+        blank = ""
+        if self.kind == "card" or self.kind == "suit":
+            blank = self._hidden_trump(rng, dealt, held)
+            if not blank:
+                return None
+        if not deals_whole_pack(game, dealt):
+            return None
+        return Candidate(dealt, blank, held)
+
+    def _hidden_trump(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> str:
+        """The concealed trump of this world, drawn as the model of the bidder would name it from the cards it
+        held then ('' if none fits); named by a card, that card is the least useful of the suit, as the heuristic
+        lays it."""
+        game = self.game
+        b = self.bidder
+        early = 0
+        for c in dealt[b][:self.k_trump]:
+            early |= 1 << c
+        as_card = self.kind == "card"
+        weights = self.model.suit_weights(early, as_card)
+        if as_card:   # the face-down card is still in the bidder's hidden cards
+            for s in range(game.nsuits):
+                if not early & held[b] & game.suit_masks[s]:
+                    weights[s] = 0.0
+        total = sum(weights)
+        if total <= 0:
+            return ""
+        x = rng.random() * total
+        suit = game.nsuits - 1
+        for s in range(game.nsuits):
+            x -= weights[s]
+            if x < 0 and weights[s] > 0:
+                suit = s
+                break
+        if not as_card:
+            return game.layout.suits[suit]
+        best = -1
+        for c in ids_of(early & held[b] & game.suit_masks[suit]):
+            if best < 0 or game.rank_of[c] > game.rank_of[best]:
+                best = c
+        return game.codes[best]
+
+    def replay(self, cand: Candidate) -> State | None:
+        """The world of a candidate deal: the history replayed on it (None where the engine refuses it)."""
+        game = self.game
+        replay = self.replay_plan
+        v = self.seen.view
+        probe = not self.ready
+        try:
+            state = State(game, v.dealer, cand.dealt, v.match_scores)
+            for i in range(len(replay.actions)):
+                found = replay.actions[i]
+                a = game.action(replay.seats[i], "trump", cand.blank) if found is None else found
+                if state.to_act != a.seat:
+                    return None
+                if probe:
+                    self._read_context(state, i)
+                if a.verb == "play" and state.phase == PLAY:
+                    mask = state._play_mask()
+                    card = -1
+                    for c in game.code_ids[a.arg]:
+                        if mask >> c & 1:
+                            card = c
+                            break
+                    if card < 0:
+                        return None
+                    state._play_card_id(a.seat, card)
+                else:
+                    state.apply(a)
+        except JacknineError:
+            return None
+        if state.to_act != self.me:
+            return None
+        self.ready = True
+        return state
+
+    def sample(self, rng: random.Random, worlds: int, draws: int) -> list[tuple[State, int]]:
+        """Up to `worlds` worlds with their multiplicity: `draws` candidate deals, resampled by likelihood; the
+        first that replays also tells the auction's context (so it is replayed before the likelihoods)."""
+        cands: list[Candidate] = []
+        first: State | None = None
+        first_at = -1
+        for _ in range(draws):
+            c = self.draw(rng)
+            if c is None:
+                continue
+            if first is None:
+                first = self.replay(c)
+                if first is None:
+                    continue
+                first_at = len(cands)
+            cands.append(c)
+        if first is None:
+            return []
+        lls = [self.loglik(c) for c in cands]
+        top = max(lls)
+        weights = [math.exp(TEMPER * (ll - top)) for ll in lls]
+        step = sum(weights) / worlds
+        x = rng.random() * step
+        picks: list[tuple[int, int]] = []
+        acc = 0.0
+        slots = 0
+        for i in range(len(cands)):
+            acc += weights[i]
+            taken = 0
+            while x < acc and slots < worlds:
+                taken += 1
+                slots += 1
+                x += step
+            if taken:
+                picks.append((i, taken))
+        out: list[tuple[State, int]] = []
+        for i, k in picks:
+            world = first if i == first_at else self.replay(cands[i])
+            if world is not None:
+                out.append((world, k))
+        return out
