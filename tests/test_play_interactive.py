@@ -104,7 +104,7 @@ def test_ctrl_c_saves(monkeypatch: pytest.MonkeyPatch) -> None:
         return "1"
     monkeypatch.setattr(builtins, "input", fake_input)
     code, out = play("-r", "twenty-nine", "--seed", "4", "--save", "m.yaml", input="")
-    assert code == 0 and "saved to m.yaml" in out
+    assert code == 130 and "saved to m.yaml" in out   # Ctrl-C: saved, then the shell's status for SIGINT
     data = saved("m.yaml")
     actions = [a for h in data["hands"] for a in h["actions"]]  # type: ignore[attr-defined]
     assert sum(1 for a in actions if a.startswith("0 ")) == 20   # every one of the player's moves is kept
