@@ -17,7 +17,7 @@ from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.base import PLAY
-from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, winning_index
+from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, card_power, winning_index
 from engine.play.state import State
 from engine.play.view import View
 
@@ -145,11 +145,7 @@ def _lead(state: State, cards: list[int], power: int) -> int:
 
 
 def _power(state: State, card: int, led: int, trump: int) -> int:
-    """What `card` counts for in a trick led with `led`, `trump` having power (-1: none): -1 if nothing."""
-    s = state.game.suit_of[card]
-    if s == trump and trump >= 0:
-        return state.strength[card] + TRUMP_POWER
-    return state.strength[card] if s == led else -1
+    return card_power(card, led, trump, state.game.suit_of, state.strength)
 
 
 def _later_seats(state: State) -> list[int]:
