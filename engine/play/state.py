@@ -6,6 +6,8 @@ rather than mixins, because mypyc, which can compile these modules, supports sin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
 from engine.play.base import (
@@ -239,7 +241,7 @@ class State(TrickPhase):
             elif ph == AUCTION:
                 legal = self._auction_legal()
             else:
-                legal = tuple(self._compute_legal())
+                legal = tuple(self._contract_legal())
             self._legal = legal
         return legal
 
@@ -265,10 +267,9 @@ class State(TrickPhase):
             raise ArgumentError(f"card id {card!r} is not playable now")
         self._play_card_id(self.to_act, card)
 
-    def _compute_legal(self) -> tuple[Action, ...] | list[Action]:
+    def _contract_legal(self) -> Sequence[Action]:
+        """The legal actions between the auction and the tricks (and none once the hand is over)."""
         ph = self.phase
-        if ph == AUCTION:
-            return self._auction_legal()
         if ph == TRUMP:
             return self._trump_legal()
         if ph == DOUBLING:
