@@ -198,7 +198,9 @@ class State(TrickPhase):
     def _finish(self) -> None:
         g = self.game
         an = g.rules.annul
-        if self.surrender != 3 and self.special is None and self.trump >= 0:
+        # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
+        # included), not after an accepted surrender, which ends the hand by agreement
+        if self.surrender != 3 and self.trump >= 0:
             if an.trump_never_exposed and self.concealed:
                 self._annul("the trump was never exposed")
                 return

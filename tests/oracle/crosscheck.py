@@ -7,7 +7,7 @@ Three checks, each printing figures per rule file:
   report    each finished hand replayed from its record: trick winners and points, exposure trick, card
             points, target and game points
 
-    cd /work/wt-NAME && python3 tests/referee_pending/crosscheck.py [HANDS] [RULESET ...]
+    python3 tests/oracle/crosscheck.py [HANDS] [RULESET ...]      (tests/test_oracle.py runs it at CI size)
 
 The random choices favour passing in auctions so that hands get played; the seeds are fixed, so a run is
 repeatable. A mismatch prints the position and the engine's and the referee's answers.
