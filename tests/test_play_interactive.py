@@ -77,7 +77,7 @@ def test_a_whole_match_through_standard_input() -> None:
 
 def test_six_player_match_at_another_seat() -> None:
     code, out = play("-r", "fifty-six", "--seat", "4", "--seed", "8", "--save", "m.yaml", "--max-hands", "3")
-    assert code == 0 and "you are seat 4" in out and "match over after 3 hands" in out
+    assert code == 0 and "you are seat 4" in out and "match stopped at the hand limit after 3 hands" in out
 
 
 def test_end_of_input_saves_and_resume_reaches_the_same_end() -> None:
@@ -221,3 +221,10 @@ def test_usage_problems_exit_2(args: list[str], code: int, message: str) -> None
     got, out = play(*args)
     assert got == code and message in out
     assert not [p for p in os.listdir(".") if p.endswith(".yaml")]   # nothing written
+
+
+def test_a_match_cut_short_by_the_hand_limit_says_so() -> None:
+    code, out = play("--ruleset", "twenty-nine", "--auto", "--max-hands", "1", input="")
+    assert code == 0 and "match stopped at the hand limit after 1 hands, nobody at the winning score" in out
+    code, out = play("--ruleset", "twenty-nine", "--auto", input="")
+    assert code == 0 and "match over after" in out and " won (" in out

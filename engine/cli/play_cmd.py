@@ -268,7 +268,13 @@ def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:
         typer.echo(printable(render_hand_summary(state), keep_newlines=True))
         typer.echo("  match score: " + ", ".join(f"{team_name(teams, i)} {s}" for i, s in enumerate(match.scores)))
     won = " and ".join(team_name(teams, i) for i in match.winners)
-    typer.echo(f"\nmatch over after {number} hands: {won} won ({', '.join(str(s) for s in match.scores)})")
+    scores = ", ".join(str(s) for s in match.scores)
+    if match.decided:
+        typer.echo(f"\nmatch over after {number} hands: {won} won ({scores})")
+    else:
+        ahead = f"{won} ahead" if len(match.winners) < len(teams) else "all level"
+        typer.echo(f"\nmatch stopped at the hand limit after {number} hands, nobody at the winning score: "
+                   f"{ahead} ({scores})")
 
 
 def register(app: typer.Typer) -> None:

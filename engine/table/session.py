@@ -374,8 +374,13 @@ class Session:
         teams = self.game.teams
         won = " and ".join(lab.team(teams[i]) for i in self.match.winners)
         mine = any(self.config.seat in teams[i] for i in self.match.winners)
+        scores = ", ".join(f"{s:+d}" for s in self.match.scores)
         self.out()
-        self.out(Text(f"match over after {len(self.match.hands)} hands: {won} won"
-                      f" ({', '.join(f'{s:+d}' for s in self.match.scores)}) - you {'won' if mine else 'lost'}",
-                      style="bold"))
+        if self.match.decided:
+            self.out(Text(f"match over after {len(self.match.hands)} hands: {won} won ({scores}) - you "
+                          f"{'won' if mine else 'lost'}", style="bold"))
+        else:
+            ahead = f"{won} ahead" if len(self.match.winners) < len(teams) else "all level"
+            self.out(Text(f"match stopped at the hand limit after {len(self.match.hands)} hands, nobody at the "
+                          f"winning score: {ahead} ({scores})", style="bold"))
         self.save()
