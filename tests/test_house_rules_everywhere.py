@@ -99,7 +99,7 @@ def test_interactive_play_and_resume_on_a_house_rule(rules: str) -> None:
     assert saved["ruleset"] == rules
     code, out = cli("play", "--resume", "m.yaml", input="1\n" * 200)
     assert code == 0, out
-    assert "match over after 1 hands" in out
+    assert "match stopped at the hand limit after 1 hands" in out
 
 
 def test_openspiel_plays_a_house_rule(house_folder: Path) -> None:

@@ -77,7 +77,7 @@ def test_a_whole_match_through_standard_input() -> None:
 
 def test_six_player_match_at_another_seat() -> None:
     code, out = play("-r", "fifty-six", "--seat", "4", "--seed", "8", "--save", "m.yaml", "--max-hands", "3")
-    assert code == 0 and "you are seat 4" in out and "match over after 3 hands" in out
+    assert code == 0 and "you are seat 4" in out and "match stopped at the hand limit after 3 hands" in out
 
 
 def test_end_of_input_saves_and_resume_reaches_the_same_end() -> None:
@@ -104,7 +104,7 @@ def test_ctrl_c_saves(monkeypatch: pytest.MonkeyPatch) -> None:
         return "1"
     monkeypatch.setattr(builtins, "input", fake_input)
     code, out = play("-r", "twenty-nine", "--seed", "4", "--save", "m.yaml", input="")
-    assert code == 0 and "saved to m.yaml" in out
+    assert code == 130 and "saved to m.yaml" in out   # Ctrl-C: saved, then the shell's status for SIGINT
     data = saved("m.yaml")
     actions = [a for h in data["hands"] for a in h["actions"]]  # type: ignore[attr-defined]
     assert sum(1 for a in actions if a.startswith("0 ")) == 20   # every one of the player's moves is kept
@@ -221,3 +221,10 @@ def test_usage_problems_exit_2(args: list[str], code: int, message: str) -> None
     got, out = play(*args)
     assert got == code and message in out
     assert not [p for p in os.listdir(".") if p.endswith(".yaml")]   # nothing written
+
+
+def test_a_match_cut_short_by_the_hand_limit_says_so() -> None:
+    code, out = play("--ruleset", "twenty-nine", "--auto", "--max-hands", "1", input="")
+    assert code == 0 and "match stopped at the hand limit after 1 hands, nobody at the winning score" in out
+    code, out = play("--ruleset", "twenty-nine", "--auto", input="")
+    assert code == 0 and "match over after" in out and " won (" in out

@@ -8,7 +8,6 @@ Each change is a house-rule file in a folder of its own that extends a shipped g
 from __future__ import annotations
 
 import random
-import types
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +22,7 @@ from engine.play.compile import DISPLAY_ONLY, compile_rules
 from engine.play.game import Game, load_game
 from engine.play.match import Match
 from engine.rules.load import load_ruleset, shipped_rulesets
+from engine.rules.messages import unwrap_type
 from engine.rules.model import Ruleset
 
 TESTS = Path(__file__).parent
@@ -31,20 +31,6 @@ EXTRA_FILES = sorted((TESTS / "rulefiles" / "axes").glob("*.yaml")) + sorted(
 
 
 # ------------------------------------------------------------------------------------------- the model's fields
-def _unwrap(tp: Any) -> Any:
-    while True:
-        origin = typing.get_origin(tp)
-        if origin is typing.Annotated:
-            tp = typing.get_args(tp)[0]
-        elif origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            if len(args) != 1:
-                return tp
-            tp = args[0]
-        else:
-            return tp
-
-
 def _is_model(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, BaseModel)
 
@@ -54,8 +40,8 @@ def leaf_paths(model: type[BaseModel] = Ruleset, prefix: str = "") -> list[str]:
     out: list[str] = []
     for name, f in model.model_fields.items():
         path = prefix + (f.alias or name)
-        tp = _unwrap(f.annotation)
-        item = _unwrap(typing.get_args(tp)[0]) if typing.get_origin(tp) is list else None
+        tp = unwrap_type(f.annotation)
+        item = unwrap_type(typing.get_args(tp)[0]) if typing.get_origin(tp) is list else None
         if _is_model(tp):
             out += leaf_paths(tp, path + ".")
         elif item is not None and _is_model(item):

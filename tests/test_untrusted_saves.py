@@ -286,7 +286,7 @@ def test_a_hand_saved_just_before_it_was_booked_is_booked_on_resume() -> None:
     data.update(status="in_progress", scores=[0, 0])
     write(data)
     code, out = play("--resume", "m.yaml", input="")
-    assert code == 0 and "-- hand 1 over" in out and "match over after 1 hands" in out
+    assert code == 0 and "-- hand 1 over" in out and "match stopped at the hand limit after 1 hands" in out
     again = read_save(Path("m.yaml"))
     assert again.status == "over" and again.hands[0]["status"] in ("complete", "annulled")
 

@@ -67,7 +67,8 @@ def play_cmd(
         _auto(ruleset or DEFAULT_RULESET, bots or DEFAULT_BOTS, 0 if seed is None else seed, max_hands)
         return
     # NO_COLOR asks for plain text: no colour and no other styling either (rich alone would keep bold)
-    console = Console(highlight=False, soft_wrap=True, color_system=None if os.environ.get("NO_COLOR") else "auto")
+    console = TableConsole(highlight=False, soft_wrap=True,
+                           color_system=None if os.environ.get("NO_COLOR") else "auto")
     session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
         _new(ruleset or DEFAULT_RULESET, 0 if seat is None else seat, bots or DEFAULT_BOTS,
              secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
@@ -84,6 +85,17 @@ def _first_save(session: Session) -> None:
         session.save()
     except OSError as e:
         fail(f"{_shown(session.save_path)}: cannot write the save ({os_reason(e)})", UNREADABLE)
+
+
+class TableConsole(Console):
+    """The table's console: when nobody reads the screen any more (a closed pipe) it lets the session know, so
+    the match is saved before the program ends quietly (rich's own console would just exit)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise BrokenPipeError
 
 
 def _symbols(console: Console) -> bool:
@@ -256,7 +268,13 @@ def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:
         typer.echo(printable(render_hand_summary(state), keep_newlines=True))
         typer.echo("  match score: " + ", ".join(f"{team_name(teams, i)} {s}" for i, s in enumerate(match.scores)))
     won = " and ".join(team_name(teams, i) for i in match.winners)
-    typer.echo(f"\nmatch over after {number} hands: {won} won ({', '.join(str(s) for s in match.scores)})")
+    scores = ", ".join(str(s) for s in match.scores)
+    if match.decided:
+        typer.echo(f"\nmatch over after {number} hands: {won} won ({scores})")
+    else:
+        ahead = f"{won} ahead" if len(match.winners) < len(teams) else "all level"
+        typer.echo(f"\nmatch stopped at the hand limit after {number} hands, nobody at the winning score: "
+                   f"{ahead} ({scores})")
 
 
 def register(app: typer.Typer) -> None:

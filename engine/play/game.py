@@ -299,22 +299,24 @@ def check_seed(seed: object) -> None:
         raise ArgumentError(f"seed {seed!r}: a deal seed is a whole number, 0 or more")
 
 
+def card_power(card: int, led: int, trump: int, suit_of: list[int], strength: list[int]) -> int:
+    """What `card` counts for in a trick led in suit `led` when `trump` has power (< 0: none has): a trump beats
+    every card of another suit, a card of the led suit counts by its strength, any other card not at all (-1).
+    With `winning_index`, the one rule for State and every bot."""
+    s = suit_of[card]
+    if s == trump:
+        return strength[card] + TRUMP_POWER
+    return strength[card] if s == led else -1
+
+
 def winning_index(cards: list[int], suit_of: list[int], strength: list[int], trump: int, power_from: int) -> int:
     """Index of the card that wins `cards` (in playing order): the highest trump played at or after `power_from`,
-    else the highest card of the suit led; among equals the first played. `trump` < 0: no trump has power.
-    The one rule for State and every bot."""
+    else the highest card of the suit led; among equals the first played. `trump` < 0: no trump has power."""
     led = suit_of[cards[0]]
     best = -1
     win = 0
     for i in range(len(cards)):
-        c = cards[i]
-        s = suit_of[c]
-        if s == trump and i >= power_from:
-            st = strength[c] + TRUMP_POWER
-        elif s == led:
-            st = strength[c]
-        else:
-            continue
+        st = card_power(cards[i], led, trump if i >= power_from else NO_TRUMP, suit_of, strength)
         if st > best:
             best = st
             win = i

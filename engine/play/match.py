@@ -56,12 +56,16 @@ class Match:
         return outcome
 
     @property
-    def is_over(self) -> bool:
+    def decided(self) -> bool:
+        """A team has reached the rule file's winning or losing score."""
         m = self.game.rules.match
-        if len(self.hands) >= self.max_hands:
-            return True
         return any((m.win_at is not None and s >= m.win_at) or (m.lose_at is not None and s <= m.lose_at)
                    for s in self.scores)
+
+    @property
+    def is_over(self) -> bool:
+        """Decided, or stopped at the hand limit."""
+        return self.decided or len(self.hands) >= self.max_hands
 
     @property
     def winners(self) -> list[int]:

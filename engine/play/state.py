@@ -6,6 +6,8 @@ rather than mixins, because mypyc, which can compile these modules, supports sin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
 from engine.play.base import (
@@ -196,7 +198,9 @@ class State(TrickPhase):
     def _finish(self) -> None:
         g = self.game
         an = g.rules.annul
-        if self.surrender != 3 and self.special is None and self.trump >= 0:
+        # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
+        # included), not after an accepted surrender, which ends the hand by agreement
+        if self.surrender != 3 and self.trump >= 0:
             if an.trump_never_exposed and self.concealed:
                 self._annul("the trump was never exposed")
                 return
@@ -239,7 +243,7 @@ class State(TrickPhase):
             elif ph == AUCTION:
                 legal = self._auction_legal()
             else:
-                legal = tuple(self._compute_legal())
+                legal = tuple(self._contract_legal())
             self._legal = legal
         return legal
 
@@ -265,10 +269,9 @@ class State(TrickPhase):
             raise ArgumentError(f"card id {card!r} is not playable now")
         self._play_card_id(self.to_act, card)
 
-    def _compute_legal(self) -> tuple[Action, ...] | list[Action]:
+    def _contract_legal(self) -> Sequence[Action]:
+        """The legal actions between the auction and the tricks (and none once the hand is over)."""
         ph = self.phase
-        if ph == AUCTION:
-            return self._auction_legal()
         if ph == TRUMP:
             return self._trump_legal()
         if ph == DOUBLING:

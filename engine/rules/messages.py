@@ -68,7 +68,7 @@ def suggest(word: str, choices: list[str]) -> str | None:
 
 
 # ------------------------------------------------------------------------------- the model at a path
-def _unwrap(tp: Any) -> Any:
+def unwrap_type(tp: Any) -> Any:
     """Strip Annotated and Optional so the meaningful type is left."""
     while True:
         origin = typing.get_origin(tp)
@@ -87,7 +87,7 @@ def type_at(path: KeyPath) -> Any:
     """The annotation the model expects at `path` (union branches are picked by their pydantic tag)."""
     tp: Any = Ruleset
     for part in path:
-        tp = _unwrap(tp)
+        tp = unwrap_type(tp)
         origin = typing.get_origin(tp)
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             fields = {(f.alias or n): f for n, f in tp.model_fields.items()}
@@ -103,13 +103,13 @@ def type_at(path: KeyPath) -> Any:
             tp = next((a for a in typing.get_args(tp) if getattr(a, "__name__", None) == part), None)
         else:
             return None
-    return _unwrap(tp)
+    return unwrap_type(tp)
 
 
 def _key_type_at(path: KeyPath) -> Any:
     """The type of the keys of the map that holds `path`."""
     args = typing.get_args(type_at(path[:-1]))
-    return _unwrap(args[0]) if args else None
+    return unwrap_type(args[0]) if args else None
 
 
 def keys_at(path: KeyPath) -> list[str]:

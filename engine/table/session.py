@@ -23,8 +23,9 @@ from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.match import HandOutcome, Match
 from engine.play.state import State
-from engine.play.view import build_view
+from engine.play.view import View, build_view
 from engine.record import record_of
+from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
 from engine.table.prompt import EXPLAIN, HELP, QUIT, parse_input, usage
 from engine.table.render import Labels, hand_summary, safe, score_line, screen
@@ -43,6 +44,9 @@ def _numbers(values: Sequence[int]) -> str:
 
 
 Refuse = Callable[[str, str, int], "ResumeError"]
+
+
+INTERRUPTED = 130   # Ctrl-C at the table: saved, then this exit status (as the shell's own for SIGINT)
 
 
 class StopPlay(Exception):
@@ -127,6 +131,7 @@ class Session:
                 raise ValueError(escaped(str(e), 300)) from None
         self.match = Match(game, seed=config.seed, max_hands=config.max_hands)
         self.records: list[dict[str, Any]] = []
+        self.announced = 0     # history entries of the current hand already announced
         self.state: State | None = None
         self.hand_bots: list[Bot | None] = []
         self.written = written
@@ -255,11 +260,15 @@ class Session:
                 self._play_hand(self.state)
                 self._finish_hand(self.state)
             self._finish_match()
-        except (KeyboardInterrupt, EOFError, StopPlay):
+        except BrokenPipeError:
+            self.save()  # nobody reads the screen any more: keep the match, say nothing
+            raise
+        except (KeyboardInterrupt, EOFError, StopPlay) as stop:
             self.save()
             self.out()
             self.out(f"saved to {escaped(str(self.save_path))}; continue with: jacknine play --resume "
                      f"{shell_word(str(self.save_path))}")
+            return INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0
         finally:
             self.close_bots()
         return 0
@@ -289,6 +298,7 @@ class Session:
         hand_index = len(self.match.hands)
         if not state.history:
             self._new_bots(hand_index)
+        self.announced = 0 if not state.history else len(state.history)
         while not state.is_terminal:
             if state.to_act == self.config.seat:
                 self._player_turn(state, hand_index + 1)
@@ -298,10 +308,17 @@ class Session:
             assert action is not None
             state.apply(action)
 
+    def _announce(self, view: View) -> None:
+        """Say what happened since the last announcement (calls, pairs, doubling, surrenders, ...)."""
+        for line in events(view, self.labels, self.game.doubling_names, self.announced):
+            self.out(Text("! ", style="bold").append_text(line))
+        self.announced = len(view.history)
+
     def _player_turn(self, state: State, hand_no: int) -> None:
         seat = self.config.seat
         view = build_view(state, seat)
         self.out()
+        self._announce(view)
         for line in screen(view, self.labels, hand_no, self.game.teams, not self.game.rules.trump.concealed):
             self.out(line)
         legal = state.legal_actions()
@@ -330,11 +347,14 @@ class Session:
         self._book_record(state, outcome.status, outcome.game_points)
         lab = self.labels
         self.out()
-        self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
         view = build_view(state, self.config.seat)
+        self._announce(view)
+        self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
         for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, self.game.teams,
                                  not self.game.rules.trump.concealed):
             self.out(line)
+        for line in events(view, lab, self.game.doubling_names):
+            self.out(Text("  ").append_text(line))
         self.out(score_line(self.game.teams, self.match.scores, lab))
         self.save()
 
@@ -354,8 +374,13 @@ class Session:
         teams = self.game.teams
         won = " and ".join(lab.team(teams[i]) for i in self.match.winners)
         mine = any(self.config.seat in teams[i] for i in self.match.winners)
+        scores = ", ".join(f"{s:+d}" for s in self.match.scores)
         self.out()
-        self.out(Text(f"match over after {len(self.match.hands)} hands: {won} won"
-                      f" ({', '.join(f'{s:+d}' for s in self.match.scores)}) - you {'won' if mine else 'lost'}",
-                      style="bold"))
+        if self.match.decided:
+            self.out(Text(f"match over after {len(self.match.hands)} hands: {won} won ({scores}) - you "
+                          f"{'won' if mine else 'lost'}", style="bold"))
+        else:
+            ahead = f"{won} ahead" if len(self.match.winners) < len(teams) else "all level"
+            self.out(Text(f"match stopped at the hand limit after {len(self.match.hands)} hands, nobody at the "
+                          f"winning score: {ahead} ({scores})", style="bold"))
         self.save()
