@@ -149,13 +149,17 @@ def test_the_session_itself_refuses_programs_it_was_not_allowed() -> None:
     assert not Path("m.yaml").exists()
 
 
-def test_a_save_asking_for_an_unreasonable_search_needs_consent(no_programs: Spawns) -> None:
+@pytest.mark.parametrize("bot", ["search", "pimc"])
+def test_a_save_asking_for_an_unreasonable_search_needs_consent(no_programs: Spawns, bot: str) -> None:
     data = in_progress()
-    data["bots"] = "search:100000000"
+    data["bots"] = f"{bot}:100000000"
     write(data)
     out = refused(code=2)
-    assert "asks the search bot for 100000000 worlds per decision (a save may ask for at most 256)" in out
-    data["bots"] = "search:16"
+    assert f"asks the {bot} bot for 100000000 worlds per decision (a save may ask for at most 256)" in out
+    data["bots"] = f"heuristic,{bot}:999999,random"
+    write(data)
+    assert f"asks the {bot} bot for 999999 worlds" in refused(code=2)
+    data["bots"] = f"{bot}:16"
     write(data)
     assert play("--resume", "m.yaml", input="")[0] == 0
 

@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from engine.bots.base import CMD_PREFIX, Bot, check_bot_spec, make_bot
+from engine.bots.base import CMD_PREFIX, SEARCHERS, Bot, check_bot_spec, make_bot
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -101,8 +101,8 @@ def save_bot_concern(spec: str) -> str | None:
         if is_program(name):
             return f"starts an outside program ({quoted(name)})"
         base, _, option = name.partition(":")
-        if base == "search" and option.isascii() and option.isdigit() and int(option) > SAVE_MAX_SEARCH_WORLDS:
-            return (f"asks the search bot for {option[:12]} worlds per decision (a save may ask for at most "
+        if base in SEARCHERS and option.isascii() and option.isdigit() and int(option) > SAVE_MAX_SEARCH_WORLDS:
+            return (f"asks the {base} bot for {option[:12]} worlds per decision (a save may ask for at most "
                     f"{SAVE_MAX_SEARCH_WORLDS})")
     return None
 
