@@ -288,7 +288,6 @@ class Sampler:
                 out += PLAY_MISMATCH
         return out
 
-
     def _holdings(self, rng: random.Random) -> list[int] | None:
         """The cards each other seat holds now (masks), voids respected; None when no deal fits."""
         need, allowed = self.need, self.allowed
