@@ -3,19 +3,25 @@
     python3 benchmarks/compiled_check.py REPO_DIR [HANDS] [--require-compiled]
 
 Run it from outside the repository so that the installed package is imported, not the sources. Every golden
-record under REPO_DIR/tests/hands must replay to its expected report; clones must stay independent; then the
-random self-play rate is printed as JSON. Exits 1 on any difference.
+record under REPO_DIR/tests/hands must replay to its expected report; clones must stay independent; the `pimc` and
+`search` bots (whose rollouts and sampled worlds are compiled too) must choose what the sources choose at the same
+positions, the sources being run in a child process; then the random self-play rate is printed as JSON. Exits 1 on
+any difference.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
 import sys
 from pathlib import Path
 
 import engine.play.state
 from engine import load_game
+from engine.bots.base import make_bot
+from engine.play.view import View
 from engine.record import read_record, replay, report
 from engine.rules.load import shipped_rulesets
 from engine.sim import bench
@@ -54,6 +60,13 @@ def main() -> int:
                     failures += 1
                     print(f"clone differs: {name} seed {i}", file=sys.stderr)
                     break
+    here = bot_choices()
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    sources = subprocess.run([sys.executable, __file__, "--bot-choices"], env=env, capture_output=True, text=True,
+                             check=False)
+    if sources.returncode != 0 or json.loads(sources.stdout or "null") != here:
+        failures += 1
+        print(f"search bots choose otherwise than the sources: {sources.stderr[-500:]}", file=sys.stderr)
     result = bench(load_game("twenty-eight"), hands)
     result["compiled"] = compiled
     result["records_checked"] = len(records)
@@ -61,5 +74,28 @@ def main() -> int:
     return 1 if failures else 0
 
 
+def bot_choices() -> list[str]:
+    """What `pimc` and `search` choose at every decision with a choice of two heuristic-played hands of
+    twenty-eight and twenty-nine."""
+    out: list[str] = []
+    for name in ("twenty-eight", "twenty-nine"):
+        game = load_game(name)
+        players = [make_bot("heuristic", game, s) for s in range(game.n)]
+        searchers = {spec: make_bot(spec, game, 1) for spec in ("pimc", "search")}
+        for h in range(2):
+            state = game.new_hand(h, seed=900 + h)
+            while not state.is_terminal:
+                view = state.view(state.to_act)
+                assert isinstance(view, View)
+                legal = state.legal_actions()
+                if len(legal) > 1:
+                    out.extend(f"{spec} {bot.choose(view, legal)}" for spec, bot in searchers.items())
+                state.apply(players[state.to_act].choose(view, legal))
+    return out
+
+
 if __name__ == "__main__":
+    if "--bot-choices" in sys.argv:
+        print(json.dumps(bot_choices()))
+        sys.exit(0)
     sys.exit(main())
