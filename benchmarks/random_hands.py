@@ -3,7 +3,7 @@
     python3 benchmarks/random_hands.py [RULESET] [HANDS]
 
 Two figures (see engine.sim.bench): `hands_per_second`, hands finished by `random_playout` (the play phase on
-card bitmasks, as simulation and search use it), and `api_hands_per_second`, hands driven from Python through
+card bitmasks, as the search bots' rollouts play), and `api_hands_per_second`, hands driven from Python through
 `legal_actions()` / `apply()`. Both deal from seeds and play the whole rule file. The yardstick
 (../shared/bench/yardstick28.py, when present) deals and plays a stripped-down 28-like hand with no auction and no
 trump; it is timed in each of several rounds beside the engine, and the medians are printed, since only ratios

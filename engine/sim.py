@@ -115,7 +115,7 @@ def simulate(game: Game, hands: int, seed: int, bots: Sequence[Bot],
 
 def bench(game: Game, hands: int, seed: int = 1) -> dict[str, Any]:
     """Whole random hands per second, in one process, two ways: finished by `random_playout` (the play phase on
-    card bitmasks, as simulation and search use it: `hands_per_second`), and driven from Python through the
+    card bitmasks, as the search bots' rollouts play: `hands_per_second`), and driven from Python through the
     public `legal_actions()` / `apply()` loop (`api_hands_per_second`). Both deal every hand from a seed and play
     the whole rule file: auction, trump, raise, tricks and scoring."""
     n = game.n
