@@ -29,9 +29,10 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from random_hands import yardstick  # this folder is on the path when a script in it runs
 
 from engine.bots.base import make_bot
 from engine.play.actions import Action
@@ -39,19 +40,6 @@ from engine.play.game import Game, load_game
 from engine.play.view import View
 
 Position = tuple[View, tuple[Action, ...], bool]   # (view, legal actions, in the play phase)
-
-
-def yardstick() -> Callable[[float], float] | None:
-    """The yardstick's `rate(seconds)`, or None when ../shared/bench/yardstick28.py is not there."""
-    path = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "yardstick28.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("yardstick28", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    rate: Callable[[float], float] = mod.rate
-    return rate
 
 
 def positions(game: Game, hands: int) -> list[Position]:

@@ -138,16 +138,12 @@ def sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     return result
 
 
-class WorldMaker:
-    """What does not change from one sampled world to the next within a decision, read once; `make(rng)` then
-    draws a world. The generator is called exactly as 0.1's determinization called it (the `pimc` golden choices
-    depend on it)."""
+class HiddenSlots:
+    """The cards a seat cannot see and where they may go: a shown indicator stays with the bidder, each other seat
+    gets as many cards as it holds, none of a suit it has shown void in."""
 
-    def __init__(self, game: Game, seen: Seen, replay: Replay | None = None) -> None:
-        self.game = game
-        self.seen = seen
+    def __init__(self, game: Game, seen: Seen) -> None:
         v = seen.view
-        self.replay = replay if replay is not None else Replay(game, seen, fill_blank=False)
         n = game.n
         fixed = [0] * n
         shown = _shown_indicator(game, seen)
@@ -161,15 +157,13 @@ class WorldMaker:
         self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
                         for s in range(n)]
         self.dealt_to = [s for s in range(n) if need[s]]
-        self.kind = _hidden_trump_kind(game, seen)
-        self.shown_by, self.shown_code = _indicator_code(seen)
-        self.own_seventh = any(t.split()[1:] == ["trump", "seventh"] for t in v.history)
 
-    def deal(self, rng: random.Random) -> list[int] | None:
-        """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
+    def deal(self, rng: random.Random, relax_last: bool) -> list[int] | None:
+        """The cards each other seat holds now (masks; the seat's own entry empty), the most constrained seat dealt
+        first; None when ATTEMPTS tries fail. `relax_last`: the last try ignores voids rather than fail."""
         need, allowed = self.need, self.allowed
         for attempt in range(ATTEMPTS):
-            relax = attempt == ATTEMPTS - 1          # last resort: ignore voids rather than fail
+            relax = relax_last and attempt == ATTEMPTS - 1
             left = self.pool
             out = list(self.fixed)
             order = sorted(self.dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
@@ -183,9 +177,31 @@ class WorldMaker:
                     out[s] |= 1 << c
                     left ^= 1 << c
             if ok:
-                out[self.seen.view.seat] = self.seen.hand
                 return out
         return None
+
+
+class WorldMaker:
+    """What does not change from one sampled world to the next within a decision, read once; `make(rng)` then
+    draws a world. The generator is called exactly as 0.1's determinization called it (the `pimc` golden choices
+    depend on it)."""
+
+    def __init__(self, game: Game, seen: Seen, replay: Replay | None = None) -> None:
+        self.game = game
+        self.seen = seen
+        v = seen.view
+        self.replay = replay if replay is not None else Replay(game, seen, fill_blank=False)
+        self.slots = HiddenSlots(game, seen)
+        self.kind = _hidden_trump_kind(game, seen)
+        self.shown_by, self.shown_code = _indicator_code(seen)
+        self.own_seventh = any(t.split()[1:] == ["trump", "seventh"] for t in v.history)
+
+    def deal(self, rng: random.Random) -> list[int] | None:
+        """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
+        out = self.slots.deal(rng, relax_last=True)
+        if out is not None:
+            out[self.seen.view.seat] = self.seen.hand
+        return out
 
     def make(self, rng: random.Random) -> State | None:
         """One full state consistent with the seat's view, or None when the sampled deal failed to replay."""

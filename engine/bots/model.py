@@ -19,7 +19,7 @@ from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, POINTLESS, RAIS
 from engine.play.game import NO_TRUMP, Game
 from engine.play.state import State
 
-SOFT_BID = 0.07        # softness of a bid or pass: a share of the hand's card points (2 points in 28)
+SOFT_BID = 0.07        # softness of a bid or pass: a share of the pack's card points (about two points)
 SOFT_SUIT = 0.8        # softness of a trump choice, in hand-evaluation units
 FLOOR = 1e-3           # no observed action is ever taken as impossible: the model is only a model
 RAISE_MARGIN = 1       # as the heuristic: raise with this many points to spare

@@ -24,13 +24,12 @@ import math
 import random
 
 from engine.bots.determinize import (
+    HiddenSlots,
     Replay,
     _hidden_trump_kind,
     _indicator_code,
-    _shown_indicator,
     deals_whole_pack,
     ids_of,
-    sample,
     shuffle,
 )
 from engine.bots.info import CardIds, Seen
@@ -41,7 +40,6 @@ from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.rules import STEP_AUCTION, STEP_TRUMP
 from engine.play.state import State
 
-ATTEMPTS = 6
 PLAY_MISMATCH = math.log(0.5)   # a losing card that was not the cheapest the player could play: half as likely
 TEMPER = 1.0                    # likelihoods are raised to this power before resampling
 
@@ -106,23 +104,14 @@ class Sampler:
         self.me = me
         n = game.n
         self.replay_plan = Replay(game, seen, fill_blank=True)
-        fixed = [0] * n
-        shown = _shown_indicator(game, seen)
-        if shown >= 0:
-            fixed[v.bidder if v.bidder is not None else 0] |= 1 << shown
-        self.fixed = fixed
-        self.pool = seen.unknown & ~(1 << shown if shown >= 0 else 0)
-        need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]
-        need[me] = 0
-        self.need = need
-        self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
-                        for s in range(n)]
-        self.dealt_to = [s for s in range(n) if need[s]]
+        slots = HiddenSlots(game, seen)
+        self.slots = slots
+        self.pool = slots.pool
         self.own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
         future = [game.cards_each - seen.played_by[s].bit_count() - v.hand_sizes[s] for s in range(n)]
         future[me] = game.cards_each - self.own.bit_count()
         self.future = future
-        self.ok = self.replay_plan.ok and min(future) >= 0 and sum(need) + sum(future) == self.pool.bit_count()
+        self.ok = self.replay_plan.ok and min(future) >= 0 and sum(slots.need) + sum(future) == self.pool.bit_count()
         self.kind = _hidden_trump_kind(game, seen)
         self.bidder = v.bidder if v.bidder is not None else -1
         self.k_trump = cards_before(game, STEP_TRUMP)
@@ -288,32 +277,12 @@ class Sampler:
                 out += PLAY_MISMATCH
         return out
 
-    def _holdings(self, rng: random.Random) -> list[int] | None:
-        """The cards each other seat holds now (masks), voids respected; None when no deal fits."""
-        need, allowed = self.need, self.allowed
-        for _ in range(ATTEMPTS):
-            left = self.pool
-            out = list(self.fixed)
-            order = sorted(self.dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
-            ok = True
-            for s in order:
-                cand = ids_of(allowed[s] & left)
-                if len(cand) < need[s]:
-                    ok = False
-                    break
-                for c in sample(rng, cand, need[s]):
-                    out[s] |= 1 << c
-                    left ^= 1 << c
-            if ok:
-                return out
-        return None
-
     def draw(self, rng: random.Random) -> Candidate | None:
         """One candidate deal (not replayed yet), or None when none fits."""
         if not self.ok:
             return None
         game, seen = self.game, self.seen
-        held = self._holdings(rng)
+        held = self.slots.deal(rng, relax_last=False)
         if held is None:
             return None
         taken = 0
