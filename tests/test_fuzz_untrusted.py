@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 import yaml
+from fuzz_support import value_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -121,23 +122,12 @@ def spliced(draw: st.DrawFn, text: str) -> str:
     return text
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
 @st.composite
 def mutated(draw: st.DrawFn, data: Any, edits: int = 3) -> Any:
     """The data with a few values dropped or replaced by junk."""
     data = copy.deepcopy(data)
     for _ in range(draw(st.integers(1, edits))):
-        paths = _paths(data)
+        paths = value_paths(data)
         if not paths:
             break
         path = draw(st.sampled_from(paths))

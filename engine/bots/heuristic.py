@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from engine.bots.base import register
 from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
 from engine.bots.info import Seen, read_view
+from engine.bots.model import sure_sweep
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
@@ -148,19 +149,9 @@ def _declare(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
 
 
 def _sure_sweep(game: Game, seen: Seen, keeps_trump: bool) -> bool:
-    """Every card in hand is one of the top cards of its suit (so leading them wins every trick), and with
-    trumps kept nobody else holds a trump to ruff with."""
-    hand = seen.hand
-    for s in range(game.nsuits):
-        mine = hand & game.suit_masks[s]
-        if not mine:
-            continue
-        others = game.suit_masks[s] & ~hand
-        if others and max(seen.strength[c] for c in card_ids(others)) >= min(seen.strength[c] for c in card_ids(mine)):
-            return False
-    if keeps_trump and seen.trump is not None and seen.trump >= 0:
-        return not game.suit_masks[seen.trump] & ~hand & ~(1 << seen.indicator if seen.indicator >= 0 else 0)
-    return True
+    trump = seen.trump if seen.trump is not None else -1
+    own_indicator = 1 << seen.indicator if seen.indicator >= 0 else 0
+    return sure_sweep(game, seen.hand, seen.strength, trump, own_indicator, keeps_trump)
 
 
 # --- card play ---------------------------------------------------------------------------------------------

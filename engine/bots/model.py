@@ -279,21 +279,9 @@ class HandModel:
         return first_of(legal, ("pass",))
 
     def _sure_sweep(self, state: State, seat: int, keeps_trump: bool) -> bool:
-        g = self.game
-        hand = state.hands[seat]
-        strength = state.strength
-        for s in range(g.nsuits):
-            mine = hand & g.suit_masks[s]
-            if not mine:
-                continue
-            others = g.suit_masks[s] & ~hand
-            if others and _max_strength(strength, others) >= _min_strength(strength, mine):
-                return False
-        trump = self.known_trump(state, seat)
-        if keeps_trump and trump >= 0:
-            own_indicator = 1 << state.indicator if state.indicator >= 0 and seat == state.high_bidder else 0
-            return not g.suit_masks[trump] & ~hand & ~own_indicator
-        return True
+        own_indicator = 1 << state.indicator if state.indicator >= 0 and seat == state.high_bidder else 0
+        return sure_sweep(self.game, state.hands[seat], state.strength, self.known_trump(state, seat),
+                          own_indicator, keeps_trump)
 
     # --- likelihood of a trump choice --------------------------------------------------------------------------
     def suit_log_likelihood(self, hand: int, chosen: int, as_card: bool) -> float:
@@ -335,6 +323,23 @@ def first_of(legal: tuple[Action, ...], verbs: tuple[str, ...]) -> Action:
             if a.verb == v:
                 return a
     return legal[0]
+
+
+def sure_sweep(game: Game, hand: int, strength: list[int], trump: int, own_indicator: int,
+               keeps_trump: bool) -> bool:
+    """Every card in `hand` is one of the top cards of its suit (so leading them wins every trick), and with
+    trumps kept (`trump` >= 0 known) nobody else holds a trump to ruff with; `own_indicator`: the seat's own
+    face-down indicator (a mask), which no one else can ruff with. The heuristic's rule and its model's."""
+    for s in range(game.nsuits):
+        mine = hand & game.suit_masks[s]
+        if not mine:
+            continue
+        others = game.suit_masks[s] & ~hand
+        if others and _max_strength(strength, others) >= _min_strength(strength, mine):
+            return False
+    if keeps_trump and trump >= 0:
+        return not game.suit_masks[trump] & ~hand & ~own_indicator
+    return True
 
 
 def _max_strength(strength: list[int], m: int) -> int:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from fuzz_support import value_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,22 +27,11 @@ values: st.SearchStrategy[Any] = st.recursive(
     max_leaves=8)
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
 @st.composite
 def mutated(draw: st.DrawFn) -> dict[str, Any]:
     data = yaml.safe_load(yaml.safe_dump(SHIPPED[draw(st.sampled_from(sorted(SHIPPED)))]))
     for _ in range(draw(st.integers(1, 4))):
-        paths = _paths(data)
+        paths = value_paths(data)
         path = draw(st.sampled_from(paths))
         parent: Any = data
         for part in path[:-1]:
