@@ -1,14 +1,20 @@
 """Fixed-size encodings of a game for learning code: one action index space per rule file, legal-action masks,
-observation tensors built from a seat's `View`, and the deal as a sequence of chance outcomes. Pure Python; the
-OpenSpiel adapter (`openspiel.py`) is a thin layer over this."""
+observation tensors of what one seat sees, information-state keys, and the deal as a sequence of chance outcomes.
+Pure Python (no numpy); the OpenSpiel adapter (`openspiel.py`) and the reinforcement-learning environments
+(`engine.rl`) are thin layers over this one module, so both number actions and lay out observations alike.
+
+Observations have two encoders with one layout: `Observation.encode(view)` reads a seat's `View` (the
+reference: a view carries nothing hidden), and `Observation.encode_state(state, seat)` reads the same things
+straight from the state's public fields and that seat's own cards, about ten times faster; the tests hold the two
+equal on random hands of every shipped rule file, and blind to swaps of other seats' cards."""
 
 from __future__ import annotations
 
 from engine.play.actions import Action
-from engine.play.base import PHASE_NAMES
+from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import Game
 from engine.play.state import State
-from engine.play.view import View
+from engine.play.view import View, public_history
 
 FIXED_VERBS = ("pass", "redeal", "call", "show pair", "surrender", "accept", "refuse")
 
@@ -29,25 +35,68 @@ class ActionSpace:
         self.names = list(dict.fromkeys(names))
         self.index = {n: i for i, n in enumerate(self.names)}
         self.game = game
+        # per seat, index -> the game's interned action (what `apply` recognises at once, by identity)
+        self.actions: list[list[Action]] = [[g.intern(Action.parse(f"{s} {n}")) for n in self.names]
+                                            for s in range(g.n)]
+        self._of: dict[Action, int] = {a: i for row in self.actions for i, a in enumerate(row)}
+        # card id -> index of its play action (a double pack's copies share one); index -> the card ids
+        self.card_index = [self.index[f"play {code}"] for code in g.codes]
+        self.index_cards: dict[int, list[int]] = {}
+        for c, i in enumerate(self.card_index):
+            self.index_cards.setdefault(i, []).append(c)
 
     def __len__(self) -> int:
         return len(self.names)
 
     def of(self, action: Action) -> int:
-        return self.index[action.notation]
+        i = self._of.get(action)
+        return i if i is not None else self.index[action.notation]
 
     def action(self, seat: int, index: int) -> Action:
-        return Action.parse(f"{seat} {self.names[index]}")
+        return self.actions[seat][index]
 
     def legal(self, state: State) -> list[int]:
         """Sorted indices of the legal actions (OpenSpiel's convention)."""
-        return sorted({self.index[a.notation] for a in state.legal_actions()})
+        of = self.of
+        return sorted({of(a) for a in state.legal_actions()})
 
     def mask(self, state: State) -> list[int]:
         m = [0] * len(self.names)
         for i in self.legal(state):
             m[i] = 1
         return m
+
+    def legal_fast(self, state: State) -> list[int]:
+        """The legal indices, unsorted, read in the play phase from the playable-card mask (no action list is
+        built); the same set as `legal`."""
+        if state.phase != PLAY:
+            of = self.of
+            return [of(a) for a in state.legal_actions()]
+        out = [self.of(a) for a in state.other_actions()]
+        mask = state.card_mask()
+        ci = self.card_index
+        last = -1
+        while mask:
+            low = mask & -mask
+            i = ci[low.bit_length() - 1]
+            if i != last:       # copies of a card are adjacent ids and share an index
+                out.append(i)
+                last = i
+            mask ^= low
+        return out
+
+    def apply(self, state: State, index: int) -> None:
+        """Apply the action at `index` for the seat to act: a card by its id where it is playable (the fast path
+        `play_card_id` takes), anything else through `State.apply`, which refuses an illegal one."""
+        if state.phase == PLAY:
+            cards = self.index_cards.get(index)
+            if cards is not None:
+                mask = state.card_mask()
+                for c in cards:
+                    if mask >> c & 1:
+                        state.play_card_id(c)
+                        return
+        state.apply(self.actions[state.to_act][index])
 
 
 class Observation:
@@ -66,6 +115,9 @@ class Observation:
             self.offsets[name] = k
             k += width
         self.size = k
+        self.first_copy = [c - c % g.layout.copies for c in range(size)]
+        self.total = float(g.total_points + g.last_trick_bonus)
+        self.top = float(g.bid_max or 1)
 
     def encode(self, view: View) -> list[float]:
         g = self.game
@@ -115,6 +167,142 @@ class Observation:
             if len(parts) >= 3 and parts[1] == "bid":
                 out[off["bids"] + rel(int(parts[0]))] = int(parts[2]) / top
         return out
+
+
+    def encode_state(self, state: State, seat: int, bids: list[int] | None = None) -> list[float]:
+        """`encode(state.view(seat))` without building the view: from the seat's own cards and the state's public
+        fields only. `bids`, each seat's last bid value or -1 (as `last_bids` reads them from the history), saves
+        reading the history."""
+        out = [0.0] * self.size
+        ones, where, values = self.state_parts(state, seat, bids)
+        for i in ones:
+            out[i] = 1.0
+        for i, x in zip(where, values, strict=True):
+            out[i] = x
+        return out
+
+    def state_parts(self, state: State, seat: int, bids: list[int] | None = None
+                    ) -> tuple[list[int], list[int], list[float]]:
+        """`encode_state` sparsely, for callers that fill an array of their own: the positions holding 1.0, and
+        the other non-zero positions with their values."""
+        g = self.game
+        off = self.offsets
+        n = g.n
+        size = g.size
+        fc = self.first_copy
+        concealed = state.concealed
+        indicator = state.indicator if concealed else -1
+        ones: list[int] = []
+        mask_positions(ones, off["hand"], state.hands[seat], g.layout.copies, g.first_copy_mask)
+        trick_mask = 0
+        base = off["trick"]
+        for s, c in zip(state.trick_seats, state.trick_cards, strict=True):
+            ones.append(base + (s - seat) % n * size + fc[c])
+            trick_mask |= 1 << c
+        played = 0
+        received = state.received
+        hands = state.hands
+        for s in range(n):
+            played |= received[s] & ~hands[s]
+        if indicator >= 0:
+            played &= ~(1 << indicator)
+            if seat == state.high_bidder:
+                ones.append(off["indicator"] + fc[indicator])
+        mask_positions(ones, off["played"], played & ~trick_mask, g.layout.copies, g.first_copy_mask)
+        t = state.trump
+        if t == UNDECIDED or (concealed and seat != state.high_bidder):
+            ones.append(off["trump"] + g.nsuits + 1)
+        elif t < 0:
+            ones.append(off["trump"] + g.nsuits)
+        else:
+            ones.append(off["trump"] + t)
+        ones.append(off["phase"] + state.phase)
+        bidder = state.bidder
+        ones.append(off["bidder"] + ((bidder - seat) % n if bidder >= 0 else n))
+        to_act = state.to_act
+        ones.append(off["to_act"] + ((to_act - seat) % n if to_act >= 0 else n))
+        top = self.top
+        c0 = off["contract"]
+        where: list[int] = [c0 + 2]
+        values: list[float] = [state.multiplier / 8.0]
+        if bidder >= 0:
+            where += [c0, c0 + 1]
+            values += [state.bid / top, state.target / top]
+        if concealed:
+            ones.append(c0 + 3)
+        pts = state.team_points
+        mine = state.hand_team_of[seat]
+        theirs = 0
+        for i in range(len(pts)):
+            if i != mine and pts[i] > theirs:
+                theirs = pts[i]
+        cp = off["card_points"]
+        where += [cp, cp + 1]
+        values += [pts[mine] / self.total, theirs / self.total]
+        last = bids if bids is not None else last_bids(state)
+        b0 = off["bids"]
+        for s in range(n):
+            if last[s] > 0:
+                where.append(b0 + (s - seat) % n)
+                values.append(last[s] / top)
+        return ones, where, values
+
+
+def mask_positions(out: list[int], base: int, mask: int, copies: int, first_copies: int) -> None:
+    """Append the positions from `base` of the cards of `mask`, a double pack's copies counted as
+    `Observation.encode` counts them: one copy of a card held marks its first copy, both mark both (copies are
+    adjacent ids)."""
+    if copies == 2:
+        lo = mask & first_copies
+        hi = (mask >> 1) & first_copies
+        mask = lo | hi | (lo & hi) << 1
+    elif copies > 2:
+        canon = 0
+        c = 0
+        while mask >> c:
+            k = ((mask >> c) & ((1 << copies) - 1)).bit_count()
+            canon |= ((1 << k) - 1) << c
+            c += copies
+        mask = canon
+    while mask:
+        low = mask & -mask
+        out.append(base + low.bit_length() - 1)
+        mask ^= low
+
+
+def last_bids(state: State) -> list[int]:
+    """Each seat's last bid value in the hand so far (-1: none), from the history."""
+    out = [-1] * state.n
+    for a in state.history:
+        if a.verb == "bid":
+            arg = a.arg
+            sp = arg.find(" ")
+            out[a.seat] = int(arg if sp < 0 else arg[:sp])
+    return out
+
+
+def infostate_key(state: State, seat: int) -> str:
+    """What `seat` knows of the hand, as one string (OpenSpiel's information state, perfect recall): the cards it
+    has been dealt so far in the order received and the public history with hidden arguments blanked, from which
+    everything else it has seen follows."""
+    g = state.game
+    own = " ".join(g.codes[c] for c in state.dealt[seat][:state.given[seat]])
+    return f"seat {seat} dealt {own} | " + ", ".join(public_history(state, seat))
+
+
+def hands_to_order(game: Game, hands: list[list[int]], dealer: int) -> list[int]:
+    """The pack order that `deal_in_order` deals into `hands` (its inverse)."""
+    order: list[int] = []
+    pos = [0] * game.n
+    first = game.first_hand(dealer)
+    for k in game.schedule:
+        if k <= 0:
+            continue
+        for i in range(game.n):
+            s = (first + i) % game.n
+            order.extend(hands[s][pos[s]:pos[s] + k])
+            pos[s] += k
+    return order
 
 
 def deal_length(game: Game) -> int:

@@ -5,26 +5,41 @@
     game = pyspiel.load_game("python_jacknine", {"ruleset": "twenty-nine"})
 
 Chance nodes deal the pack one card at a time (outcome = card id); players then act through a fixed action index
-space (`encoding.ActionSpace`) with legal-action masks. Observation tensors and strings come from the acting seat's
-`View`, so nothing hidden leaks. Returns are the game points of each player's team for the hand (zero for an
-annulled hand). pyspiel is imported only when `register()` is called."""
+space (`encoding.ActionSpace`) with legal-action masks. Observation tensors and strings hold only what the seat
+sees (its `View`); the information state string is the seat's own cards in the order dealt and the public
+history. Returns are the game points of each player's team for the hand (zero for an annulled hand).
+
+`state.resample_from_infostate(player, sampler)` draws a world the player cannot tell from this one
+(engine/adapters/resample.py: the bots' determinization, hidden cards dealt at random, a concealed trump drawn
+among the bidder's choices, the history replayed by the engine), so OpenSpiel's Python IS-MCTS
+(`open_spiel.python.algorithms.ismcts.ISMCTSBot`) searches any rule file. `RolloutEvaluator` finishes a state
+with random legal actions on the engine's own state (the same uniform choices as OpenSpiel's
+`RandomRolloutEvaluator`, without a pyspiel call per action). pyspiel is imported only when `register()` is
+called."""
 
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from engine import load_game
 from engine.adapters.encoding import (
     ActionSpace,
     Observation,
     deal_length,
     hands_from_order,
+    hands_to_order,
+    infostate_key,
     max_actions,
     utility_bound,
 )
+from engine.adapters.resample import resample
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.game import Game
+from engine.play.playout import random_playout
 from engine.play.state import State
 from engine.play.view import View
 from engine.rules.load import DEFAULT_RULESET
@@ -81,6 +96,32 @@ class _Setup:
 @lru_cache(maxsize=32)
 def _setup(params: tuple[tuple[str, Any], ...]) -> _Setup:
     return _Setup(dict(params))
+
+
+class RolloutEvaluator:
+    """An IS-MCTS evaluator (`evaluate`, `prior`): the returns of `n_rollouts` hands finished with uniformly random
+    legal actions on the engine's state (`engine.play.playout.random_playout`), and a uniform prior."""
+
+    def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
+        self.n_rollouts = n_rollouts
+        self.rand = random.Random(seed).random
+
+    def evaluate(self, state: Any) -> Any:
+        import numpy as np
+
+        st = state.state
+        assert isinstance(st, State)
+        total = np.zeros(st.n)
+        for _ in range(self.n_rollouts):
+            c = st.clone()
+            random_playout(c, self.rand)
+            gp = c.game_points
+            total += [gp[c.hand_team_of[s]] for s in range(st.n)]
+        return total / self.n_rollouts
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 @lru_cache(maxsize=1)
@@ -169,7 +210,32 @@ def register() -> str:
                 if len(self.order) == deal_length(g):
                     self.hand.state = g.new_hand(self._g.dealer, hands=hands_from_order(g, self.order, self._g.dealer))
                 return
-            self.state.apply(self._g.space.action(self.state.to_act, action))
+            self._g.space.apply(self.state, action)
+
+        def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float] | None = None
+                                    ) -> JackNineState:
+            """A state `player_id` cannot tell from this one: the same information state string and observation,
+            every card it cannot see dealt again at random (see engine/adapters/resample.py). The sampler,
+            OpenSpiel's `UniformProbabilitySampler` or any callable giving floats in [0, 1), seeds the draws."""
+            seed = int(probability_sampler() * (1 << 53)) if probability_sampler is not None else None
+            rng = random.Random(seed)
+            g = self._g.engine_game
+            out = JackNineState(self.get_game())
+            if self.state is None:     # still dealing: the players have seen nothing yet
+                left = list(range(g.size))
+                rng.shuffle(left)
+                for c in left[:len(self.order)]:
+                    out.apply_action(c)
+                return out
+            world = resample(self.state, player_id, rng)
+            if world is None:
+                raise pyspiel.SpielError(f"resample_from_infostate: no world fits player {player_id}'s view")
+            for c in hands_to_order(g, world.dealt, world.dealer):
+                out.apply_action(c)
+            space = self._g.space
+            for a in world.history:
+                out.apply_action(space.of(a))
+            return out
 
         def _action_to_string(self, player: int, action: int) -> str:
             if player == int(pyspiel.PlayerId.CHANCE):
@@ -198,22 +264,32 @@ def register() -> str:
             return " ".join(str(a) for a in self.state.history) or "(no actions yet)"
 
     class Observer:
-        """OpenSpiel's Python observer interface: `tensor`, `dict`, `set_from`, `string_from`."""
+        """OpenSpiel's Python observer interface: `tensor`, `dict`, `set_from`, `string_from`. With perfect recall
+        (the information state) the string is `encoding.infostate_key`; otherwise it is the seat's view."""
 
         def __init__(self, game: Any, iig_obs_type: Any) -> None:
             enc = self.enc = _setup(tuple(sorted(game.get_parameters().items()))).obs
+            self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
             self.tensor = np.zeros(enc.size, np.float32)
             self.dict = {name: self.tensor[enc.offsets[name]: enc.offsets[name] + width] for name, width in enc.parts}
 
         def set_from(self, state: JackNineState, player: int) -> None:
-            v = state.view(player)
             self.tensor.fill(0.0)
-            if v is not None:
-                self.tensor[:] = self.enc.encode(v)
+            if state.state is not None:
+                ones, where, values = self.enc.state_parts(state.state, player)
+                self.tensor[ones] = 1.0
+                self.tensor[where] = values
 
         def string_from(self, state: JackNineState, player: int) -> str:
+            st = state.state
+            if st is None:
+                return f"dealing {len(state.order)}"
+            if self.perfect_recall:
+                return infostate_key(st, player)
             v = state.view(player)
-            return json.dumps(v.to_dict(), sort_keys=True) if v is not None else f"dealing {len(state.order)}"
+            assert v is not None
+            return json.dumps(v.to_dict(), sort_keys=True)
+
 
     pyspiel.register_game(game_type, JackNineGame)
     return GAME_NAME

@@ -1,0 +1,189 @@
+"""Worlds a seat cannot tell from the hand it sees: OpenSpiel's `resample_from_infostate`, for any rule file.
+
+Built on the bots' determinization (engine/bots/determinize.py): the cards the seat cannot see are dealt by
+`HiddenSlots` (hand sizes, cards played, voids shown and an exposed indicator hold by construction), the cards
+still to come are shuffled out to every seat, a concealed trump the seat did not see is drawn uniformly among the
+choices the bidder had that agree with the rest, and the public history is replayed on the deal by the engine,
+which refuses any deal that makes a past action illegal. A world is kept only if the seat's `View` of it is the
+view it was drawn for, field for field, so a resampled state never tells the seat anything it did not know.
+
+Unlike the search bot's worlds (engine/bots/worlds.py), nothing is weighted by a model of the other players:
+among the deals that fit, each is drawn with the chances of dealing the hidden cards at random, as OpenSpiel's
+IS-MCTS assumes. The seat's own cards keep the order it received them in, when that is known (`own_dealt`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.bots.determinize import HiddenSlots, Replay, _indicator_code, ids_of, randbelow, shuffle
+from engine.bots.info import read_view
+from engine.errors import JacknineError
+from engine.play.base import PLAY
+from engine.play.game import Game
+from engine.play.state import State
+from engine.play.view import View
+
+ATTEMPTS = 200     # deals drawn before a world is given up (the tests count how rarely a draw fails)
+
+
+class WorldDrawer:
+    """What stays the same from one world to the next for one view, read once; `draw(rng)` makes a world."""
+
+    def __init__(self, game: Game, view: View, own_dealt: list[int] | None = None) -> None:
+        self.game = game
+        self.view = view
+        seen = self.seen = read_view(game, view)
+        me = self.me = view.seat
+        n = game.n
+        self.replay = Replay(game, seen, fill_blank=True)
+        self.slots = HiddenSlots(game, seen)
+        bidder = view.bidder if view.bidder is not None else -1
+        if view.trump_concealed and bidder >= 0 and bidder != me:
+            # a bidder who did not follow a suit may still hold its face-down card of that suit: its voids are
+            # left to the replay to check
+            self.slots.allowed[bidder] = self.slots.pool
+        own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
+        self.own_cards = own
+        self.own_dealt = _relabelled(game, own_dealt, own) if own_dealt is not None else None
+        received = [seen.played_by[s].bit_count() + view.hand_sizes[s] for s in range(n)]
+        received[me] = own.bit_count()
+        self.future = [game.cards_each - received[s] for s in range(n)]
+        self.shown_by, self.shown_code = _indicator_code(seen)
+        self.bidder = bidder
+        self.seventh = bidder >= 0 and any(t.split()[1:] == ["trump", "seventh"] for t in view.history)
+        self.trump_suit = game.layout.suits.index(view.trump) if view.trump not in (None, "NT") else -1
+        self.ok = (self.replay.ok and min(self.future) >= 0
+                   and sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
+                   and (own_dealt is None or self.own_dealt is not None))
+
+    def draw(self, rng: random.Random, attempts: int = ATTEMPTS) -> State | None:
+        """A full state whose view for the seat is the view given, or None when `attempts` deals all fail."""
+        if not self.ok:
+            return None
+        for _ in range(attempts):
+            world = self._try(rng)
+            if world is not None:
+                return world
+        return None
+
+    def _try(self, rng: random.Random) -> State | None:
+        game, me = self.game, self.me
+        held = self.slots.deal(rng, relax_last=False)
+        if held is None:
+            return None
+        taken = 0
+        for h in held:
+            taken |= h
+        rest = ids_of(self.slots.pool & ~taken)
+        shuffle(rng, rest)
+        dealt: list[list[int]] = []
+        pos = 0
+        for s in range(game.n):
+            cur = self._own_order(rng) if s == me else self._their_order(rng, s, held[s])
+            k = self.future[s]
+            dealt.append(cur + rest[pos:pos + k])
+            pos += k
+        world = self._replay(rng, dealt, held)
+        if world is None:
+            return None
+        return world if world.view(me) == self.view else None
+
+    def _own_order(self, rng: random.Random) -> list[int]:
+        if self.own_dealt is not None:
+            return list(self.own_dealt)
+        seen = self.seen
+        cur = ids_of(self.own_cards)
+        shuffle(rng, cur)
+        if seen.indicator >= 0:     # this seat's own face-down card: first in its deal, or seventh
+            cur.remove(seen.indicator)
+            cur.insert(6 if self.seventh and len(cur) >= 7 else 0, seen.indicator)
+        return cur
+
+    def _their_order(self, rng: random.Random, s: int, held: int) -> list[int]:
+        game, seen = self.game, self.seen
+        cur = ids_of(seen.played_by[s] | held)
+        shuffle(rng, cur)
+        if s == self.shown_by:      # an indicator laid from the first cards dealt
+            first = next((c for c in game.code_ids[self.shown_code] if cur.count(c)), -1)
+            if first >= 0:
+                cur.remove(first)
+                cur.insert(0, first)
+        if s == self.bidder and self.seventh and len(cur) >= 7:
+            # the seventh card dealt is the indicator: face down (so still held) while the trump is concealed,
+            # else a card of the trump suit
+            pool = ids_of(held) if self.view.trump_concealed else [
+                c for c in cur if game.suit_of[c] == self.trump_suit]
+            if pool:
+                pick = pool[randbelow(rng, len(pool))]
+                cur.remove(pick)
+                cur.insert(6, pick)
+        return cur
+
+    def _replay(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> State | None:
+        """The public history replayed on the deal, None where the engine refuses it."""
+        v = self.view
+        try:
+            return self._replay_from(rng, State(self.game, v.dealer, dealt, v.match_scores), 0, held)
+        except JacknineError:
+            return None
+
+    def _replay_from(self, rng: random.Random, state: State, start: int, held: list[int]) -> State | None:
+        """Replay the history from action `start` on. A blanked trump choice tries the bidder's legal choices
+        in a random order (named by a card: a card still face down, so one the bidder holds now) and keeps the
+        first that the rest of the history agrees with."""
+        game = self.game
+        replay = self.replay
+        for i in range(start, len(replay.actions)):
+            a = replay.actions[i]
+            if a is None:
+                opts = [x for x in state.legal_actions() if x.verb == "trump" and x.arg != "seventh"]
+                if game.rules.trump.as_card:
+                    b = replay.seats[i]
+                    opts = [x for x in opts if any(held[b] >> c & 1 for c in game.code_ids[x.arg])]
+                while opts:
+                    pick = opts.pop(randbelow(rng, len(opts)))
+                    trial = state.clone()
+                    try:
+                        trial.apply(pick)
+                        world = self._replay_from(rng, trial, i + 1, held)
+                    except JacknineError:
+                        world = None
+                    if world is not None and world.view(self.me) == self.view:
+                        return world
+                return None
+            if state.to_act != a.seat:
+                return None
+            if a.verb == "play" and state.phase == PLAY:
+                mask = state.card_mask()
+                for c in game.code_ids[a.arg]:
+                    if mask >> c & 1:
+                        state.play_card_id(c)
+                        break
+                else:
+                    return None
+            else:
+                state.apply(a)
+        return state
+
+
+def _relabelled(game: Game, dealt: list[int], own: int) -> list[int] | None:
+    """`dealt` in the card ids the view's reading gave this seat's cards: a double pack's two copies of a card
+    look alike, so which copy a seat holds is not something it knows (None: the cards are not `own`)."""
+    out: list[int] = []
+    left = own
+    for c in dealt:
+        pick = next((x for x in game.code_ids[game.codes[c]] if left >> x & 1), -1)
+        if pick < 0:
+            return None
+        out.append(pick)
+        left ^= 1 << pick
+    return out if not left else None
+
+
+def resample(state: State, seat: int, rng: random.Random, attempts: int = ATTEMPTS) -> State | None:
+    """A world `seat` cannot tell from `state` (its own cards in the order it received them), or None."""
+    view = state.view(seat)
+    assert isinstance(view, View)
+    own = list(state.dealt[seat][:state.given[seat]])
+    return WorldDrawer(state.game, view, own).draw(rng, attempts)
