@@ -115,6 +115,12 @@ class Observation:
             self.offsets[name] = k
             k += width
         self.size = k
+        off = self.offsets
+        self.o_hand, self.o_played, self.o_trick, self.o_indicator = (off[x] for x in ("hand", "played", "trick",
+                                                                                       "indicator"))
+        self.o_trump, self.o_phase, self.o_bidder, self.o_to_act = (off[x] for x in ("trump", "phase", "bidder",
+                                                                                    "to_act"))
+        self.o_contract, self.o_card_points, self.o_bids = (off[x] for x in ("contract", "card_points", "bids"))
         self.first_copy = [c - c % g.layout.copies for c in range(size)]
         self.total = float(g.total_points + g.last_trick_bonus)
         self.top = float(g.bid_max or 1)
@@ -174,30 +180,32 @@ class Observation:
         fields only. `bids`, each seat's last bid value or -1 (as `last_bids` reads them from the history), saves
         reading the history."""
         out = [0.0] * self.size
-        ones, where, values = self.state_parts(state, seat, bids)
-        for i in ones:
-            out[i] = 1.0
+        ones, where, values = self.state_bits(state, seat, bids)
+        while ones:
+            low = ones & -ones
+            out[low.bit_length() - 1] = 1.0
+            ones ^= low
         for i, x in zip(where, values, strict=True):
             out[i] = x
         return out
 
-    def state_parts(self, state: State, seat: int, bids: list[int] | None = None
-                    ) -> tuple[list[int], list[int], list[float]]:
-        """`encode_state` sparsely, for callers that fill an array of their own: the positions holding 1.0, and
-        the other non-zero positions with their values."""
+    def state_bits(self, state: State, seat: int, bids: list[int] | None = None
+                   ) -> tuple[int, list[int], list[float]]:
+        """`encode_state` in parts, for callers that fill an array of their own (numpy's `unpackbits` turns the
+        first into the 0/1 positions at once): the positions holding 1.0 as the bits of one int, and the other
+        non-zero positions with their values."""
         g = self.game
-        off = self.offsets
         n = g.n
         size = g.size
         fc = self.first_copy
         concealed = state.concealed
         indicator = state.indicator if concealed else -1
-        ones: list[int] = []
-        mask_positions(ones, off["hand"], state.hands[seat], g.layout.copies, g.first_copy_mask)
+        copies = g.layout.copies
+        ones = canonical(state.hands[seat], copies, g.first_copy_mask) << self.o_hand
         trick_mask = 0
-        base = off["trick"]
+        base = self.o_trick
         for s, c in zip(state.trick_seats, state.trick_cards, strict=True):
-            ones.append(base + (s - seat) % n * size + fc[c])
+            ones |= 1 << (base + (s - seat) % n * size + fc[c])
             trick_mask |= 1 << c
         played = 0
         received = state.received
@@ -207,40 +215,40 @@ class Observation:
         if indicator >= 0:
             played &= ~(1 << indicator)
             if seat == state.high_bidder:
-                ones.append(off["indicator"] + fc[indicator])
-        mask_positions(ones, off["played"], played & ~trick_mask, g.layout.copies, g.first_copy_mask)
+                ones |= 1 << (self.o_indicator + fc[indicator])
+        ones |= canonical(played & ~trick_mask, copies, g.first_copy_mask) << self.o_played
         t = state.trump
         if t == UNDECIDED or (concealed and seat != state.high_bidder):
-            ones.append(off["trump"] + g.nsuits + 1)
+            ones |= 1 << (self.o_trump + g.nsuits + 1)
         elif t < 0:
-            ones.append(off["trump"] + g.nsuits)
+            ones |= 1 << (self.o_trump + g.nsuits)
         else:
-            ones.append(off["trump"] + t)
-        ones.append(off["phase"] + state.phase)
+            ones |= 1 << (self.o_trump + t)
+        ones |= 1 << (self.o_phase + state.phase)
         bidder = state.bidder
-        ones.append(off["bidder"] + ((bidder - seat) % n if bidder >= 0 else n))
+        ones |= 1 << (self.o_bidder + ((bidder - seat) % n if bidder >= 0 else n))
         to_act = state.to_act
-        ones.append(off["to_act"] + ((to_act - seat) % n if to_act >= 0 else n))
+        ones |= 1 << (self.o_to_act + ((to_act - seat) % n if to_act >= 0 else n))
         top = self.top
-        c0 = off["contract"]
+        c0 = self.o_contract
         where: list[int] = [c0 + 2]
         values: list[float] = [state.multiplier / 8.0]
         if bidder >= 0:
             where += [c0, c0 + 1]
             values += [state.bid / top, state.target / top]
         if concealed:
-            ones.append(c0 + 3)
+            ones |= 1 << (c0 + 3)
         pts = state.team_points
         mine = state.hand_team_of[seat]
         theirs = 0
         for i in range(len(pts)):
             if i != mine and pts[i] > theirs:
                 theirs = pts[i]
-        cp = off["card_points"]
+        cp = self.o_card_points
         where += [cp, cp + 1]
         values += [pts[mine] / self.total, theirs / self.total]
         last = bids if bids is not None else last_bids(state)
-        b0 = off["bids"]
+        b0 = self.o_bids
         for s in range(n):
             if last[s] > 0:
                 where.append(b0 + (s - seat) % n)
@@ -248,26 +256,22 @@ class Observation:
         return ones, where, values
 
 
-def mask_positions(out: list[int], base: int, mask: int, copies: int, first_copies: int) -> None:
-    """Append the positions from `base` of the cards of `mask`, a double pack's copies counted as
-    `Observation.encode` counts them: one copy of a card held marks its first copy, both mark both (copies are
-    adjacent ids)."""
+def canonical(mask: int, copies: int, first_copies: int) -> int:
+    """A double pack's copies counted as `Observation.encode` counts them: one copy of a card held marks its first
+    copy, both copies mark both (copies are adjacent ids)."""
     if copies == 2:
         lo = mask & first_copies
         hi = (mask >> 1) & first_copies
-        mask = lo | hi | (lo & hi) << 1
-    elif copies > 2:
+        return lo | hi | (lo & hi) << 1
+    if copies > 2:
         canon = 0
         c = 0
         while mask >> c:
             k = ((mask >> c) & ((1 << copies) - 1)).bit_count()
             canon |= ((1 << k) - 1) << c
             c += copies
-        mask = canon
-    while mask:
-        low = mask & -mask
-        out.append(base + low.bit_length() - 1)
-        mask ^= low
+        return canon
+    return mask
 
 
 def last_bids(state: State) -> list[int]:
@@ -320,19 +324,27 @@ def utility_bound(game: Game) -> float:
     r = game.rules
     values = [abs(v) for b in game.bands for v in (b.made, b.failed)]
     values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
+    d = r.doubling
+    if d is not None and d.fixed_stake is not None:
+        values.append(abs(d.fixed_stake.value))
+    return float(max(values, default=1)) * max_multiplier(game)
+
+
+def max_multiplier(game: Game) -> float:
+    """A bound on what multiplies a hand's score: every doubling step, the automatic one, the all-tricks and
+    below-half multipliers together."""
+    r = game.rules
     mult = 1.0
     d = r.doubling
     if d is not None:
         for s in d.steps:
             mult *= s.multiplier
         mult *= d.auto_multiplier
-        if d.fixed_stake is not None:
-            values.append(abs(d.fixed_stake.value))
     at = r.all_tricks
     if at is not None:
         mult *= max(at.multiplier, at.refused_loss_multiplier)
     mult *= r.scoring.below_half_loss_multiplier
-    return float(max(values, default=1)) * mult
+    return mult
 
 
 def max_actions(game: Game) -> int:

@@ -276,9 +276,7 @@ def register() -> str:
         def set_from(self, state: JackNineState, player: int) -> None:
             self.tensor.fill(0.0)
             if state.state is not None:
-                ones, where, values = self.enc.state_parts(state.state, player)
-                self.tensor[ones] = 1.0
-                self.tensor[where] = values
+                self.tensor[:] = self.enc.encode_state(state.state, player)
 
         def string_from(self, state: JackNineState, player: int) -> str:
             st = state.state
