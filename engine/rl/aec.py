@@ -84,6 +84,13 @@ class Encoder:
         return m
 
 
+def _index(action: object) -> int:
+    """An action index from what a caller passed (an int or a numpy integer); -1 for anything else."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        return -1
+    return int(action)
+
+
 class JackNineEnv(AECEnv):
     """The AEC environment (see the module's documentation); made by `engine.rl.env(ruleset=..., ...)`."""
 
@@ -224,15 +231,16 @@ class JackNineEnv(AECEnv):
         st = self.state
         assert st is not None
         seat = st.to_act
-        if self._rewarded:
+        index = _index(action)
+        if not 0 <= index < self.enc.n_actions or not self._mask[index]:
+            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(self._legal))
+            raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
+        rewarded = self._rewarded
+        if rewarded:
             for a in self.rewards:
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        if action is None or not 0 <= int(action) < self.enc.n_actions or not self._mask[int(action)]:
-            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(self._legal))
-            raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
-        index = int(action)
         bid = self.enc.bid_value[index]
         if bid >= 0:
             self._bids[seat] = bid
@@ -247,7 +255,8 @@ class JackNineEnv(AECEnv):
             self._deal()
         else:
             self._select()
-        self._accumulate_rewards()
+        if self._rewarded:     # rewards come only at the end of tricks and hands: most steps add nothing
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -1,0 +1,77 @@
+"""Whole hands per second through the PettingZoo environment (`engine.rl.env`), beside the engine's own loop and
+the plain-Python yardstick, in one run.
+
+    python3 benchmarks/env_speed.py [RULESET] [HANDS]
+
+Each round times: HANDS hands through `agent_iter()` / `last()` / `step()` with a uniformly random legal action
+drawn from the observation's action mask (every step observes the agent to act, as a learner would); the same
+number of hands through the engine's `legal_actions()` / `apply()` loop (`api_hands_per_second`, engine.sim.bench);
+and the yardstick (../shared/bench/yardstick28.py, when present) for about as long. The medians over the rounds
+are printed as JSON, with `compiled` telling whether the engine's hot path is the mypyc build (put an installed
+build first on the path to time it; run from the repository with PYTHONPATH=. to time the sources).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+import numpy as np
+from random_hands import yardstick  # this folder is on the path when a script in it runs
+
+import engine.play.state as state_module
+import engine.rl
+from engine.sim import bench
+
+ROUNDS = 5
+
+
+def env_hands_per_second(ruleset: str, hands: int, seed: int) -> float:
+    env = engine.rl.env(ruleset=ruleset)
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    t0 = time.perf_counter()
+    for _ in range(hands):
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+        env.reset()
+    return hands / (time.perf_counter() - t0)
+
+
+def main() -> None:
+    ruleset = sys.argv[1] if len(sys.argv) > 1 else "twenty-eight"
+    hands = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+    per_round = max(1, hands // ROUNDS)
+    env_hands_per_second(ruleset, 200, 0)     # warm up
+    game = engine.rl.env(ruleset=ruleset).game
+    rate = yardstick()
+    rounds: list[dict[str, Any]] = []
+    for r in range(ROUNDS):
+        t0 = time.perf_counter()
+        env_rate = env_hands_per_second(ruleset, per_round, r + 1)
+        api = bench(game, per_round, r + 1)
+        row: dict[str, Any] = {"env_hands_per_second": env_rate, "api_hands_per_second": api["api_hands_per_second"]}
+        if rate is not None:
+            yard = rate(max(0.5, (time.perf_counter() - t0) / 2))
+            row["yardstick_deals_per_second"] = yard
+            row["env_ratio_to_yardstick"] = env_rate / yard
+            row["api_ratio_to_yardstick"] = api["api_hands_per_second"] / yard
+        rounds.append(row)
+    out: dict[str, Any] = {"ruleset": game.name, "hands_per_round": per_round, "rounds": ROUNDS,
+                           "compiled": not state_module.__file__.endswith(".py")}
+    for key in rounds[0]:
+        out[key] = round(statistics.median(r[key] for r in rounds), 3)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
