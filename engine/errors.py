@@ -70,3 +70,8 @@ class IllegalActionError(JacknineError):
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(reason)
+
+
+class ClusterError(JacknineError):
+    """Work cannot be shared out: a Dask scheduler that cannot be reached, workers running another jacknine, the
+    `cluster` extra not installed (exit code 2)."""

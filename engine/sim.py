@@ -1,17 +1,27 @@
-"""Self-play: drive hands with bots, gather statistics as a stream, and measure speed."""
+"""Self-play: drive hands with bots, gather statistics as a stream, and measure speed.
+
+Hand number i of a run with seed S is dealt from the i-th seed of S's stream and played by bots seeded from
+(S, i, seat), so any range of hands can be played alone (`start`), in worker processes or on a cluster
+(engine.executor) and the statistics add up to those of one run; `merge_records` rebuilds them from the hand
+records such runs write."""
 
 from __future__ import annotations
 
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, check_bot_spec
+from engine.errors import UnreadableError
+from engine.executor import Executor, InlineExecutor, chunks, make_executor
 from engine.play.game import Game
 from engine.play.playout import random_playout
+from engine.play.rules import Rules
 from engine.play.state import State
 
 
@@ -24,10 +34,17 @@ def play_out(state: State, bots: Sequence[Bot]) -> None:
         state.apply(bot.choose(view, legal))  # type: ignore[arg-type]
 
 
-def hand_seeds(seed: int) -> Callable[[], int]:
-    """A stream of per-hand deal seeds derived from one seed."""
+def hand_seeds(seed: int, start: int = 0) -> Callable[[], int]:
+    """A stream of per-hand deal seeds derived from one seed, from hand number `start` on."""
     rng = random.Random(seed)
+    for _ in range(start):
+        rng.getrandbits(48)
     return lambda: rng.getrandbits(48)
+
+
+def bot_seed(seed: int, hand: int, seat: int) -> int:
+    """The seed of the bot at `seat` in hand number `hand` of a run with `seed`."""
+    return random.Random(f"sim/{seed}/{hand}/{seat}").getrandbits(48)
 
 
 @dataclass
@@ -72,6 +89,15 @@ class SimStats:
             key = "never"
         self.exposed_in_trick[key] += 1
 
+    def merge(self, other: SimStats) -> None:
+        """Add another run's statistics (of the same game) to these."""
+        self.hands += other.hands
+        for name in ("status", "annulled_because", "contracts", "made", "specials", "exposed_in_trick"):
+            getattr(self, name).update(getattr(other, name))
+        self.bidder_points += other.bidder_points
+        self.defender_points += other.defender_points
+        self.scored_hands += other.scored_hands
+
     def to_dict(self) -> dict[str, Any]:
         n = max(self.scored_hands, 1)
         return {
@@ -98,18 +124,117 @@ def _reason_kind(reason: str) -> str:
     return reason.split(" ", 2)[-1] if reason.startswith("seat ") else reason
 
 
-def simulate(game: Game, hands: int, seed: int, bots: Sequence[Bot],
-             on_hand: Callable[[State, int], None] | None = None) -> SimStats:
-    """Play `hands` hands (dealer rotating) and return the statistics; `on_hand` sees each finished hand."""
+def play_hands(game: Game, specs: Sequence[str], seed: int, start: int, count: int) -> Iterator[tuple[int, int, State]]:
+    """(hand number, deal seed, finished state) of hands `start`..`start+count-1`, the dealer rotating."""
+    from engine.tournament import _bot, close_external_bots
+
+    next_seed = hand_seeds(seed, start)
+    try:
+        for i in range(start, start + count):
+            deal_seed = next_seed()
+            bots = [_bot(spec, bot_seed(seed, i, s), s, game, None) for s, spec in enumerate(specs)]
+            state = game.new_hand(i % game.n, seed=deal_seed)
+            play_out(state, bots)
+            yield i, deal_seed, state
+    finally:
+        close_external_bots()
+
+
+SimChunk = tuple[Rules, str | None, tuple[str, ...], int, int, int, str | None]
+_WORKER_GAMES: dict[tuple[Rules, str | None], Game] = {}
+
+
+def _sim_chunk(args: SimChunk, game: Game | None = None) -> tuple[SimStats, list[dict[str, Any]]]:
+    """Play a chunk of hands; their statistics, and their hand records when `record_ref` (how the records name
+    the rule file) is given."""
+    from engine.record import outcome_of, record_of
+
+    rules, ref, specs, seed, start, count, record_ref = args
+    if game is None:
+        game = _WORKER_GAMES.get((rules, ref))
+        if game is None:
+            game = _WORKER_GAMES[(rules, ref)] = Game(rules, ref)
     stats = SimStats(game.name)
-    next_seed = hand_seeds(seed)
-    for i in range(hands):
-        deal_seed = next_seed()
-        state = game.new_hand(i % game.n, seed=deal_seed)
-        play_out(state, bots)
+    records: list[dict[str, Any]] = []
+    for i, deal_seed, state in play_hands(game, specs, seed, start, count):
         stats.add(state)
-        if on_hand is not None:
-            on_hand(state, deal_seed)
+        if record_ref is not None:
+            rec = record_of(state)
+            rec.ruleset = record_ref
+            rec.extra["seed"] = deal_seed
+            rec.extra["hand"] = i
+            rec.extra.update(outcome_of(state))
+            records.append(rec.to_dict())
+    return stats, records
+
+
+def simulate(game: Game, hands: int, seed: int, bots: Sequence[str], start: int = 0, workers: int = 1,
+             cluster: str | None = None, record_ref: str | None = None,
+             on_records: Callable[[list[dict[str, Any]]], None] | None = None,
+             on_progress: Callable[[int], None] | None = None) -> SimStats:
+    """Play hands `start`..`start+hands-1` (one bot name per seat) and return the statistics, in this process,
+    in `workers` processes or on `cluster`. With `record_ref`, `on_records` gets every hand's record (naming the
+    rule file so), in hand order."""
+    if len(bots) != game.n:
+        raise ValueError(f"one bot per seat ({game.n}), not {len(bots)}")
+    for spec in bots:
+        check_bot_spec(spec)
+    stats = SimStats(game.name)
+    with make_executor(workers, cluster) as ex:
+        _simulate_on(ex, game, hands, seed, tuple(bots), start, record_ref, on_records, on_progress, stats)
+    return stats
+
+
+def _simulate_on(ex: Executor, game: Game, hands: int, seed: int, bots: tuple[str, ...], start: int,
+                 record_ref: str | None, on_records: Callable[[list[dict[str, Any]]], None] | None,
+                 on_progress: Callable[[int], None] | None, stats: SimStats) -> None:
+    jobs: list[SimChunk] = [(game.rules, game.ref, bots, seed, part.start, len(part), record_ref)
+                            for part in chunks(range(start, start + hands), ex.workers, most=200)]
+    fn = partial(_sim_chunk, game=game) if isinstance(ex, InlineExecutor) else _sim_chunk
+    for part, records in ex.map(fn, jobs):
+        stats.merge(part)
+        if on_records is not None and records:
+            on_records(records)
+        if on_progress is not None:
+            on_progress(stats.hands)
+
+
+def merge_records(paths: Iterable[Path]) -> SimStats:
+    """The statistics of the hands in files of hand records that `simulate --out` wrote (each replayed), exactly
+    as one run over those hands gives them. A hand number in two records, records of different rules, or a
+    record that does not replay is refused."""
+    from engine.record import game_for, iter_records, replay
+    from engine.text import escaped
+
+    stats: SimStats | None = None
+    games: dict[tuple[str, Path | None], Game] = {}
+    rules: Rules | None = None
+    seen: set[int] = set()
+    for path in paths:
+        for rec in iter_records(path):
+            where = rec.source
+            hand = rec.extra.get("hand")
+            if isinstance(hand, bool) or not isinstance(hand, int) or hand < 0:
+                raise UnreadableError(where, "no hand number: merge reads the records `simulate --out` writes "
+                                      "(each has `hand: N`)")
+            if hand in seen:
+                raise UnreadableError(where, f"hand {hand} is in another record too")
+            seen.add(hand)
+            key = (rec.ruleset, rec.base_dir)
+            game = games.get(key) or games.setdefault(key, game_for(rec))
+            if rules is None:
+                rules = game.rules
+                stats = SimStats(game.name)
+            elif game.rules != rules:
+                raise UnreadableError(where, f"the rule file {escaped(rec.ruleset)} is not the one of the first "
+                                      "record: only hands of one game merge")
+            rp = replay(rec, game)
+            if rp.error is not None:
+                raise UnreadableError(where, f"action {rp.error['index']} does not replay: {rp.error['message']}")
+            assert stats is not None
+            stats.add(rp.state)
+    if stats is None:
+        raise UnreadableError("merge", "no hand record in the files given")
     return stats
 
 

@@ -4,7 +4,8 @@ Every deal is played once per seating in `seatings(game)`: for each team, that t
 the other seats to the other, and then the reverse. Each seat is held by each bot equally often over a deal, so
 the luck of the cards cancels and what is left is the difference in play. Seeds for the deal and for every bot are
 derived from (tournament seed, deal number), so the result is the same however the deals are shared among
-worker processes; only the timings differ."""
+worker processes, cluster machines or shards (`start`: deals start..start+deals-1); only the timings differ.
+The work goes through engine.executor: the compiled rules travel with it, so workers need no rule file."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from engine.bots.base import Bot, check_bot_spec, make_bot
+from engine.executor import Executor, InlineExecutor, chunks, make_executor
 from engine.play.game import Game
 from engine.play.rules import Rules
 
@@ -146,29 +148,40 @@ def _play_chunk(args: Chunk, game: Game | None = None) -> list[DealResult]:
 
 
 def run(game: Game, specs: Sequence[str], deals: int, seed: int, workers: int = 1,
-        time_limit: float | None = None, on_progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play `deals` duplicate deals of `game` and return the report (see `summarise`)."""
+        time_limit: float | None = None, on_progress: Callable[[int], None] | None = None,
+        cluster: str | None = None, start: int = 0, on_deal: Callable[[DealResult], None] | None = None,
+        executor: Executor | None = None) -> dict[str, Any]:
+    """Play `deals` duplicate deals of `game` (numbers `start` on) and return the report (see `summarise`).
+    The work runs in this process, in `workers` processes, or on `cluster` (engine.executor), or on `executor`
+    when given (left open); `on_deal` sees each deal's result in deal order."""
     if len(specs) != 2:
         raise ValueError(f"a duplicate tournament takes exactly two bots, not {len(specs)}")
     for spec in specs:   # fail early on a bad name, before any process starts
         check_bot_spec(spec)
-    chunk = max(1, min(25, deals // (workers * 4) or 1))
-    jobs: list[Chunk] = [(game.rules, game.ref, tuple(specs), seed, list(range(i, min(i + chunk, deals))),
-                          time_limit) for i in range(0, deals, chunk)]
     results: list[DealResult] = []
-    if workers <= 1:
-        for job in jobs:
-            results.extend(_play_chunk(job, game))
-            if on_progress:
-                on_progress(len(results))
+    if executor is not None:
+        _run_on(executor, game, specs, deals, seed, time_limit, on_progress, start, on_deal, results)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_play_chunk, jobs):
-                results.extend(part)
-                if on_progress:
-                    on_progress(len(results))
+        with make_executor(workers, cluster) as ex:
+            _run_on(ex, game, specs, deals, seed, time_limit, on_progress, start, on_deal, results)
     results.sort(key=lambda r: r.index)
     return summarise(game, specs, seed, results)
+
+
+def _run_on(ex: Executor, game: Game, specs: Sequence[str], deals: int, seed: int, time_limit: float | None,
+            on_progress: Callable[[int], None] | None, start: int, on_deal: Callable[[DealResult], None] | None,
+            results: list[DealResult]) -> None:
+    jobs: list[Chunk] = [(game.rules, game.ref, tuple(specs), seed, list(part), time_limit)
+                         for part in chunks(range(start, start + deals), ex.workers)]
+    # in this process the game at hand is played; elsewhere each worker rebuilds it once from the rules sent
+    fn = partial(_play_chunk, game=game) if isinstance(ex, InlineExecutor) else _play_chunk
+    for part in ex.map(fn, jobs):
+        for r in part:
+            results.append(r)
+            if on_deal is not None:
+                on_deal(r)
+        if on_progress:
+            on_progress(len(results))
 
 
 def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
@@ -185,8 +198,14 @@ def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
 
 
 def summarise(game: Game, specs: Sequence[str], seed: int, results: Iterable[DealResult]) -> dict[str, Any]:
-    rs = list(results)
-    hands = len(rs) * len(seatings(game))
+    return summarise_results(game.name, len(seatings(game)), specs, seed, results)
+
+
+def summarise_results(ruleset: str, seatings_per_deal: int, specs: Sequence[str], seed: int,
+                      results: Iterable[DealResult]) -> dict[str, Any]:
+    """The report of the deals `results` (in any order: they are taken in deal order)."""
+    rs = sorted(results, key=lambda r: r.index)
+    hands = len(rs) * seatings_per_deal
     bots = []
     for b, spec in enumerate(specs):
         m, lo, hi = mean_ci([r.score[b] for r in rs])
@@ -205,7 +224,7 @@ def summarise(game: Game, specs: Sequence[str], seed: int, results: Iterable[Dea
         })
     d, dlo, dhi = mean_ci([r.score[0] - r.score[1] for r in rs])
     return {
-        "ruleset": game.name, "deals": len(rs), "seatings_per_deal": len(seatings(game)), "hands": hands,
+        "ruleset": ruleset, "deals": len(rs), "seatings_per_deal": seatings_per_deal, "hands": hands,
         "seed": seed, "bots": bots, "annulled_hands": sum(r.annulled for r in rs),
         "difference": {"bots": f"{specs[0]} - {specs[1]}", "game_points_per_hand": round(d, 4),
                        "ci95": [round(dlo, 4), round(dhi, 4)]},

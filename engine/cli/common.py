@@ -7,13 +7,14 @@ from typing import IO, NoReturn
 
 import typer
 
-from engine.bots.base import Bot, make_bot
+from engine.bots.base import Bot, check_bot_spec, make_bot
 from engine.errors import RulesetError, UnreadableError
 from engine.play.game import Game, load_game
 from engine.rules.load import DEFAULT_RULESET
 from engine.text import printable
 
-__all__ = ["DEFAULT_RULESET", "INVALID", "UNREADABLE", "fail", "load_game_or_exit", "make_bots", "open_new_file"]
+__all__ = ["DEFAULT_RULESET", "INVALID", "UNREADABLE", "bot_names", "fail", "load_game_or_exit", "make_bots",
+           "open_new_file"]
 
 INVALID = 1
 UNREADABLE = 2
@@ -48,14 +49,25 @@ def open_new_file(path: Path) -> IO[str]:
         fail(f"{path}: cannot write ({e.strerror or e})", UNREADABLE)
 
 
-def make_bots(spec: str, game: Game, seed: int) -> list[Bot]:
-    """One bot name for every seat, or one name per seat separated by commas; each bot plays `game`."""
+def bot_names(spec: str, game: Game) -> list[str]:
+    """One bot name for every seat, or one name per seat separated by commas: a name per seat, each checked."""
     players = game.n
     names = [x.strip() for x in spec.split(",") if x.strip()]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         fail(f"--bots: give one bot for every seat or one per seat ({players} seats), not {len(names)}", UNREADABLE)
+    try:
+        for name in names:
+            check_bot_spec(name)
+    except ValueError as e:
+        fail(f"--bots: {e}", UNREADABLE)
+    return names
+
+
+def make_bots(spec: str, game: Game, seed: int) -> list[Bot]:
+    """One bot name for every seat, or one name per seat separated by commas; each bot plays `game`."""
+    names = bot_names(spec, game)
     try:
         return [make_bot(name, game, seed * 1000 + i) for i, name in enumerate(names)]
     except ValueError as e:

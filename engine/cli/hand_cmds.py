@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from engine.cli.common import DEFAULT_RULESET, fail, load_game_or_exit, open_new_file
+from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, bot_names, fail, load_game_or_exit, open_new_file
 from engine.cli.render import render_deal, render_replay
-from engine.errors import RulesetError, UnreadableError
+from engine.cli.runs import CLUSTER_HELP, WORKERS_HELP, check_cluster, count_or_range, progress_bar
+from engine.errors import ClusterError, RulesetError, UnreadableError
 from engine.play.game import Game
-from engine.record import HandRecord, game_for, iter_records, outcome_of, record_of, replay, report
+from engine.record import HandRecord, game_for, iter_records, record_of, replay, report, ruleset_reference
 from engine.text import quoted
 
 
@@ -77,68 +77,87 @@ def deal_cmd(
         typer.echo(render_deal(state, seed))
 
 
+simulate_app = typer.Typer(no_args_is_help=False, add_completion=False)
+
+
+@simulate_app.callback(invoke_without_command=True)
 def simulate_cmd(
+    ctx: typer.Context,
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to play.")] = 1000,
+    hands: Annotated[str, typer.Option(
+        "--hands", "-n", help="How many hands to play, or A:B for hands A to B-1 only (a shard of a bigger run, "
+                              "see `simulate merge`).")] = "1000",
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed for deals and bots.")] = 0,
     bots: Annotated[str, typer.Option("--bots", help="Bot name, or names per seat separated by commas.")] = "random",
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help=WORKERS_HELP)] = 1,
+    cluster: Annotated[str | None, typer.Option("--cluster", help=CLUSTER_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
-    out: Annotated[Path | None, typer.Option("--out", help="Write every hand record as JSON lines to a new file.")]
-    = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Write every hand record as JSON lines to a new file (each with its hand number: "
+                      "`simulate merge` rebuilds the statistics from such files).")] = None,
 ) -> None:
-    """Play many hands between bots and print statistics (streams: constant memory)."""
-    from engine.cli.common import make_bots
+    """Play many hands between bots and print statistics (streams: constant memory).
+
+    Hand N of a seed is always the same deal played by the same bots, so a big run can be split (`--hands 0:50000
+    --out a.jsonl`, `--hands 50000:100000 --out b.jsonl`, anywhere) and `jacknine simulate merge a.jsonl b.jsonl`
+    prints the statistics of the whole."""
+    if ctx.invoked_subcommand is not None:
+        return
     from engine.sim import simulate
 
+    span = count_or_range(hands, "--hands")
+    check_cluster(cluster)
     game = load_game_or_exit(ruleset)
-    seat_bots = make_bots(bots, game, seed)
+    specs = bot_names(bots, game)
+    record_ref = ruleset_reference(game, out.parent) if out is not None else None
     sink = open_new_file(out) if out is not None else None
-    out_folder = out.parent if out is not None else None
-    progress = _progress(hands) if sys.stderr.isatty() and not as_json else None
+    bar = progress_bar(len(span), "hands", quiet=as_json)
 
-    def on_hand(state: object, deal_seed: int) -> None:
-        from engine.play.state import State
-
-        assert isinstance(state, State)
-        if sink is not None:
-            rec = record_of(state, folder=out_folder)
-            rec.extra["seed"] = deal_seed
-            rec.extra.update(outcome_of(state))
-            sink.write(json.dumps(rec.to_dict()) + "\n")
-        if progress is not None:
-            progress.advance()
+    def write(records: list[dict[str, object]]) -> None:
+        assert sink is not None
+        for rec in records:
+            sink.write(json.dumps(rec) + "\n")
 
     try:
-        stats = simulate(game, hands, seed, seat_bots, on_hand)
+        stats = simulate(game, len(span), seed, specs, start=span.start, workers=workers, cluster=cluster,
+                         record_ref=record_ref, on_records=write if sink is not None else None,
+                         on_progress=bar.update if bar is not None else None)
+    except ClusterError as e:
+        fail(str(e), UNREADABLE)
     finally:
         if sink is not None:
             sink.close()
-        if progress is not None:
-            progress.close()
-    data = stats.to_dict()
+        if bar is not None:
+            bar.close()
+    _print_stats(stats.to_dict(), as_json)
+
+
+@simulate_app.command("merge")
+def simulate_merge_cmd(
+    files: Annotated[list[Path], typer.Argument(help="JSON-lines files of hand records that `simulate --out` "
+                                                     "wrote.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+) -> None:
+    """Rebuild the statistics of a simulation from the hand records its pieces wrote (each record is replayed):
+    the same statistics one run over those hands prints."""
+    from engine.sim import merge_records
+
+    try:
+        stats = merge_records(files)
+    except UnreadableError as e:
+        fail(str(e), UNREADABLE)
+    except RulesetError as e:
+        fail(str(e), INVALID)
+    _print_stats(stats.to_dict(), as_json)
+
+
+def _print_stats(data: dict[str, object], as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(data))
     else:
         from engine.cli.render import render_stats
 
         typer.echo(render_stats(data))
-
-
-class _progress:
-    """A progress bar on stderr (only on a terminal)."""
-
-    def __init__(self, total: int) -> None:
-        from rich.progress import Progress
-
-        self._p = Progress(transient=True, console=None)
-        self._p.start()
-        self._task = self._p.add_task("hands", total=total)
-
-    def advance(self) -> None:
-        self._p.advance(self._task)
-
-    def close(self) -> None:
-        self._p.stop()
 
 
 def bench_cmd(
@@ -164,5 +183,5 @@ def bench_cmd(
 def register(app: typer.Typer) -> None:
     app.command("replay")(replay_cmd)
     app.command("deal")(deal_cmd)
-    app.command("simulate")(simulate_cmd)
+    app.add_typer(simulate_app, name="simulate")
     app.command("bench")(bench_cmd)

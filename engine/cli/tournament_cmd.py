@@ -1,50 +1,100 @@
-"""The tournament command: duplicate deals between two bots."""
+"""The tournament command: duplicate deals between two bots; `tournament merge` joins shards of one run."""
 
 from __future__ import annotations
 
 import json
-import sys
-from typing import Annotated, Any
+from pathlib import Path
+from typing import IO, Annotated, Any
 
 import typer
 
-from engine.cli.common import DEFAULT_RULESET, UNREADABLE, fail, load_game_or_exit
+from engine.cli.common import DEFAULT_RULESET, UNREADABLE, fail, load_game_or_exit, open_new_file
+from engine.cli.runs import CLUSTER_HELP, WORKERS_HELP, check_cluster, count_or_range, progress_bar
+from engine.errors import ClusterError, UnreadableError
+
+tournament_app = typer.Typer(no_args_is_help=False, add_completion=False)
 
 
+@tournament_app.callback(invoke_without_command=True)
 def tournament_cmd(
+    ctx: typer.Context,
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Shipped rule file name or path.")] = DEFAULT_RULESET,
     bots: Annotated[str, typer.Option(
         "--bots", help="Two bots, e.g. 'search,heuristic' or 'cmd:python3 bot.py,random'.")] = "heuristic,random",
-    hands: Annotated[int, typer.Option(
-        "--hands", "-n", min=1, help="How many deals (each is played in every seating).")] = 200,
+    hands: Annotated[int | None, typer.Option(
+        "--hands", "-n", min=1, help="How many deals (each is played in every seating); default 200.")] = None,
+    deals: Annotated[str | None, typer.Option(
+        "--deals", help="Play deals A to B-1 only (A:B): a shard of a bigger run, see `tournament merge`.")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed for the deals and the bots.")] = 0,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes (same result as one).")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help=WORKERS_HELP)] = 1,
+    cluster: Annotated[str | None, typer.Option("--cluster", help=CLUSTER_HELP)] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01,
                                               help="Seconds an outside bot may take per decision.")] = 2.0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Write one JSON line per deal to a new file (a shard `tournament merge` reads).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Duplicate tournament: every deal is played with the bots in each other's seats, so the luck cancels.
 
     Reports game points per hand for each bot with a 95% confidence interval, the difference between them, contract
     success and time per decision. Outside bots (cmd:PROGRAM) that crash, stall or answer illegally are reported
-    and the random bot decides for them."""
+    and the random bot decides for them. A big run can be split: `--deals 0:5000 --out a.jsonl` and `--deals
+    5000:10000 --out b.jsonl` (anywhere, in any order), then `jacknine tournament merge a.jsonl b.jsonl`."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from engine import shards
+    from engine.bots.base import check_bot_spec
     from engine.tournament import run
 
+    if hands is not None and deals is not None:
+        fail("--hands and --deals: give one of them (--deals A:B plays deals A to B-1)", UNREADABLE)
+    span = count_or_range(deals, "--deals") if deals is not None else range(hands or 200)
+    check_cluster(cluster)
     game = load_game_or_exit(ruleset)
     specs = [x.strip() for x in bots.split(",") if x.strip()]
     if len(specs) != 2:
         fail(f"--bots: give exactly two bots separated by a comma, not {len(specs)}", UNREADABLE)
-    progress = None
-    if sys.stderr.isatty() and not as_json:
-        def progress(done: int) -> None:
-            typer.echo(f"\r{done}/{hands} deals", err=True, nl=False)
+    for spec in specs:     # before any file is written or process started
+        try:
+            check_bot_spec(spec)
+        except ValueError as e:
+            fail(f"--bots: {e}", UNREADABLE)
+    sink: IO[str] | None = None
+    bar = progress_bar(len(span), "deals", quiet=as_json)
     try:
-        report = run(game, specs, hands, seed, workers=workers, time_limit=time_limit,
-                     on_progress=progress)
+        if out is not None:
+            sink = open_new_file(out)
+            shards.write_header(sink, shards.header(game, specs, seed, span.start, span.stop))
+        on_deal = (lambda r: shards.write_row(sink, r)) if sink is not None else None
+        report = run(game, specs, len(span), seed, workers=workers, time_limit=time_limit,
+                     on_progress=bar.update if bar is not None else None, cluster=cluster, start=span.start,
+                     on_deal=on_deal)
     except ValueError as e:
         fail(f"--bots: {e}", UNREADABLE)
-    if progress is not None:
-        typer.echo("", err=True)
+    except ClusterError as e:
+        fail(str(e), UNREADABLE)
+    finally:
+        if bar is not None:
+            bar.close()
+        if sink is not None:
+            sink.close()
+    typer.echo(json.dumps(report) if as_json else render(report))
+
+
+@tournament_app.command("merge")
+def merge_cmd(
+    files: Annotated[list[Path], typer.Argument(help="Shard files that `tournament --deals A:B --out FILE` wrote.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+) -> None:
+    """Join the shards of one tournament into its report: the same report one run over their deals gives."""
+    from engine import shards
+
+    try:
+        report, notes = shards.merge(files)
+    except UnreadableError as e:
+        fail(str(e), UNREADABLE)
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
     typer.echo(json.dumps(report) if as_json else render(report))
 
 
@@ -74,4 +124,4 @@ def render(report: dict[str, Any]) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("tournament")(tournament_cmd)
+    app.add_typer(tournament_app, name="tournament")
