@@ -220,3 +220,14 @@ def test_shimmy_wrapper_keeps_the_rule_file(pyspiel, ruleset: str) -> None:  # t
     assert env.possible_agents == [f"player_{i}" for i in range(players)]
     assert env._env.get_parameters()["ruleset"] == ruleset
     assert env._env.num_distinct_actions() == len(ActionSpace(load_game(ruleset)))
+
+
+def test_ismcts_bot_plays_tournaments_deterministically(pyspiel) -> None:  # type: ignore[no-untyped-def]
+    from engine.tournament import run, without_timings
+
+    for ruleset in ("twenty-eight", "twenty-nine"):
+        game = load_game(ruleset)
+        one = run(game, ["ismcts:6", "heuristic"], 2, seed=3)
+        assert without_timings(run(game, ["ismcts:6", "heuristic"], 2, seed=3)) == without_timings(one)
+        assert without_timings(run(game, ["ismcts:6", "heuristic"], 2, seed=3, workers=2)) == without_timings(one)
+        assert one["bots"][0]["decisions"] > 0 and one["bots"][0]["incidents"] == 0

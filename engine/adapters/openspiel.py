@@ -48,10 +48,27 @@ GAME_NAME = "python_jacknine"
 DEFAULT_PARAMS: dict[str, Any] = {"ruleset": DEFAULT_RULESET, "dealer": 0}
 
 
-@lru_cache(maxsize=32)
+_GAMES: dict[str, tuple[Game, ActionSpace, Observation]] = {}
+
+
 def _compiled(ruleset: str) -> tuple[Game, ActionSpace, Observation]:
-    g = load_game(ruleset)
-    return g, ActionSpace(g), Observation(g)
+    found = _GAMES.get(ruleset)
+    if found is None:
+        g = load_game(ruleset)
+        found = _GAMES[ruleset] = (g, ActionSpace(g), Observation(g))
+    return found
+
+
+def use_game(game: Game) -> str:
+    """The `ruleset` parameter under which `game`, already compiled (a worker gets its rules sent, not its file),
+    is played in this process: its shipped name or path, or a name made from its rules."""
+    import hashlib
+
+    key = game.ref if game.ref is not None else f"rules:{hashlib.sha256(repr(game.rules).encode()).hexdigest()[:16]}"
+    if key not in _GAMES or _GAMES[key][0].rules != game.rules:
+        _GAMES[key] = (game, ActionSpace(game), Observation(game))
+        _setup.cache_clear()
+    return key
 
 
 class _Hand:
@@ -84,13 +101,22 @@ class _Hand:
 
 
 class _Setup:
-    """What a state needs of its game, rebuilt from the game's parameters."""
+    """What a state needs of its game, rebuilt from the game's parameters: shared by every state of the game, so a
+    copy of a state shares it and a pickle names it by the parameters."""
 
     def __init__(self, params: dict[str, Any]) -> None:
+        self.key = tuple(sorted(params.items()))
         p = {**DEFAULT_PARAMS, **params}
         self.ruleset = str(p["ruleset"])
         self.dealer = int(p["dealer"])
         self.engine_game, self.space, self.obs = _compiled(self.ruleset)
+        self.deal_length = deal_length(self.engine_game)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _setup, (self.key,)
 
 
 @lru_cache(maxsize=32)
@@ -173,23 +199,27 @@ def register() -> str:
             super().__init__(game)
             # pyspiel may hand states a game object without this class's attributes: go by the parameters
             self.params = dict(game.get_parameters())
+            self._g = _setup(tuple(sorted(self.params.items())))
             self.order: list[int] = []       # the pack as dealt so far (chance outcomes)
             self.hand = _Hand(str(self.params.get("ruleset", DEFAULT_PARAMS["ruleset"])))
+            self._loading: list[int] | None = None    # while a world is loaded: the seats still to act
 
         @property
         def state(self) -> State | None:
             return self.hand.state
 
-        @property
-        def _g(self) -> _Setup:
-            return _setup(tuple(sorted(self.params.items())))
-
         def current_player(self) -> int:
-            if self.state is None:
+            loading = self._loading
+            if loading is not None:   # a world being written into OpenSpiel's history (see _load)
+                if len(self.order) < self._g.deal_length:
+                    return int(pyspiel.PlayerId.CHANCE)
+                return loading[-1]
+            st = self.hand.state
+            if st is None:
                 return int(pyspiel.PlayerId.CHANCE)
-            if self.state.is_terminal:
+            if st.status != "in_progress":
                 return int(pyspiel.PlayerId.TERMINAL)
-            return self.state.to_act
+            return st.to_act
 
         def is_terminal(self) -> bool:
             return self.state is not None and self.state.is_terminal
@@ -204,13 +234,37 @@ def register() -> str:
             return self._g.space.legal(self.state)
 
         def _apply_action(self, action: int) -> None:
-            g = self._g.engine_game
-            if self.state is None:
-                self.order.append(action)
-                if len(self.order) == deal_length(g):
-                    self.hand.state = g.new_hand(self._g.dealer, hands=hands_from_order(g, self.order, self._g.dealer))
+            setup = self._g
+            loading = self._loading
+            if loading is not None:
+                if len(self.order) < setup.deal_length:
+                    self.order.append(action)
+                else:
+                    loading.pop()
                 return
-            self._g.space.apply(self.state, action)
+            st = self.hand.state
+            if st is None:
+                self.order.append(action)
+                if len(self.order) == setup.deal_length:
+                    g = setup.engine_game
+                    self.hand.state = g.new_hand(setup.dealer, hands=hands_from_order(g, self.order, setup.dealer))
+                return
+            setup.space.apply(st, action)
+
+        def _load(self, world: State) -> None:
+            """Make this fresh state `world`: its deal and actions go into OpenSpiel's history as chance outcomes
+            and actions (as if applied one by one), while the engine's state is the world itself, already played
+            to that point."""
+            space = self._g.space
+            self._loading = [a.seat for a in reversed(world.history)]
+            try:
+                for c in hands_to_order(world.game, world.dealt, world.dealer):
+                    self.apply_action(c)
+                for a in world.history:
+                    self.apply_action(space.of(a))
+            finally:
+                self._loading = None
+            self.hand.state = world
 
         def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float] | None = None
                                     ) -> JackNineState:
@@ -230,11 +284,7 @@ def register() -> str:
             world = resample(self.state, player_id, rng)
             if world is None:
                 raise pyspiel.SpielError(f"resample_from_infostate: no world fits player {player_id}'s view")
-            for c in hands_to_order(g, world.dealt, world.dealer):
-                out.apply_action(c)
-            space = self._g.space
-            for a in world.history:
-                out.apply_action(space.of(a))
+            out._load(world)
             return out
 
         def _action_to_string(self, player: int, action: int) -> str:

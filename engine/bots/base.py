@@ -33,17 +33,18 @@ def register(name: str, factory: BotFactory) -> None:
 
 
 def _load_builtins() -> None:
+    from engine.adapters import ismcts  # noqa: F401  (OpenSpiel's IS-MCTS; imports OpenSpiel only when made)
     from engine.bots import heuristic, pimc, random_bot, search  # noqa: F401  (each registers itself)
 
 
-SEARCHERS = ("search", "pimc")   # the bots that take a number of sampled worlds per decision: 'search:N'
+SEARCHERS = ("search", "pimc", "ismcts")   # bots with a budget per decision: 'search:N' worlds, 'ismcts:N' runs
 
 
 def check_bot_spec(spec: str) -> None:
     """Raise ValueError (naming the known bots) unless `spec` names a bot: 'random', 'heuristic', 'search' (search
     with inference from the auction and play, and a searched bid and trump), 'pimc' (plain determinized search,
-    the search bot of 0.1), 'search:N' or 'pimc:N' (N sampled worlds per decision), or an outside program
-    'cmd:PROGRAM'."""
+    the search bot of 0.1), 'search:N' or 'pimc:N' (N sampled worlds per decision), 'ismcts' (OpenSpiel's IS-MCTS,
+    'ismcts:N' for N simulations per decision), or an outside program 'cmd:PROGRAM'."""
     if spec.startswith(CMD_PREFIX):
         from engine.bots.external import command_argv
 
@@ -59,7 +60,7 @@ def check_bot_spec(spec: str) -> None:
     if sep and (name not in SEARCHERS or not (option.isascii() and option.isdigit()) or len(option) > 6
                 or int(option) < 1):
         raise ValueError(f"bot '{spec}': only 'search:N' takes an option (N worlds per decision, 1 to 999999; "
-                         "'pimc:N' likewise)")
+                         "'pimc:N' likewise, 'ismcts:N' N simulations)")
 
 
 def make_bot(spec: str, game: Game, seed: int = 0) -> Bot:
@@ -74,6 +75,10 @@ def make_bot(spec: str, game: Game, seed: int = 0) -> Bot:
         from engine.bots.pimc import PimcBot
         from engine.bots.search import SearchBot
 
+        if name == "ismcts":
+            from engine.adapters.ismcts import IsmctsBot
+
+            return IsmctsBot(game, seed, simulations=int(option))
         return (PimcBot if name == "pimc" else SearchBot)(game, seed, worlds=int(option))
     return _REGISTRY[name](game, seed)
 
