@@ -5,14 +5,16 @@
 Run it from outside the repository so that the installed package is imported, not the sources. Every golden
 record under REPO_DIR/tests/hands must replay to its expected report; clones must stay independent; the `pimc` and
 `search` bots (whose rollouts and sampled worlds are compiled too) must choose what the sources choose at the same
-positions, the sources being run in a child process; then the random self-play rate is printed as JSON. Exits 1 on
-any difference.
+positions, the sources being run in a child process; the work of a tournament must travel to worker processes
+(the compiled rules pickled, the game rebuilt from them) and give the report of one process; then the random
+self-play rate is printed as JSON. Exits 1 on any difference.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -67,11 +69,30 @@ def main() -> int:
     if sources.returncode != 0 or json.loads(sources.stdout or "null") != here:
         failures += 1
         print(f"search bots choose otherwise than the sources: {sources.stderr[-500:]}", file=sys.stderr)
+    failures += workers_check()
     result = bench(load_game("twenty-eight"), hands)
     result["compiled"] = compiled
     result["records_checked"] = len(records)
     print(json.dumps(result))
     return 1 if failures else 0
+
+
+def workers_check() -> int:
+    """The compiled rules pickle and rebuild the same game, and two worker processes give one process's report."""
+    from engine.play.game import Game
+    from engine.tournament import run, without_timings
+
+    bad = 0
+    for name in ("twenty-eight", "twenty-nine"):
+        game = load_game(name)
+        rules = pickle.loads(pickle.dumps(game.rules))
+        one = without_timings(run(game, ["pimc:4", "heuristic"], 6, seed=2))
+        rebuilt = without_timings(run(Game(rules, game.ref), ["pimc:4", "heuristic"], 6, seed=2))
+        two = without_timings(run(game, ["pimc:4", "heuristic"], 6, seed=2, workers=2))
+        if rules != game.rules or rebuilt != one or two != one:
+            bad += 1
+            print(f"work sent to workers differs: {name}", file=sys.stderr)
+    return bad
 
 
 def bot_choices() -> list[str]:
