@@ -252,11 +252,6 @@ class WorldMaker:
         return replay_on(game, v.dealer, dealt, self.replay, v.match_scores, blank, v.seat)
 
 
-def deal_hidden(game: Game, seen: Seen, rng: random.Random) -> list[int] | None:
-    """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
-    return WorldMaker(game, seen).deal(rng)
-
-
 def _trump_weights(game: Game, hand: int) -> list[float]:
     """How likely a bidder holding `hand` named each suit: long suits with the top cards."""
     out = []

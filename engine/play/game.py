@@ -198,16 +198,6 @@ class Game:
     def first_hand(self, dealer: int) -> int:
         return (dealer + 1) % self.n
 
-    def hand_points(self, mask: int) -> int:
-        pts = self.points
-        total = 0
-        m = mask & self.point_mask
-        while m:
-            low = m & -m
-            total += pts[low.bit_length() - 1]
-            m ^= low
-        return total
-
     def shuffled_deal(self, seed: int | None, dealer: int) -> list[list[int]]:
         """Cards each seat receives, in order, from a seeded shuffle (the same seed deals the same cards)."""
         # Fisher-Yates on random(): fixed by the seed alone, and faster than random.shuffle. The C generator that
