@@ -31,7 +31,7 @@ class TrickRecord:
         self.points = points
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Trick:
     """A finished trick in a `Result`: who led, the seats and cards in playing order, the winner, the points."""
 
@@ -42,7 +42,7 @@ class Trick:
     points: int
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Result:
     """What a finished (or stopped) hand amounts to, per hand team."""
 

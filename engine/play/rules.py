@@ -3,6 +3,11 @@
 The rule file's pydantic model (engine/rules/model.py) is read once, by `engine.play.compile`, into these
 records; nothing after that step sees the model. Named options become small int codes or booleans so the hot
 path compares ints, and every default is already resolved (a forced bid is a number, never "the minimum").
+The records are keyword-only, so the compile step names every field it fills: a new field is one keyword in the
+record and one where it is built, never a position to count.
+
+The hot path reads rule values here (`game.rules.<section>.<field>`); `Game` keeps no copies of them, only
+tables derived from them.
 """
 
 from __future__ import annotations
@@ -19,14 +24,14 @@ VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PartnerOvercallRules:
     min: int            # -1: no higher minimum
     forbidden: bool
     only_after_a_pass: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AuctionRules:
     bid_min: int
     bid_max: int
@@ -44,7 +49,7 @@ class AuctionRules:
     redeal_automatic: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TrumpRules:
     in_bid: bool                   # every bid names the trump (else the final bidder chooses after the auction)
     as_card: bool                  # the bidder lays a card of the suit (else names the suit)
@@ -54,7 +59,7 @@ class TrumpRules:
     no_trumps_reversed: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayRules:
     compulsory_call: bool          # the first player unable to follow must call for a concealed trump
     caller_must_trump: bool
@@ -68,21 +73,21 @@ class PlayRules:
     must_not_undertrump: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RaiseRules:
     by: tuple[str, ...]            # "bidder", "partner", in order
     min: int
     others_may_raise: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PairBandRules:
     lo: int
     hi: int
     adjust: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PairRules:
     ranks: tuple[int, ...]         # rank indexes
     bidding_team: tuple[PairBandRules, ...]
@@ -101,7 +106,7 @@ class PairRules:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ContractRules:
     """A special contract to win every trick (`declare NAME`)."""
 
@@ -113,28 +118,28 @@ class ContractRules:
     failed: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AllTricksRules:
     multiplier: int
     surrender: bool                # the opponents may offer to surrender
     refused_loss_multiplier: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DoublingStepRules:
     name: str
     by_bidding_team: bool          # else the opponents
     multiplier: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FixedStakeRules:
     name: str
     value: int
     needs_no_score_showing: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DoublingRules:
     steps: tuple[DoublingStepRules, ...]
     cap: int                       # 0: no cap
@@ -143,7 +148,7 @@ class DoublingRules:
     fixed_stake: FixedStakeRules | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BandRules:
     lo: int
     hi: int
@@ -151,21 +156,21 @@ class BandRules:
     failed: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScoringRules:
     method: int                    # SCORE_*
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchRules:
     start: int
     win_at: int | None
     lose_at: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AnnulRules:
     all_of_rank: int               # rank index one hand may not hold every card of; -1: no such rule
     bidding_team_held_all_trumps: bool
@@ -173,7 +178,7 @@ class AnnulRules:
     pointless_hand_may_redeal: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeckRules:
     suits: tuple[str, ...]
     ranks: tuple[str, ...]         # high to low
@@ -183,7 +188,7 @@ class DeckRules:
     last_trick_bonus: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TableRules:
     players: int
     teams: tuple[tuple[int, ...], ...]
@@ -191,7 +196,7 @@ class TableRules:
     bidder_leads_first: bool       # else the first hand leads
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rules:
     """One game, completely, as the engine reads it."""
 

@@ -366,9 +366,10 @@ class State(TrickPhase):
 
     @property
     def result(self) -> Result:
-        return Result(self.status, [list(t) for t in self.hand_teams], list(self.team_points), self.game_points,
-                      self._made, self.annul_reason,
-                      tuple(Trick(t.leader, tuple(t.seats), tuple(t.cards), t.winner, t.points) for t in self.tricks))
+        return Result(status=self.status, teams=[list(t) for t in self.hand_teams], card_points=list(self.team_points),
+                      game_points=self.game_points, made=self._made, reason=self.annul_reason,
+                      tricks=tuple(Trick(leader=t.leader, seats=tuple(t.seats), cards=tuple(t.cards), winner=t.winner,
+                                         points=t.points) for t in self.tricks))
 
     def trump_suit_code(self) -> str | None:
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
