@@ -13,7 +13,8 @@ import yaml
 from engine import safefile, safeyaml
 from engine.errors import IllegalActionError, RecordError, RulesetError, UnreadableError
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.state import State
 from engine.text import escaped, quoted
 

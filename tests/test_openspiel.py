@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.adapters.encoding import ActionSpace, Observation, deal_length, hands_from_order
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.play.view import View
 
 RULESETS = ["twenty-eight", "twenty-nine", "fifty-six", "forty", "twenty-eight-3p", "twenty-eight-6p", "cot",

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from engine.errors import IllegalActionError
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.state import State
 from engine.record import Replay, read_record_text, record_of, replay, report
 from engine.rules.load import shipped_rulesets

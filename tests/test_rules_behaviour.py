@@ -18,8 +18,8 @@ import yaml
 from pydantic import BaseModel
 
 from engine.play.actions import Action
-from engine.play.compile import DISPLAY_ONLY, compile_rules
-from engine.play.game import Game, load_game
+from engine.play.compile import DISPLAY_ONLY, compile_rules, load_game
+from engine.play.game import Game
 from engine.play.match import Match
 from engine.rules.load import load_ruleset, shipped_rulesets
 from engine.rules.messages import unwrap_type

@@ -15,7 +15,8 @@ from rich.console import Console
 from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, fail, load_game_or_exit, make_bots
 from engine.cli.render import render_hand_summary, team_name
 from engine.errors import ArgumentError, RulesetError, UnreadableError
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.match import Match
 from engine.safefile import os_reason
 from engine.sim import play_out

@@ -1,5 +1,5 @@
 """The one step that reads a rule file's model: `compile_rules(ruleset)` turns it into the plain `Rules` records
-the engine plays from, and `compile_game` builds the `Game` on them.
+the engine plays from, `compile_game` builds the `Game` on them, and `load_game` does both for a rule file.
 
 Every field of the model is either read here or listed in `DISPLAY_ONLY` (a test checks both, and that changing
 any field read here changes legal actions or scores in seeded hands).
@@ -47,6 +47,7 @@ from engine.play.rules import (
     TrumpRules,
 )
 from engine.rules import model as m
+from engine.rules.load import load_ruleset, locate, shipped_rulesets
 
 # Fields that describe a file or are shown to people but never change play.
 DISPLAY_ONLY: frozenset[str] = frozenset({
@@ -197,3 +198,14 @@ def compile_rules(rs: m.Ruleset) -> Rules:
 def compile_game(rs: m.Ruleset, ref: str | Path | None = None) -> Game:
     """The playable game of a resolved rule file; `ref` is how records and saves name it."""
     return Game(compile_rules(rs), ref)
+
+
+def load_game(ref: str | Path) -> Game:
+    """Load a rule file (shipped name or path) and compile it. The game's `ref` is the shipped name, or the
+    rule file's absolute path: records and saves name it so, never by the file's `name:` alone."""
+    ruleset = load_ruleset(ref)
+    text = str(ref)
+    if isinstance(ref, Path) or text not in shipped_rulesets():
+        path = locate(ref)
+        text = str(path.resolve()) if path is not None else text
+    return compile_game(ruleset, text)

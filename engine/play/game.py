@@ -259,20 +259,6 @@ class Game:
         return out
 
 
-def load_game(ref: str | Path) -> Game:
-    """Load a rule file (shipped name or path) and compile it. The game's `ref` is the shipped name, or the
-    rule file's absolute path: records and saves name it so, never by the file's `name:` alone."""
-    from engine.play.compile import compile_game
-    from engine.rules.load import load_ruleset, locate, shipped_rulesets
-
-    ruleset = load_ruleset(ref)
-    text = str(ref)
-    if isinstance(ref, Path) or text not in shipped_rulesets():
-        path = locate(ref)
-        text = str(path.resolve()) if path is not None else text
-    return compile_game(ruleset, text)
-
-
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
