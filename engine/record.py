@@ -226,7 +226,7 @@ def ruleset_reference(game: Game, folder: Path | None = None) -> str:
     relative to the folder (absolute without one) - never by the file's `name:`, which may be a shipped one."""
     ref = game.ref
     if ref is None:
-        return game.name
+        return game.rules.name
     if "/" not in ref and "\\" not in ref:
         return ref  # a shipped name
     if folder is None:
@@ -277,7 +277,7 @@ def report(rp: Replay) -> dict[str, Any]:
     if status == "in_progress":
         nxt = {"seat": s.to_act, "legal": sorted(a.notation for a in s.legal_actions())}
     out: dict[str, Any] = {
-        "ruleset": g.name,
+        "ruleset": g.rules.name,
         "status": status,
         "error": rp.error,
         "teams": [list(t) for t in s.hand_teams],

@@ -63,7 +63,7 @@ def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     suit, units = best_trump(game, seen.hand, game.rules.trump.no_trumps)
     est = expected_points(game, v.seat, seen.hand, units)
     bids = [a for a in legal if a.verb == "bid"]
-    if game.bid_in_suit:
+    if game.rules.trump.in_bid:
         code = "NT" if suit < 0 else game.layout.suits[suit]
         bids = [a for a in bids if a.arg.split()[1] == code]
     passing = [a for a in legal if a.verb == "pass"]
@@ -84,8 +84,8 @@ def _partner_holds_bid(seen: Seen) -> bool:
         parts = text.split()
         if len(parts) >= 3 and parts[1] == "bid":
             high = int(parts[0])
-    return high is not None and high != seen.view.seat and not seen.game.bidder_alone and seen.partners(
-        high, seen.view.seat)
+    return (high is not None and high != seen.view.seat and not seen.game.rules.table.bidder_plays_alone
+            and seen.partners(high, seen.view.seat))
 
 
 def _trump(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
@@ -136,7 +136,7 @@ def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
         return step if est >= v.bid + 4 else _first(legal, ("pass",))
     # against the bidder: only with several top cards and a high bid to defeat
     tops = sum(1 for c in card_ids(hand) if seen.strength[c] == max(seen.strength))
-    return step if tops >= 3 and v.bid >= game.bid_min + 4 else _first(legal, ("pass",))
+    return step if tops >= 3 and v.bid >= game.rules.auction.bid_min + 4 else _first(legal, ("pass",))
 
 
 def _declare(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
@@ -176,7 +176,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
     last = len(trick) == active - 1
-    partner_winning = seen.partners(seats[win], me) and not (game.bidder_alone and me != v.bidder
+    partner_winning = seen.partners(seats[win], me) and not (game.rules.table.bidder_plays_alone and me != v.bidder
                                                             and seats[win] == v.bidder)
     if "call" in extras and not partner_winning and _worth_calling(game, seen, points, cards):
         return extras["call"]

@@ -50,12 +50,12 @@ class HandModel:
         for c in range(game.size):
             if self.rank_pos[c] == 0:
                 self.top_mask[game.suit_of[c]] |= 1 << c
-        self.total = float(game.total_points + game.last_trick_bonus)
+        self.total = float(game.points_per_hand)
         self.no_trumps = game.rules.trump.no_trumps
-        if game.bidder_alone:
+        if game.rules.table.bidder_plays_alone:
             self.share = [1.0 / game.n] * game.n
         else:
-            self.share = [len(game.teams[game.team_of[s]]) / game.n for s in range(game.n)]
+            self.share = [len(game.rules.table.teams[game.team_of[s]]) / game.n for s in range(game.n)]
         self._spread: dict[int, tuple[float, float]] = {}
         self.bid_value: dict[Action, int] = {}
         self.bid_code: dict[Action, str] = {}
@@ -152,7 +152,7 @@ class HandModel:
 
     def partner_holds_bid(self, state: State, seat: int) -> bool:
         hb = state.high_bidder
-        return hb >= 0 and hb != seat and not self.game.bidder_alone and state.hand_team_of[hb] == \
+        return hb >= 0 and hb != seat and not self.game.rules.table.bidder_plays_alone and state.hand_team_of[hb] == \
             state.hand_team_of[seat]
 
     # --- the heuristic's contract decisions -----------------------------------------------------------------
@@ -182,7 +182,7 @@ class HandModel:
         passing: Action | None = None
         for a in legal:
             if a.verb == "bid":
-                if not self.game.bid_in_suit or self.code_of(a) == code:
+                if not self.game.rules.trump.in_bid or self.code_of(a) == code:
                     bids.append(a)
             elif a.verb == "pass" and passing is None:
                 passing = a
@@ -268,7 +268,7 @@ class HandModel:
             if state.strength[low.bit_length() - 1] == top:
                 tops += 1
             m ^= low
-        return steps[0] if tops >= 3 and state.bid >= g.bid_min + 4 else first_of(legal, ("pass",))
+        return steps[0] if tops >= 3 and state.bid >= g.rules.auction.bid_min + 4 else first_of(legal, ("pass",))
 
     def _declare(self, state: State, legal: tuple[Action, ...]) -> Action:
         for a in legal:

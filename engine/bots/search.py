@@ -142,7 +142,7 @@ def _partner_high(seen: Seen) -> bool:
         parts = text.split()
         if len(parts) >= 3 and parts[1] == "bid":
             high = int(parts[0])
-    return high >= 0 and high != v.seat and not seen.game.bidder_alone and seen.partners(high, v.seat)
+    return high >= 0 and high != v.seat and not seen.game.rules.table.bidder_plays_alone and seen.partners(high, v.seat)
 
 
 def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: Action) -> list[Action]:

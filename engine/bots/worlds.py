@@ -47,7 +47,7 @@ TEMPER = 1.0                    # likelihoods are raised to this power before re
 def cards_before(game: Game, step: int) -> int:
     """How many cards each seat holds when the schedule reaches `step` (all of them if it never does)."""
     k = 0
-    for code in game.schedule:
+    for code in game.rules.schedule:
         if code == step:
             return k
         if code > 0:
@@ -260,7 +260,7 @@ class Sampler:
                 est = self._estimate(b.seat, hand)
                 out += log_floor(1.0 - sigmoid((est - (b.lowest + b.margin)) / soft))
                 continue
-            if g.bid_in_suit and b.code:
+            if g.rules.trump.in_bid and b.code:
                 suit = NO_TRUMP if b.code == "NT" else g.layout.suits.index(b.code)
                 units = m.units(hand, suit) - (1.0 if suit < 0 else 0.0)
                 est = m.expected(b.seat, hand, units)

@@ -47,6 +47,7 @@ from engine.play.rules import (
     TrumpRules,
 )
 from engine.rules import model as m
+from engine.rules.checks import bonus_points
 from engine.rules.load import load_ruleset, locate, shipped_rulesets
 
 # Fields that describe a file or are shown to people but never change play.
@@ -72,7 +73,8 @@ def _table(t: m.Table) -> TableRules:
                       bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder")
 
 
-def _deck(d: m.Deck) -> DeckRules:
+def _deck(rs: m.Ruleset) -> DeckRules:
+    d = rs.deck
     ranks = tuple(d.ranks)
     tie_top = list(range(len(ranks)))
     for group in d.rank_ties:
@@ -82,7 +84,7 @@ def _deck(d: m.Deck) -> DeckRules:
     points = d.points
     return DeckRules(suits=tuple(d.suits), ranks=ranks, copies=d.copies,
                      rank_points=tuple(points.get(r, 0) for r in ranks), tie_top=tuple(tie_top),
-                     last_trick_bonus=d.last_trick_bonus)
+                     last_trick_bonus=d.last_trick_bonus, bonus_points=bonus_points(rs))
 
 
 def _schedule(steps: list[m.ScheduleStep]) -> tuple[int, ...]:
@@ -182,7 +184,7 @@ def _annul(a: m.Annul, ranks: tuple[str, ...]) -> AnnulRules:
 
 def compile_rules(rs: m.Ruleset) -> Rules:
     """The engine's reading of a resolved, checked rule file."""
-    deck = _deck(rs.deck)
+    deck = _deck(rs)
     special = rs.special
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,

@@ -185,7 +185,8 @@ class DeckRules:
     copies: int
     rank_points: tuple[int, ...]   # per rank index
     tie_top: tuple[int, ...]       # per rank index: the highest rank it ties with (itself when untied)
-    last_trick_bonus: int
+    last_trick_bonus: int          # added to the last trick's points
+    bonus_points: int              # every per-hand bonus together (engine.rules.checks.bonus_points)
 
 
 @dataclass(frozen=True, kw_only=True)

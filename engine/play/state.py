@@ -63,6 +63,7 @@ class State(TrickPhase):
     def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
                  match_scores: list[int] | None = None, start: bool = True) -> None:
         n = game.n
+        teams = game.rules.table.teams
         self.game = game
         self.dealer = dealer
         self.n = n
@@ -78,7 +79,7 @@ class State(TrickPhase):
         self.history = []
         self.status = "in_progress"
         self.annul_reason = ""
-        self.match_scores = list(match_scores) if match_scores else [0] * len(game.teams)
+        self.match_scores = list(match_scores) if match_scores else [0] * len(teams)
         self.high = 0
         self.high_bidder = -1
         self.high_suit = ""
@@ -107,7 +108,7 @@ class State(TrickPhase):
         self.special = None
         self.declarer = -1
         self.sitting_out = 0
-        self.hand_teams = [list(t) for t in game.teams]
+        self.hand_teams = [list(t) for t in teams]
         self.hand_team_of = list(game.team_of)
         self.leader = -1
         self.trick_cards = []
@@ -163,10 +164,10 @@ class State(TrickPhase):
         return an.pointless_hand_may_redeal and self._start_pointless()
 
     def _next_step(self) -> None:
-        g = self.game
+        schedule = self.game.rules.schedule
         while self.status == "in_progress":
-            if self.step < len(g.schedule):
-                code = g.schedule[self.step]
+            if self.step < len(schedule):
+                code = schedule[self.step]
                 self.step += 1
                 if code > 0:
                     self._deal(code)

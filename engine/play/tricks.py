@@ -60,7 +60,7 @@ class TrickPhase(ContractPhases):
         g = self.game
         if not g.void_filters or not m:
             return m
-        if g.no_discard_ranks:
+        if g.rules.play.no_discard_ranks:
             seen = self.played_suits if g.rules.play.suit_seen_when_played else self.led_suits
             barred = 0
             for s in range(g.nsuits):
@@ -322,7 +322,7 @@ class TrickPhase(ContractPhases):
             pts += points[c]
         winner = self.trick_seats[win]
         if len(self.tricks) + 1 == g.tricks_per_hand:
-            pts += g.last_trick_bonus
+            pts += g.rules.deck.last_trick_bonus
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[self.hand_team_of[winner]] += pts
         self.tricks_won_by[winner] += 1

@@ -87,7 +87,7 @@ def build_view(state: State, seat: int) -> View:
     trick = TrickView(state.leader, [(s, codes[c]) for s, c in zip(state.trick_seats, state.trick_cards, strict=True)])
     has_contract = state.bidder >= 0
     return View(
-        seat=seat, ruleset=g.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
+        seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
         to_act=state.to_act, hand=own, hand_sizes=sizes, teams=[list(t) for t in state.hand_teams],
         history=public_history(state, seat),
         bidder=state.bidder if has_contract else None, bid=state.bid if has_contract else None,

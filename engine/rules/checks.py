@@ -42,11 +42,18 @@ DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS)
 DECK_SIZE = (SUITS, RANKS, COPIES)
 
 
+def bonus_points(rs: Ruleset) -> int:
+    """Every per-hand bonus together: what a hand's tricks are worth beyond their cards' points. The one sum of
+    the bonuses: `validate` and `show` count it here, and the compile step hands it to `Game.points_per_hand`,
+    which bots, encodings and tools read. A new per-hand bonus is added here (and its path to DECK_POINTS)."""
+    return rs.deck.last_trick_bonus
+
+
 def total_points(rs: Ruleset) -> int:
-    """Card points in the whole deck plus the last-trick bonus: the most a contract can ask for."""
+    """Card points in the whole deck plus every bonus: the most a contract can ask for."""
     deck = rs.deck
     per_suit = sum(deck.points.get(r, 0) for r in set(deck.ranks))
-    return per_suit * len(deck.suits) * deck.copies + deck.last_trick_bonus
+    return per_suit * len(deck.suits) * deck.copies + bonus_points(rs)
 
 
 def deck_size(rs: Ruleset) -> int:
