@@ -13,6 +13,7 @@ import yaml
 from engine import safefile, safeyaml
 from engine.errors import IllegalActionError, RecordError, RulesetError, UnreadableError
 from engine.play.actions import Action
+from engine.play.base import UNDECIDED
 from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.play.state import State
@@ -269,7 +270,7 @@ def report(rp: Replay) -> dict[str, Any]:
         if s.fixed_stake:
             contract["stake"] = s.fixed_stake
     trump = None
-    if s.trump != -2:
+    if s.trump != UNDECIDED:
         trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}
     tricks = [{"leader": t.leader, "cards": [g.codes[c] for c in t.cards], "winner": t.winner, "points": t.points}
               for t in s.tricks]

@@ -22,9 +22,14 @@ from engine.play.state import State
 SOFT_BID = 0.07        # softness of a bid or pass: a share of the pack's card points (about two points)
 SOFT_SUIT = 0.8        # softness of a trump choice, in hand-evaluation units
 FLOOR = 1e-3           # no observed action is ever taken as impossible: the model is only a model
-RAISE_MARGIN = 1       # as the heuristic: raise with this many points to spare
+# The heuristic's thresholds (heuristic.py reads them from here, so the bot and its model agree)
+RAISE_MARGIN = 1       # raise with this many points to spare
 PARTNER_MARGIN = 4     # overcall a partner's standing bid only with this many points to spare
 RAISE_Z = 2.0          # without knowing the trump, only a hand this unusual raises
+DOUBLE_MARGIN = 4      # the bidding side doubles with this many points over its bid
+DOUBLE_TOPS = 3        # the other side doubles holding this many cards of the top rank ...
+DOUBLE_ABOVE_MIN = 4   # ... against a bid at least this far above the lowest bid
+TRICK_WORTH = 2        # card points that make a trick worth winning or calling for the trump
 MODELS_KEPT = 64
 
 
@@ -259,7 +264,7 @@ class HandModel:
             if trump < 0:
                 return first_of(legal, ("pass",))
             est = self.expected(p, hand, self.units(hand, trump))
-            return steps[0] if est >= state.bid + 4 else first_of(legal, ("pass",))
+            return steps[0] if est >= state.bid + DOUBLE_MARGIN else first_of(legal, ("pass",))
         top = max(state.strength)
         tops = 0
         m = hand
@@ -268,7 +273,9 @@ class HandModel:
             if state.strength[low.bit_length() - 1] == top:
                 tops += 1
             m ^= low
-        return steps[0] if tops >= 3 and state.bid >= g.rules.auction.bid_min + 4 else first_of(legal, ("pass",))
+        if tops >= DOUBLE_TOPS and state.bid >= g.rules.auction.bid_min + DOUBLE_ABOVE_MIN:
+            return steps[0]
+        return first_of(legal, ("pass",))
 
     def _declare(self, state: State, legal: tuple[Action, ...]) -> Action:
         for a in legal:

@@ -18,6 +18,9 @@ FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
 
 UNDECIDED = -2  # trump suit not chosen yet
 
+# The opponents' offer to surrender (special.all_tricks.surrender), as `surrender` holds it
+NO_SURRENDER, SURRENDER_OFFERED, SURRENDER_REFUSED, SURRENDER_ACCEPTED = range(4)
+
 
 class TrickRecord:
     """A finished trick, as the state keeps it: never changed once made, so clones share it (a plain class, which

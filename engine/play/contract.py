@@ -6,6 +6,7 @@ from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
 from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP
+from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX
 
 
 class ContractPhases(AuctionPhase):
@@ -65,8 +66,9 @@ class ContractPhases(AuctionPhase):
     def _take_seventh_card(self) -> None:
         """The seventh card dealt to the bidder becomes the indicator as soon as it is dealt."""
         p = self.bidder
-        if self.seventh and self.indicator < 0 and len(self.dealt[p]) >= 7 and self.given[p] >= 7:
-            card = self.dealt[p][6]
+        if (self.seventh and self.indicator < 0 and len(self.dealt[p]) >= SEVENTH_CARD
+                and self.given[p] >= SEVENTH_CARD):
+            card = self.dealt[p][SEVENTH_CARD_INDEX]
             self.indicator = card
             self._set_trump(self.game.suit_of[card])
             if self.concealed:

@@ -221,3 +221,7 @@ class Rules:
 
 # Schedule step codes
 STEP_AUCTION, STEP_TRUMP, STEP_RAISE = -1, -2, -3
+
+# trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
+SEVENTH_CARD = 7
+SEVENTH_CARD_INDEX = SEVENTH_CARD - 1

@@ -17,10 +17,12 @@ from engine.play.base import (
     DECLARE,
     DONE,
     DOUBLING,
+    NO_SURRENDER,
     PHASE_NAMES,
     PLAY,
     POINTLESS,
     RAISE,
+    SURRENDER_ACCEPTED,
     TRUMP,
     UNDECIDED,
     Result,
@@ -126,7 +128,7 @@ class State(TrickPhase):
         self.team_points = [0] * len(self.hand_teams)
         self.tricks_won_by = [0] * n
         self.pair_shown_by = []
-        self.surrender = 0
+        self.surrender = NO_SURRENDER
         self.bidders_lost_trick = False
         self._legal = None
         self._legal_mask = 0
@@ -201,7 +203,7 @@ class State(TrickPhase):
         an = g.rules.annul
         # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
         # included), not after an accepted surrender, which ends the hand by agreement
-        if self.surrender != 3 and self.trump >= 0:
+        if self.surrender != SURRENDER_ACCEPTED and self.trump >= 0:
             if an.trump_never_exposed and self.concealed:
                 self._annul("the trump was never exposed")
                 return

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import bits
-from engine.play.base import PHASE_NAMES
+from engine.play.base import PHASE_NAMES, UNDECIDED
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -55,7 +55,7 @@ class View:
 
 
 def _known_trump(state: State, seat: int) -> str | None:
-    if state.trump == -2:
+    if state.trump == UNDECIDED:
         return None
     if state.concealed and seat != state.high_bidder:
         return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from engine.play.rules import SEVENTH_CARD
 from engine.rules.messages import Finding
 from engine.rules.model import Band, PairBand, Ruleset, StepName
 from engine.rules.yamlpos import KeyPath
@@ -339,7 +340,7 @@ def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
         if trump.chosen != "after_auction" or not trump.concealed:
             yield Finding(SEVENTH, "the seventh card is a concealed indicator: it needs chosen: after_auction and "
                           "concealed: true", depends=(CHOSEN, CONCEALED))
-        if cards_per_player(rs) < 7:
+        if cards_per_player(rs) < SEVENTH_CARD:
             yield Finding(SEVENTH, f"players get only {cards_per_player(rs)} cards, so there is no seventh card",
                           depends=(SCHEDULE,))
         elif rs.raise_ is not None and rs.raise_.others_may_raise:
@@ -349,7 +350,7 @@ def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
                           fix="also set raise.others_may_raise: false")
         else:
             before = cards_before(rs, "trump")
-            if before is not None and before >= 7:
+            if before is not None and before >= SEVENTH_CARD:
                 yield Finding(SEVENTH, f"each player holds {before} cards before the trump step, so the bidder's "
                               "seventh card is already in their hand and a hand would be played with no trump; "
                               "deal it after the trump step", depends=(SCHEDULE,),
