@@ -54,7 +54,7 @@ def canonical_card(text: str) -> str | None:
     return rank + suit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeckLayout:
     """The physical cards of one game and how their ids map to notation."""
 
