@@ -7,12 +7,14 @@ The records are keyword-only, so the compile step names every field it fills: a 
 record and one where it is built, never a position to count.
 
 The hot path reads rule values here (`game.rules.<section>.<field>`); `Game` keeps no copies of them, only
-tables derived from them.
+tables derived from them. So that those reads cost what an attribute of `Game` costs, a normal install compiles
+this module with the hot path (setup.py): the records are then native classes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 # auction.one_suit_hand_may_not_bid
 ONE_SUIT_NOBODY, ONE_SUIT_FIRST_HAND, ONE_SUIT_EVERYONE = range(3)
@@ -24,15 +26,27 @@ VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
 
 
+def _rebuild(cls: type[Record], values: dict[str, Any]) -> Record:
+    return cls(**values)
+
+
+class Record:
+    """Base of the records: pickled as their class and fields, rebuilt by keyword. (A compiled frozen record
+    cannot be unpickled field by field, and tournaments send `game.rules` to their worker processes.)"""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (type(self), {f.name: getattr(self, f.name) for f in fields(self)})  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True, kw_only=True)
-class PartnerOvercallRules:
+class PartnerOvercallRules(Record):
     min: int            # -1: no higher minimum
     forbidden: bool
     only_after_a_pass: bool
 
 
 @dataclass(frozen=True, kw_only=True)
-class AuctionRules:
+class AuctionRules(Record):
     bid_min: int
     bid_max: int
     bid_step: int
@@ -50,7 +64,7 @@ class AuctionRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TrumpRules:
+class TrumpRules(Record):
     in_bid: bool                   # every bid names the trump (else the final bidder chooses after the auction)
     as_card: bool                  # the bidder lays a card of the suit (else names the suit)
     concealed: bool
@@ -60,7 +74,7 @@ class TrumpRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlayRules:
+class PlayRules(Record):
     compulsory_call: bool          # the first player unable to follow must call for a concealed trump
     caller_must_trump: bool
     retroactive: bool
@@ -74,21 +88,21 @@ class PlayRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RaiseRules:
+class RaiseRules(Record):
     by: tuple[str, ...]            # "bidder", "partner", in order
     min: int
     others_may_raise: bool
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairBandRules:
+class PairBandRules(Record):
     lo: int
     hi: int
     adjust: int | None
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairRules:
+class PairRules(Record):
     ranks: tuple[int, ...]         # rank indexes
     bidding_team: tuple[PairBandRules, ...]
     opponents: int
@@ -107,7 +121,7 @@ class PairRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ContractRules:
+class ContractRules(Record):
     """A special contract to win every trick (`declare NAME`)."""
 
     name: str
@@ -119,28 +133,28 @@ class ContractRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AllTricksRules:
+class AllTricksRules(Record):
     multiplier: int
     surrender: bool                # the opponents may offer to surrender
     refused_loss_multiplier: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class DoublingStepRules:
+class DoublingStepRules(Record):
     name: str
     by_bidding_team: bool          # else the opponents
     multiplier: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class FixedStakeRules:
+class FixedStakeRules(Record):
     name: str
     value: int
     needs_no_score_showing: bool
 
 
 @dataclass(frozen=True, kw_only=True)
-class DoublingRules:
+class DoublingRules(Record):
     steps: tuple[DoublingStepRules, ...]
     cap: int                       # 0: no cap
     auto_from_bid: int             # -1: no automatic double
@@ -149,7 +163,7 @@ class DoublingRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class BandRules:
+class BandRules(Record):
     lo: int
     hi: int
     made: int
@@ -157,21 +171,21 @@ class BandRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScoringRules:
+class ScoringRules(Record):
     method: int                    # SCORE_*
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class MatchRules:
+class MatchRules(Record):
     start: int
     win_at: int | None
     lose_at: int | None
 
 
 @dataclass(frozen=True, kw_only=True)
-class AnnulRules:
+class AnnulRules(Record):
     all_of_rank: int               # rank index one hand may not hold every card of; -1: no such rule
     bidding_team_held_all_trumps: bool
     trump_never_exposed: bool
@@ -179,7 +193,7 @@ class AnnulRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class DeckRules:
+class DeckRules(Record):
     suits: tuple[str, ...]
     ranks: tuple[str, ...]         # high to low
     copies: int
@@ -190,7 +204,7 @@ class DeckRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TableRules:
+class TableRules(Record):
     players: int
     teams: tuple[tuple[int, ...], ...]
     bidder_plays_alone: bool
@@ -198,7 +212,7 @@ class TableRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Rules:
+class Rules(Record):
     """One game, completely, as the engine reads it."""
 
     name: str
