@@ -41,7 +41,7 @@ class DealResult:
 def seatings(game: Game) -> list[tuple[int, ...]]:
     """Which bot (0 or 1) holds each seat, for every seating of a deal."""
     out: list[tuple[int, ...]] = []
-    for team in game.teams:
+    for team in game.rules.table.teams:
         arr = tuple(0 if s in team else 1 for s in range(game.n))
         for a in (arr, tuple(1 - x for x in arr)):
             if a not in out:
@@ -205,7 +205,7 @@ def summarise(game: Game, specs: Sequence[str], seed: int, results: Iterable[Dea
         })
     d, dlo, dhi = mean_ci([r.score[0] - r.score[1] for r in rs])
     return {
-        "ruleset": game.name, "deals": len(rs), "seatings_per_deal": len(seatings(game)), "hands": hands,
+        "ruleset": game.rules.name, "deals": len(rs), "seatings_per_deal": len(seatings(game)), "hands": hands,
         "seed": seed, "bots": bots, "annulled_hands": sum(r.annulled for r in rs),
         "difference": {"bots": f"{specs[0]} - {specs[1]}", "game_points_per_hand": round(d, 4),
                        "ci95": [round(dlo, 4), round(dhi, 4)]},

@@ -99,13 +99,13 @@ class Observation:
         out[off["phase"] + PHASE_NAMES.index(view.phase)] = 1.0
         out[off["bidder"] + (rel(view.bidder) if view.bidder is not None else n)] = 1.0
         out[off["to_act"] + (rel(view.to_act) if view.to_act >= 0 else n)] = 1.0
-        top = float(g.bid_max or 1)
+        top = float(g.rules.auction.bid_max or 1)
         c = off["contract"]
         out[c] = (view.bid or 0) / top
         out[c + 1] = (view.target or 0) / top
         out[c + 2] = view.multiplier / 8.0
         out[c + 3] = 1.0 if view.trump_concealed else 0.0
-        total = float(g.total_points + g.last_trick_bonus)
+        total = float(g.points_per_hand)
         mine = next((i for i, t in enumerate(view.teams) if me in t), 0)
         pts = view.card_points
         out[off["card_points"]] = pts[mine] / total if pts else 0.0
@@ -130,7 +130,7 @@ def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int
 def utility_bound(game: Game) -> float:
     """A bound on the game points one hand can score, for OpenSpiel's min/max utility."""
     r = game.rules
-    values = [abs(v) for b in game.bands for v in (b.made, b.failed)]
+    values = [abs(v) for b in game.rules.scoring.bands for v in (b.made, b.failed)]
     values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
     mult = 1.0
     d = r.doubling
