@@ -66,7 +66,7 @@ def main() -> None:
             row["env_ratio_to_yardstick"] = env_rate / yard
             row["api_ratio_to_yardstick"] = api["api_hands_per_second"] / yard
         rounds.append(row)
-    out: dict[str, Any] = {"ruleset": game.name, "hands_per_round": per_round, "rounds": ROUNDS,
+    out: dict[str, Any] = {"ruleset": game.rules.name, "hands_per_round": per_round, "rounds": ROUNDS,
                            "compiled": not state_module.__file__.endswith(".py")}
     for key in rounds[0]:
         out[key] = round(statistics.median(r[key] for r in rounds), 3)

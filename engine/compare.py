@@ -155,7 +155,8 @@ def compare(a: Game, b: Game, bots: Sequence[str], hands: int, seed: int, worker
     """Play `hands` hands under both games and return the report (see the module's documentation). `bots`: one
     name per seat (the same at each seat under both files)."""
     if len(bots) != a.n or len(bots) != b.n:
-        raise ValueError(f"one bot per seat: {a.n} seats in {a.name}, {b.n} in {b.name}, {len(bots)} bots given")
+        raise ValueError(f"one bot per seat: {a.n} seats in {a.rules.name}, {b.n} in {b.rules.name}, "
+                         f"{len(bots)} bots given")
     for spec in bots:
         check_bot_spec(spec)
     duplicate = fits(a, b)
@@ -220,7 +221,7 @@ def _side(g: Game, hs: list[HandFacts]) -> dict[str, Any]:
                      "ended_hand": sum(1 for h in hs if h.ended_by == key),
                      "user_game_points": mean_entry([float(h.used[key]) for h in users]) if users else None}
     return {
-        "ruleset": g.name, "hands": n,
+        "ruleset": g.rules.name, "hands": n,
         "complete": sum(h.status == "complete" for h in hs), "annulled": sum(h.status == "annulled" for h in hs),
         "contracts_by_bid": {c: {"hands": share_ci(len(bids[c]), n),
                                  "made": share_ci(sum(bool(h.made) for h in bids[c]), len(bids[c]))}

@@ -42,7 +42,7 @@ def rules_digest(game: Game) -> str:
 
 
 def header(game: Game, specs: list[str], seed: int, start: int, stop: int) -> dict[str, Any]:
-    return {"jacknine_shard": KIND, "version": engine_version(), "ruleset": game.name, "ref": game.ref,
+    return {"jacknine_shard": KIND, "version": engine_version(), "ruleset": game.rules.name, "ref": game.ref,
             "rules": rules_digest(game), "bots": list(specs), "seed": seed,
             "seatings_per_deal": len(seatings(game)), "deals": [start, stop]}
 

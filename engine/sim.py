@@ -154,7 +154,7 @@ def _sim_chunk(args: SimChunk, game: Game | None = None) -> tuple[SimStats, list
         game = _WORKER_GAMES.get((rules, ref))
         if game is None:
             game = _WORKER_GAMES[(rules, ref)] = Game(rules, ref)
-    stats = SimStats(game.name)
+    stats = SimStats(game.rules.name)
     records: list[dict[str, Any]] = []
     for i, deal_seed, state in play_hands(game, specs, seed, start, count):
         stats.add(state)
@@ -179,7 +179,7 @@ def simulate(game: Game, hands: int, seed: int, bots: Sequence[str], start: int 
         raise ValueError(f"one bot per seat ({game.n}), not {len(bots)}")
     for spec in bots:
         check_bot_spec(spec)
-    stats = SimStats(game.name)
+    stats = SimStats(game.rules.name)
     with make_executor(workers, cluster) as ex:
         _simulate_on(ex, game, hands, seed, tuple(bots), start, record_ref, on_records, on_progress, stats)
     return stats
@@ -224,7 +224,7 @@ def merge_records(paths: Iterable[Path]) -> SimStats:
             game = games.get(key) or games.setdefault(key, game_for(rec))
             if rules is None:
                 rules = game.rules
-                stats = SimStats(game.name)
+                stats = SimStats(game.rules.name)
             elif game.rules != rules:
                 raise UnreadableError(where, f"the rule file {escaped(rec.ruleset)} is not the one of the first "
                                       "record: only hands of one game merge")
@@ -255,7 +255,7 @@ def bench(game: Game, hands: int, seed: int = 1) -> dict[str, Any]:
 
     playout = timed(random_playout)
     api = timed(_api_loop)
-    return {"ruleset": game.name, "hands": hands, "seconds": round(playout, 4),
+    return {"ruleset": game.rules.name, "hands": hands, "seconds": round(playout, 4),
             "hands_per_second": round(hands / playout, 1), "api_seconds": round(api, 4),
             "api_hands_per_second": round(hands / api, 1)}
 

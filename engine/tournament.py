@@ -43,7 +43,7 @@ class DealResult:
 def seatings(game: Game) -> list[tuple[int, ...]]:
     """Which bot (0 or 1) holds each seat, for every seating of a deal."""
     out: list[tuple[int, ...]] = []
-    for team in game.teams:
+    for team in game.rules.table.teams:
         arr = tuple(0 if s in team else 1 for s in range(game.n))
         for a in (arr, tuple(1 - x for x in arr)):
             if a not in out:
@@ -198,7 +198,7 @@ def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
 
 
 def summarise(game: Game, specs: Sequence[str], seed: int, results: Iterable[DealResult]) -> dict[str, Any]:
-    return summarise_results(game.name, len(seatings(game)), specs, seed, results)
+    return summarise_results(game.rules.name, len(seatings(game)), specs, seed, results)
 
 
 def summarise_results(ruleset: str, seatings_per_deal: int, specs: Sequence[str], seed: int,

@@ -10,7 +10,8 @@ from engine.bots.base import known_bots, make_bot
 from engine.bots.determinize import build_world
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.info import read_view
-from engine.play.game import Game, load_game, winning_index
+from engine.play.compile import load_game
+from engine.play.game import Game, winning_index
 from engine.play.state import State
 from engine.play.view import View
 from engine.tournament import run

@@ -59,7 +59,7 @@ def test_observation_is_fixed_size_deterministic_and_hides_other_hands(ruleset: 
 def test_chance_order_deals_like_the_engine(ruleset: str) -> None:
     game = load_game(ruleset)
     assert deal_length(game) == game.size   # every shipped file deals the whole pack
-    k = next(x for x in game.schedule if x > 0)   # the first packet each seat receives
+    k = next(x for x in game.rules.schedule if x > 0)   # the first packet each seat receives
     for dealer in range(game.n):
         deck = list(range(game.size))
         random.Random(7).shuffle(deck)

@@ -18,8 +18,8 @@ import yaml
 from pydantic import BaseModel
 
 from engine.play.actions import Action
-from engine.play.compile import DISPLAY_ONLY, compile_rules
-from engine.play.game import Game, load_game
+from engine.play.compile import DISPLAY_ONLY, compile_rules, load_game
+from engine.play.game import Game
 from engine.play.match import Match
 from engine.rules.load import load_ruleset, shipped_rulesets
 from engine.rules.messages import unwrap_type
@@ -250,7 +250,8 @@ def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:
 def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object]:
     """What happens in one seeded hand played by random players: every legal list, then the outcome."""
     rng = random.Random(1000 + index)
-    scores = [(index % 3) - 1 if t == 0 else 0 for t in range(len(game.teams))]  # some hands with points showing
+    # some hands with points showing
+    scores = [(index % 3) - 1 if t == 0 else 0 for t in range(len(game.rules.table.teams))]
     dealer = index % game.n
     dealt = game.shuffled_deal(index, dealer)
     if rigged:

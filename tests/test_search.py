@@ -19,7 +19,8 @@ from engine.bots.model import HandModel, model_for
 from engine.bots.pimc import PimcBot
 from engine.bots.search import SearchBot, contract_candidates, play_candidates
 from engine.bots.worlds import Sampler
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.state import State
 from engine.play.view import View
 from engine.rules.load import shipped_rulesets
@@ -110,7 +111,7 @@ def test_search_chooses_alike_in_another_process() -> None:
     script = (
         "import json, random\n"
         "from engine.bots.base import make_bot\n"
-        "from engine.play.game import load_game\n"
+        "from engine.play.compile import load_game\n"
         "out = []\n"
         "for name in ('twenty-eight', 'twenty-nine'):\n"
         "    game = load_game(name)\n"

@@ -13,7 +13,8 @@ import pytest
 
 from engine.bots.base import make_bot
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.view import View
 
 GOLDEN = Path(__file__).parent / "search_golden"

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from engine.cli.app import app
 from engine.play.actions import Action
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.table.events import events
 from engine.table.prompt import parse_input
 from engine.table.render import Labels

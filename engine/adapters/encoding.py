@@ -122,8 +122,8 @@ class Observation:
                                                                                     "to_act"))
         self.o_contract, self.o_card_points, self.o_bids = (off[x] for x in ("contract", "card_points", "bids"))
         self.first_copy = [c - c % g.layout.copies for c in range(size)]
-        self.total = float(g.total_points + g.last_trick_bonus)
-        self.top = float(g.bid_max or 1)
+        self.total = float(g.points_per_hand)
+        self.top = float(g.rules.auction.bid_max or 1)
 
     def encode(self, view: View) -> list[float]:
         g = self.game
@@ -157,13 +157,13 @@ class Observation:
         out[off["phase"] + PHASE_NAMES.index(view.phase)] = 1.0
         out[off["bidder"] + (rel(view.bidder) if view.bidder is not None else n)] = 1.0
         out[off["to_act"] + (rel(view.to_act) if view.to_act >= 0 else n)] = 1.0
-        top = float(g.bid_max or 1)
+        top = float(g.rules.auction.bid_max or 1)
         c = off["contract"]
         out[c] = (view.bid or 0) / top
         out[c + 1] = (view.target or 0) / top
         out[c + 2] = view.multiplier / 8.0
         out[c + 3] = 1.0 if view.trump_concealed else 0.0
-        total = float(g.total_points + g.last_trick_bonus)
+        total = float(g.points_per_hand)
         mine = next((i for i, t in enumerate(view.teams) if me in t), 0)
         pts = view.card_points
         out[off["card_points"]] = pts[mine] / total if pts else 0.0
@@ -299,7 +299,7 @@ def hands_to_order(game: Game, hands: list[list[int]], dealer: int) -> list[int]
     order: list[int] = []
     pos = [0] * game.n
     first = game.first_hand(dealer)
-    for k in game.schedule:
+    for k in game.rules.schedule:
         if k <= 0:
             continue
         for i in range(game.n):
@@ -322,7 +322,7 @@ def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int
 def utility_bound(game: Game) -> float:
     """A bound on the game points one hand can score, for OpenSpiel's min/max utility."""
     r = game.rules
-    values = [abs(v) for b in game.bands for v in (b.made, b.failed)]
+    values = [abs(v) for b in game.rules.scoring.bands for v in (b.made, b.failed)]
     values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
     d = r.doubling
     if d is not None and d.fixed_stake is not None:

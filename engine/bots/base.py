@@ -83,11 +83,6 @@ def make_bot(spec: str, game: Game, seed: int = 0) -> Bot:
     return _REGISTRY[name](game, seed)
 
 
-def is_builtin(spec: str) -> bool:
-    """A bot that runs inside jacknine (not an outside program)."""
-    return not spec.startswith(CMD_PREFIX)
-
-
 def known_bots() -> list[str]:
     _load_builtins()
     return sorted(_REGISTRY) + [CMD_PREFIX + "PROGRAM"]

@@ -17,6 +17,7 @@ from engine.errors import JacknineError
 from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import Game
+from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX
 from engine.play.state import State
 
 ATTEMPTS = 6
@@ -245,16 +246,11 @@ class WorldMaker:
             if s in first_of:
                 cards.remove(first_of[s])
                 cards.insert(0, first_of[s])
-            if s in seventh_of and len(cards) >= 7:
+            if s in seventh_of and len(cards) >= SEVENTH_CARD:
                 cards.remove(seventh_of[s])
-                cards.insert(6, seventh_of[s])
+                cards.insert(SEVENTH_CARD_INDEX, seventh_of[s])
             dealt.append(cards)
         return replay_on(game, v.dealer, dealt, self.replay, v.match_scores, blank, v.seat)
-
-
-def deal_hidden(game: Game, seen: Seen, rng: random.Random) -> list[int] | None:
-    """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
-    return WorldMaker(game, seen).deal(rng)
 
 
 def _trump_weights(game: Game, hand: int) -> list[float]:

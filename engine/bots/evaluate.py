@@ -75,7 +75,7 @@ def _units_spread(game: Game, k: int, allow_nt: bool) -> tuple[float, float]:
 def warm(game: Game) -> None:
     """Compute the random-hand spreads for every hand size the deal schedule gives (at bind time, not mid-hand)."""
     k = 0
-    for step in game.schedule:
+    for step in game.rules.schedule:
         if step > 0:
             k += step
             _units_spread(game, k, game.rules.trump.no_trumps)
@@ -83,9 +83,9 @@ def warm(game: Game) -> None:
 
 def side_share(game: Game, seat: int) -> float:
     """The share of card points a side of average hands takes: its seats over all seats."""
-    if game.bidder_alone:
+    if game.rules.table.bidder_plays_alone:
         return 1 / game.n
-    team = next(t for t in game.teams if seat in t)
+    team = next(t for t in game.rules.table.teams if seat in t)
     return len(team) / game.n
 
 
@@ -96,7 +96,7 @@ def expected_points(game: Game, seat: int, hand: int, units: float) -> float:
         return 0.0
     mean, sd = _units_spread(game, k, game.rules.trump.no_trumps)
     z = (units - mean) / sd
-    total = game.total_points + game.last_trick_bonus
+    total = game.points_per_hand
     return total * (side_share(game, seat) + Z_WEIGHT * z)
 
 

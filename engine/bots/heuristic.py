@@ -9,15 +9,21 @@ from collections.abc import Sequence
 from engine.bots.base import register
 from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
 from engine.bots.info import Seen, read_view
-from engine.bots.model import sure_sweep
+from engine.bots.model import (
+    DOUBLE_ABOVE_MIN,
+    DOUBLE_MARGIN,
+    DOUBLE_TOPS,
+    PARTNER_MARGIN,
+    RAISE_MARGIN,
+    RAISE_Z,
+    TRICK_WORTH,
+    sure_sweep,
+)
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
-from engine.play.game import Game, winning_index
+from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
-
-PARTNER_OVERCALL_MARGIN = 4   # overcall a partner's standing bid only with this many points to spare
-RAISE_MARGIN = 1
 
 
 class HeuristicBot(ViewBot):
@@ -63,7 +69,7 @@ def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     suit, units = best_trump(game, seen.hand, game.rules.trump.no_trumps)
     est = expected_points(game, v.seat, seen.hand, units)
     bids = [a for a in legal if a.verb == "bid"]
-    if game.bid_in_suit:
+    if game.rules.trump.in_bid:
         code = "NT" if suit < 0 else game.layout.suits[suit]
         bids = [a for a in bids if a.arg.split()[1] == code]
     passing = [a for a in legal if a.verb == "pass"]
@@ -72,7 +78,7 @@ def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     lowest = bids[0]
     value = int(lowest.arg.split()[0])
     partner_high = _partner_holds_bid(seen)
-    margin = PARTNER_OVERCALL_MARGIN if partner_high else 0
+    margin = PARTNER_MARGIN if partner_high else 0
     if not passing or est >= value + margin:
         return lowest
     return passing[0]
@@ -84,8 +90,8 @@ def _partner_holds_bid(seen: Seen) -> bool:
         parts = text.split()
         if len(parts) >= 3 and parts[1] == "bid":
             high = int(parts[0])
-    return high is not None and high != seen.view.seat and not seen.game.bidder_alone and seen.partners(
-        high, seen.view.seat)
+    return (high is not None and high != seen.view.seat and not seen.game.rules.table.bidder_plays_alone
+            and seen.partners(high, seen.view.seat))
 
 
 def _trump(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
@@ -111,7 +117,7 @@ def _raise(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     if seen.trump is not None and seen.trump >= 0:
         units = suit_units(game, hand, seen.trump)
     else:   # the partner does not know the trump: only an exceptional hand raises
-        if hand_z(game, hand) < 2.0:
+        if hand_z(game, hand) < RAISE_Z:
             return _first(legal, ("pass",))
         units = best_trump(game, hand)[1]
     est = expected_points(game, v.seat, hand, units)
@@ -133,10 +139,12 @@ def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
         if seen.trump is None or seen.trump < 0:
             return _first(legal, ("pass",))
         est = expected_points(game, v.seat, hand, suit_units(game, hand, seen.trump))
-        return step if est >= v.bid + 4 else _first(legal, ("pass",))
+        return step if est >= v.bid + DOUBLE_MARGIN else _first(legal, ("pass",))
     # against the bidder: only with several top cards and a high bid to defeat
     tops = sum(1 for c in card_ids(hand) if seen.strength[c] == max(seen.strength))
-    return step if tops >= 3 and v.bid >= game.bid_min + 4 else _first(legal, ("pass",))
+    if tops >= DOUBLE_TOPS and v.bid >= game.rules.auction.bid_min + DOUBLE_ABOVE_MIN:
+        return step
+    return _first(legal, ("pass",))
 
 
 def _declare(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
@@ -176,7 +184,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
     last = len(trick) == active - 1
-    partner_winning = seen.partners(seats[win], me) and not (game.bidder_alone and me != v.bidder
+    partner_winning = seen.partners(seats[win], me) and not (game.rules.table.bidder_plays_alone and me != v.bidder
                                                             and seats[win] == v.bidder)
     if "call" in extras and not partner_winning and _worth_calling(game, seen, points, cards):
         return extras["call"]
@@ -195,7 +203,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     for a, c in beaters:
         if _master_now(game, seen, c, power) or game.suit_of[c] == power:
             return a
-    if game.points[beaters[0][1]] == 0 or points >= 2:
+    if game.points[beaters[0][1]] == 0 or points >= TRICK_WORTH:
         return beaters[0][0]
     return _cheapest(game, seen, cards)
 
@@ -204,13 +212,13 @@ def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Ac
     """Call for the trump when the trick is worth taking and discarding would only give points away."""
     if not cards:
         return True
-    return points >= 2 or min(game.points[c] for _, c in cards) > 0
+    return points >= TRICK_WORTH or min(game.points[c] for _, c in cards) > 0
 
 
 def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: int | None) -> Action:
     v = seen.view
     on_bidding_side = v.bidder is not None and seen.partners(v.seat, v.bidder)
-    trump = seen.trump if seen.trump is not None and seen.trump >= 0 else -9
+    trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
     # draw trumps: the bidding side with the master trump while opponents may still hold trumps
     if on_bidding_side and power is not None and power >= 0 and seen.outstanding(power):
         masters = [(a, c) for a, c in cards if game.suit_of[c] == power and _master_now(game, seen, c, power)]
@@ -242,7 +250,7 @@ def _master_now(game: Game, seen: Seen, card: int, power: int | None) -> bool:
 
 def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
     """The partner has the trick: give points, but not a card that is a master of its suit or a trump."""
-    power = seen.trump if seen.trump is not None else -9
+    power = seen.trump if seen.trump is not None else NO_TRUMP
     spare = [(a, c) for a, c in cards if game.suit_of[c] != power and not _master_now(game, seen, c, None)]
     pool = spare or list(cards)
     return max(pool, key=lambda ac: (game.points[ac[1]], -seen.strength[ac[1]]))[0]
@@ -250,7 +258,7 @@ def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action
 
 def _cheapest(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
     """Lose as little as possible: fewest points, keep trumps, then the lowest card."""
-    power = seen.trump if seen.trump is not None else -9
+    power = seen.trump if seen.trump is not None else NO_TRUMP
     return min(cards, key=lambda ac: (game.points[ac[1]], game.suit_of[ac[1]] == power,
                                       seen.strength[ac[1]]))[0]
 

@@ -22,9 +22,14 @@ from engine.play.state import State
 SOFT_BID = 0.07        # softness of a bid or pass: a share of the pack's card points (about two points)
 SOFT_SUIT = 0.8        # softness of a trump choice, in hand-evaluation units
 FLOOR = 1e-3           # no observed action is ever taken as impossible: the model is only a model
-RAISE_MARGIN = 1       # as the heuristic: raise with this many points to spare
+# The heuristic's thresholds (heuristic.py reads them from here, so the bot and its model agree)
+RAISE_MARGIN = 1       # raise with this many points to spare
 PARTNER_MARGIN = 4     # overcall a partner's standing bid only with this many points to spare
 RAISE_Z = 2.0          # without knowing the trump, only a hand this unusual raises
+DOUBLE_MARGIN = 4      # the bidding side doubles with this many points over its bid
+DOUBLE_TOPS = 3        # the other side doubles holding this many cards of the top rank ...
+DOUBLE_ABOVE_MIN = 4   # ... against a bid at least this far above the lowest bid
+TRICK_WORTH = 2        # card points that make a trick worth winning or calling for the trump
 MODELS_KEPT = 64
 
 
@@ -50,12 +55,12 @@ class HandModel:
         for c in range(game.size):
             if self.rank_pos[c] == 0:
                 self.top_mask[game.suit_of[c]] |= 1 << c
-        self.total = float(game.total_points + game.last_trick_bonus)
+        self.total = float(game.points_per_hand)
         self.no_trumps = game.rules.trump.no_trumps
-        if game.bidder_alone:
+        if game.rules.table.bidder_plays_alone:
             self.share = [1.0 / game.n] * game.n
         else:
-            self.share = [len(game.teams[game.team_of[s]]) / game.n for s in range(game.n)]
+            self.share = [len(game.rules.table.teams[game.team_of[s]]) / game.n for s in range(game.n)]
         self._spread: dict[int, tuple[float, float]] = {}
         self.bid_value: dict[Action, int] = {}
         self.bid_code: dict[Action, str] = {}
@@ -152,7 +157,7 @@ class HandModel:
 
     def partner_holds_bid(self, state: State, seat: int) -> bool:
         hb = state.high_bidder
-        return hb >= 0 and hb != seat and not self.game.bidder_alone and state.hand_team_of[hb] == \
+        return hb >= 0 and hb != seat and not self.game.rules.table.bidder_plays_alone and state.hand_team_of[hb] == \
             state.hand_team_of[seat]
 
     # --- the heuristic's contract decisions -----------------------------------------------------------------
@@ -182,7 +187,7 @@ class HandModel:
         passing: Action | None = None
         for a in legal:
             if a.verb == "bid":
-                if not self.game.bid_in_suit or self.code_of(a) == code:
+                if not self.game.rules.trump.in_bid or self.code_of(a) == code:
                     bids.append(a)
             elif a.verb == "pass" and passing is None:
                 passing = a
@@ -259,7 +264,7 @@ class HandModel:
             if trump < 0:
                 return first_of(legal, ("pass",))
             est = self.expected(p, hand, self.units(hand, trump))
-            return steps[0] if est >= state.bid + 4 else first_of(legal, ("pass",))
+            return steps[0] if est >= state.bid + DOUBLE_MARGIN else first_of(legal, ("pass",))
         top = max(state.strength)
         tops = 0
         m = hand
@@ -268,7 +273,9 @@ class HandModel:
             if state.strength[low.bit_length() - 1] == top:
                 tops += 1
             m ^= low
-        return steps[0] if tops >= 3 and state.bid >= g.bid_min + 4 else first_of(legal, ("pass",))
+        if tops >= DOUBLE_TOPS and state.bid >= g.rules.auction.bid_min + DOUBLE_ABOVE_MIN:
+            return steps[0]
+        return first_of(legal, ("pass",))
 
     def _declare(self, state: State, legal: tuple[Action, ...]) -> Action:
         for a in legal:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.bots.model import HandModel
+from engine.bots.model import TRICK_WORTH, HandModel
 from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, card_power, winning_index
@@ -204,7 +204,7 @@ def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) ->
             pts = 0
             for x in trick:
                 pts += g.points[x]
-            if pts >= 2:
+            if pts >= TRICK_WORTH:
                 return -1 - i
             break
     return _cheapest(state, t, mask, power)

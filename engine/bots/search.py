@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from engine.bots.base import register
 from engine.bots.heuristic import decide
 from engine.bots.info import Seen, read_view
-from engine.bots.model import HandModel, model_for
+from engine.bots.model import PARTNER_MARGIN, RAISE_MARGIN, HandModel, model_for
 from engine.bots.pimc import apply_first
 from engine.bots.rollout import Stream, rollout, utility
 from engine.bots.viewbot import ViewBot
@@ -82,19 +82,18 @@ class SearchBot(ViewBot):
             _, units = m.best_trump(seen.hand, m.no_trumps)
             est = m.expected(v.seat, seen.hand, units)
             partner = _partner_high(seen)
-            return abs(est - (lowest + (4 if partner else 0))) <= close
+            return abs(est - (lowest + (PARTNER_MARGIN if partner else 0))) <= close
         if v.phase == "raise":
             lowest = next((m.value_of(a) for a in legal if a.verb == "raise"), -1)
             if lowest < 0:
                 return True
             hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
-            trump = seen.trump if seen.trump is not None else -2
-            if trump >= 0:
-                units = m.units(hand, trump)
+            if seen.trump is not None and seen.trump >= 0:
+                units = m.units(hand, seen.trump)
             else:
                 units = m.best_trump(hand, False)[1]
             est = m.expected(v.seat, hand, units)
-            return abs(est - (lowest + 1)) <= close
+            return abs(est - (lowest + RAISE_MARGIN)) <= close
         return True
 
     def search(self, seen: Seen, candidates: list[Action], worlds: int, fallback: Action,
@@ -142,7 +141,7 @@ def _partner_high(seen: Seen) -> bool:
         parts = text.split()
         if len(parts) >= 3 and parts[1] == "bid":
             high = int(parts[0])
-    return high >= 0 and high != v.seat and not seen.game.bidder_alone and seen.partners(high, v.seat)
+    return high >= 0 and high != v.seat and not seen.game.rules.table.bidder_plays_alone and seen.partners(high, v.seat)
 
 
 def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: Action) -> list[Action]:

@@ -20,6 +20,6 @@ class ViewBot:
     def check_view(self, view: View | None) -> View:
         if view is None:
             raise ValueError(f"the {type(self).__name__} needs its seat's view")
-        if view.ruleset != self.game.name or view.players != self.game.n:
-            raise ValueError(f"the {type(self).__name__} plays {self.game.name}, not {view.ruleset}")
+        if view.ruleset != self.game.rules.name or view.players != self.game.n:
+            raise ValueError(f"the {type(self).__name__} plays {self.game.rules.name}, not {view.ruleset}")
         return view

@@ -37,17 +37,18 @@ from engine.bots.model import PARTNER_MARGIN, SOFT_BID, HandModel, log_floor, si
 from engine.errors import JacknineError
 from engine.play.base import AUCTION, PLAY
 from engine.play.game import NO_TRUMP, Game, winning_index
-from engine.play.rules import STEP_AUCTION, STEP_TRUMP
+from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, STEP_AUCTION, STEP_TRUMP
 from engine.play.state import State
 
 PLAY_MISMATCH = math.log(0.5)   # a losing card that was not the cheapest the player could play: half as likely
 TEMPER = 1.0                    # likelihoods are raised to this power before resampling
+NOT_NAMED = -9                  # _trump_named: the history shows no trump named by another seat
 
 
 def cards_before(game: Game, step: int) -> int:
     """How many cards each seat holds when the schedule reaches `step` (all of them if it never does)."""
     k = 0
-    for code in game.schedule:
+    for code in game.rules.schedule:
         if code == step:
             return k
         if code > 0:
@@ -119,7 +120,7 @@ class Sampler:
         self.own_seventh = any(t.split()[1:] == ["trump", "seventh"] for t in v.history)
         self.k_auction = cards_before(game, STEP_AUCTION)
         self.bids = self._bids() if contract_weight else []
-        self.trump_named = self._trump_named() if contract_weight else -9
+        self.trump_named = self._trump_named() if contract_weight else NOT_NAMED
         self.plays, self.played_from = self._plays() if play_weight else ([], [])
         self.ready = False          # the bids' context is read from the first world that replays
         self._est: dict[int, float] = {}
@@ -138,7 +139,7 @@ class Sampler:
         return out
 
     def _trump_named(self) -> int:
-        """The suit another seat named as trump where the history shows it (NO_TRUMP for no-trumps), else -9."""
+        """The suit another seat named as trump where the history shows it (NO_TRUMP for no-trumps), else NOT_NAMED."""
         g = self.game
         for text in self.seen.view.history:
             parts = text.split()
@@ -150,7 +151,7 @@ class Sampler:
                     return g.layout.suits.index(arg)
                 if arg in g.code_ids:
                     return g.suit_of[g.code_ids[arg][0]]
-        return -9
+        return NOT_NAMED
 
     def _plays(self) -> tuple[list[Play], list[list[int]]]:
         """The informative card plays of other seats, and per seat the cards it played from each trick on."""
@@ -260,14 +261,14 @@ class Sampler:
                 est = self._estimate(b.seat, hand)
                 out += log_floor(1.0 - sigmoid((est - (b.lowest + b.margin)) / soft))
                 continue
-            if g.bid_in_suit and b.code:
+            if g.rules.trump.in_bid and b.code:
                 suit = NO_TRUMP if b.code == "NT" else g.layout.suits.index(b.code)
                 units = m.units(hand, suit) - (1.0 if suit < 0 else 0.0)
                 est = m.expected(b.seat, hand, units)
             else:
                 est = self._estimate(b.seat, hand)
             out += log_floor(sigmoid((est - (b.value + b.margin)) / soft))
-        if self.trump_named != -9 and self.bidder >= 0 and self.bidder != self.me:
+        if self.trump_named != NOT_NAMED and self.bidder >= 0 and self.bidder != self.me:
             hand = self._auction_hand(cand.dealt[self.bidder], self.k_trump)
             out += m.suit_log_likelihood(hand, self.trump_named, g.rules.trump.as_card)
         for p in self.plays:
@@ -303,7 +304,7 @@ class Sampler:
                     cur.insert(0, first)
             if s == self.me and seen.indicator >= 0:
                 cur.remove(seen.indicator)
-                cur.insert(6 if self.own_seventh and len(cur) >= 7 else 0, seen.indicator)
+                cur.insert(SEVENTH_CARD_INDEX if self.own_seventh and len(cur) >= SEVENTH_CARD else 0, seen.indicator)
             k = self.future[s]
             dealt.append(cur + rest[pos:pos + k])
             pos += k

@@ -9,7 +9,8 @@ import typer
 
 from engine.bots.base import Bot, check_bot_spec, make_bot
 from engine.errors import RulesetError, UnreadableError
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.rules.load import DEFAULT_RULESET
 from engine.text import printable
 

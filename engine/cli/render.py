@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
@@ -22,13 +23,13 @@ def hand_text(game: Game, cards: list[int]) -> str:
     return "  ".join(parts)
 
 
-def team_name(teams: list[list[int]], i: int) -> str:
+def team_name(teams: Sequence[Sequence[int]], i: int) -> str:
     return "team " + "+".join(str(s) for s in teams[i])
 
 
 def render_deal(state: State, seed: int) -> str:
     g = state.game
-    lines = [f"{g.name}: seed {seed}, dealer {state.dealer}, first hand {state.first}"]
+    lines = [f"{g.rules.name}: seed {seed}, dealer {state.dealer}, first hand {state.first}"]
     for seat, cards in enumerate(state.dealt):
         lines.append(f"  seat {seat}: {hand_text(g, cards)}")
     return "\n".join(lines)
@@ -62,7 +63,7 @@ def render_hand_summary(state: State) -> str:
 def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     s = rp.state
     g = rp.game
-    lines = [f"{g.name}: dealer {s.dealer}"]
+    lines = [f"{g.rules.name}: dealer {s.dealer}"]
     for seat, cards in enumerate(s.dealt):
         lines.append(f"  seat {seat}: {hand_text(g, cards)}")
     auction = [str(a) for a in s.history if a.verb not in ("play",)]

@@ -29,17 +29,17 @@ class AuctionPhase(StateData):
         g = self.game
         a = g.rules.auction
         if self.high_bidder < 0:
-            lo = g.bid_min
+            lo = a.bid_min
         elif a.hold and (seat - self.first) % self.n < (self.high_bidder - self.first) % self.n:
             lo = self.high  # an earlier speaker may hold (equal) a later bid
         else:
-            lo = self.high + g.bid_step
+            lo = self.high + a.bid_step
         po = a.partner_overcall
         if (po is not None and self.high_bidder >= 0 and self.high_bidder != seat
                 and g.team_of[self.high_bidder] == g.team_of[seat]
                 and (self.last_was_pass or not po.only_after_a_pass)):
             if po.forbidden:
-                return g.bid_max + g.bid_step
+                return a.bid_max + a.bid_step
             lo = max(lo, po.min)
         if a.second_bid_min >= 0 and self.bids_made[seat]:
             lo = max(lo, a.second_bid_min)
@@ -59,18 +59,19 @@ class AuctionPhase(StateData):
 
     def _auction_legal(self) -> tuple[Action, ...]:
         g = self.game
+        a = g.rules.auction
         p = self.to_act
         redeal = self._may_demand_redeal(p)
         if self._dealer_forced(p):
-            lo = hi = g.rules.auction.forced_bid
+            lo = hi = a.forced_bid
             may_pass = False
         else:
             lo = self._min_bid(p)
-            lo += (-(lo - g.bid_min)) % g.bid_step
-            hi = g.bid_max
+            lo += (-(lo - a.bid_min)) % a.bid_step
+            hi = a.bid_max
             if self._one_suit_barred(p) or lo > hi:
                 lo, hi = 0, -1
-            must_open = g.rules.auction.first_hand_must_bid and p == self.first and not self.spoke[p]
+            must_open = a.first_hand_must_bid and p == self.first and not self.spoke[p]
             may_pass = not (must_open and lo <= hi)
         return g.auction_choices(p, redeal, may_pass, lo, hi)
 
@@ -97,7 +98,7 @@ class AuctionPhase(StateData):
             self.passes = 0
             self.bids_made[p] += 1
             self.last_was_pass = False
-            if forced or (self.high >= g.bid_max and g.rules.auction.ends_at_max_bid):
+            if forced or (self.high >= g.rules.auction.bid_max and g.rules.auction.ends_at_max_bid):
                 self._end_auction()
                 return
         nxt = (p + 1) % self.n
@@ -124,13 +125,13 @@ class AuctionPhase(StateData):
         g = self.game
         self.bidder = self.high_bidder
         self.bid = self.target = self.high
-        if g.bidder_alone:
+        if g.rules.table.bidder_plays_alone:
             others = [s for s in range(self.n) if s != self.bidder]
             self.hand_teams = sorted([[self.bidder], others], key=lambda t: t[0])
             self.hand_team_of = [self.hand_teams.index([self.bidder]) if s == self.bidder
                                  else self.hand_teams.index(others) for s in range(self.n)]
             self.team_points = [0] * len(self.hand_teams)
-        if g.bid_in_suit:
+        if g.rules.trump.in_bid:
             self._set_trump(NO_TRUMP if self.high_suit == "NT" else g.layout.parse_suit(self.high_suit))
             self.concealed = False
             self.exposed_trick = 1 if self.trump >= 0 else 0

@@ -18,6 +18,9 @@ FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
 
 UNDECIDED = -2  # trump suit not chosen yet
 
+# The opponents' offer to surrender (special.all_tricks.surrender), as `surrender` holds it
+NO_SURRENDER, SURRENDER_OFFERED, SURRENDER_REFUSED, SURRENDER_ACCEPTED = range(4)
+
 
 class TrickRecord:
     """A finished trick, as the state keeps it: never changed once made, so clones share it (a plain class, which
@@ -31,7 +34,7 @@ class TrickRecord:
         self.points = points
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Trick:
     """A finished trick in a `Result`: who led, the seats and cards in playing order, the winner, the points."""
 
@@ -42,7 +45,7 @@ class Trick:
     points: int
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Result:
     """What a finished (or stopped) hand amounts to, per hand team."""
 

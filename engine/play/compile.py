@@ -1,5 +1,5 @@
 """The one step that reads a rule file's model: `compile_rules(ruleset)` turns it into the plain `Rules` records
-the engine plays from, and `compile_game` builds the `Game` on them.
+the engine plays from, `compile_game` builds the `Game` on them, and `load_game` does both for a rule file.
 
 Every field of the model is either read here or listed in `DISPLAY_ONLY` (a test checks both, and that changing
 any field read here changes legal actions or scores in seeded hands).
@@ -47,6 +47,8 @@ from engine.play.rules import (
     TrumpRules,
 )
 from engine.rules import model as m
+from engine.rules.checks import bonus_points
+from engine.rules.load import load_ruleset, locate, shipped_rulesets
 
 # Fields that describe a file or are shown to people but never change play.
 DISPLAY_ONLY: frozenset[str] = frozenset({
@@ -67,11 +69,12 @@ _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_RAISE}
 
 
 def _table(t: m.Table) -> TableRules:
-    return TableRules(t.players, tuple(tuple(team) for team in t.teams), t.bidder_plays_alone,
-                      t.first_lead == "bidder")
+    return TableRules(players=t.players, teams=tuple(tuple(team) for team in t.teams),
+                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder")
 
 
-def _deck(d: m.Deck) -> DeckRules:
+def _deck(rs: m.Ruleset) -> DeckRules:
+    d = rs.deck
     ranks = tuple(d.ranks)
     tie_top = list(range(len(ranks)))
     for group in d.rank_ties:
@@ -79,8 +82,9 @@ def _deck(d: m.Deck) -> DeckRules:
         for r in group:
             tie_top[ranks.index(r)] = top
     points = d.points
-    return DeckRules(tuple(d.suits), ranks, d.copies, tuple(points.get(r, 0) for r in ranks), tuple(tie_top),
-                     d.last_trick_bonus)
+    return DeckRules(suits=tuple(d.suits), ranks=ranks, copies=d.copies,
+                     rank_points=tuple(points.get(r, 0) for r in ranks), tie_top=tuple(tie_top),
+                     last_trick_bonus=d.last_trick_bonus, bonus_points=bonus_points(rs))
 
 
 def _schedule(steps: list[m.ScheduleStep]) -> tuple[int, ...]:
@@ -91,44 +95,54 @@ def _auction(a: m.Auction) -> AuctionRules:
     bids = a.bids
     po = a.partner_overcall
     overcall = None if po is None else PartnerOvercallRules(
-        -1 if po.min is None else po.min, po.forbidden, po.only_after_a_pass)
+        min=-1 if po.min is None else po.min, forbidden=po.forbidden, only_after_a_pass=po.only_after_a_pass)
     pr = a.pointless_redeal
     return AuctionRules(
-        bids.min, bids.max, bids.step, a.first_hand_must_bid, a.pass_is_final, a.if_all_pass == "dealer_must_bid",
-        bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid, a.hold, a.ends_at_max_bid, overcall,
-        -1 if a.second_bid_min is None else a.second_bid_min, _ONE_SUIT[a.one_suit_hand_may_not_bid],
-        0 if pr is None else pr.seats, pr is not None and pr.automatic)
+        bid_min=bids.min, bid_max=bids.max, bid_step=bids.step, first_hand_must_bid=a.first_hand_must_bid,
+        pass_is_final=a.pass_is_final, dealer_must_bid=a.if_all_pass == "dealer_must_bid",
+        forced_bid=bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid, hold=a.hold,
+        ends_at_max_bid=a.ends_at_max_bid, partner_overcall=overcall,
+        second_bid_min=-1 if a.second_bid_min is None else a.second_bid_min,
+        one_suit_barred=_ONE_SUIT[a.one_suit_hand_may_not_bid], redeal_seats=0 if pr is None else pr.seats,
+        redeal_automatic=pr is not None and pr.automatic)
 
 
 def _trump(t: m.Trump) -> TrumpRules:
-    return TrumpRules(t.chosen == "in_bid", t.declared_as == "card", t.concealed, t.seventh_card, t.no_trumps,
-                      t.no_trumps_ranking == "reversed")
+    return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
+                      seventh_card=t.seventh_card, no_trumps=t.no_trumps,
+                      no_trumps_reversed=t.no_trumps_ranking == "reversed")
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
     r, b = p.reveal, p.bidder_while_concealed
     return PlayRules(
-        r.call == "compulsory_first_void", r.caller_must_trump, r.retroactive, r.last_trick_forces_exposure,
-        b.lead_trump_suit == "free", _LED[b.when_trump_suit_led], _VOID[b.void_in_plain_suit],
-        frozenset(ranks.index(x) for x in p.no_discard_before_suit_led), p.suit_counts_as_led_when == "played",
-        p.must_not_undertrump)
+        compulsory_call=r.call == "compulsory_first_void", caller_must_trump=r.caller_must_trump,
+        retroactive=r.retroactive, last_trick_forces_exposure=r.last_trick_forces_exposure,
+        bidder_leads_trump_freely=b.lead_trump_suit == "free", when_trump_suit_led=_LED[b.when_trump_suit_led],
+        void_in_plain_suit=_VOID[b.void_in_plain_suit],
+        no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
+        suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump)
 
 
 def _raise(r: m.Raise | None) -> RaiseRules | None:
-    return None if r is None else RaiseRules(tuple(r.by), r.min, r.others_may_raise)
+    return None if r is None else RaiseRules(by=tuple(r.by), min=r.min, others_may_raise=r.others_may_raise)
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
     if p is None:
         return None
     lo, hi = p.target_bounds if p.target_bounds is not None else (bids.min, bids.max)
-    return PairRules(tuple(ranks.index(x) for x in p.ranks),
-                     tuple(PairBandRules(b.bids[0], b.bids[1], b.adjust) for b in p.bidding_team),
-                     p.opponents, p.needs_trump_exposed, p.needs_won_trick, p.right_after_winning, lo, hi)
+    return PairRules(ranks=tuple(ranks.index(x) for x in p.ranks),
+                     bidding_team=tuple(PairBandRules(lo=b.bids[0], hi=b.bids[1], adjust=b.adjust)
+                                        for b in p.bidding_team),
+                     opponents=p.opponents, needs_trump_exposed=p.needs_trump_exposed,
+                     needs_won_trick=p.needs_won_trick, right_after_winning=p.right_after_winning,
+                     target_lo=lo, target_hi=hi)
 
 
 def _contract(c: m.SpecialContract) -> ContractRules:
-    return ContractRules(c.name, c.who == "anyone", c.partner == "sits_out", c.trumps == "none", c.made, c.failed)
+    return ContractRules(name=c.name, anyone=c.who == "anyone", partner_sits_out=c.partner == "sits_out",
+                         no_trumps=c.trumps == "none", made=c.made, failed=c.failed)
 
 
 def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
@@ -137,7 +151,8 @@ def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
     s = a.surrender
     if s is not None and s.by != "opponents":  # the model allows no other value today
         raise ValueError(f"surrender by {s.by!r} is not supported")
-    return AllTricksRules(a.multiplier, s is not None, 1 if s is None else s.refused_loss_multiplier)
+    return AllTricksRules(multiplier=a.multiplier, surrender=s is not None,
+                          refused_loss_multiplier=1 if s is None else s.refused_loss_multiplier)
 
 
 def _doubling(d: m.Doubling | None) -> DoublingRules | None:
@@ -145,25 +160,31 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
         return None
     auto, fs = d.auto_double, d.fixed_stake
     return DoublingRules(
-        tuple(DoublingStepRules(s.name, s.by == "bidding_team", s.multiplier) for s in d.steps),
-        0 if d.cap is None else d.cap, -1 if auto is None else auto.from_bid, 1 if auto is None else auto.multiplier,
-        None if fs is None else FixedStakeRules(fs.name, fs.value, fs.needs_no_score_showing))
+        steps=tuple(DoublingStepRules(name=s.name, by_bidding_team=s.by == "bidding_team", multiplier=s.multiplier)
+                    for s in d.steps),
+        cap=0 if d.cap is None else d.cap, auto_from_bid=-1 if auto is None else auto.from_bid,
+        auto_multiplier=1 if auto is None else auto.multiplier,
+        fixed_stake=None if fs is None else FixedStakeRules(name=fs.name, value=fs.value,
+                                                             needs_no_score_showing=fs.needs_no_score_showing))
 
 
 def _scoring(s: m.Scoring) -> ScoringRules:
-    return ScoringRules(_METHOD[s.method], tuple(BandRules(b.bids[0], b.bids[1], b.made, b.failed) for b in s.bands),
-                        s.below_half_loss_multiplier)
+    return ScoringRules(method=_METHOD[s.method],
+                        bands=tuple(BandRules(lo=b.bids[0], hi=b.bids[1], made=b.made, failed=b.failed)
+                                    for b in s.bands),
+                        below_half_loss_multiplier=s.below_half_loss_multiplier)
 
 
 def _annul(a: m.Annul, ranks: tuple[str, ...]) -> AnnulRules:
     rank = a.one_hand_holds_all_of
-    return AnnulRules(-1 if rank is None else ranks.index(rank), a.bidding_team_held_all_trumps,
-                      a.trump_never_exposed, a.pointless_hand_may_redeal)
+    return AnnulRules(all_of_rank=-1 if rank is None else ranks.index(rank),
+                      bidding_team_held_all_trumps=a.bidding_team_held_all_trumps,
+                      trump_never_exposed=a.trump_never_exposed, pointless_hand_may_redeal=a.pointless_hand_may_redeal)
 
 
 def compile_rules(rs: m.Ruleset) -> Rules:
     """The engine's reading of a resolved, checked rule file."""
-    deck = _deck(rs.deck)
+    deck = _deck(rs)
     special = rs.special
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
@@ -172,9 +193,21 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), scoring=_scoring(rs.scoring),
-        match=MatchRules(rs.match.start, rs.match.win_at, rs.match.lose_at), annul=_annul(rs.annul, deck.ranks))
+        match=MatchRules(start=rs.match.start, win_at=rs.match.win_at, lose_at=rs.match.lose_at),
+        annul=_annul(rs.annul, deck.ranks))
 
 
 def compile_game(rs: m.Ruleset, ref: str | Path | None = None) -> Game:
     """The playable game of a resolved rule file; `ref` is how records and saves name it."""
     return Game(compile_rules(rs), ref)
+
+
+def load_game(ref: str | Path) -> Game:
+    """Load a rule file (shipped name or path) and compile it. The game's `ref` is the shipped name, or the
+    rule file's absolute path: records and saves name it so, never by the file's `name:` alone."""
+    ruleset = load_ruleset(ref)
+    text = str(ref)
+    if isinstance(ref, Path) or text not in shipped_rulesets():
+        path = locate(ref)
+        text = str(path.resolve()) if path is not None else text
+    return compile_game(ruleset, text)

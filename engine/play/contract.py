@@ -6,6 +6,7 @@ from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
 from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP
+from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX
 
 
 class ContractPhases(AuctionPhase):
@@ -65,8 +66,9 @@ class ContractPhases(AuctionPhase):
     def _take_seventh_card(self) -> None:
         """The seventh card dealt to the bidder becomes the indicator as soon as it is dealt."""
         p = self.bidder
-        if self.seventh and self.indicator < 0 and len(self.dealt[p]) >= 7 and self.given[p] >= 7:
-            card = self.dealt[p][6]
+        if (self.seventh and self.indicator < 0 and len(self.dealt[p]) >= SEVENTH_CARD
+                and self.given[p] >= SEVENTH_CARD):
+            card = self.dealt[p][SEVENTH_CARD_INDEX]
             self.indicator = card
             self._set_trump(self.game.suit_of[card])
             if self.concealed:
@@ -144,11 +146,12 @@ class ContractPhases(AuctionPhase):
 
     def _raise_lo(self) -> int:
         """The lowest raise allowed now, on the bid step (above the top bid: no raise is possible)."""
-        g = self.game
-        r = g.rules.raise_
+        rules = self.game.rules
+        r = rules.raise_
         assert r is not None
-        lo = max(r.min, self.bid + g.bid_step)
-        return lo + (-(lo - g.bid_min)) % g.bid_step
+        a = rules.auction
+        lo = max(r.min, self.bid + a.bid_step)
+        return lo + (-(lo - a.bid_min)) % a.bid_step
 
     def _start_raise(self) -> None:
         r = self.game.rules.raise_
@@ -157,7 +160,7 @@ class ContractPhases(AuctionPhase):
         for who in r.by:
             if who == "bidder":
                 seats.append(self.bidder)
-            elif not self.game.bidder_alone:
+            elif not self.game.rules.table.bidder_plays_alone:
                 team = self.hand_teams[self.hand_team_of[self.bidder]]
                 seats.extend(s for s in self._seats_from(self.bidder) if s in team and s != self.bidder)
         if r.others_may_raise:
@@ -167,7 +170,7 @@ class ContractPhases(AuctionPhase):
         self._ask_next_raise()
 
     def _ask_next_raise(self) -> None:
-        top = self.game.bid_max
+        top = self.game.rules.auction.bid_max
         while self.queue and self._raise_lo() > top:
             self.queue.pop(0)
         if self.queue:
@@ -187,7 +190,7 @@ class ContractPhases(AuctionPhase):
         self._set_trump(UNDECIDED)
         self.exposed_trick = 0
         self.bidder = self.high_bidder
-        if self.game.bidder_alone:
+        if self.game.rules.table.bidder_plays_alone:
             self._regroup_for_declarer(self.bidder)
         self.rechoosing = True
         self._start_trump()
@@ -258,7 +261,7 @@ class ContractPhases(AuctionPhase):
         p = a.seat
         self.special = c
         self.declarer = p
-        if g.bidder_alone or p != self.bidder:
+        if g.rules.table.bidder_plays_alone or p != self.bidder:
             self._regroup_for_declarer(p)
         self.bidder = p
         if c.partner_sits_out:
@@ -278,7 +281,7 @@ class ContractPhases(AuctionPhase):
     def _regroup_for_declarer(self, declarer: int) -> None:
         """A declarer from another team (or at a lone-bidder table) plays with their own team."""
         g = self.game
-        if g.bidder_alone:
+        if g.rules.table.bidder_plays_alone:
             others = [s for s in range(self.n) if s != declarer]
             self.hand_teams = sorted([[declarer], others], key=lambda t: t[0])
             self.hand_team_of = [self.hand_teams.index([declarer]) if s == declarer

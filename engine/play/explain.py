@@ -102,33 +102,34 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
 
 def _why_bid(state: State, a: Action) -> str:
     g = state.game
+    au = g.rules.auction
+    in_bid = g.rules.trump.in_bid
     parts = a.arg.split()
     if not parts or not parts[0].isdigit():
-        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if g.bid_in_suit else "")
+        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
     v = int(parts[0])
-    if g.bid_in_suit and (len(parts) != 2 or parts[1] not in g.bid_suits):
+    if in_bid and (len(parts) != 2 or parts[1] not in g.bid_suits):
         return f"a bid names a trump suit or no-trumps: {' '.join(g.bid_suits)}"
-    if not g.bid_in_suit and len(parts) != 1:
+    if not in_bid and len(parts) != 1:
         return "a bid is just a number here"
     if state._one_suit_barred(a.seat):
         return "you may not bid while holding cards of one suit only"
-    po = g.rules.auction.partner_overcall
-    if po is not None and po.forbidden and state._min_bid(a.seat) > g.bid_max and state.high_bidder >= 0 \
+    po = au.partner_overcall
+    if po is not None and po.forbidden and state._min_bid(a.seat) > au.bid_max and state.high_bidder >= 0 \
             and g.team_of[state.high_bidder] == g.team_of[a.seat]:
         return "you may not overbid your partner's bid"
-    if v > g.bid_max:
-        return f"bids go up to {g.bid_max}"
-    if (v - g.bid_min) % g.bid_step:
-        return f"bids go in steps of {g.bid_step}"
+    if v > au.bid_max:
+        return f"bids go up to {au.bid_max}"
+    if (v - au.bid_min) % au.bid_step:
+        return f"bids go in steps of {au.bid_step}"
     lo = state._min_bid(a.seat)
     if state._dealer_forced(a.seat):
-        return f"the dealer must bid {g.rules.auction.forced_bid}"
+        return f"the dealer must bid {au.forced_bid}"
     if state.high_bidder >= 0 and v <= state.high:
         return f"a bid must be higher than {state.high}"
-    po = g.rules.auction.partner_overcall
     if po is not None and po.min >= 0 and lo == po.min and v < po.min:
         return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
-    sb = g.rules.auction.second_bid_min
+    sb = au.second_bid_min
     if sb >= 0 and lo == sb and v < sb:
         return f"a second bid must be at least {sb}"
     return f"a bid must be at least {lo}"
@@ -165,6 +166,6 @@ def _why_card(state: State, a: Action) -> str:
     if state.concealed and p == state.high_bidder and g.suit_of[card] == state.trump:
         return ("the bidder may not play a card of the concealed trump suit from hand: discard another suit, "
                 "or call and play the indicator")
-    if g.rank_of[card] in g.no_discard_ranks and not state.led_suits >> g.suit_of[card] & 1:
+    if g.rank_of[card] in g.rules.play.no_discard_ranks and not state.led_suits >> g.suit_of[card] & 1:
         return f"you may not discard the {g.layout.ranks[g.rank_of[card]]} of a suit that has not been led"
     return f"you may not play {a.arg} now"

@@ -27,7 +27,7 @@ class Match:
         self.game = game
         self.rng = random.Random(seed)
         self.dealer = first_dealer
-        self.scores = [game.rules.match.start] * len(game.teams)
+        self.scores = [game.rules.match.start] * len(game.rules.table.teams)
         self.hands: list[HandOutcome] = []
         self.max_hands = max_hands
         self.current_seed = 0
@@ -39,7 +39,7 @@ class Match:
 
     def to_match_points(self, state: State) -> list[int]:
         """Turn a hand's points per hand team into points per match team."""
-        out = [0] * len(self.game.teams)
+        out = [0] * len(self.game.rules.table.teams)
         for team, pts in zip(state.hand_teams, state.game_points, strict=True):
             for mt in sorted({self.game.team_of[s] for s in team}):
                 out[mt] += pts

@@ -3,11 +3,18 @@
 The rule file's pydantic model (engine/rules/model.py) is read once, by `engine.play.compile`, into these
 records; nothing after that step sees the model. Named options become small int codes or booleans so the hot
 path compares ints, and every default is already resolved (a forced bid is a number, never "the minimum").
+The records are keyword-only, so the compile step names every field it fills: a new field is one keyword in the
+record and one where it is built, never a position to count.
+
+The hot path reads rule values here (`game.rules.<section>.<field>`); `Game` keeps no copies of them, only
+tables derived from them. So that those reads cost what an attribute of `Game` costs, a normal install compiles
+this module with the hot path (setup.py): the records are then native classes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 # auction.one_suit_hand_may_not_bid
 ONE_SUIT_NOBODY, ONE_SUIT_FIRST_HAND, ONE_SUIT_EVERYONE = range(3)
@@ -19,15 +26,27 @@ VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
 
 
-@dataclass(frozen=True)
-class PartnerOvercallRules:
+def _rebuild(cls: type[Record], values: dict[str, Any]) -> Record:
+    return cls(**values)
+
+
+class Record:
+    """Base of the records: pickled as their class and fields, rebuilt by keyword. (A compiled frozen record
+    cannot be unpickled field by field, and tournaments send `game.rules` to their worker processes.)"""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (type(self), {f.name: getattr(self, f.name) for f in fields(self)})  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartnerOvercallRules(Record):
     min: int            # -1: no higher minimum
     forbidden: bool
     only_after_a_pass: bool
 
 
-@dataclass(frozen=True)
-class AuctionRules:
+@dataclass(frozen=True, kw_only=True)
+class AuctionRules(Record):
     bid_min: int
     bid_max: int
     bid_step: int
@@ -44,8 +63,8 @@ class AuctionRules:
     redeal_automatic: bool
 
 
-@dataclass(frozen=True)
-class TrumpRules:
+@dataclass(frozen=True, kw_only=True)
+class TrumpRules(Record):
     in_bid: bool                   # every bid names the trump (else the final bidder chooses after the auction)
     as_card: bool                  # the bidder lays a card of the suit (else names the suit)
     concealed: bool
@@ -54,8 +73,8 @@ class TrumpRules:
     no_trumps_reversed: bool
 
 
-@dataclass(frozen=True)
-class PlayRules:
+@dataclass(frozen=True, kw_only=True)
+class PlayRules(Record):
     compulsory_call: bool          # the first player unable to follow must call for a concealed trump
     caller_must_trump: bool
     retroactive: bool
@@ -68,22 +87,22 @@ class PlayRules:
     must_not_undertrump: bool
 
 
-@dataclass(frozen=True)
-class RaiseRules:
+@dataclass(frozen=True, kw_only=True)
+class RaiseRules(Record):
     by: tuple[str, ...]            # "bidder", "partner", in order
     min: int
     others_may_raise: bool
 
 
-@dataclass(frozen=True)
-class PairBandRules:
+@dataclass(frozen=True, kw_only=True)
+class PairBandRules(Record):
     lo: int
     hi: int
     adjust: int | None
 
 
-@dataclass(frozen=True)
-class PairRules:
+@dataclass(frozen=True, kw_only=True)
+class PairRules(Record):
     ranks: tuple[int, ...]         # rank indexes
     bidding_team: tuple[PairBandRules, ...]
     opponents: int
@@ -101,8 +120,8 @@ class PairRules:
         return None
 
 
-@dataclass(frozen=True)
-class ContractRules:
+@dataclass(frozen=True, kw_only=True)
+class ContractRules(Record):
     """A special contract to win every trick (`declare NAME`)."""
 
     name: str
@@ -113,29 +132,29 @@ class ContractRules:
     failed: int
 
 
-@dataclass(frozen=True)
-class AllTricksRules:
+@dataclass(frozen=True, kw_only=True)
+class AllTricksRules(Record):
     multiplier: int
     surrender: bool                # the opponents may offer to surrender
     refused_loss_multiplier: int
 
 
-@dataclass(frozen=True)
-class DoublingStepRules:
+@dataclass(frozen=True, kw_only=True)
+class DoublingStepRules(Record):
     name: str
     by_bidding_team: bool          # else the opponents
     multiplier: int
 
 
-@dataclass(frozen=True)
-class FixedStakeRules:
+@dataclass(frozen=True, kw_only=True)
+class FixedStakeRules(Record):
     name: str
     value: int
     needs_no_score_showing: bool
 
 
-@dataclass(frozen=True)
-class DoublingRules:
+@dataclass(frozen=True, kw_only=True)
+class DoublingRules(Record):
     steps: tuple[DoublingStepRules, ...]
     cap: int                       # 0: no cap
     auto_from_bid: int             # -1: no automatic double
@@ -143,56 +162,57 @@ class DoublingRules:
     fixed_stake: FixedStakeRules | None
 
 
-@dataclass(frozen=True)
-class BandRules:
+@dataclass(frozen=True, kw_only=True)
+class BandRules(Record):
     lo: int
     hi: int
     made: int
     failed: int
 
 
-@dataclass(frozen=True)
-class ScoringRules:
+@dataclass(frozen=True, kw_only=True)
+class ScoringRules(Record):
     method: int                    # SCORE_*
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
 
 
-@dataclass(frozen=True)
-class MatchRules:
+@dataclass(frozen=True, kw_only=True)
+class MatchRules(Record):
     start: int
     win_at: int | None
     lose_at: int | None
 
 
-@dataclass(frozen=True)
-class AnnulRules:
+@dataclass(frozen=True, kw_only=True)
+class AnnulRules(Record):
     all_of_rank: int               # rank index one hand may not hold every card of; -1: no such rule
     bidding_team_held_all_trumps: bool
     trump_never_exposed: bool
     pointless_hand_may_redeal: bool
 
 
-@dataclass(frozen=True)
-class DeckRules:
+@dataclass(frozen=True, kw_only=True)
+class DeckRules(Record):
     suits: tuple[str, ...]
     ranks: tuple[str, ...]         # high to low
     copies: int
     rank_points: tuple[int, ...]   # per rank index
     tie_top: tuple[int, ...]       # per rank index: the highest rank it ties with (itself when untied)
-    last_trick_bonus: int
+    last_trick_bonus: int          # added to the last trick's points
+    bonus_points: int              # every per-hand bonus together (engine.rules.checks.bonus_points)
 
 
-@dataclass(frozen=True)
-class TableRules:
+@dataclass(frozen=True, kw_only=True)
+class TableRules(Record):
     players: int
     teams: tuple[tuple[int, ...], ...]
     bidder_plays_alone: bool
     bidder_leads_first: bool       # else the first hand leads
 
 
-@dataclass(frozen=True)
-class Rules:
+@dataclass(frozen=True, kw_only=True)
+class Rules(Record):
     """One game, completely, as the engine reads it."""
 
     name: str
@@ -215,3 +235,7 @@ class Rules:
 
 # Schedule step codes
 STEP_AUCTION, STEP_TRUMP, STEP_RAISE = -1, -2, -3
+
+# trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
+SEVENTH_CARD = 7
+SEVENTH_CARD_INDEX = SEVENTH_CARD - 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.play.base import StateData
+from engine.play.base import SURRENDER_ACCEPTED, SURRENDER_REFUSED, StateData
 from engine.play.rules import SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED
 
 
@@ -15,12 +15,12 @@ def contract_value(state: StateData) -> tuple[bool, int]:
         return made, state.special.made if made else state.special.failed
     band = g.band_for(state.bid)
     made_v, failed_v = (band.made, band.failed) if band is not None else (0, 0)
-    if state.surrender == 3:  # the opponents' surrender was accepted: the single amount
+    if state.surrender == SURRENDER_ACCEPTED:  # the opponents' surrender was accepted: the single amount
         return True, made_v * state.multiplier
     bidders = state.hand_team_of[state.bidder]
     pts = state.team_points[bidders]
     at = r.all_tricks
-    if at is not None and state.surrender == 2 and state.bidders_lost_trick:
+    if at is not None and state.surrender == SURRENDER_REFUSED and state.bidders_lost_trick:
         return False, failed_v * at.refused_loss_multiplier * state.multiplier
     made = pts >= state.target
     if state.fixed_stake:

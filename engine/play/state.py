@@ -17,10 +17,12 @@ from engine.play.base import (
     DECLARE,
     DONE,
     DOUBLING,
+    NO_SURRENDER,
     PHASE_NAMES,
     PLAY,
     POINTLESS,
     RAISE,
+    SURRENDER_ACCEPTED,
     TRUMP,
     UNDECIDED,
     Result,
@@ -63,6 +65,7 @@ class State(TrickPhase):
     def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
                  match_scores: list[int] | None = None, start: bool = True) -> None:
         n = game.n
+        teams = game.rules.table.teams
         self.game = game
         self.dealer = dealer
         self.n = n
@@ -78,7 +81,7 @@ class State(TrickPhase):
         self.history = []
         self.status = "in_progress"
         self.annul_reason = ""
-        self.match_scores = list(match_scores) if match_scores else [0] * len(game.teams)
+        self.match_scores = list(match_scores) if match_scores else [0] * len(teams)
         self.high = 0
         self.high_bidder = -1
         self.high_suit = ""
@@ -107,7 +110,7 @@ class State(TrickPhase):
         self.special = None
         self.declarer = -1
         self.sitting_out = 0
-        self.hand_teams = [list(t) for t in game.teams]
+        self.hand_teams = [list(t) for t in teams]
         self.hand_team_of = list(game.team_of)
         self.leader = -1
         self.trick_cards = []
@@ -125,7 +128,7 @@ class State(TrickPhase):
         self.team_points = [0] * len(self.hand_teams)
         self.tricks_won_by = [0] * n
         self.pair_shown_by = []
-        self.surrender = 0
+        self.surrender = NO_SURRENDER
         self.bidders_lost_trick = False
         self._legal = None
         self._legal_mask = 0
@@ -163,10 +166,10 @@ class State(TrickPhase):
         return an.pointless_hand_may_redeal and self._start_pointless()
 
     def _next_step(self) -> None:
-        g = self.game
+        schedule = self.game.rules.schedule
         while self.status == "in_progress":
-            if self.step < len(g.schedule):
-                code = g.schedule[self.step]
+            if self.step < len(schedule):
+                code = schedule[self.step]
                 self.step += 1
                 if code > 0:
                     self._deal(code)
@@ -200,7 +203,7 @@ class State(TrickPhase):
         an = g.rules.annul
         # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
         # included), not after an accepted surrender, which ends the hand by agreement
-        if self.surrender != 3 and self.trump >= 0:
+        if self.surrender != SURRENDER_ACCEPTED and self.trump >= 0:
             if an.trump_never_exposed and self.concealed:
                 self._annul("the trump was never exposed")
                 return
@@ -366,9 +369,10 @@ class State(TrickPhase):
 
     @property
     def result(self) -> Result:
-        return Result(self.status, [list(t) for t in self.hand_teams], list(self.team_points), self.game_points,
-                      self._made, self.annul_reason,
-                      tuple(Trick(t.leader, tuple(t.seats), tuple(t.cards), t.winner, t.points) for t in self.tricks))
+        return Result(status=self.status, teams=[list(t) for t in self.hand_teams], card_points=list(self.team_points),
+                      game_points=self.game_points, made=self._made, reason=self.annul_reason,
+                      tricks=tuple(Trick(leader=t.leader, seats=tuple(t.seats), cards=tuple(t.cards), winner=t.winner,
+                                         points=t.points) for t in self.tricks))
 
     def trump_suit_code(self) -> str | None:
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""

@@ -7,7 +7,19 @@ per-suit lookup tables precomputed in `Game`.
 from __future__ import annotations
 
 from engine.play.actions import Action
-from engine.play.base import ANSWER, ANY_TRUMP, FREE, INDICATOR, PLAY, TRUMP_IF_ABLE, TrickRecord
+from engine.play.base import (
+    ANSWER,
+    ANY_TRUMP,
+    FREE,
+    INDICATOR,
+    NO_SURRENDER,
+    PLAY,
+    SURRENDER_ACCEPTED,
+    SURRENDER_OFFERED,
+    SURRENDER_REFUSED,
+    TRUMP_IF_ABLE,
+    TrickRecord,
+)
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
 from engine.play.rules import (
@@ -60,7 +72,7 @@ class TrickPhase(ContractPhases):
         g = self.game
         if not g.void_filters or not m:
             return m
-        if g.no_discard_ranks:
+        if g.rules.play.no_discard_ranks:
             seen = self.played_suits if g.rules.play.suit_seen_when_played else self.led_suits
             barred = 0
             for s in range(g.nsuits):
@@ -211,7 +223,7 @@ class TrickPhase(ContractPhases):
         return True
 
     def _surrender_allowed(self, p: int) -> bool:
-        return (self.game.has_surrender and self.surrender == 0 and self.special is None
+        return (self.game.has_surrender and self.surrender == NO_SURRENDER and self.special is None
                 and self.hand_team_of[p] != self.hand_team_of[self.bidder] and not self.bidders_lost_trick)
 
     # --- applying -----------------------------------------------------------------------------------
@@ -222,7 +234,7 @@ class TrickPhase(ContractPhases):
         elif verb == "show":
             self._show_pair(a.seat)
         elif verb == "surrender":
-            self.surrender = 1
+            self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
             self.phase = ANSWER
             self.to_act = self.bidder
@@ -233,10 +245,10 @@ class TrickPhase(ContractPhases):
 
     def _answer_apply(self, a: Action) -> None:
         if a.verb == "accept":
-            self.surrender = 3
+            self.surrender = SURRENDER_ACCEPTED
             self._finish()
             return
-        self.surrender = 2
+        self.surrender = SURRENDER_REFUSED
         self.phase = PLAY
         self.to_act = self.resume_to
 
@@ -322,7 +334,7 @@ class TrickPhase(ContractPhases):
             pts += points[c]
         winner = self.trick_seats[win]
         if len(self.tricks) + 1 == g.tricks_per_hand:
-            pts += g.last_trick_bonus
+            pts += g.rules.deck.last_trick_bonus
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[self.hand_team_of[winner]] += pts
         self.tricks_won_by[winner] += 1

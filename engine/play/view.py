@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import bits
-from engine.play.base import PHASE_NAMES
+from engine.play.base import PHASE_NAMES, UNDECIDED
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -55,7 +55,7 @@ class View:
 
 
 def _known_trump(state: State, seat: int) -> str | None:
-    if state.trump == -2:
+    if state.trump == UNDECIDED:
         return None
     if state.concealed and seat != state.high_bidder:
         return None
@@ -87,7 +87,7 @@ def build_view(state: State, seat: int) -> View:
     trick = TrickView(state.leader, [(s, codes[c]) for s, c in zip(state.trick_seats, state.trick_cards, strict=True)])
     has_contract = state.bidder >= 0
     return View(
-        seat=seat, ruleset=g.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
+        seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
         to_act=state.to_act, hand=own, hand_sizes=sizes, teams=[list(t) for t in state.hand_teams],
         history=public_history(state, seat),
         bidder=state.bidder if has_contract else None, bid=state.bid if has_contract else None,

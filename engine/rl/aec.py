@@ -58,7 +58,7 @@ class Encoder:
         n_actions = len(self.space)
         high = np.ones(self.obs.size, np.float32)
         c0 = self.obs.offsets["contract"]
-        high[c0 + 1] = max(1.0, (game.total_points + game.last_trick_bonus) / self.obs.top)
+        high[c0 + 1] = max(1.0, (game.points_per_hand) / self.obs.top)
         high[c0 + 2] = max(1.0, max_multiplier(game) / 8.0)
         self.high = high
         self.vector_space = spaces.Box(0.0, high, (self.obs.size,), np.float32)
@@ -194,7 +194,7 @@ class JackNineEnv(AECEnv):
         g = self.game
         if self.reward_kind == "hand":
             if self._match is not None:
-                pts = self._match.to_match_points(st) if st.status == "complete" else [0] * len(g.teams)
+                pts = self._match.to_match_points(st) if st.status == "complete" else [0] * len(g.rules.table.teams)
                 self._give([float(pts[g.team_of[s]]) for s in range(g.n)])
             else:
                 gp = st.game_points
@@ -267,7 +267,7 @@ class JackNineEnv(AECEnv):
         st = self.state
         if st is None:
             return None
-        text = f"{self.game.name}: dealer {st.dealer}, " + (
+        text = f"{self.game.rules.name}: dealer {st.dealer}, " + (
             f"seat {st.to_act} to act" if st.to_act >= 0 else st.status) + "\n" + render_hand_summary(st)
         if self.render_mode == "human":
             print(text)

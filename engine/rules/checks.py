@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from engine.play.rules import SEVENTH_CARD
 from engine.rules.messages import Finding
 from engine.rules.model import Band, PairBand, Ruleset, StepName
 from engine.rules.yamlpos import KeyPath
@@ -42,11 +43,18 @@ DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS)
 DECK_SIZE = (SUITS, RANKS, COPIES)
 
 
+def bonus_points(rs: Ruleset) -> int:
+    """Every per-hand bonus together: what a hand's tricks are worth beyond their cards' points. The one sum of
+    the bonuses: `validate` and `show` count it here, and the compile step hands it to `Game.points_per_hand`,
+    which bots, encodings and tools read. A new per-hand bonus is added here (and its path to DECK_POINTS)."""
+    return rs.deck.last_trick_bonus
+
+
 def total_points(rs: Ruleset) -> int:
-    """Card points in the whole deck plus the last-trick bonus: the most a contract can ask for."""
+    """Card points in the whole deck plus every bonus: the most a contract can ask for."""
     deck = rs.deck
     per_suit = sum(deck.points.get(r, 0) for r in set(deck.ranks))
-    return per_suit * len(deck.suits) * deck.copies + deck.last_trick_bonus
+    return per_suit * len(deck.suits) * deck.copies + bonus_points(rs)
 
 
 def deck_size(rs: Ruleset) -> int:
@@ -332,7 +340,7 @@ def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
         if trump.chosen != "after_auction" or not trump.concealed:
             yield Finding(SEVENTH, "the seventh card is a concealed indicator: it needs chosen: after_auction and "
                           "concealed: true", depends=(CHOSEN, CONCEALED))
-        if cards_per_player(rs) < 7:
+        if cards_per_player(rs) < SEVENTH_CARD:
             yield Finding(SEVENTH, f"players get only {cards_per_player(rs)} cards, so there is no seventh card",
                           depends=(SCHEDULE,))
         elif rs.raise_ is not None and rs.raise_.others_may_raise:
@@ -342,7 +350,7 @@ def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
                           fix="also set raise.others_may_raise: false")
         else:
             before = cards_before(rs, "trump")
-            if before is not None and before >= 7:
+            if before is not None and before >= SEVENTH_CARD:
                 yield Finding(SEVENTH, f"each player holds {before} cards before the trump step, so the bidder's "
                               "seventh card is already in their hand and a hand would be played with no trump; "
                               "deal it after the trump step", depends=(SCHEDULE,),

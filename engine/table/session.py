@@ -319,7 +319,8 @@ class Session:
         view = build_view(state, seat)
         self.out()
         self._announce(view)
-        for line in screen(view, self.labels, hand_no, self.game.teams, not self.game.rules.trump.concealed):
+        rules = self.game.rules
+        for line in screen(view, self.labels, hand_no, rules.table.teams, not rules.trump.concealed):
             self.out(line)
         legal = state.legal_actions()
         extra = self.game.doubling_names
@@ -350,12 +351,13 @@ class Session:
         view = build_view(state, self.config.seat)
         self._announce(view)
         self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
-        for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, self.game.teams,
-                                 not self.game.rules.trump.concealed):
+        rules = self.game.rules
+        for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, rules.table.teams,
+                                 not rules.trump.concealed):
             self.out(line)
         for line in events(view, lab, self.game.doubling_names):
             self.out(Text("  ").append_text(line))
-        self.out(score_line(self.game.teams, self.match.scores, lab))
+        self.out(score_line(self.game.rules.table.teams, self.match.scores, lab))
         self.save()
 
     def _book(self, state: State) -> HandOutcome:
@@ -371,7 +373,7 @@ class Session:
 
     def _finish_match(self) -> None:
         lab = self.labels
-        teams = self.game.teams
+        teams = self.game.rules.table.teams
         won = " and ".join(lab.team(teams[i]) for i in self.match.winners)
         mine = any(self.config.seat in teams[i] for i in self.match.winners)
         scores = ", ".join(f"{s:+d}" for s in self.match.scores)

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.bots.base import make_bot
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.view import View
 
 HERE = Path(__file__).resolve().parent
