@@ -246,3 +246,33 @@ def test_a_signal_stops_every_worker(how: str, sig: int) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_readme_big_runs_commands_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every `jacknine` command of the README's "Big runs" section runs, on a thousandth of the deals (a local
+    cluster becomes two worker processes where the extra is missing)."""
+    import re
+    import shlex
+    import shutil
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## Big runs and house-rule studies\n")
+    section = readme[start:readme.index("\n## ", start + 3)]
+    commands = [line.strip() for line in section.splitlines() if line.startswith("jacknine ")]
+    assert len(commands) >= 7
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+
+    def smaller(m: re.Match[str]) -> str:
+        a, b = m.group(2), m.group(4)
+        if b is None:
+            return f"{m.group(1)} {max(1, int(a) // 1000)}"
+        return f"{m.group(1)} {int(a) // 1000}:{int(b) // 1000}"
+
+    for command in commands:
+        command = re.sub(r"(--hands|--deals) (\d+)(:(\d+))?", smaller, command)
+        if not _has_dask():
+            command = command.replace("--cluster local:2", "--workers 2")
+        res = runner.invoke(app, shlex.split(command)[1:])
+        assert res.exit_code == 0, (command, res.output)
+        assert res.stdout.strip() or "--out" in command

@@ -178,3 +178,21 @@ def test_single_seat_env_masks_and_plays_to_the_end() -> None:
     assert done and info["illegal_action"] and reward == env.illegal_reward < 0
     with pytest.raises(ArgumentError, match="opponents"):
         engine.rl.SingleSeatEnv(ruleset="twenty-nine", opponents="clever")
+
+
+def test_readme_python_examples_run() -> None:
+    """The Python examples of the README's OpenSpiel and reinforcement-learning sections run as written."""
+    from pathlib import Path
+
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("shimmy")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = []
+    for title in ("### OpenSpiel\n", "## Reinforcement learning\n"):
+        start = readme.index(title)
+        section = readme[start:readme.index("\n## ", start + 5)]
+        parts = section.split("```python\n")[1:]
+        blocks += [p.split("```")[0] for p in parts]
+    assert len(blocks) >= 3
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - the README's own examples
