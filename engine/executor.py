@@ -106,9 +106,11 @@ class Executor:
     _old: dict[int, Any] | None = None
 
     def _catch_signals(self) -> None:
-        """From here on (before any worker starts) SIGTERM and SIGHUP stop the work: see `StopWork`."""
+        """From here on (before any worker starts) SIGTERM and SIGHUP stop the work: see `StopWork`. A handler the
+        program already has for them is kept (whatever it raises ends the work the same way: `__exit__`)."""
         if self._old is None and threading.current_thread() is threading.main_thread():
-            self._old = {sig: signal.signal(sig, _stop_on_signal) for sig in (signal.SIGTERM, signal.SIGHUP)}
+            self._old = {sig: signal.signal(sig, _stop_on_signal) for sig in (signal.SIGTERM, signal.SIGHUP)
+                         if signal.getsignal(sig) in (signal.SIG_DFL, None)}
 
     def _release_signals(self) -> None:
         old, self._old = self._old, None
