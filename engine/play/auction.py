@@ -91,9 +91,10 @@ class AuctionPhase(StateData):
                 return
         else:
             forced = self._dealer_forced(p)
-            parts = a.arg.split()
-            self.high = int(parts[0])
-            self.high_suit = parts[1] if len(parts) > 1 else ""
+            arg = a.arg
+            space = arg.find(" ")     # "16" or "30 NT"
+            self.high = int(arg if space < 0 else arg[:space])
+            self.high_suit = "" if space < 0 else arg[space + 1:]
             self.high_bidder = p
             self.passes = 0
             self.bids_made[p] += 1
@@ -110,7 +111,11 @@ class AuctionPhase(StateData):
     def _auction_finished(self) -> bool:
         """After a pass: end the auction if everyone else has passed (or annul on an all-pass)."""
         if self.game.rules.auction.pass_is_final:
-            others_out = all(self.passed[s] for s in range(self.n) if s != self.high_bidder)
+            others_out = True
+            for s in range(self.n):
+                if s != self.high_bidder and not self.passed[s]:
+                    others_out = False
+                    break
         else:
             others_out = self.passes >= (self.n - 1 if self.high_bidder >= 0 else self.n)
         if not others_out:

@@ -51,7 +51,12 @@ class ContractPhases(AuctionPhase):
         elif len(a.arg) == 1:
             self._set_trump(g.layout.parse_suit(a.arg))
         else:
-            card = next(c for c in g.code_ids[a.arg] if self.hands[p] >> c & 1)
+            card = -1
+            for c in g.code_ids[a.arg]:     # the copy the bidder holds (a loop: no generator on the hot path)
+                if self.hands[p] >> c & 1:
+                    card = c
+                    break
+            assert card >= 0, "a legal trump card is one the bidder holds"
             self._set_trump(g.suit_of[card])
             if t.concealed:
                 self.indicator = card

@@ -98,9 +98,9 @@ class Game:
         # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
         self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
             [{} for _ in range(self.nsuits)] for _ in range(n)]
-        small = self.block <= SMALL_SUIT
-        self._play_rows: list[list[tuple[Action, ...] | None]] = (
-            [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
+        self._small_suits = small = self.block <= SMALL_SUIT
+        # small suits: one flat list indexed by ((seat * suits + suit) << block) | holding (one lookup per call)
+        self._play_rows: list[tuple[Action, ...] | None] = [None] * ((n * self.nsuits) << self.block) if small else []
         self._bid_actions: list[list[Action] | None] = [None] * n
         self._auction_choices: dict[int, tuple[Action, ...]] = {}
         self._raise_choices: dict[int, tuple[Action, ...]] = {}
@@ -121,11 +121,11 @@ class Game:
     def suit_plays(self, seat: int, suit: int, bits: int) -> tuple[Action, ...]:
         """The play actions of the cards `bits` (relative to the suit's first card) of one suit, in id order;
         a double pack's two copies are one action."""
-        if self._play_rows:  # small suits: a list indexed by the holding
-            row = self._play_rows[seat * self.nsuits + suit]
-            out = row[bits]
+        if self._small_suits:  # a list indexed by seat, suit and holding
+            k = ((seat * self.nsuits + suit) << self.block) | bits
+            out = self._play_rows[k]
             if out is None:
-                out = row[bits] = self._plays_of(seat, suit, bits)
+                out = self._play_rows[k] = self._plays_of(seat, suit, bits)
             return out
         table = self._play_table[seat][suit]
         found = table.get(bits)
@@ -226,8 +226,6 @@ class Game:
                  match_scores: list[int] | None = None) -> State:
         """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
         the given `hands` (card ids each seat receives, in order). ArgumentError for anything else."""
-        from engine.play.state import State
-
         check_seat(dealer, self.n, "dealer")
         if hands is not None:
             dealt = self.check_hands(hands)
@@ -240,7 +238,10 @@ class Game:
                     _is_int(s) for s in match_scores):
                 raise ArgumentError(f"match_scores: one whole number per team ({teams})")
             match_scores = list(match_scores)
-        return State(self, dealer, dealt, match_scores)
+        state_class = _STATE_CLASS
+        if not state_class:
+            state_class = _state_class()
+        return state_class[0](self, dealer, dealt, match_scores)
 
     def check_hands(self, hands: object) -> list[list[int]]:
         """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
@@ -258,6 +259,16 @@ class Game:
                 seen |= 1 << c
             out.append(list(h))
         return out
+
+
+_STATE_CLASS: list[type[State]] = []     # State, imported once (state.py imports this module)
+
+
+def _state_class() -> list[type[State]]:
+    from engine.play.state import State
+
+    _STATE_CLASS.append(State)
+    return _STATE_CLASS
 
 
 def _is_int(x: object) -> bool:

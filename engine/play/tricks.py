@@ -184,7 +184,8 @@ class TrickPhase(ContractPhases):
             follow = self.hands[p] & g.suit_masks[self.led]
             if follow:  # the commonest case, inlined: one table lookup
                 self._legal_mask = follow
-                self._extras = []
+                if self._extras:    # (a new empty list only when there were extras: no allocation per card)
+                    self._extras = []
                 self._mask_ready = True
                 return g.suit_plays(p, self.led, follow >> (self.led * g.block))
         mask = self._play_mask()
