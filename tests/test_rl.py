@@ -196,3 +196,15 @@ def test_readme_python_examples_run() -> None:
     assert len(blocks) >= 3
     for code in blocks:
         exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - the README's own examples
+
+
+def test_a_house_rule_in_a_folder_of_its_own_is_an_environment_too() -> None:
+    from pathlib import Path
+
+    house = Path(__file__).resolve().parents[1] / "examples" / "house-rules" / "twenty-nine-no-pair.yaml"
+    for ruleset in (house, str(house), load_game(str(house))):
+        env = engine.rl.env(ruleset=ruleset)
+        assert env.game.rules.name == "twenty-nine-no-pair" and env.game.rules.pair is None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            api_test(env, num_cycles=50)
