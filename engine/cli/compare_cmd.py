@@ -13,8 +13,8 @@ from engine.errors import ClusterError
 
 
 def compare_cmd(
-    a: Annotated[str, typer.Argument(help="Rule file A: a shipped name or a path.")],
-    b: Annotated[str, typer.Argument(help="Rule file B, e.g. a house rule of A.")],
+    a: Annotated[str, typer.Argument(metavar="A", help="Rule file A: a shipped name or a path.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="Rule file B, e.g. a house rule of A.")],
     bots: Annotated[str, typer.Option("--bots", help="The bot at every seat under both files (one name, or one per "
                                                      "seat separated by commas).")] = "heuristic",
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=10**9, help="How many deals.")] = 2000,
