@@ -12,8 +12,9 @@ mechanism that was open to some seat in the hands played (every verb of the lega
 and naming the trump: calls, shows, doubles, declarations, surrenders, redeals, raises, the seventh card, and
 whatever verbs the rule language gains, read from the actions themselves) how often it was open and used
 (shares of hands), how often a hand ended with it, and the mean game points of the side that used it then.
-Every mean and share comes with a 95% interval (normal approximation; B - A paired where the deals are the
-same). The work goes through engine.executor, so `--workers` and `--cluster` share it out.
+Every mean and share comes with a 95% interval (means: normal approximation, B - A paired where the deals are
+the same; shares: Wilson's score interval). The work goes through engine.executor, so `--workers` and
+`--cluster` share it out.
 """
 
 from __future__ import annotations
@@ -181,12 +182,16 @@ def compare(a: Game, b: Game, bots: Sequence[str], hands: int, seed: int, worker
 
 # --------------------------------------------------------------------------------------------- the report
 def share_ci(k: int, n: int) -> dict[str, Any]:
-    """A share k/n with its 95% interval (normal approximation, kept within 0..1)."""
+    """A share k/n with its 95% interval (Wilson's score interval: sound for shares near 0 or 1 and few hands,
+    where the normal approximation collapses to a point)."""
     if n == 0:
         return {"count": k, "of": 0, "share": None, "ci95": None}
     p = k / n
-    h = Z95 * math.sqrt(p * (1 - p) / n)
-    return {"count": k, "of": n, "share": round(p, 4), "ci95": [round(max(0.0, p - h), 4), round(min(1.0, p + h), 4)]}
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    h = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return {"count": k, "of": n, "share": round(p, 4),
+            "ci95": [round(max(0.0, centre - h), 4), round(min(1.0, centre + h), 4)]}
 
 
 def mean_entry(xs: Sequence[float]) -> dict[str, Any]:

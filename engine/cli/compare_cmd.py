@@ -95,13 +95,14 @@ def render(rep: dict[str, Any]) -> str:
     ]
     for name, x, y, z in rows:
         lines.append(f"{name:<{w}}{x:<{col}}{y:<{col}}{z}")
-    lines += ["", f"{'contracts by bid':<{w}}{'share of hands':<{col}}made"]
+    lines += ["", f"{'contracts by bid':<{w}}{'share of hands (hands)':<{col + 8}}made"]
     for c in sorted(set(a["contracts_by_bid"]) | set(b["contracts_by_bid"]),
                     key=lambda c: (0, int(c), "") if c.isdigit() else (1, 0, c)):
         for tag, side in (("A", a), ("B", b)):
             e = side["contracts_by_bid"].get(c)
             label = f"  {c if tag == 'A' else '':<6}{tag}"
-            lines.append(f"{label:<{w}}{_pct(e['hands']) if e else '-':<{col}}{_pct(e['made']) if e else '-'}")
+            hands = f"{_pct(e['hands'])} ({e['hands']['count']})" if e else "-"
+            lines.append(f"{label:<{w}}{hands:<{col + 8}}{_pct(e['made']) if e else '-'}")
     mechs = sorted(set(a["mechanisms"]) | set(b["mechanisms"]))
     if mechs:
         lines += ["", f"{'mechanism':<{w}}{'open in (hands)':<{col}}{'used in (hands)':<{col}}{'ended':>6}  "
