@@ -12,6 +12,8 @@ from rich.text import Text
 
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from engine.play.view import TrickView, View
+from engine.table.decisions import Decision, Picker
+from engine.table.seats import seat_label
 from engine.text import printable
 
 SUIT_STYLE = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
@@ -28,11 +30,17 @@ def safe(line: Text | str) -> Text | str:
 
 
 class Labels:
-    """How cards, seats and teams are written: suit symbols where the output can show them, else letters."""
+    """How cards, seats and teams are written: suit symbols where the output can show them, else letters; other
+    seats by number and, given the table (`players`, this hand's `teams`, the rule file's `direction`), by their
+    place from the player's chair ("seat 2 (partner)")."""
 
-    def __init__(self, seat: int, symbols: bool) -> None:
+    def __init__(self, seat: int, symbols: bool, players: int = 0, teams: Sequence[Sequence[int]] = (),
+                 direction: str = "") -> None:
         self.seat = seat
         self.symbols = symbols
+        self.players = players
+        self.teams = [list(t) for t in teams]
+        self.direction = direction
 
     def card(self, code: str) -> Text:
         rank, suit = code[:-1], code[-1:]
@@ -46,7 +54,11 @@ class Labels:
         return f"{SUIT_SYMBOLS[letter]} {name}" if self.symbols and letter in SUIT_SYMBOLS else name
 
     def who(self, seat: int) -> str:
-        return "you" if seat == self.seat else f"seat {seat}"
+        if seat == self.seat:
+            return "you"
+        if not self.players:
+            return f"seat {seat}"
+        return seat_label(self.seat, seat, self.players, self.teams, self.direction)
 
     def team(self, team: Sequence[int]) -> str:
         mark = " (you)" if self.seat in team else ""
@@ -60,8 +72,9 @@ class Labels:
         return Text(notation)
 
 
-def hand_line(view: View, lab: Labels) -> Text:
-    """The seat's cards grouped by suit (the view keeps them sorted by suit and rank)."""
+def hand_line(view: View, lab: Labels, new: frozenset[str] | set[str] = frozenset()) -> Text:
+    """The seat's cards grouped by suit (the view keeps them sorted by suit and rank); `new` cards (just dealt)
+    are marked with a star."""
     out = Text("your hand: ")
     suit = ""
     for code in view.hand:
@@ -72,10 +85,14 @@ def hand_line(view: View, lab: Labels) -> Text:
         else:
             out.append(" ")
         out.append_text(lab.card(code))
+        if code in new:
+            out.append("*", style="bold")
     if not view.hand:
         out.append("(no cards)")
     if view.indicator:
         out.append("   face down: ").append_text(lab.card(view.indicator))
+    if new and any(code in new for code in view.hand):
+        out.append("   (* just dealt)", style="dim")
     return out
 
 
@@ -131,10 +148,12 @@ def trick_cards(trick: TrickView, lab: Labels) -> Text:
     return joined([Text(f"{lab.who(s)} ").append_text(lab.card(c)) for s, c in trick.cards], "  ")
 
 
-def trick_line(view: View, lab: Labels, number: int) -> Text:
+def trick_line(view: View, lab: Labels, number: int, winning: int | None = None) -> Text:
     out = Text(f"trick {number}: ")
     if view.trick.cards:
         out.append_text(trick_cards(view.trick, lab))
+        if winning is not None:
+            out.append(f"  <- {lab.who(winning)} winning", style="bold")
     else:
         out.append(f"{lab.who(view.trick.leader)} to lead" if view.trick.leader >= 0 else "not started")
     return out
@@ -161,24 +180,65 @@ def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab:
                                                                                      strict=True)))
 
 
-def choices_text(legal: Sequence[str], lab: Labels) -> Text:
+def choices_text(legal: Sequence[str], lab: Labels, pickers: Sequence[Picker] = ()) -> Text:
+    """The numbered choices, then how to type a number for a bid or raise ("or type a bid from 28 to 56, then a
+    suit")."""
     out = Text("choose: ")
     for i, notation in enumerate(legal, 1):
         if i > 1:
             out.append("  ")
         out.append(f"{i}) ", style="dim")
         out.append_text(lab.action(notation))
+    for p in pickers:
+        out.append(f"   or type a {p.verb}: {span(p.values)}")
+        if p.suits:
+            out.append(", then a suit (" + " ".join(suit_mark(s, lab) for s in p.all_suits) + ")")
+            out.append(f", e.g. {p.values[0]} {suit_mark(p.all_suits[0], lab)}")
+    return out
+
+
+def span(values: Sequence[int]) -> str:
+    """'28 to 56' for a run on one step; the values themselves when they are few or irregular."""
+    if len(values) > 2 and all(b - a == values[1] - values[0] for a, b in zip(values, values[1:], strict=False)):
+        step = values[1] - values[0]
+        return f"{values[0]} to {values[-1]}" + (f" in steps of {step}" if step != 1 else "")
+    return ", ".join(str(v) for v in values)
+
+
+def suit_mark(letter: str, lab: Labels) -> str:
+    return SUIT_SYMBOLS[letter] if lab.symbols and letter in SUIT_SYMBOLS else letter
+
+
+def menu(decision: Decision, legal: Sequence[str]) -> list[str]:
+    """The numbered choices: every action but bids and raises, and of those only the lowest (so choice 1 is
+    always the engine's first legal action); the rest are typed as numbers."""
+    picked = {p.verb for p in decision.pickers}
+    out: list[str] = []
+    shown: set[str] = set()
+    for notation in legal:
+        verb = notation.partition(" ")[0]
+        if verb in picked:
+            if verb in shown:
+                continue
+            shown.add(verb)
+        out.append(notation)
     return out
 
 
 def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]],
-           open_trump: bool = False) -> list[Text]:
-    """Everything the seat may know, top to bottom, ending with its choices (`open_trump`: the rule file plays
-    with the trump face up, so there is no exposure to report)."""
+           open_trump: bool = False, decision: Decision | None = None, winning: int | None = None,
+           new: frozenset[str] | set[str] = frozenset()) -> list[Text]:
+    """Everything the seat may know, top to bottom, ending with the decision's heading and the choices
+    (`open_trump`: the rule file plays with the trump face up, so there is no exposure to report; `winning`:
+    whose card is winning the trick so far; `new`: cards just dealt)."""
     lines = [
         Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
              f"({lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))}) ==", style="bold"),
         score_line(match_teams, view.match_scores, lab),
+    ]
+    if lab.players:
+        lines.append(Text("at the table: " + " · ".join(lab.who(s) for s in range(view.players) if s != lab.seat)))
+    lines += [
         auction_line(view, lab),
         contract_line(view, lab),
         trump_line(view, lab, open_trump),
@@ -187,11 +247,15 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
         if view.tricks:
             last = view.tricks[-1]
             lines.append(Text("last ").append_text(done_trick_line(last, lab, len(view.tricks))))
-        lines.append(trick_line(view, lab, len(view.tricks) + 1))
+        lines.append(trick_line(view, lab, len(view.tricks) + 1, winning))
         lines.append(points_line(view, lab))
-    lines.append(hand_line(view, lab))
+    lines.append(hand_line(view, lab, new))
     if view.legal:
-        lines.append(choices_text(view.legal, lab))
+        if decision is not None:
+            lines.append(Text(f"-- {decision.heading} --", style="bold"))
+            lines.append(choices_text(menu(decision, view.legal), lab, decision.pickers))
+        else:
+            lines.append(choices_text(view.legal, lab))
     return lines
 
 

@@ -25,11 +25,14 @@ from engine.play.match import HandOutcome, Match
 from engine.play.state import State
 from engine.play.view import View, build_view
 from engine.record import record_of
+from engine.table.cues import new_cards, winning_seat
+from engine.table.decisions import decision
 from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
-from engine.table.prompt import EXPLAIN, HELP, QUIT, parse_input, usage
-from engine.table.render import Labels, hand_summary, safe, score_line, screen
+from engine.table.prompt import EXPLAIN, HELP, QUIT, Parsed, parse_input, parse_suit, usage
+from engine.table.render import Labels, hand_summary, menu, safe, score_line, screen, suit_mark
 from engine.table.save import MatchSave, write_atomic
+from engine.table.seats import table_direction
 from engine.text import escaped, quoted, shell_word
 
 # A save may choose the search bot's effort, within reason: more worlds per decision than this would let a shared
@@ -120,7 +123,7 @@ class Session:
         self.save_path = save_path
         self.console = console
         self.read_line = read_line
-        self.labels = Labels(config.seat, symbols)
+        self.labels = Labels(config.seat, symbols, game.n, game.teams, table_direction(game))
         self.bots = bot_names(config.bots, game.n, config.seat)
         for name in sorted(set(self.bots) - {"-"}):
             if is_program(name) and not allow_programs:
@@ -317,14 +320,22 @@ class Session:
     def _player_turn(self, state: State, hand_no: int) -> None:
         seat = self.config.seat
         view = build_view(state, seat)
+        self.labels.teams = [list(t) for t in view.teams]   # partners for this hand (a lone bidder changes them)
         self.out()
         self._announce(view)
-        for line in screen(view, self.labels, hand_no, self.game.teams, not self.game.rules.trump.concealed):
+        asked = decision(view.phase, view.legal, self.game.doubling_names)
+        for line in screen(view, self.labels, hand_no, self.game.teams, not self.game.rules.trump.concealed,
+                           asked, winning_seat(state, seat), new_cards(state, seat)):
             self.out(line)
         legal = state.legal_actions()
+        by_notation = {a.notation: a for a in legal}
+        choices = [by_notation[n] for n in menu(asked, view.legal)] if asked is not None else list(legal)
+        pickers = asked.pickers if asked is not None else []
         extra = self.game.doubling_names
         while True:
-            p = parse_input(self.read_line("> "), seat, legal, self.game.layout, extra)
+            p = parse_input(self.read_line("> "), seat, choices, self.game.layout, extra, pickers)
+            if p.needs_suit is not None:
+                p = self._ask_suit(p)
             if p.command == EXPLAIN:
                 for line in explain_cards(state, seat, self.labels):
                     self.out(Text("  ").append_text(line))
@@ -332,7 +343,7 @@ class Session:
             if p.command == QUIT:
                 raise StopPlay
             if p.command == HELP or p.action is None:
-                self.out(p.problem or usage(len(legal)))
+                self.out(p.problem or usage(len(choices), pickers))
                 continue
             try:
                 state.apply(p.action)
@@ -340,6 +351,15 @@ class Session:
                 self.out(guarded(e.reason, state, view, p.action.notation))
                 continue
             return
+
+    def _ask_suit(self, typed: Parsed) -> Parsed:
+        """A bid's number was typed where bids name a suit: ask for the suit (a number from the list or the suit)."""
+        assert typed.needs_suit is not None
+        picker, value = typed.needs_suit
+        suits = picker.suits.get(value, [])
+        listed = "  ".join(f"{i}) {suit_mark(s, self.labels)}" for i, s in enumerate(suits, 1))
+        self.out(f"{picker.verb} {value} in which suit? {listed}")
+        return parse_suit(self.read_line(f"{picker.verb} {value} > "), self.config.seat, picker, value)
 
     def _finish_hand(self, state: State) -> None:
         outcome = self.match.record_hand(state)
@@ -357,6 +377,11 @@ class Session:
             self.out(Text("  ").append_text(line))
         self.out(score_line(self.game.teams, self.match.scores, lab))
         self.save()
+        if not self.match.is_over:
+            # the summary stays on screen until the player asks for the next hand
+            if self.read_line("press Enter for the next hand (q to save and stop) ").strip().lower() in (
+                    "q", "quit", "exit", "save"):
+                raise StopPlay
 
     def _book(self, state: State) -> HandOutcome:
         outcome = self.match.record_hand(state)
