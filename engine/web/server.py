@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -72,7 +72,9 @@ class Settings:
     bot_delay: float = 0.7       # seconds a bot waits before acting at a table with people (so they can follow)
     grace: float = 45.0          # seconds a person may be away before a bot plays for them
     workers: int = 2
-    public_url: str = ""
+    new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(128), repr=False)  # tests fix it
+    burst: int = BUCKET          # messages a page may send at once, then `rate` per second
+    rate: float = REFILL
 
 
 @dataclass(eq=False)   # one per page: compared and hashed by identity
@@ -83,13 +85,15 @@ class Connection:
     pending: str | None = None  # the newest state not yet sent (an older one is simply replaced)
     direct: deque[str] = field(default_factory=lambda: deque(maxlen=16))
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    burst: int = BUCKET
+    rate: float = REFILL
     tokens: float = BUCKET
     stamp: float = field(default_factory=time.monotonic)
     over: int = 0
 
     def allow(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(BUCKET, self.tokens + (now - self.stamp) * REFILL)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -198,7 +202,7 @@ class Server:
         start = request.get("start", False)
         if not isinstance(spectators, bool) or not isinstance(start, bool):
             raise ValueError("spectators and start are true or false")
-        seed = secrets.randbits(128)
+        seed = self.settings.new_seed()
         host, watch = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         tokens = [secrets.token_urlsafe(24) for _ in range(game.n)]
         self.store.add_table(table_id, ruleset, files, seed, max_hands, [s.to_dict() for s in seats], digest(host),
@@ -552,7 +556,8 @@ def build_app(settings: Settings) -> Starlette:
             await ws.send_text(protocol.encode({"type": "error", "reason": "no such table, or not your link"}))
             await ws.close(1008)
             return
-        conn = Connection(ws, found[0], found[1])
+        conn = Connection(ws, found[0], found[1], burst=settings.burst, rate=settings.rate,
+                          tokens=settings.burst)
         if hello.get("last") == rt.table.version:
             conn.send(protocol.encode({"type": "resumed", "n": rt.table.version}))
         server.connect(rt, conn)   # sends a fresh state to everyone, this page included

@@ -181,6 +181,11 @@ function renderContract() {
   else if (v.trump === null) trump = v.bidder === null ? "none yet" : "not chosen yet";
   else trump = suitWords(v.trump) + (v.exposed_in_trick ? ` (exposed in trick ${v.exposed_in_trick})` : "");
   box.append(el("p", "Contract: " + contract), el("p", "Trump: " + trump));
+  const spoken = v.history.filter((h) => h.split(" ")[1] !== "play").slice(-v.players);
+  if (v.phase === "auction" && spoken.length) {
+    const words = spoken.map((h) => { const [s, ...r] = h.split(" "); return `${who(Number(s))}: ${actionShort(r.join(" "))}`; });
+    box.append(el("p", "Latest: " + words.join(" · "), "muted"));
+  }
   if (v.indicator) {
     const p = el("p", "Your face-down trump card: ");
     p.append(cardFace(v.indicator));
@@ -263,7 +268,7 @@ function picker(p, d) {
   const row = el("div", null, "picker-row");
   row.append(button("−", () => step(-1), "step", `lower ${p.verb}`), shown,
     button("+", () => step(1), "step", `higher ${p.verb}`), button("+5", () => step(5), "step", `${p.verb} 5 higher`));
-  wrap.append(el("span", p.verb === "raise" ? "Raise to" : "Your bid", "picker-label"), row);
+  wrap.append(el("span", p.verb === "raise" ? "Raise to" : "Amount", "picker-label"), row);
   let suitRow = null;
   const refreshSuits = () => {
     suitRow.replaceChildren();
@@ -298,7 +303,8 @@ function renderHand() {
   const v = h.view;
   const d = h.decision;
   box.append(el("h2", "Your hand"));
-  const playable = new Set(d && d.cards.length ? d.cards : []);
+  const choosingCard = Boolean(d && d.cards.length);
+  const playable = new Set(choosingCard ? d.cards : []);
   const verb = d ? d.card_verb : "";
   const groups = {};
   for (const code of v.hand) (groups[code.slice(-1)] ||= []).push(code);
@@ -317,11 +323,14 @@ function renderHand() {
         b.classList.add("legal");
         label += verb === "trump" ? ", lay as trump" : ", playable";
         b.addEventListener("click", () => act(`${verb} ${code}`));
-      } else {
+      } else if (choosingCard) {
         b.setAttribute("aria-disabled", "true");
         const why = h.reasons[code];
         if (why) label += `, not playable: ${why}`;
         b.addEventListener("click", () => { $("refusal").textContent = why ? `${cardShort(code)}: ${why}` : "not now"; });
+      } else {
+        b.classList.add("idle");   // no card is chosen now: shown plainly, not as refused
+        b.addEventListener("click", () => { $("refusal").textContent = d ? "choose above: " + d.heading : "not your turn"; });
       }
       if (isNew) b.classList.add("new");
       b.setAttribute("aria-label", label);
@@ -400,7 +409,7 @@ function renderHost() {
   for (const s of t.seats) {
     const li = el("li", `${s.label}: ${s.kind === "bot" ? "bot " + s.bot : "person"}`);
     if (s.kind === "person") li.append(button("Replace by a bot", () => send({ type: "host", do: "seat", seat: s.seat, bot: "heuristic" }), "small"));
-    else li.append(button("Give back to a person", () => send({ type: "host", do: "seat", seat: s.seat }), "small"));
+    else li.append(button("Seat a person here", () => send({ type: "host", do: "seat", seat: s.seat }), "small"));
     seats.append(li);
   }
   box.append(seats);
