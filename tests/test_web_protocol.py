@@ -33,7 +33,7 @@ SEED = 20260101
 
 def settings(db: Path, **kw: Any) -> Settings:
     """Bots without delay, people never replaced, a fixed seed, and a message budget no script of these tests
-    exceeds (a person's default is 20 at once and 5 a second; test_a_flood_of_messages_is_slowed_down)."""
+    exceeds (the default allows 60 at once and 10 a second; test_a_flood_of_messages_is_slowed_down)."""
     return Settings(db=db, bot_delay=0.0, grace=600.0, new_seed=lambda: SEED, **{"burst": 10_000, **kw})
 
 

@@ -59,8 +59,8 @@ from engine.web.uploads import UploadError, check_upload, load_upload
 
 MAX_BODY = 3 << 20           # a request body: two rule files of 1 MiB and their JSON
 MAX_HANDS = 500              # a web match: fewer hands than would expose the deal-seed generator
-BUCKET = 20                  # messages a connection may send at once ...
-REFILL = 5.0                 # ... and per second after that
+BUCKET = 60                  # messages a connection may send at once ...
+REFILL = 10.0                # ... and per second after that
 CLOSE_AFTER = 100            # messages over budget before the connection is closed
 HELLO_TIMEOUT = 10.0
 

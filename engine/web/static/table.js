@@ -70,6 +70,7 @@ function receive(msg) {
     last = msg.n;
     state = msg;
     render();
+    window.jacknineLast = msg.n;   // the number of the state on screen (tests wait for it)
   } else if (msg.type === "refused" || msg.type === "error") {
     $("refusal").textContent = msg.reason;
     if (msg.type === "error" && !state) setStatus(msg.reason);
@@ -96,6 +97,9 @@ function render() {
   document.title = `${t.game}: hand ${t.hand || "–"}`;
   const me = mySeat();
   setStatus(me === null ? "watching" : `you are seat ${me}` + (t.status === "waiting" ? " · waiting for the host to start" : ""));
+  const watching = me === null;
+  $("typed").closest("section").hidden = watching;           // spectators only watch
+  $("chat-form").hidden = watching && !hostToken;
   renderScore();
   renderSeats();
   renderContract();
@@ -168,7 +172,11 @@ function renderContract() {
   box.replaceChildren();
   const v = state.hand && state.hand.view;
   if (!v) {
-    box.append(el("p", state.table.status === "waiting" ? "The host has not started the match yet." : "", "muted"));
+    const t = state.table;
+    const why = t.status === "waiting" ? "The host has not started the match yet." :
+      t.status === "playing" ? "The hand is over: the next one is dealt when everyone has read the summary." :
+        t.status === "over" ? "The match is over." : "The host stopped the match.";
+    box.append(el("p", why, "muted"));
     return;
   }
   let contract = "No contract yet";
@@ -295,8 +303,7 @@ function renderHand() {
   box.replaceChildren();
   const h = state.hand;
   if (!h || mySeat() === null) {
-    box.hidden = mySeat() === null;
-    if (mySeat() !== null) box.append(el("p", "No cards yet.", "muted"));
+    box.hidden = true;
     return;
   }
   box.hidden = false;
@@ -454,7 +461,9 @@ function renderSummary() {
   }
   dlg.replaceChildren();
   const t = state.table;
-  dlg.append(el("h2", `Hand ${s.number} is over`, "")).id = "summary-title";
+  const title = el("h2", `Hand ${s.number} is over`);
+  title.id = "summary-title";
+  dlg.append(title);
   if (s.status === "annulled") dlg.append(el("p", `Annulled: ${s.annulled_because}; the same dealer deals again.`));
   else {
     if (s.bidder !== null) {
@@ -475,6 +484,7 @@ function renderSummary() {
     hands.append(row);
   }
   const dh = el("details");
+  dh.open = true;
   dh.append(el("summary", "Every hand as dealt"), hands);
   dlg.append(dh);
   const tricks = el("details");
