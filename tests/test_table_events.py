@@ -94,3 +94,12 @@ def test_a_closed_screen_keeps_the_match_and_ends_quietly(tmp_path: Path) -> Non
     assert proc.stderr.read() == b""
     save = yaml.safe_load((tmp_path / "m.yaml").read_text())
     assert save["format"] == "jacknine match 1" and save["ruleset"] == "twenty-eight"
+
+
+def test_a_verb_the_table_does_not_know_is_announced_from_its_notation() -> None:
+    """Verbs a rule file may bring later (claims, melds, concessions) are announced without code of their own."""
+    view = load_game("twenty-eight").new_hand(0, seed=1).view(0)
+    view = type(view)(**{**view.to_dict(), "history": ["2 claim rest", "3 meld KQ H", "1 bid 16"],
+                         "trick": view.trick, "tricks": view.tricks})
+    lab = Labels(0, symbols=False, players=4, teams=[[0, 2], [1, 3]])
+    assert [t.plain for t in events(view, lab, [])] == ["seat 2 (partner): claim rest", "seat 3 (left): meld KQ H"]

@@ -1,21 +1,25 @@
 """Bots at the web table, asked off the event loop: the quick ones in a small thread pool, the search bots in a
 bounded pool of worker processes (a search decision takes milliseconds of pure Python, which would hold up every
-other table). A bot is made afresh for each decision, seeded by the match, hand, seat and step, and sees only the
-seat's `View`, so the same table replays to the same choices after a restart."""
+other table). A quick bot is made once per hand and seat (seeded by the match, the hand and the seat) and kept for
+the hand; a search bot is made in its worker for each decision (seeded by the step too). Bots see only the seat's
+`View`. After a restart a hand's bots start afresh: a bot that draws random numbers may then choose otherwise than
+it would have, which no one at the table can tell; the log, not the bots, rebuilds the table."""
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-from engine.bots.base import CMD_PREFIX, SEARCHERS, check_bot_spec, make_bot
+from engine.bots.base import CMD_PREFIX, SEARCHERS, Bot, check_bot_spec, make_bot
 from engine.play.actions import Action
 from engine.play.game import Game, load_game
 from engine.play.view import View
 
 MAX_WORLDS = 256          # a table may ask a search bot for at most this many worlds per decision
+KEPT_BOTS = 4096          # quick bots kept (a hand's bots at every table), the oldest dropped first
 _GAMES: dict[str, Game] = {}
 
 
@@ -39,8 +43,8 @@ def choose_in_worker(spec: str, ref: str, seed: int, view: View, legal: Sequence
     return make_bot(spec, game, seed).choose(view, legal).notation
 
 
-def choose_here(spec: str, game: Game, seed: int, view: View, legal: Sequence[Action]) -> str:
-    return make_bot(spec, game, seed).choose(view, legal).notation
+def choose_with(bot: Bot, view: View, legal: Sequence[Action]) -> str:
+    return bot.choose(view, legal).notation
 
 
 class BotPool:
@@ -50,6 +54,7 @@ class BotPool:
         self.workers = max(1, workers)
         self._threads: ThreadPoolExecutor | None = None
         self._processes: ProcessPoolExecutor | None = None
+        self._bots: OrderedDict[Hashable, Bot] = OrderedDict()
 
     def _executor(self, searcher: bool) -> Executor:
         if searcher:
@@ -61,14 +66,21 @@ class BotPool:
             self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="jacknine-bot")
         return self._threads
 
-    async def choose(self, spec: str, game: Game, seed: int, view: View, legal: Sequence[Action]) -> str:
+    async def choose(self, spec: str, game: Game, key: Hashable, hand_seed: int, step_seed: int, view: View,
+                     legal: Sequence[Action]) -> str:
+        """The bot's action. `key` names the bot (table, hand, seat, spec): a quick bot is kept under it for the
+        hand, seeded with `hand_seed`; a search bot is made per decision, seeded with `step_seed`."""
         loop = asyncio.get_running_loop()
-        searcher = spec.partition(":")[0] in SEARCHERS and game.ref is not None
-        if searcher:
-            assert game.ref is not None
-            return await loop.run_in_executor(self._executor(True), choose_in_worker, spec, game.ref, seed, view,
-                                              tuple(legal))
-        return await loop.run_in_executor(self._executor(False), choose_here, spec, game, seed, view, tuple(legal))
+        if spec.partition(":")[0] in SEARCHERS and game.ref is not None:
+            return await loop.run_in_executor(self._executor(True), choose_in_worker, spec, game.ref, step_seed,
+                                              view, tuple(legal))
+        bot = self._bots.get(key)
+        if bot is None:   # made in the pool too: the first bot of a game builds its evaluation tables
+            bot = await loop.run_in_executor(self._executor(False), make_bot, spec, game, hand_seed)
+            self._bots[key] = bot
+            while len(self._bots) > KEPT_BOTS:
+                self._bots.popitem(last=False)
+        return await loop.run_in_executor(self._executor(False), choose_with, bot, view, tuple(legal))
 
     def close(self) -> None:
         if self._threads is not None:

@@ -299,10 +299,10 @@ class Server:
                     continue
             state = table.state
             assert state is not None
+            spec, hand = table.seats[seat].bot, len(table.finished)
             notation = await self.pool.choose(
-                table.seats[seat].bot, table.game, bot_seed(table.seed, len(table.finished), seat,
-                                                            len(state.history)),
-                build_view(state, seat), state.legal_actions())
+                spec, table.game, (table.table_id, hand, seat, spec), bot_seed(table.seed, hand, seat, -1),
+                bot_seed(table.seed, hand, seat, len(state.history)), build_view(state, seat), state.legal_actions())
             if table.version != version or not self._plays_for(rt, seat, time.monotonic()):
                 continue   # the table moved on meanwhile, or the person came back
             self._apply(rt, Entry("act", seat, notation))
