@@ -34,7 +34,7 @@ SEED = 20260101
 def settings(db: Path, **kw: Any) -> Settings:
     """Bots without delay, people never replaced, a fixed seed, and a message budget no script of these tests
     exceeds (the default allows 60 at once and 10 a second; test_a_flood_of_messages_is_slowed_down)."""
-    return Settings(db=db, bot_delay=0.0, grace=600.0, new_seed=lambda: SEED, **{"burst": 10_000, **kw})
+    return Settings(db=db, new_seed=lambda: SEED, **{"bot_delay": 0.0, "grace": 600.0, "burst": 10_000, **kw})
 
 
 @pytest.fixture
@@ -525,3 +525,68 @@ def test_the_leak_scan_finds_what_it_looks_for() -> None:
     assert leaks(f'{{"hand":["{other}"]}}', now, seat) == [other]
     assert leaks(f'"trump":"{suit}"', now, seat)
     assert leaks('{"hand":["XX"]}', now, seat) == []
+
+
+def test_a_bot_plays_for_a_person_who_is_away_and_the_takeover_is_announced(tmp_path: Path) -> None:
+    with TestClient(build_app(settings(tmp_path / "t.db", grace=0.3))) as c, ExitStack() as stack:
+        made = create(c, seats=[{"kind": "person"}, {"kind": "bot"}, {"kind": "person", "name": "Gone"},
+                                {"kind": "bot"}], max_hands=1)
+        host = Page(c, stack, made["table"], made["seats"][0], made["host"])
+        table = server_table(c, made["table"])
+        host.until(table.version)
+        before = table.version
+        host.send(type="host", do="start")
+        host.until(before + 1)
+        k = 0
+        def bot_played_for_seat_2() -> bool:
+            hand = host.state.get("hand") or {}
+            return any(h.startswith("2 ") for h in hand.get("view", {}).get("history", [])) or \
+                host.state.get("summary") is not None
+        while not (any("seat 2 is away" in n for n in host.state.get("notices", [])) and bot_played_for_seat_2()):
+            msg = host.receive()
+            action = choose(msg, k) if msg["type"] == "state" and msg["n"] == table.version else None
+            if action is not None:
+                k += 1
+                host.send(type="act", action=action)
+        assert "seat 2 is away: a bot plays for them until they return" in host.state["notices"]
+        back = Page(c, stack, made["table"], made["seats"][2])
+        while not any(n == "seat 2 is back" for n in back.receive().get("notices", [])):
+            pass
+        for raw in host.raw:
+            check_message(raw, table, 0)
+        # the host gives a seat to a bot: its person's moves are refused from then on
+        before = table.version
+        host.send(type="host", do="seat", seat=2, bot="random")
+        host.until(before + 1)
+        assert table.seats[2].kind == "bot" and table.seats[2].bot == "random"
+        back.send(type="act", action="pass")
+        assert back.answer()["reason"] == "a bot plays this seat now"
+
+
+def test_refusals_name_no_hidden_card_either(client: TestClient) -> None:
+    """Every refusal a seat gets for each card it holds, checked like the states."""
+    made = create(client, max_hands=1)
+    with ExitStack() as stack:
+        pages, table = play_match(client, made, stack, random.Random(11), until_hand=1)
+        while table.state.phase_name != "play" or not table.state.trick_cards:
+            seat = table.state.to_act
+            pages[seat].until(table.version)
+            before = table.version
+            pages[seat].send(type="act", action=choose(pages[seat].state, 3))
+            pages[seat].until(before + 1)
+        seat = table.state.to_act
+        page = pages[seat].until(table.version)
+        now = state_at(table, 1, len(table.state.history))
+        version = table.version
+        refused = 0
+        for card in [c for c in page["hand"]["view"]["hand"] if page["hand"]["reasons"].get(c)] + \
+                ["JS", "9H", "AD", "TC", "7S"]:
+            if card in page["hand"]["reasons"] and not page["hand"]["reasons"][card]:
+                continue    # playable: it would move the table on
+            pages[seat].send(type="act", action=f"play {card}")
+            answer = pages[seat].answer()
+            assert answer["type"] == "refused" and table.version == version
+            said = json.dumps(answer, ensure_ascii=False).replace(card, "")   # the card it typed, said back
+            assert not leaks(said, now, seat), answer
+            refused += 1
+        assert refused >= 4

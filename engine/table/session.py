@@ -138,6 +138,7 @@ class Session:
         self.state: State | None = None
         self.hand_bots: list[Bot | None] = []
         self.written = written
+        self.resumed = prior is not None
         if prior is not None:
             self._restore(prior)
 
@@ -257,6 +258,8 @@ class Session:
     def run(self) -> int:
         try:
             self.save()
+            if self.resumed and self.state is None and self.match.hands and not self.match.is_over:
+                self._pause()   # saved at the pause after a hand: the next deal still waits for the player
             while not self.match.is_over:
                 if self.state is None:
                     self.state = self.match.new_hand()
@@ -378,10 +381,13 @@ class Session:
         self.out(score_line(self.game.teams, self.match.scores, lab))
         self.save()
         if not self.match.is_over:
-            # the summary stays on screen until the player asks for the next hand
-            if self.read_line("press Enter for the next hand (q to save and stop) ").strip().lower() in (
-                    "q", "quit", "exit", "save"):
-                raise StopPlay
+            self._pause()
+
+    def _pause(self) -> None:
+        """The summary stays on screen until the player asks for the next hand."""
+        if self.read_line("press Enter for the next hand (q to save and stop) ").strip().lower() in (
+                "q", "quit", "exit", "save"):
+            raise StopPlay
 
     def _book(self, state: State) -> HandOutcome:
         outcome = self.match.record_hand(state)
