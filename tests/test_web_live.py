@@ -365,3 +365,28 @@ def test_the_typed_notation_works_from_the_keyboard_and_refusals_are_shown(brows
         assert [str(a) for a in table.state.history] == [f"{seat} bid 17"]
         assert re.search(r"\bJack of|\bNine of|\bAce of|\bTen of|\bKing of|\bQueen of|\bEight of|\bSeven of",
                          page.locator("#hand").aria_snapshot())     # the seat's own cards are named in words
+
+
+@pytest.mark.browser
+def test_the_fifty_six_auction_is_a_number_picker_and_a_suit_row(browser: Any, tmp_path: Path) -> None:
+    with ThreadServer(tmp_path / "t.db") as srv:
+        made = post(srv.base, "/api/tables", {"ruleset": "fifty-six", "seats": [{"kind": "person"}] * 6,
+                                               "start": True})
+        table = srv.table(made["table"])
+        seat = table.state.to_act
+        legal = [a.notation for a in table.state.legal_actions()]
+        assert len(legal) > 100                                  # the engine lists every bid ...
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        page.goto(f"{srv.base}/t/{made['table']}#seat={made['seats'][seat]}")
+        page.wait_for_selector("#decision .suit-row button")
+        assert page.locator("#decision button").count() <= 12    # ... the page offers a picker and five suits
+        shot(page, "phone-fifty-six-auction")
+        lowest = int(legal[1].split()[1])
+        page.get_by_role("button", name="higher bid", exact=True).tap()
+        page.get_by_role("button", name="higher bid", exact=True).tap()
+        page.get_by_role("button", name=f"bid {lowest + 2} hearts").tap()
+        for _ in range(200):
+            if table.state.history:
+                break
+            time.sleep(0.05)
+        assert [str(a) for a in table.state.history] == [f"{seat} bid {lowest + 2} H"]

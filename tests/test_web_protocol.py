@@ -376,7 +376,7 @@ def test_uploaded_house_rules_are_checked_with_the_validate_messages(client: Tes
     house = ("schema_version: 1\nname: house\nextends: ./base.yaml\ndescription: house\nauction:\n"
              "  pass_is_final: true\n")
     r = client.post("/api/validate", json={"files": {"base.yaml": base, "house.yaml": house}, "main": "house.yaml"})
-    assert r.status_code == 200 and r.json() == {"problems": []}
+    assert r.status_code == 200 and r.json() == {"problems": [], "players": 4}
     made = create(client, upload={"files": {"base.yaml": base, "house.yaml": house}, "main": "house.yaml"},
                   max_hands=1)
     table = server_table(client, made["table"])

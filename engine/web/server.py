@@ -499,9 +499,12 @@ def build_app(settings: Settings) -> Starlette:
         folder = server.scratch / ("check-" + secrets.token_hex(8))
         try:
             problems = check_upload(files, main, folder)
+            players = load_game(folder / main).n if not problems else None
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        return JSONResponse({"problems": problems}, status_code=200 if not problems else 422)
+        if problems:
+            return JSONResponse({"problems": problems}, status_code=422)
+        return JSONResponse({"problems": [], "players": players})
 
     async def create(request: Request) -> Response:
         server = server_box["server"]

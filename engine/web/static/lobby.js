@@ -53,6 +53,8 @@ async function checkUpload() {
   for (const p of data.problems) problems.append(el("li", p));
   if (!data.problems.length) {
     checkedOk = true;
+    window.uploadPlayers = data.players;
+    renderSeats();
     problems.append(el("li", `${body.main}: valid`, "ok"));
   }
 }
