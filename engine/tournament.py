@@ -99,7 +99,7 @@ def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
             legal = state.legal_actions()
             view = state.view(seat) if bot.needs_view else None
             t0 = time.perf_counter()
-            action = bot.choose(view, legal)  # type: ignore[arg-type]
+            action = bot.choose(view, legal)
             dt = time.perf_counter() - t0
             b = arr[seat]
             res.decisions[b] += 1

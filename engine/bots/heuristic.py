@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from engine.bots.base import register
 from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
-from engine.bots.info import Seen, read_view
+from engine.bots.info import Seen, last_bidder, read_view
 from engine.bots.model import (
     DOUBLE_ABOVE_MIN,
     DOUBLE_MARGIN,
@@ -21,7 +21,7 @@ from engine.bots.model import (
 )
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
 
@@ -71,12 +71,12 @@ def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     bids = [a for a in legal if a.verb == "bid"]
     if game.rules.trump.in_bid:
         code = "NT" if suit < 0 else game.layout.suits[suit]
-        bids = [a for a in bids if a.arg.split()[1] == code]
+        bids = [a for a in bids if bid_terms(a.arg)[1] == code]
     passing = [a for a in legal if a.verb == "pass"]
     if not bids:
         return passing[0] if passing else legal[0]
     lowest = bids[0]
-    value = int(lowest.arg.split()[0])
+    value = bid_terms(lowest.arg)[0]
     partner_high = _partner_holds_bid(seen)
     margin = PARTNER_MARGIN if partner_high else 0
     if not passing or est >= value + margin:
@@ -85,12 +85,8 @@ def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
 
 
 def _partner_holds_bid(seen: Seen) -> bool:
-    high = None
-    for text in seen.view.history:
-        parts = text.split()
-        if len(parts) >= 3 and parts[1] == "bid":
-            high = int(parts[0])
-    return (high is not None and high != seen.view.seat and not seen.game.rules.table.bidder_plays_alone
+    high = last_bidder(seen.view)
+    return (high >= 0 and high != seen.view.seat and not seen.game.rules.table.bidder_plays_alone
             and seen.partners(high, seen.view.seat))
 
 
@@ -170,7 +166,7 @@ def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
 
 def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     v = seen.view
-    trick = [_card_id(game, seen, code, played=True) for _, code in v.trick.cards]
+    trick = list(v.trick.cards)
     cards = [(a, _card_id(game, seen, a.arg)) for a in legal if a.verb == "play"]
     extras = {a.verb: a for a in legal if a.verb != "play"}
     if "show" in extras:
@@ -179,7 +175,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     me = v.seat
     if not trick:
         return _lead(game, seen, cards, power) if cards else legal[0]
-    seats = [s for s, _ in v.trick.cards]
+    seats = v.trick.seats
     win = trick_winner(game, seen, trick)
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
@@ -263,9 +259,10 @@ def _cheapest(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Ac
                                       seen.strength[ac[1]]))[0]
 
 
-def _card_id(game: Game, seen: Seen, code: str, played: bool = False) -> int:
+def _card_id(game: Game, seen: Seen, code: str) -> int:
+    """The id of a card the seat may play (a double pack's copy it holds)."""
     ids = game.code_ids[code]
-    pool = seen.played if played else seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+    pool = seen.held
     for c in ids:
         if pool >> c & 1:
             return c

@@ -14,7 +14,7 @@ import math
 
 from engine.bots.evaluate import SIDE_SECOND, SIDE_SECOND_GUARDED, SIDE_THIRD, SIDE_TOP, TRUMP_UNITS, Z_WEIGHT
 from engine.bots.evaluate import _units_spread as units_spread
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.state import State
@@ -131,15 +131,14 @@ class HandModel:
         """The number a bid or raise names."""
         v = self.bid_value.get(a)
         if v is None:
-            v = self.bid_value[a] = int(a.arg.split()[0])
+            v = self.bid_value[a] = bid_terms(a.arg)[0]
         return v
 
     def code_of(self, a: Action) -> str:
         """The suit (or NT) a bid names, '' for none."""
         v = self.bid_code.get(a)
         if v is None:
-            parts = a.arg.split()
-            v = self.bid_code[a] = parts[1] if len(parts) > 1 else ""
+            v = self.bid_code[a] = bid_terms(a.arg)[1]
         return v
 
     def known_trump(self, state: State, seat: int) -> int:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from engine.bots.base import register
 from engine.bots.heuristic import decide
-from engine.bots.info import Seen, read_view
+from engine.bots.info import Seen, last_bidder, read_view
 from engine.bots.model import PARTNER_MARGIN, RAISE_MARGIN, HandModel, model_for
 from engine.bots.pimc import apply_first
 from engine.bots.rollout import Stream, rollout, utility
@@ -136,11 +136,7 @@ class SearchBot(ViewBot):
 
 def _partner_high(seen: Seen) -> bool:
     v = seen.view
-    high = -1
-    for text in v.history:
-        parts = text.split()
-        if len(parts) >= 3 and parts[1] == "bid":
-            high = int(parts[0])
+    high = last_bidder(v)
     return high >= 0 and high != v.seat and not seen.game.rules.table.bidder_plays_alone and seen.partners(high, v.seat)
 
 

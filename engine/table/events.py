@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from engine.play.actions import Action
 from engine.play.view import View
 from engine.table.render import Labels
 
@@ -16,14 +17,14 @@ _PLAIN = {"surrender": "offered to surrender", "accept": "accepted the surrender
           "show": "showed the pair (King and Queen of trumps)"}
 
 
-def event_text(entry: str, view: View, lab: Labels, doubling: Sequence[str]) -> Text | None:
-    """One line for a notable history entry (`SEAT VERB [ARG]`), or None for bids, trump choices and cards."""
-    seat_text, _, notation = entry.partition(" ")
-    verb, _, arg = notation.partition(" ")
-    who = lab.who(int(seat_text))
+def event_text(action: Action, view: View, lab: Labels, doubling: Sequence[str]) -> Text | None:
+    """One line for a notable history entry, or None for bids, trump choices and cards."""
+    verb, arg = action.verb, action.arg
+    who = lab.who(action.seat)
+    known = view.trump_code()
     if verb == "call":
-        if view.trump is not None and not view.trump_concealed:
-            return Text(f"{who} called for the trump: {lab.suit(view.trump)}")
+        if known is not None and not view.trump_concealed:
+            return Text(f"{who} called for the trump: {lab.suit(known)}")
         return Text(f"{who} called for the trump")
     if verb == "declare":
         return Text(f"{who} declared {arg}")
