@@ -5,7 +5,9 @@ the JSON while it is unset (how the view grows without changing what outside bot
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine.bots.base import make_bot
 from engine.play.actions import Action
@@ -100,3 +102,31 @@ def test_an_optional_fact_is_written_only_when_set() -> None:
     assert to_json(game, _Grown(seat=2)) == {"seat": 2}
     grown = _Grown(seat=2, melds=(_Meld(seat=1, cards=(0, 1)),))
     assert to_json(game, grown) == {"seat": 2, "melds": [{"seat": 1, "cards": [game.codes[0], game.codes[1]]}]}
+
+
+# Text that bots and the table may still take apart - none of it comes from a View.
+NOT_VIEW_TEXT = {
+    ("engine/bots/registry.py", 'spec.split(":")'),          # a bot name
+    ("engine/bots/registry.py", 'where.partition(":")'),     # the registry's own module:Class
+    ("engine/bots/registry.py", 'text.split(",")'),          # a list of bot names
+    ("engine/bots/program.py", "_buf.partition("),           # an outside program's output
+    ("engine/bots/external.py", "shlex.split(command)"),     # the command line of an outside bot
+    ("engine/bots/external.py", "text.split()"),             # an outside bot's answer
+    ("engine/table/prompt.py", "t.split()"),                 # what the player typed
+    ("engine/table/session.py", "probe.rpartition("),        # a save's field path
+    ("engine/table/session.py", "str(cards[seat]).split()"),  # a save's cards
+}
+
+
+def test_no_bot_and_no_table_code_takes_view_text_apart() -> None:
+    root = Path(__file__).resolve().parents[1]
+    found = set()
+    for folder in ("engine/bots", "engine/table"):
+        for path in sorted((root / folder).glob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if re.search(r"\.(r?partition|split)\(", line):
+                    known = [snippet for f, snippet in NOT_VIEW_TEXT if f == rel and snippet in line]
+                    assert known, f"{rel}: {line.strip()}"
+                    found.add((rel, known[0]))
+    assert found == NOT_VIEW_TEXT   # the list names nothing that is gone

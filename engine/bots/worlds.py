@@ -224,7 +224,10 @@ class Sampler:
                     return
                 elif x.verb == "bid" and b.lowest < 0:
                     b.lowest = self.model.value_of(x)
-            b.margin = PARTNER_MARGIN if self.model.partner_holds_bid(state, b.seat) else 0
+            hb = state.high_bidder
+            partner = (hb >= 0 and hb != b.seat and not self.game.rules.table.bidder_plays_alone
+                       and state.hand_team_of[hb] == state.hand_team_of[b.seat])
+            b.margin = PARTNER_MARGIN if partner else 0
             b.informative = may_pass and b.lowest >= 0
             return
 
