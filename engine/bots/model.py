@@ -144,14 +144,14 @@ class HandModel:
 
     def known_trump(self, state: State, seat: int) -> int:
         """The trump as `seat` knows it: a suit, NO_TRUMP, or UNDECIDED when not chosen or hidden from it."""
-        if state.trump == UNDECIDED or (state.concealed and seat != state.high_bidder):
+        if state.trump == UNDECIDED or (state.concealed and seat != state.folder):
             return UNDECIDED
         return state.trump
 
     def held(self, state: State, seat: int) -> int:
         """The seat's cards, its own face-down indicator included."""
         h = state.hands[seat]
-        if state.concealed and state.indicator >= 0 and seat == state.high_bidder:
+        if state.concealed and state.indicator >= 0 and seat == state.folder:
             h |= 1 << state.indicator
         return h
 
@@ -286,7 +286,7 @@ class HandModel:
         return first_of(legal, ("pass",))
 
     def _sure_sweep(self, state: State, seat: int, keeps_trump: bool) -> bool:
-        own_indicator = 1 << state.indicator if state.indicator >= 0 and seat == state.high_bidder else 0
+        own_indicator = 1 << state.indicator if state.indicator >= 0 and seat == state.folder else 0
         return sure_sweep(self.game, state.hands[seat], state.strength, self.known_trump(state, seat),
                           own_indicator, keeps_trump)
 

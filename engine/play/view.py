@@ -57,7 +57,7 @@ class View:
 def _known_trump(state: State, seat: int) -> str | None:
     if state.trump == UNDECIDED:
         return None
-    if state.concealed and seat != state.high_bidder:
+    if state.concealed and seat != state.folder:
         return None
     return state.trump_suit_code() or "NT"
 
@@ -77,11 +77,11 @@ def build_view(state: State, seat: int) -> View:
     codes = g.codes
     own = [codes[c] for c in sorted(bits(state.hands[seat]), key=lambda c: (g.suit_of[c], -g.strength[c]))]
     indicator = None
-    if state.concealed and state.indicator >= 0 and seat == state.high_bidder:
+    if state.concealed and state.indicator >= 0 and seat == state.folder:
         indicator = codes[state.indicator]
     sizes = [h.bit_count() for h in state.hands]
     if state.concealed and state.indicator >= 0:
-        sizes[state.high_bidder] += 1  # the face-down card is still one of the bidder's cards
+        sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
     tricks = [TrickView(t.leader, [(s, codes[c]) for s, c in zip(t.seats, t.cards, strict=True)], t.winner, t.points)
               for t in state.tricks]
     trick = TrickView(state.leader, [(s, codes[c]) for s, c in zip(state.trick_seats, state.trick_cards, strict=True)])
