@@ -269,6 +269,13 @@ def report(rp: Replay) -> dict[str, Any]:
             contract["multiplier"] = s.multiplier
         if s.fixed_stake:
             contract["stake"] = s.fixed_stake
+        if s.added:
+            contract["added"] = s.added
+        if g.rules.second_auction is not None and g.rules.second_auction.verb != "raise" or any(
+                b.round for b in g.rules.scoring.bands):
+            contract["round"] = s.contract_round     # games with a second auction, or scored by round
+        if s.conceded:
+            contract["conceded"] = True
     trump = None
     if s.trump != UNDECIDED:
         trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}

@@ -189,7 +189,8 @@ class AuctionPhase(StateData):
             must_open = a.first_hand_must_bid and p == self.first and not self.spoke[p]
             may_pass = not (must_open and lo <= hi)
         base = self._table.choices(p, self._may_demand_redeal(p), may_pass, lo, hi)
-        if not (a.partner_speech or g.auction_doubling or (self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED)):
+        if not (a.partner_speech or g.auction_doubling or g.declarations_in_auction
+                or (self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED)):
             return base
         extra: list[Action] = []
         if a.partner_speech and self._may_ask_partner(p):
@@ -203,7 +204,20 @@ class AuctionPhase(StateData):
             if may_pass:
                 extra.append(g.action(p, "pass", "change"))
             extra.extend(g.action(p, b.verb, b.arg + " change") for b in base if b.verb == a.verb)
+        if g.declarations_in_auction:
+            extra.extend(self._declarations_as_bids(p))
         return base + tuple(extra)
+
+    # --- hooks for special contracts offered as speeches (`declare NAME`), filled in by the declarations -------
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        """The `declare NAME` speeches `seat` may make at this turn of the auction (Game.declarations_in_auction
+        tells whether any can be). A declaration that stands is the standing bid: `high_bidder` is its declarer,
+        `_min_bid` must then leave no number to bid over it, and `_end_round()` ends the round at once."""
+        return []
+
+    def _declare_in_auction(self, a: Action) -> None:
+        """Apply a `declare NAME` speech of the auction (see `_declarations_as_bids`)."""
+        raise NotImplementedError
 
     def _may_ask_partner(self, p: int) -> bool:
         """`partner`: at one's own turn, or once to hand the speech back."""
@@ -246,6 +260,9 @@ class AuctionPhase(StateData):
             else:
                 self.handed_back = True
                 self.to_act = self.asker
+            return
+        if verb == "declare":
+            self._declare_in_auction(a)
             return
         if verb == "redeal":
             self.spoke[p] = True

@@ -80,6 +80,8 @@ class Game:
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
+        # special contracts offered as speeches of the auction (`declare NAME`): none compiled yet
+        self.declarations_in_auction = False
         if dbl is not None and dbl.fixed_stake is not None:
             self.doubling_names.append(dbl.fixed_stake.name)
         self.has_pair = rules.pair is not None

@@ -20,6 +20,22 @@ class HandOutcome:
     state: State
 
 
+def annulled_deal_passes(game: Game, annul_code: int) -> bool:
+    """Whether the next player deals after a hand annulled for this reason (else the same dealer deals again)."""
+    m = game.rules.match
+    if annul_code == ANNUL_ALL_PASS:
+        return m.next_after_all_pass
+    if annul_code == ANNUL_HELD_ALL_TRUMPS:
+        return m.next_after_void
+    if annul_code == ANNUL_REDEAL:
+        return m.next_after_redeal
+    return m.next_after_annul
+
+
+def annulled_dealer_words(game: Game, annul_code: int) -> str:
+    return "the deal passes on" if annulled_deal_passes(game, annul_code) else "the same dealer deals again"
+
+
 class Match:
     """Plays hands of one game; `scores` are per match team (`game.teams`). With `match.sets`, `sets[t]` is team
     t's open sets as [red, black]. `win_at` is the winning score now (a hand may move it for the rest of the
@@ -72,14 +88,7 @@ class Match:
     def _passes_deal(self, state: State) -> bool:
         m = self.game.rules.match
         if state.status == "annulled":
-            code = state.annul_code
-            if code == ANNUL_ALL_PASS:
-                return m.next_after_all_pass
-            if code == ANNUL_HELD_ALL_TRUMPS:
-                return m.next_after_void
-            if code == ANNUL_REDEAL:
-                return m.next_after_redeal
-            return m.next_after_annul
+            return annulled_deal_passes(self.game, state.annul_code)
         if m.dealer_stays_while_behind:   # the dealer deals again while his team is behind another
             mine = self.game.team_of[self.dealer]
             return not any(s > self.scores[mine] for t, s in enumerate(self.scores) if t != mine)

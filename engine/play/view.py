@@ -49,6 +49,13 @@ class View:
     match_scores: list[int]
     legal: list[str] = field(default_factory=list)
     status: str = "in_progress"
+    auction_round: int = 0                # the round of bidding under way or last held (0: none yet)
+    contract_round: int | None = None     # the round whose bid fixed the contract
+    speaking_for: int | None = None       # the seat whose speech its partner is making now (`partner`)
+    handed_back: bool = False             # that partner handed the speech back
+    added: int = 0                        # match units doubling steps add to what the paid side receives
+    conceded: bool = False
+    match_target: int | None = None       # the score that wins the match now
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -98,6 +105,8 @@ def build_view(state: State, seat: int) -> View:
         sitting_out=[s for s in range(g.n) if state.sitting_out >> s & 1],
         trick=trick, tricks=tricks, card_points=list(state.team_points), match_scores=list(state.match_scores),
         legal=[a.notation for a in state.legal_actions()] if seat == state.to_act else [],
-        status=state.status,
+        status=state.status, auction_round=state.round, contract_round=state.contract_round if has_contract else None,
+        speaking_for=state.asker if state.asker >= 0 else None, handed_back=state.handed_back, added=state.added,
+        conceded=state.conceded, match_target=state.match_target,
     )
 
