@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.play.actions import Action, bid_terms
 from engine.play.base import PHASE_NAMES
 from engine.play.game import NO_TRUMP, Game
+from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
 from engine.play.view import View
 
@@ -26,6 +27,7 @@ class ActionSpace:
         names += [f"trump {s}" for s in g.layout.suits] + ["trump seventh"]
         names += [f"raise {v}" for v in g.bid_values]
         names += [f"play {code}" for code in dict.fromkeys(g.codes)]
+        names += _auction_names(g)
         self.names = list(dict.fromkeys(names))
         self.index = {n: i for i, n in enumerate(self.names)}
         self.game = game
@@ -48,6 +50,23 @@ class ActionSpace:
         for i in self.legal(state):
             m[i] = 1
         return m
+
+
+def _auction_names(g: Game) -> list[str]:
+    """The speeches a rule file adds to the auction (appended, so the indexes of other files stay as they were):
+    `partner`, the second auction's bids and their `change` marks, `concede`."""
+    r = g.rules
+    out: list[str] = []
+    rounds = [r.auction] + ([r.second_auction] if r.second_auction is not None else [])
+    if any(a.partner_speech for a in rounds):
+        out.append("partner")
+    if len(g.rounds) > 1 and g.rounds[1].verb == "bid":
+        out += [a.notation for a in g.rounds[1].bid_actions(0)]
+        if r.second_auction is not None and r.second_auction.holder_refolds == REFOLD_WHEN_MARKED:
+            out += ["pass change"] + [f"{a.notation} change" for a in g.rounds[1].bid_actions(0)]
+    if r.concede is not None:
+        out.append("concede")
+    return out
 
 
 class Observation:
@@ -149,4 +168,10 @@ def utility_bound(game: Game) -> float:
 def max_actions(game: Game) -> int:
     """A bound on the players' actions in one hand (auction, contract steps, tricks with calls and shows)."""
     n = game.n
-    return (len(game.bid_values) + 2) * n + 6 * n + game.cards_each * n + game.cards_each + 2 * n + 8
+    turns = 0
+    for t in game.rounds:
+        if t.verb != "bid":
+            continue   # the raise: at most one turn each, within the allowance below
+        speeches = (len(t.values) + 2) * n * (2 if t.rules.partner_speech else 1)   # a partner may speak first
+        turns += speeches + (2 * len(t.values) if game.auction_doubling else 0)    # a double and a redouble a bid
+    return turns + 6 * n + game.cards_each * n + game.cards_each + 2 * n + 8

@@ -56,14 +56,14 @@ class Knowledge:
 
 def known_trump(state: State, seat: int) -> int:
     """The trump as `seat` knows it: a suit, NO_TRUMP, or UNDECIDED when not chosen or hidden from it."""
-    if state.trump == UNDECIDED or (state.concealed and seat != state.high_bidder):
+    if state.trump == UNDECIDED or (state.concealed and seat != state.folder):
         return UNDECIDED
     return state.trump
 
 
 def state_knowledge(state: State, seat: int) -> Knowledge:
     """What `seat` knows in a full state, from its own cards and the public facts only."""
-    own = 1 << state.indicator if state.concealed and state.indicator >= 0 and seat == state.high_bidder else 0
+    own = 1 << state.indicator if state.concealed and state.indicator >= 0 and seat == state.folder else 0
     return Knowledge(seat, state.phase, state.hands[seat], own, known_trump(state, seat), state.strength,
                      state.bidder, state.bid, state.high_bidder, state.hand_team_of)
 

@@ -163,6 +163,13 @@ class View:
     match_scores: tuple[int, ...] = fact()
     legal: tuple[Action, ...] = fact(NOTATIONS, default=())   # the seat's legal actions when it is to act
     status: str = fact(default="in_progress")
+    auction_round: int = fact(optional=True, default=0)    # the round of bidding under way or last held (0: none)
+    contract_round: int | None = fact(optional=True, default=None)   # the round whose bid fixed the contract
+    speaking_for: int | None = fact(optional=True, default=None)   # whose speech its partner is making (`partner`)
+    handed_back: bool = fact(optional=True, default=False)   # that partner handed the speech back
+    added: int = fact(optional=True, default=0)           # match units doubling steps add to what the paid side gets
+    conceded: bool = fact(optional=True, default=False)
+    match_target: int | None = fact(optional=True, default=None)   # the score that wins the match now
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -209,7 +216,7 @@ class _Numbering:
 def _known_trump(state: State, seat: int) -> int | None:
     if state.trump == UNDECIDED:
         return None
-    if state.concealed and seat != state.high_bidder:
+    if state.concealed and seat != state.folder:
         return None
     return state.trump
 
@@ -234,10 +241,10 @@ def build_view(state: State, seat: int) -> View:
     ids = _Numbering(g)
     hand = ids.mask(hand_order(g, state.hands[seat]))
     owns_indicator = state.concealed and state.indicator >= 0
-    indicator = ids.of(state.indicator) if owns_indicator and seat == state.high_bidder else None
+    indicator = ids.of(state.indicator) if owns_indicator and seat == state.folder else None
     sizes = [h.bit_count() for h in state.hands]
     if owns_indicator:
-        sizes[state.high_bidder] += 1  # the face-down card is still one of the bidder's cards
+        sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
     tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points) for t in state.tricks)
     trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None)
     has_contract = state.bidder >= 0
@@ -254,4 +261,11 @@ def build_view(state: State, seat: int) -> View:
         trick=trick, tricks=tricks, card_points=tuple(state.team_points), match_scores=tuple(state.match_scores),
         legal=state.legal_actions() if seat == state.to_act else (),
         status=state.status,
+        # written only where the rule file has a second auction / the match target moved, so that views of other
+        # files stay byte for byte what outside bots always received
+        auction_round=state.round if g.rounds_matter else 0,
+        contract_round=state.contract_round if has_contract and g.rounds_matter else None,
+        speaking_for=state.asker if state.asker >= 0 else None, handed_back=state.handed_back, added=state.added,
+        conceded=state.conceded,
+        match_target=state.match_target if state.match_target != g.rules.match.win_at else None,
     )

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 from engine.play.view import View
 from engine.table.render import Labels
 
 _PLAIN = {"surrender": "offered to surrender", "accept": "accepted the surrender",
           "refuse": "refused the surrender", "redeal": "asked for a new deal",
-          "show": "showed the pair (King and Queen of trumps)"}
+          "show": "showed the pair (King and Queen of trumps)", "concede": "conceded: the contract fails"}
 
 
 def event_text(action: Action, view: View, lab: Labels, doubling: Sequence[str]) -> Text | None:
@@ -28,6 +28,9 @@ def event_text(action: Action, view: View, lab: Labels, doubling: Sequence[str])
         return Text(f"{who} called for the trump")
     if verb == "declare":
         return Text(f"{who} declared {arg}")
+    if verb in ("bid", "pass") and arg.endswith("change"):
+        said = "passed" if verb == "pass" else f"bid {bid_terms(arg)[0]}"
+        return Text(f"{who} {said} and said change: a new trump card if still holder")
     if verb in _PLAIN:
         return Text(f"{who} {_PLAIN[verb]}")
     if verb in doubling:
@@ -36,10 +39,23 @@ def event_text(action: Action, view: View, lab: Labels, doubling: Sequence[str])
 
 
 def events(view: View, lab: Labels, doubling: Sequence[str], start: int = 0) -> list[Text]:
-    """The notable events of the hand from history entry `start` on."""
+    """The notable events of the hand from history entry `start` on (a `partner` speech is read in its context:
+    the first asks the partner to speak, the second hands the speech back)."""
     out: list[Text] = []
-    for entry in view.history[start:]:
-        line = event_text(entry, view, lab, doubling)
-        if line is not None:
+    asker = -1
+    for i, entry in enumerate(view.history):
+        verb = entry.verb
+        line: Text | None
+        if verb == "partner":
+            if asker < 0:
+                asker = entry.seat
+                line = Text(f"{lab.who(asker)} asked {lab.who_partner(asker, view)} to speak for them")
+            else:
+                line = Text(f"{lab.who(entry.seat)} handed the speech back to {lab.who(asker)}")
+        else:
+            if verb in ("bid", "pass") or verb in doubling:
+                asker = -1
+            line = event_text(entry, view, lab, doubling)
+        if i >= start and line is not None:
             out.append(line)
     return out

@@ -50,6 +50,12 @@ class Labels:
     def who(self, seat: int) -> str:
         return "you" if seat == self.seat else f"seat {seat}"
 
+    def who_partner(self, seat: int, view: View) -> str:
+        """The seat's partner, as the table names it ("their partner" where it has more than one or none)."""
+        team = next((t for t in view.teams if seat in t), [seat])
+        others = [s for s in team if s != seat]
+        return self.who(others[0]) if len(others) == 1 else "their partner"
+
     def team(self, team: Sequence[int]) -> str:
         mark = " (you)" if self.seat in team else ""
         return "team " + "+".join(str(s) for s in team) + mark
@@ -111,7 +117,29 @@ def contract_line(view: View, lab: Labels) -> Text:
         what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
     if view.multiplier != 1:
         what += f", x{view.multiplier}"
+    if view.added:
+        what += f", +{view.added} to the side that is paid"
+    if view.contract_round == 2 and view.auction_round == 2:
+        what += " (second auction)"
+    if view.conceded:
+        what += ", conceded"
     return Text(f"contract: {what}")
+
+
+def speech_line(view: View, lab: Labels) -> Text | None:
+    """A heading for a speech that is not the seat's own ordinary turn: the second auction, or speaking for a
+    partner."""
+    if view.phase not in ("auction", "raise") or view.to_act != view.seat:
+        return None
+    parts: list[str] = []
+    if view.auction_round == 2 and view.phase == "auction":
+        parts.append("second auction")
+    if view.speaking_for is not None:
+        if view.handed_back:
+            parts.append("your partner handed the speech back: bid or pass")
+        else:
+            parts.append(f"you speak in {lab.who(view.speaking_for)}'s place")
+    return Text(" · ".join(parts), style="bold") if parts else None
 
 
 def trump_line(view: View, lab: Labels, open_trump: bool = False) -> Text:
@@ -192,18 +220,22 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
         lines.append(trick_line(view, lab, len(view.tricks) + 1))
         lines.append(points_line(view, lab))
     lines.append(hand_line(view, lab))
+    heading = speech_line(view, lab)
+    if heading is not None:
+        lines.append(heading)
     if view.legal:
         lines.append(choices_text(view.legal, lab))
     return lines
 
 
 def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: str,
-                 change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False) -> list[Text]:
+                 change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False,
+                 next_dealer: str = "the same dealer deals again") -> list[Text]:
     """A finished hand as the seat saw it: contract, every trick, card points, the outcome and the score change."""
     lines = [contract_line(view, lab), trump_line(view, lab, open_trump)]
     lines += [Text("  ").append_text(done_trick_line(view, t, lab, i)) for i, t in enumerate(view.tricks, 1)]
     if view.status == "annulled":
-        lines.append(Text(f"annulled: {annulled_because}; the same dealer deals again"))
+        lines.append(Text(f"annulled: {annulled_because}; {next_dealer}"))
     else:
         pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
         lines.append(Text(f"card points: {pts}"))

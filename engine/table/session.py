@@ -22,7 +22,7 @@ from engine.bots.registry import bot_list, names_program, parse_bot_spec
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
-from engine.play.match import HandOutcome, Match
+from engine.play.match import HandOutcome, Match, annulled_dealer_words
 from engine.play.state import State
 from engine.play.view import View, build_view
 from engine.record import record_of
@@ -359,7 +359,7 @@ class Session:
         self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
         rules = self.game.rules
         for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, rules.table.teams,
-                                 not rules.trump.concealed):
+                                 not rules.trump.concealed, annulled_dealer_words(self.game, state.annul_code)):
             self.out(line)
         for line in events(view, lab, self.game.doubling_names):
             self.out(Text("  ").append_text(line))
