@@ -175,7 +175,7 @@ class Hand:
             "game_points": list(self.game_points) if self.status == "complete" else [0] * len(self.teams),
             "next": None,
         }
-        if self.status == "in_progress" and self.open_keys():
+        if self.status in ("in_progress", "annulled") and self.open_keys():
             out["_unpin"] = self.open_keys()
         return out
 
