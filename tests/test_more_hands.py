@@ -24,10 +24,13 @@ from typer.testing import CliRunner
 
 from engine.cli.app import app
 from engine.rules.load import shipped_rulesets
-from tests.oracle.referee import NEW_FILES, agrees, pinned, referee_report
+from tests.oracle.referee import BASE_CLASSES, NEW_FILES, agrees, pinned, referee_report
 
-MORE = Path(__file__).parent / "hands" / "more"
+HANDS = Path(__file__).parent / "hands"
+MORE = HANDS / "more"
 RECORDS = sorted(MORE.glob("*.yaml"))
+BASE_RECORDS = [p for p in sorted(HANDS.glob("*.yaml")) + sorted((HANDS / "family").glob("*.yaml"))
+                if yaml.safe_load(p.read_text(encoding="utf-8"))["ruleset"] in BASE_CLASSES]
 SHIPPED = set(shipped_rulesets())
 
 
@@ -67,3 +70,21 @@ def test_the_engine_replays_the_record(record: Path) -> None:
     result = CliRunner().invoke(app, ["replay", str(record), "--json"])
     assert result.exit_code == (1 if expected["status"] == "illegal" else 0), result.output
     assert agrees(expected, json.loads(result.stdout)) == []
+
+
+@pytest.mark.parametrize("record", BASE_RECORDS, ids=[r.stem for r in BASE_RECORDS])
+def test_the_referee_plays_the_base_games_as_their_goldens(record: Path) -> None:
+    """The house rules of issue 14 stand on the referee's own twenty-eight, twenty-nine and fifty-six: these must
+    agree with every shipped golden record of those games (the engine's own message texts aside)."""
+    expected = json.loads(record.with_suffix(".json").read_text(encoding="utf-8"))
+    expected.pop("annulled_because", None)
+    if expected.get("error"):
+        expected["error"].pop("message")
+    mine = referee_report(_record(record))
+    if mine.get("error"):
+        mine["error"]["message"] = "(the referee's)"
+    assert agrees(expected, mine) == []
+
+
+def test_enough_base_goldens_are_checked() -> None:
+    assert len(BASE_RECORDS) >= 150

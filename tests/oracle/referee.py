@@ -49,6 +49,17 @@ CLASSES = {
 }
 
 
+# The shipped games the house rules extend, played by the referee's own classes: checked against the shipped
+# goldens (tests/test_more_hands.py), so the house rules stand on base games known to agree with them.
+BASE_CLASSES = {
+    "twenty-eight": "family:TwentyEight",
+    "twenty-eight-flat": "family:TwentyEightFlat",
+    "twenty-nine": "family:TwentyNine",
+    "single-hand": "family:SingleHand",
+    "fifty-six": "family:FiftySix",
+}
+
+
 def registry() -> dict[str, type[Hand]]:
     import importlib
 
@@ -62,7 +73,7 @@ def registry() -> dict[str, type[Hand]]:
 def hand_class(name: str) -> type[Hand]:
     import importlib
 
-    module, cls = CLASSES[name].split(":")
+    module, cls = {**BASE_CLASSES, **CLASSES}[name].split(":")
     return getattr(importlib.import_module(f"tests.oracle.{module}"), cls)  # type: ignore[no-any-return]
 
 
