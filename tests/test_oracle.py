@@ -18,7 +18,7 @@ import pytest
 
 from engine.rules.load import shipped_rulesets
 from tests.oracle.crosscheck import one_hand
-from tests.oracle.referee import NEW_FILES, cross_hand
+from tests.oracle.referee import BASE_CLASSES, NEW_FILES, cross_hand
 
 HANDS = 40
 SHIPPED = set(shipped_rulesets())
@@ -42,3 +42,15 @@ def test_engine_agrees_with_the_referee_on_the_new_files(name: str) -> None:
     problems = {seed: cross_hand(name, seed, rng, figures) for seed in range(HANDS)}
     assert not any(problems.values()), {s: p for s, p in problems.items() if p}
     assert figures["decisions compared"] > HANDS and figures["hands compared"] > HANDS // 4, dict(figures)
+
+
+@pytest.mark.parametrize("name", sorted(BASE_CLASSES))
+def test_the_referees_base_games_agree_with_the_engine(name: str) -> None:
+    """The referee's own twenty-eight, twenty-nine, single-hand and fifty-six, on which its house rules stand,
+    agree with the engine on random hands - which also keeps the comparison driver itself honest before the new
+    files ship."""
+    rng = random.Random(7)
+    figures: Counter[str] = Counter()
+    problems = {seed: cross_hand(name, seed, rng, figures) for seed in range(20)}
+    assert not any(problems.values()), {s: p for s, p in problems.items() if p}
+    assert figures["hands compared"] == 20 and figures["decisions compared"] > 400
