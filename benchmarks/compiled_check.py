@@ -3,7 +3,8 @@
     python3 benchmarks/compiled_check.py REPO_DIR [HANDS] [--require-compiled]
 
 Run it from outside the repository so that the installed package is imported, not the sources. Every golden
-record under REPO_DIR/tests/hands must replay to its expected report; clones must stay independent; the `pimc` and
+record under REPO_DIR/tests/hands must replay to its expected report; clones must stay independent; every game's
+rule records (compiled too) must survive pickling, as tournaments send them to worker processes; the `pimc` and
 `search` bots (whose rollouts and sampled worlds are compiled too) must choose what the sources choose at the same
 positions, the sources being run in a child process; then the random self-play rate is printed as JSON. Exits 1 on
 any difference.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -49,6 +51,9 @@ def main() -> int:
     rng = random.Random(5)
     for name in shipped_rulesets():
         game = load_game(name)
+        if pickle.loads(pickle.dumps(game.rules)) != game.rules:
+            failures += 1
+            print(f"rule records do not survive pickling: {name}", file=sys.stderr)
         for i in range(50):
             state = game.new_hand(i % game.n, seed=i)
             while not state.is_terminal:

@@ -57,7 +57,7 @@ def main() -> None:
             result["ratio_to_yardstick"] = result["hands_per_second"] / yard
             result["api_ratio_to_yardstick"] = result["api_hands_per_second"] / yard
         rounds.append(result)
-    out: dict[str, Any] = {"ruleset": game.name, "hands": hands, "rounds": ROUNDS,
+    out: dict[str, Any] = {"ruleset": game.rules.name, "hands": hands, "rounds": ROUNDS,
                            "compiled": not state_module.__file__.endswith(".py")}
     for key in ("hands_per_second", "api_hands_per_second", "yardstick_deals_per_second", "ratio_to_yardstick",
                 "api_ratio_to_yardstick"):

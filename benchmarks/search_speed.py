@@ -36,7 +36,8 @@ from random_hands import yardstick  # this folder is on the path when a script i
 
 from engine.bots.base import make_bot
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.view import View
 
 Position = tuple[View, tuple[Action, ...], bool]   # (view, legal actions, in the play phase)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import engine
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.tournament import run
 
 PAIRS = (("search", "pimc"), ("search", "heuristic"), ("pimc", "heuristic"), ("heuristic", "random"))

@@ -19,7 +19,8 @@ from engine.errors import (
     UnreadableError,
 )
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
 from engine.play.view import View

@@ -54,7 +54,7 @@ def canonical_card(text: str) -> str | None:
     return rank + suit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeckLayout:
     """The physical cards of one game and how their ids map to notation."""
 
@@ -83,10 +83,6 @@ class DeckLayout:
 
     def suit_mask(self, suit: int) -> int:
         return ((1 << self.block) - 1) << (suit * self.block)
-
-    @property
-    def full_mask(self) -> int:
-        return (1 << self.size) - 1
 
     def ids_of_code(self, code: str) -> list[int]:
         """All copies of the card written `code`; raises ValueError for a card not in this deck."""
@@ -137,30 +133,3 @@ def card_ids(mask: int) -> list[int]:
     """The card ids in a mask as a list, lowest first."""
     return list(bits(mask))
 
-
-class Cards:
-    """A set-like, printable view over a hand bitmask (the hot path keeps the bare int)."""
-
-    __slots__ = ("mask", "layout")
-
-    def __init__(self, mask: int, layout: DeckLayout) -> None:
-        self.mask = mask
-        self.layout = layout
-
-    def __iter__(self) -> Iterator[int]:
-        return bits(self.mask)
-
-    def __len__(self) -> int:
-        return self.mask.bit_count()
-
-    def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and bool(self.mask >> card & 1)
-
-    def codes(self) -> list[str]:
-        return [self.layout.code(c) for c in self]
-
-    def __str__(self) -> str:
-        return " ".join(self.codes())
-
-    def __repr__(self) -> str:
-        return f"Cards({str(self)!r})"

@@ -13,7 +13,9 @@ import yaml
 from engine import safefile, safeyaml
 from engine.errors import IllegalActionError, RecordError, RulesetError, UnreadableError
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.base import UNDECIDED
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.state import State
 from engine.text import escaped, quoted
 
@@ -225,7 +227,7 @@ def ruleset_reference(game: Game, folder: Path | None = None) -> str:
     relative to the folder (absolute without one) - never by the file's `name:`, which may be a shipped one."""
     ref = game.ref
     if ref is None:
-        return game.name
+        return game.rules.name
     if "/" not in ref and "\\" not in ref:
         return ref  # a shipped name
     if folder is None:
@@ -267,8 +269,14 @@ def report(rp: Replay) -> dict[str, Any]:
             contract["multiplier"] = s.multiplier
         if s.fixed_stake:
             contract["stake"] = s.fixed_stake
+        if s.added:
+            contract["added"] = s.added
+        if g.rounds_matter:
+            contract["round"] = s.contract_round     # games with a second auction, or scored by round
+        if s.conceded:
+            contract["conceded"] = True
     trump = None
-    if s.trump != -2:
+    if s.trump != UNDECIDED:
         trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}
     tricks = [{"leader": t.leader, "cards": [g.codes[c] for c in t.cards], "winner": t.winner, "points": t.points}
               for t in s.tricks]
@@ -276,7 +284,7 @@ def report(rp: Replay) -> dict[str, Any]:
     if status == "in_progress":
         nxt = {"seat": s.to_act, "legal": sorted(a.notation for a in s.legal_actions())}
     out: dict[str, Any] = {
-        "ruleset": g.name,
+        "ruleset": g.rules.name,
         "status": status,
         "error": rp.error,
         "teams": [list(t) for t in s.hand_teams],

@@ -53,6 +53,10 @@ def compose(text: str, display: str, what: str, fast: bool = False, max_depth: i
     except _Refused as e:
         raise UnreadableError(display, e.message, *_where(e.mark)) from None
     except yaml.MarkedYAMLError as e:
+        if fast and "maximum nesting depth" in str(e.problem):
+            # libyaml (0.2.5 and later) may stop at its own depth limit while scanning ahead, before the
+            # events reach the depth check below; the pure reader finds where our limit was crossed
+            return compose(text, display, what, False, max_depth, max_values)
         mark = e.problem_mark or e.context_mark
         problem = " ".join(str(e.problem or e.context or "invalid YAML").split())
         raise UnreadableError(display, f"YAML syntax error: {problem}", *_where(mark)) from None

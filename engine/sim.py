@@ -21,7 +21,7 @@ def play_out(state: State, bots: Sequence[Bot]) -> None:
         bot = bots[state.to_act]
         legal = state.legal_actions()
         view = state.view(state.to_act) if bot.needs_view else None
-        state.apply(bot.choose(view, legal))  # type: ignore[arg-type]
+        state.apply(bot.choose(view, legal))
 
 
 def hand_seeds(seed: int) -> Callable[[], int]:
@@ -101,7 +101,7 @@ def _reason_kind(reason: str) -> str:
 def simulate(game: Game, hands: int, seed: int, bots: Sequence[Bot],
              on_hand: Callable[[State, int], None] | None = None) -> SimStats:
     """Play `hands` hands (dealer rotating) and return the statistics; `on_hand` sees each finished hand."""
-    stats = SimStats(game.name)
+    stats = SimStats(game.rules.name)
     next_seed = hand_seeds(seed)
     for i in range(hands):
         deal_seed = next_seed()
@@ -130,7 +130,7 @@ def bench(game: Game, hands: int, seed: int = 1) -> dict[str, Any]:
 
     playout = timed(random_playout)
     api = timed(_api_loop)
-    return {"ruleset": game.name, "hands": hands, "seconds": round(playout, 4),
+    return {"ruleset": game.rules.name, "hands": hands, "seconds": round(playout, 4),
             "hands_per_second": round(hands / playout, 1), "api_seconds": round(api, 4),
             "api_hands_per_second": round(hands / api, 1)}
 

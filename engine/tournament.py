@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots.base import Bot, check_bot_spec, make_bot
+from engine.bots.base import Bot, check_bot_spec, make_bot, parse_bot_spec
 from engine.play.game import Game
 from engine.play.rules import Rules
 
@@ -41,7 +41,7 @@ class DealResult:
 def seatings(game: Game) -> list[tuple[int, ...]]:
     """Which bot (0 or 1) holds each seat, for every seating of a deal."""
     out: list[tuple[int, ...]] = []
-    for team in game.teams:
+    for team in game.rules.table.teams:
         arr = tuple(0 if s in team else 1 for s in range(game.n))
         for a in (arr, tuple(1 - x for x in arr)):
             if a not in out:
@@ -61,7 +61,7 @@ _EXTERNAL: dict[tuple[str, int], Bot] = {}   # outside programs stay running acr
 
 
 def _bot(spec: str, seed: int, seat: int, game: Game, time_limit: float | None) -> Bot:
-    if spec.startswith("cmd:"):
+    if parse_bot_spec(spec).is_program:
         from engine.bots.external import ExternalBot
 
         bot = _EXTERNAL.get((spec, seat))
@@ -99,7 +99,7 @@ def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
             legal = state.legal_actions()
             view = state.view(seat) if bot.needs_view else None
             t0 = time.perf_counter()
-            action = bot.choose(view, legal)  # type: ignore[arg-type]
+            action = bot.choose(view, legal)
             dt = time.perf_counter() - t0
             b = arr[seat]
             res.decisions[b] += 1
@@ -205,7 +205,7 @@ def summarise(game: Game, specs: Sequence[str], seed: int, results: Iterable[Dea
         })
     d, dlo, dhi = mean_ci([r.score[0] - r.score[1] for r in rs])
     return {
-        "ruleset": game.name, "deals": len(rs), "seatings_per_deal": len(seatings(game)), "hands": hands,
+        "ruleset": game.rules.name, "deals": len(rs), "seatings_per_deal": len(seatings(game)), "hands": hands,
         "seed": seed, "bots": bots, "annulled_hands": sum(r.annulled for r in rs),
         "difference": {"bots": f"{specs[0]} - {specs[1]}", "game_points_per_hand": round(d, 4),
                        "ci95": [round(dlo, 4), round(dhi, 4)]},

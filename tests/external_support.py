@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from engine.play.actions import Action
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.play.view import View
 
 T = TypeVar("T")

@@ -11,7 +11,7 @@ import pytest
 
 from engine.bots.base import make_bot
 from engine.bots.external import ExternalBot
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.play.view import View
 from engine.tournament import run
 

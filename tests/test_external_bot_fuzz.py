@@ -26,7 +26,7 @@ from engine.bots.base import make_bot
 from engine.bots.external import MAX_ANSWER_BYTES, MAX_DEPTH, BotFailure, ExternalBot, read_answer
 from engine.bots.program import LineReader, ProgramFault
 from engine.play.actions import Action
-from engine.play.game import load_game
+from engine.play.compile import load_game
 
 SCALE = int(os.environ.get("JACKNINE_FUZZ_SCALE", "1"))
 LIMIT = 0.5        # seconds per decision for the fake programs

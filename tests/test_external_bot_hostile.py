@@ -27,7 +27,7 @@ from external_support import (
 from engine.bots.base import make_bot
 from engine.bots.external import CLOSE_GRACE, MAX_ANSWER_BYTES, MAX_DEPTH, MAX_RESTARTS, ExternalBot
 from engine.bots.program import Closed, Program, Stalled, write_all
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.tournament import run
 
 TWENTY_NINE = load_game("twenty-nine")
@@ -190,7 +190,7 @@ def test_programs_still_running_are_killed_when_the_interpreter_exits(tmp_path: 
                      "eof": [["sleep", 60]]})
     code = textwrap.dedent(f"""
         from engine.bots.base import make_bot
-        from engine.play.game import load_game
+        from engine.play.compile import load_game
         from external_support import first_decision as decision
         bot = make_bot({spec!r}, load_game("twenty-nine"), 1)
         view, legal = decision()
@@ -224,7 +224,7 @@ def test_a_program_blocked_on_standard_error_cannot_block_us() -> None:
     code = textwrap.dedent(f"""
         import json, time
         from engine.bots.base import make_bot
-        from engine.play.game import load_game
+        from engine.play.compile import load_game
         from external_support import first_decision as decision
         bot = make_bot({spec!r}, load_game("twenty-nine"), 1)
         bot.time_limit = {LIMIT}

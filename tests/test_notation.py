@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from engine.cli.app import app
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
-from engine.play.game import load_game
+from engine.play.compile import load_game
 
 
 @pytest.mark.parametrize(("text", "canonical"), [

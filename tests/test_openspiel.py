@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.adapters.encoding import ActionSpace, Observation, deal_length, hands_from_order
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.play.view import View
 
 RULESETS = ["twenty-eight", "twenty-nine", "fifty-six", "forty", "twenty-eight-3p", "twenty-eight-6p", "cot",
@@ -45,7 +45,7 @@ def test_observation_is_fixed_size_deterministic_and_hides_other_hands(ruleset: 
         assert isinstance(v, View)
         x = obs.encode(v)
         assert len(x) == obs.size and x == obs.encode(v)
-        assert sum(x[: game.size]) == len(v.hand)
+        assert sum(x[: game.size]) == v.hand.bit_count()
     va, vb = a.view(0), b.view(0)
     assert isinstance(va, View) and isinstance(vb, View)
     assert obs.encode(va) == obs.encode(vb)
@@ -58,7 +58,7 @@ def test_observation_is_fixed_size_deterministic_and_hides_other_hands(ruleset: 
 def test_chance_order_deals_like_the_engine(ruleset: str) -> None:
     game = load_game(ruleset)
     assert deal_length(game) == game.size   # every shipped file deals the whole pack
-    k = next(x for x in game.schedule if x > 0)   # the first packet each seat receives
+    k = next(x for x in game.rules.schedule if x > 0)   # the first packet each seat receives
     for dealer in range(game.n):
         deck = list(range(game.size))
         random.Random(7).shuffle(deck)

@@ -3,9 +3,10 @@
 Per rule file, HANDS seeded random hands are played out. In each hand: the legal-action list is never empty before
 the end and empty after; the action chosen always applies; at one random step a handful of illegal actions (another
 seat's action, a card not held, a wrong verb, a bid out of range) are refused with the state untouched; at the end
-every card was played exactly once (a sitting-out partner's cards laid aside), the tricks' points add up to the deck
-plus the last-trick bonus, and writing the record and replaying it gives the same report. Costlier checks (every
-legal action applies, a seat's view is blind to other seats' hidden cards) run on a seeded subset of the hands.
+every card was played exactly once (a sitting-out partner's cards laid aside), the tricks' points add up to the
+game's `points_per_hand` (card points plus every bonus), and writing the record and replaying it gives the same
+report. Costlier checks (every legal action applies, a seat's view is blind to other seats' hidden cards) run on a
+seeded subset of the hands.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from hypothesis import strategies as st
 
 from engine.errors import IllegalActionError
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.base import SURRENDER_ACCEPTED
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.state import State
 from engine.record import Replay, read_record_text, record_of, replay, report
-from engine.rules.load import shipped_rulesets
+from engine.rules.checks import total_points
+from engine.rules.load import load_ruleset, shipped_rulesets
 
 RULESETS = sorted(shipped_rulesets())
 HANDS = 2000          # random hands per rule file (the floor the issue sets)
@@ -64,8 +68,8 @@ def illegal_candidates(g: Game, s: State, rng: random.Random) -> list[Action]:
         Action(other, pick.verb, pick.arg),
         Action(p, "play", rng.choice(not_held)),
         Action(p, verb, arg),
-        Action(p, "bid", str(g.bid_max + 1)),
-        Action(p, "bid", str(g.bid_min - 1)),
+        Action(p, "bid", str(g.rules.auction.bid_max + 1)),
+        Action(p, "bid", str(g.rules.auction.bid_min - 1)),
         Action(p, "play", "ZZ"),
     ]
     shown = {str(a) for a in legal}
@@ -89,7 +93,7 @@ def check_refused(g: Game, s: State, rng: random.Random) -> int:
         with pytest.raises(IllegalActionError) as err:
             s.apply(a)
         assert err.value.reason, f"{a}: an illegal action needs a reason"
-        assert snapshot(s) == before, f"{g.name}: refusing {a} changed the state"
+        assert snapshot(s) == before, f"{g.rules.name}: refusing {a} changed the state"
         tried += 1
     return tried
 
@@ -97,15 +101,22 @@ def check_refused(g: Game, s: State, rng: random.Random) -> int:
 def check_end(g: Game, s: State) -> None:
     """Each card played once (or laid aside by a sitting-out partner); points add up on a complete hand."""
     played = [c for t in s.tricks for c in t.cards]
-    assert len(played) == len(set(played)), f"{g.name}: a card was played twice"
+    assert len(played) == len(set(played)), f"{g.rules.name}: a card was played twice"
     assert not set(played) & {c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]}
     assert sum(t.points for t in s.tricks) == sum(s.team_points)
-    if s.status != "complete" or s.surrender == 3:
+    if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED:
         return   # annulled, or an accepted surrender ends the hand early
     aside = [c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]]
-    assert sorted(played + aside) == list(range(g.size)), f"{g.name}: not every card was played exactly once"
-    assert sum(s.team_points) == g.total_points + g.last_trick_bonus - sum(g.points[c] for c in aside)
+    assert sorted(played + aside) == list(range(g.size)), f"{g.rules.name}: not every card was played exactly once"
+    assert sum(s.team_points) == g.points_per_hand - sum(g.points[c] for c in aside)
     assert len(s.tricks) == g.tricks_per_hand
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_points_per_hand_is_what_validate_and_show_count(name: str) -> None:
+    """The engine's one total of a hand's points (bots and encodings scale by it) is the model's total that
+    `validate` checks bids against and `show` prints: a bonus counted in one and not the other fails here."""
+    assert game(name).points_per_hand == total_points(load_ruleset(name))
 
 
 def report_of_state(g: Game, s: State) -> dict[str, Any]:
@@ -119,7 +130,7 @@ def play_hand(g: Game, rng: random.Random, every_action: bool) -> tuple[State, i
     step = 0
     while not s.is_terminal:
         legal = s.legal_actions()
-        assert legal, f"{g.name}: no legal action before the end (phase {s.phase_name})"
+        assert legal, f"{g.rules.name}: no legal action before the end (phase {s.phase_name})"
         if every_action:
             before = snapshot(s)
             for a in legal:
@@ -195,9 +206,9 @@ def check_view_blind(g: Game, s: State, seat: int) -> None:
     d = v.to_dict()
     text = json.dumps(d)
     leaked = set(CARD.findall(text)) & hidden_codes(g, s, seat)
-    assert not leaked, f"{g.name}: seat {seat} can see {leaked}"
+    assert not leaked, f"{g.rules.name}: seat {seat} can see {leaked}"
     if s.concealed and seat != s.indicator_owner:
-        assert d["trump"] is None and d["indicator"] is None, f"{g.name}: concealed trump shown to seat {seat}"
+        assert d["trump"] is None and d["indicator"] is None, f"{g.rules.name}: concealed trump shown to seat {seat}"
         for h in d["history"]:
             parts = h.split()
             assert not (parts[1] == "trump" and len(parts) > 2 and parts[2] != "seventh"), h

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.cli.app import app
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.play.state import State
 from engine.table.cues import new_cards, winning_seat
 from engine.table.decisions import decision
@@ -104,7 +104,8 @@ def test_the_cards_of_the_second_deal_are_marked() -> None:
     state = _until(state, lambda s: s.phase_name == "play")
     for seat in range(4):
         fresh = new_cards(state, seat)
-        assert len(fresh) == 4 and fresh <= set(state.view(seat).hand)
+        view = state.view(seat)
+        assert len(fresh) == 4 and fresh <= {view.code(c) for c in view.hand_cards()}
         assert fresh == {game.codes[c] for c in state.dealt[seat][4:8]}
     out = play("-r", "twenty-eight", "--seed", "5", "--save", "m.yaml", input="pass\n" * 3 + "q\n")
     assert "(* just dealt)" in out

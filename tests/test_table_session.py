@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, bits
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.play.state import State
 from engine.table.save import MatchSave, read_save
 from engine.table.session import Session, TableConfig

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.cli.app import app
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.tournament import mean_ci, play_deal, run, seatings, without_timings
 
 

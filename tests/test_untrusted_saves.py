@@ -20,7 +20,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from engine.cli.app import app
-from engine.play.game import load_game
+from engine.play.compile import load_game
 from engine.table.save import MatchSave, read_save, write_atomic
 from engine.table.session import Session, TableConfig
 

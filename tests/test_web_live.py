@@ -25,7 +25,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
 websockets = pytest.importorskip("websockets", reason="the web extra is not installed (pip install '.[web]')")
 
-from engine.play.game import load_game  # noqa: E402
+from engine.play.compile import load_game  # noqa: E402
 from engine.web.table import Table  # noqa: E402
 from tests.web_support import card_words, check_message, choose, hidden_cards, leaks, state_at  # noqa: E402
 

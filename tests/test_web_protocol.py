@@ -136,7 +136,7 @@ def play_match(c: TestClient, made: dict[str, Any], stack: ExitStack, rng: rando
                                                 ("thani", 2)])
 def test_four_people_play_a_match_and_no_message_shows_a_hidden_card(client: TestClient, ruleset: str,
                                                                       hands: int) -> None:
-    from engine.play.game import load_game
+    from engine.play.compile import load_game
     n = load_game(ruleset).n
     made = create(client, ruleset=ruleset, seats=[{"kind": "person"}] * n, max_hands=hands, spectators=True)
     with ExitStack() as stack:
@@ -509,7 +509,7 @@ def test_a_table_request_is_checked(client: TestClient, req: dict[str, Any], mes
 
 def test_the_leak_scan_finds_what_it_looks_for() -> None:
     """The scan itself can fail: a message naming another seat's card or the concealed trump is caught."""
-    from engine.play.game import load_game
+    from engine.play.compile import load_game
     from engine.web.table import SeatSpec, Table
 
     game = load_game("twenty-eight")
@@ -518,7 +518,7 @@ def test_the_leak_scan_finds_what_it_looks_for() -> None:
     state = table.state
     while state.trump < 0:
         state.apply(state.legal_actions()[0])
-    seat = (state.high_bidder + 1) % 4
+    seat = (state.folder + 1) % 4
     other = game.codes[next(c for c in range(game.size) if state.hands[(seat + 1) % 4] >> c & 1)]
     suit = game.layout.suits[state.trump]
     now = state_at(table, 1, len(state.history))

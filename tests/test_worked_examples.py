@@ -16,7 +16,8 @@ import pytest
 
 from engine.errors import IllegalActionError
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.state import State
 from engine.record import read_record
 

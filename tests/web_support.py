@@ -39,14 +39,14 @@ def hidden_cards(state: State, seat: int) -> set[str]:
     copies in a double pack and cards already on the table."""
     g = state.game
     own = {g.codes[c] for c in bits(state.hands[seat])} if seat >= 0 else set()
-    if seat >= 0 and state.concealed and state.indicator >= 0 and seat == state.high_bidder:
+    if seat >= 0 and state.concealed and state.indicator >= 0 and seat == state.folder:
         own.add(g.codes[state.indicator])
     hidden: set[str] = set()
     for s in range(g.n):
         if s != seat:
             hidden |= {g.codes[c] for c in bits(state.hands[s])}
     if state.indicator >= 0:
-        if state.concealed and seat != state.high_bidder:
+        if state.concealed and seat != state.folder:
             hidden.add(g.codes[state.indicator])
         elif not state.concealed:
             hidden.discard(g.codes[state.indicator])  # exposed: shown face up to everyone, then taken back
@@ -58,7 +58,7 @@ def hidden_cards(state: State, seat: int) -> set[str]:
 
 
 def concealed_suit(state: State, seat: int) -> str | None:
-    if state.concealed and state.trump >= 0 and seat != state.high_bidder:
+    if state.concealed and state.trump >= 0 and seat != state.folder:
         return state.game.layout.suits[state.trump]
     return None
 

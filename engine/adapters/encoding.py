@@ -4,9 +4,10 @@ OpenSpiel adapter (`openspiel.py`) is a thin layer over this."""
 
 from __future__ import annotations
 
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 from engine.play.base import PHASE_NAMES
-from engine.play.game import Game
+from engine.play.game import NO_TRUMP, Game
+from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
 from engine.play.view import View
 
@@ -26,6 +27,7 @@ class ActionSpace:
         names += [f"trump {s}" for s in g.layout.suits] + ["trump seventh"]
         names += [f"raise {v}" for v in g.bid_values]
         names += [f"play {code}" for code in dict.fromkeys(g.codes)]
+        names += _auction_names(g)
         self.names = list(dict.fromkeys(names))
         self.index = {n: i for i, n in enumerate(self.names)}
         self.game = game
@@ -48,6 +50,23 @@ class ActionSpace:
         for i in self.legal(state):
             m[i] = 1
         return m
+
+
+def _auction_names(g: Game) -> list[str]:
+    """The speeches a rule file adds to the auction (appended, so the indexes of other files stay as they were):
+    `partner`, the second auction's bids and their `change` marks, `concede`."""
+    r = g.rules
+    out: list[str] = []
+    rounds = [r.auction] + ([r.second_auction] if r.second_auction is not None else [])
+    if any(a.partner_speech for a in rounds):
+        out.append("partner")
+    if len(g.rounds) > 1 and g.rounds[1].verb == "bid":
+        out += [a.notation for a in g.rounds[1].bid_actions(0)]
+        if r.second_auction is not None and r.second_auction.holder_refolds == REFOLD_WHEN_MARKED:
+            out += ["pass change"] + [f"{a.notation} change" for a in g.rounds[1].bid_actions(0)]
+    if r.concede is not None:
+        out.append("concede")
+    return out
 
 
 class Observation:
@@ -77,43 +96,42 @@ class Observation:
         def rel(seat: int) -> int:
             return (seat - me) % n
 
-        def put_cards(base: int, codes: list[str]) -> None:
-            for code in codes:
-                for c in g.code_ids[code]:
+        def put_cards(base: int, cards: list[int]) -> None:
+            for card in cards:   # a double pack's copies fill each part of the tensor from its first copy
+                for c in g.code_ids[g.codes[card]]:
                     if out[base + c] == 0.0:
                         out[base + c] = 1.0
                         break
 
-        put_cards(off["hand"], view.hand)
-        put_cards(off["played"], [code for t in view.tricks for _, code in t.cards])
-        for seat, code in view.trick.cards:
-            put_cards(off["trick"] + rel(seat) * g.size, [code])
-        if view.indicator:
+        put_cards(off["hand"], view.hand_cards())
+        put_cards(off["played"], [c for t in view.tricks for c in t.cards])
+        for seat, c in zip(view.trick.seats, view.trick.cards, strict=True):
+            put_cards(off["trick"] + rel(seat) * g.size, [c])
+        if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
         if view.trump is None:
             out[off["trump"] + g.nsuits + 1] = 1.0
-        elif view.trump == "NT":
+        elif view.trump == NO_TRUMP:
             out[off["trump"] + g.nsuits] = 1.0
         else:
-            out[off["trump"] + g.layout.suits.index(view.trump)] = 1.0
+            out[off["trump"] + view.trump] = 1.0
         out[off["phase"] + PHASE_NAMES.index(view.phase)] = 1.0
         out[off["bidder"] + (rel(view.bidder) if view.bidder is not None else n)] = 1.0
         out[off["to_act"] + (rel(view.to_act) if view.to_act >= 0 else n)] = 1.0
-        top = float(g.bid_max or 1)
+        top = float(g.rules.auction.bid_max or 1)
         c = off["contract"]
         out[c] = (view.bid or 0) / top
         out[c + 1] = (view.target or 0) / top
         out[c + 2] = view.multiplier / 8.0
         out[c + 3] = 1.0 if view.trump_concealed else 0.0
-        total = float(g.total_points + g.last_trick_bonus)
+        total = float(g.points_per_hand)
         mine = next((i for i, t in enumerate(view.teams) if me in t), 0)
         pts = view.card_points
         out[off["card_points"]] = pts[mine] / total if pts else 0.0
         out[off["card_points"] + 1] = max((p for i, p in enumerate(pts) if i != mine), default=0) / total
-        for text in view.history:
-            parts = text.split()
-            if len(parts) >= 3 and parts[1] == "bid":
-                out[off["bids"] + rel(int(parts[0]))] = int(parts[2]) / top
+        for a in view.history:
+            if a.verb == "bid":
+                out[off["bids"] + rel(a.seat)] = bid_terms(a.arg)[0] / top
         return out
 
 
@@ -130,7 +148,7 @@ def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int
 def utility_bound(game: Game) -> float:
     """A bound on the game points one hand can score, for OpenSpiel's min/max utility."""
     r = game.rules
-    values = [abs(v) for b in game.bands for v in (b.made, b.failed)]
+    values = [abs(v) for b in game.rules.scoring.bands for v in (b.made, b.failed)]
     values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
     mult = 1.0
     d = r.doubling
@@ -150,4 +168,10 @@ def utility_bound(game: Game) -> float:
 def max_actions(game: Game) -> int:
     """A bound on the players' actions in one hand (auction, contract steps, tricks with calls and shows)."""
     n = game.n
-    return (len(game.bid_values) + 2) * n + 6 * n + game.cards_each * n + game.cards_each + 2 * n + 8
+    turns = 0
+    for t in game.rounds:
+        if t.verb != "bid":
+            continue   # the raise: at most one turn each, within the allowance below
+        speeches = (len(t.values) + 2) * n * (2 if t.rules.partner_speech else 1)   # a partner may speak first
+        turns += speeches + (2 * len(t.values) if game.auction_doubling else 0)    # a double and a redouble a bid
+    return turns + 6 * n + game.cards_each * n + game.cards_each + 2 * n + 8

@@ -24,7 +24,8 @@ from engine.adapters.encoding import (
     utility_bound,
 )
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.state import State
 from engine.play.view import View
 from engine.rules.load import DEFAULT_RULESET

@@ -1,23 +1,21 @@
 """The heuristic bot: bids from a hand evaluation, names its strongest suit, and plays by card-play rules of thumb
 (win cheaply, feed points to a partner who is winning, keep the trump Jack, lead masters and low from length).
-It reads only its seat's `View`."""
+It reads only its seat's `View`. Its rules outside the card play are the contract policy (policy.py), which the
+search bots' rollouts follow too."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.base import register
-from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
-from engine.bots.info import Seen, read_view
-from engine.bots.model import sure_sweep
+from engine.bots.info import Seen, last_bidder, read_view
+from engine.bots.model import TRICK_WORTH, model_for
+from engine.bots.policy import ContractPolicy, Knowledge, policy_for
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
-from engine.play.game import Game, winning_index
+from engine.play.base import PHASE_NAMES, UNDECIDED
+from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
-
-PARTNER_OVERCALL_MARGIN = 4   # overcall a partner's standing bid only with this many points to spare
-RAISE_MARGIN = 1
 
 
 class HeuristicBot(ViewBot):
@@ -26,132 +24,33 @@ class HeuristicBot(ViewBot):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        return decide(self.game, read_view(self.game, self.check_view(view)), legal)
+        return decide(self.game, read_view(self.game, self.check_view(view)), legal, self.policy)
 
 
-def decide(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    """The heuristic's choice for any phase."""
-    phase = seen.view.phase
-    if phase == "auction":
-        return _bid(game, seen, legal)
-    if phase == "trump":
-        return _trump(game, seen, legal)
-    if phase == "raise":
-        return _raise(game, seen, legal)
-    if phase == "doubling":
-        return _double(game, seen, legal)
-    if phase == "declarations":
-        return _declare(game, seen, legal)
-    if phase == "play":
+def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPolicy | None = None) -> Action:
+    """The heuristic's choice for any phase: the card play below, every other decision by the contract policy
+    (policy.py; default: the game's, on its merits)."""
+    if seen.view.phase == "play":
         return play_card(game, seen, legal)
-    return _first(legal, ("redeal", "accept", "pass"))
+    if policy is None:
+        policy = policy_for(model_for(game))
+    return policy.choose(view_knowledge(seen), tuple(legal))
 
 
-def _first(legal: Sequence[Action], verbs: Sequence[str]) -> Action:
-    for v in verbs:
-        for a in legal:
-            if a.verb == v:
-                return a
-    return legal[0]
-
-
-# --- auction and contract ---------------------------------------------------------------------------------
-def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    if any(a.verb == "redeal" for a in legal):
-        return _first(legal, ("redeal",))
+def view_knowledge(seen: Seen) -> Knowledge:
+    """What the policy reads, from the seat's view."""
     v = seen.view
-    suit, units = best_trump(game, seen.hand, game.rules.trump.no_trumps)
-    est = expected_points(game, v.seat, seen.hand, units)
-    bids = [a for a in legal if a.verb == "bid"]
-    if game.bid_in_suit:
-        code = "NT" if suit < 0 else game.layout.suits[suit]
-        bids = [a for a in bids if a.arg.split()[1] == code]
-    passing = [a for a in legal if a.verb == "pass"]
-    if not bids:
-        return passing[0] if passing else legal[0]
-    lowest = bids[0]
-    value = int(lowest.arg.split()[0])
-    partner_high = _partner_holds_bid(seen)
-    margin = PARTNER_OVERCALL_MARGIN if partner_high else 0
-    if not passing or est >= value + margin:
-        return lowest
-    return passing[0]
+    team_of = [0] * v.players
+    for i, team in enumerate(v.teams):
+        for s in team:
+            team_of[s] = i
+    trump = seen.trump if seen.trump is not None else UNDECIDED
+    own = 1 << seen.indicator if seen.indicator >= 0 else 0
+    return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength,
+                     v.bidder if v.bidder is not None else -1, v.bid or 0, last_bidder(v), team_of)
 
 
-def _partner_holds_bid(seen: Seen) -> bool:
-    high = None
-    for text in seen.view.history:
-        parts = text.split()
-        if len(parts) >= 3 and parts[1] == "bid":
-            high = int(parts[0])
-    return high is not None and high != seen.view.seat and not seen.game.bidder_alone and seen.partners(
-        high, seen.view.seat)
-
-
-def _trump(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    suit, _ = best_trump(game, seen.hand)
-    code = game.layout.suits[max(suit, 0)]
-    if not game.rules.trump.as_card:
-        for a in legal:
-            if a.arg == code:
-                return a
-    cards = [a for a in legal if a.verb == "trump" and len(a.arg) > 1 and a.arg[-1] == code and a.arg != "seventh"]
-    if cards:
-        # the indicator is out of play until exposed: lay the least useful card of the suit
-        return max(cards, key=lambda a: (game.rank_of[game.code_ids[a.arg][0]], a.arg))
-    return legal[0]
-
-
-def _raise(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    v = seen.view
-    raises = [a for a in legal if a.verb == "raise"]
-    if not raises:
-        return legal[0]
-    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
-    if seen.trump is not None and seen.trump >= 0:
-        units = suit_units(game, hand, seen.trump)
-    else:   # the partner does not know the trump: only an exceptional hand raises
-        if hand_z(game, hand) < 2.0:
-            return _first(legal, ("pass",))
-        units = best_trump(game, hand)[1]
-    est = expected_points(game, v.seat, hand, units)
-    value = int(raises[0].arg)
-    return raises[0] if est >= value + RAISE_MARGIN else _first(legal, ("pass",))
-
-
-def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    v = seen.view
-    d = game.rules.doubling
-    stake = d.fixed_stake.name if d is not None and d.fixed_stake is not None else ""
-    steps = [a for a in legal if a.verb not in ("pass", stake)]
-    if not steps or v.bidder is None or v.bid is None:
-        return _first(legal, ("pass",))
-    step = steps[0]
-    ours = seen.partners(v.seat, v.bidder)
-    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
-    if ours:
-        if seen.trump is None or seen.trump < 0:
-            return _first(legal, ("pass",))
-        est = expected_points(game, v.seat, hand, suit_units(game, hand, seen.trump))
-        return step if est >= v.bid + 4 else _first(legal, ("pass",))
-    # against the bidder: only with several top cards and a high bid to defeat
-    tops = sum(1 for c in card_ids(hand) if seen.strength[c] == max(seen.strength))
-    return step if tops >= 3 and v.bid >= game.bid_min + 4 else _first(legal, ("pass",))
-
-
-def _declare(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    for a in legal:
-        if a.verb == "declare":
-            c = game.contracts.get(a.arg)
-            if c is not None and _sure_sweep(game, seen, keeps_trump=not c.no_trumps):
-                return a
-    return _first(legal, ("pass",))
-
-
-def _sure_sweep(game: Game, seen: Seen, keeps_trump: bool) -> bool:
-    trump = seen.trump if seen.trump is not None else -1
-    own_indicator = 1 << seen.indicator if seen.indicator >= 0 else 0
-    return sure_sweep(game, seen.hand, seen.strength, trump, own_indicator, keeps_trump)
+PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 
 # --- card play ---------------------------------------------------------------------------------------------
@@ -162,7 +61,7 @@ def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
 
 def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     v = seen.view
-    trick = [_card_id(game, seen, code, played=True) for _, code in v.trick.cards]
+    trick = list(v.trick.cards)
     cards = [(a, _card_id(game, seen, a.arg)) for a in legal if a.verb == "play"]
     extras = {a.verb: a for a in legal if a.verb != "play"}
     if "show" in extras:
@@ -171,12 +70,12 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     me = v.seat
     if not trick:
         return _lead(game, seen, cards, power) if cards else legal[0]
-    seats = [s for s, _ in v.trick.cards]
+    seats = v.trick.seats
     win = trick_winner(game, seen, trick)
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
     last = len(trick) == active - 1
-    partner_winning = seen.partners(seats[win], me) and not (game.bidder_alone and me != v.bidder
+    partner_winning = seen.partners(seats[win], me) and not (game.rules.table.bidder_plays_alone and me != v.bidder
                                                             and seats[win] == v.bidder)
     if "call" in extras and not partner_winning and _worth_calling(game, seen, points, cards):
         return extras["call"]
@@ -195,7 +94,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     for a, c in beaters:
         if _master_now(game, seen, c, power) or game.suit_of[c] == power:
             return a
-    if game.points[beaters[0][1]] == 0 or points >= 2:
+    if game.points[beaters[0][1]] == 0 or points >= TRICK_WORTH:
         return beaters[0][0]
     return _cheapest(game, seen, cards)
 
@@ -204,13 +103,13 @@ def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Ac
     """Call for the trump when the trick is worth taking and discarding would only give points away."""
     if not cards:
         return True
-    return points >= 2 or min(game.points[c] for _, c in cards) > 0
+    return points >= TRICK_WORTH or min(game.points[c] for _, c in cards) > 0
 
 
 def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: int | None) -> Action:
     v = seen.view
     on_bidding_side = v.bidder is not None and seen.partners(v.seat, v.bidder)
-    trump = seen.trump if seen.trump is not None and seen.trump >= 0 else -9
+    trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
     # draw trumps: the bidding side with the master trump while opponents may still hold trumps
     if on_bidding_side and power is not None and power >= 0 and seen.outstanding(power):
         masters = [(a, c) for a, c in cards if game.suit_of[c] == power and _master_now(game, seen, c, power)]
@@ -242,7 +141,7 @@ def _master_now(game: Game, seen: Seen, card: int, power: int | None) -> bool:
 
 def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
     """The partner has the trick: give points, but not a card that is a master of its suit or a trump."""
-    power = seen.trump if seen.trump is not None else -9
+    power = seen.trump if seen.trump is not None else NO_TRUMP
     spare = [(a, c) for a, c in cards if game.suit_of[c] != power and not _master_now(game, seen, c, None)]
     pool = spare or list(cards)
     return max(pool, key=lambda ac: (game.points[ac[1]], -seen.strength[ac[1]]))[0]
@@ -250,19 +149,17 @@ def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action
 
 def _cheapest(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
     """Lose as little as possible: fewest points, keep trumps, then the lowest card."""
-    power = seen.trump if seen.trump is not None else -9
+    power = seen.trump if seen.trump is not None else NO_TRUMP
     return min(cards, key=lambda ac: (game.points[ac[1]], game.suit_of[ac[1]] == power,
                                       seen.strength[ac[1]]))[0]
 
 
-def _card_id(game: Game, seen: Seen, code: str, played: bool = False) -> int:
+def _card_id(game: Game, seen: Seen, code: str) -> int:
+    """The id of a card the seat may play (a double pack's copy it holds)."""
     ids = game.code_ids[code]
-    pool = seen.played if played else seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+    pool = seen.held
     for c in ids:
         if pool >> c & 1:
             return c
     return ids[0]
 
-
-
-register("heuristic", HeuristicBot)

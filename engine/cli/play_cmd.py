@@ -15,7 +15,8 @@ from rich.console import Console
 from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, fail, load_game_or_exit, make_bots
 from engine.cli.render import render_hand_summary, team_name
 from engine.errors import ArgumentError, RulesetError, UnreadableError
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.match import Match
 from engine.safefile import os_reason
 from engine.sim import play_out
@@ -182,13 +183,13 @@ def _new(ruleset: str, seat: int, bots: str, seed: int, max_hands: int, save: Pa
          console: Console) -> Session:
     game = load_game_or_exit(ruleset)
     if not 0 <= seat < game.n:
-        fail(f"--seat: {one_line(game.name)} has seats 0..{game.n - 1}, not {seat}", UNREADABLE)
+        fail(f"--seat: {one_line(game.rules.name)} has seats 0..{game.n - 1}, not {seat}", UNREADABLE)
     path = save if save is not None else _free_default()
     config = TableConfig(_stored_ruleset(ruleset, path), seat, seed, bots, max_hands)
     _check_target(path, config, resuming=False)
     session = _session(game, config, path, console, None, allow_programs=True)  # the user typed these bots
     _first_save(session)
-    console.print(f"{one_line(game.name)}: {one_line(game.rules.description)}", markup=False, highlight=False)
+    console.print(f"{one_line(game.rules.name)}: {one_line(game.rules.description)}", markup=False, highlight=False)
     console.print(f"you are seat {seat}; seed {seed}; saving to {_shown(path)}", markup=False, highlight=False)
     return session
 
@@ -231,8 +232,8 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
              f"resume with its bots repeated: --bots {shell_word(prior.bots)}", UNREADABLE)
     game = _saved_game(prior.ruleset, resume)
     if not 0 <= prior.seat < game.n:
-        fail(f"{_shown(resume)}: seat: {prior.seat} does not exist in {one_line(game.name)} (seats 0..{game.n - 1})",
-             UNREADABLE)
+        fail(f"{_shown(resume)}: seat: {prior.seat} does not exist in {one_line(game.rules.name)} "
+             f"(seats 0..{game.n - 1})", UNREADABLE)
     path = save if save is not None else resume
     same_file = _resolved(path) == _resolved(resume)
     stored = prior.ruleset
@@ -246,8 +247,8 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
                        written=prior.text if same_file else None,
                        bots_from="--bots" if bots is not None else f"{_shown(resume)}: bots")
     _first_save(session)
-    console.print(f"{one_line(game.name)}: resumed {_shown(resume)} at hand {len(session.match.hands) + 1}; you are "
-                  f"seat {prior.seat}; saving to {_shown(path)}", markup=False, highlight=False)
+    console.print(f"{one_line(game.rules.name)}: resumed {_shown(resume)} at hand {len(session.match.hands) + 1}; "
+                  f"you are seat {prior.seat}; saving to {_shown(path)}", markup=False, highlight=False)
     return session
 
 
@@ -255,8 +256,8 @@ def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:
     game = load_game_or_exit(ruleset)
     seat_bots = make_bots(bots, game, seed)
     match = Match(game, seed=seed, max_hands=max_hands)
-    teams = game.teams
-    typer.echo(f"{one_line(game.name)}: {one_line(game.rules.description)}")
+    teams = game.rules.table.teams
+    typer.echo(f"{one_line(game.rules.name)}: {one_line(game.rules.description)}")
     typer.echo("teams: " + ", ".join(team_name(teams, i) for i in range(len(teams))))
     number = 0
     while not match.is_over:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
 from engine.play.game import Game
+from engine.play.match import annulled_dealer_words
 from engine.play.state import State
 from engine.record import Replay
 from engine.text import escaped, quoted
@@ -22,13 +24,13 @@ def hand_text(game: Game, cards: list[int]) -> str:
     return "  ".join(parts)
 
 
-def team_name(teams: list[list[int]], i: int) -> str:
+def team_name(teams: Sequence[Sequence[int]], i: int) -> str:
     return "team " + "+".join(str(s) for s in teams[i])
 
 
 def render_deal(state: State, seed: int) -> str:
     g = state.game
-    lines = [f"{g.name}: seed {seed}, dealer {state.dealer}, first hand {state.first}"]
+    lines = [f"{g.rules.name}: seed {seed}, dealer {state.dealer}, first hand {state.first}"]
     for seat, cards in enumerate(state.dealt):
         lines.append(f"  seat {seat}: {hand_text(g, cards)}")
     return "\n".join(lines)
@@ -50,7 +52,7 @@ def render_hand_summary(state: State) -> str:
         cards = "  ".join(f"{s}:{g.codes[c]}" for s, c in zip(t.seats, t.cards, strict=True))
         lines.append(f"  trick {i}: {cards}  -> seat {t.winner} ({t.points} pts)")
     if state.status == "annulled":
-        lines.append(f"  annulled: {state.annul_reason}; the same dealer deals again")
+        lines.append(f"  annulled: {state.annul_reason}; {annulled_dealer_words(state.game, state.annul_code)}")
     elif state.status == "complete":
         pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
         gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
@@ -62,7 +64,7 @@ def render_hand_summary(state: State) -> str:
 def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     s = rp.state
     g = rp.game
-    lines = [f"{g.name}: dealer {s.dealer}"]
+    lines = [f"{g.rules.name}: dealer {s.dealer}"]
     for seat, cards in enumerate(s.dealt):
         lines.append(f"  seat {seat}: {hand_text(g, cards)}")
     auction = [str(a) for a in s.history if a.verb not in ("play",)]

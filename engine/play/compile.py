@@ -1,5 +1,5 @@
 """The one step that reads a rule file's model: `compile_rules(ruleset)` turns it into the plain `Rules` records
-the engine plays from, and `compile_game` builds the `Game` on them.
+the engine plays from, `compile_game` builds the `Game` on them, and `load_game` does both for a rule file.
 
 Every field of the model is either read here or listed in `DISPLAY_ONLY` (a test checks both, and that changing
 any field read here changes legal actions or scores in seeded hands).
@@ -17,19 +17,31 @@ from engine.play.rules import (
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
+    REFOLD_NEVER,
+    REFOLD_WHEN_BIDDING,
+    REFOLD_WHEN_MARKED,
+    ROLE_EVERYONE,
+    ROLE_HOLDER,
+    ROLE_OTHERS,
+    ROLE_PARTNERS,
     SCORE_BIDDING_TEAM,
     SCORE_EXCHANGE,
     SCORE_OPPONENTS_CREDITED,
     STEP_AUCTION,
-    STEP_RAISE,
+    STEP_SECOND_AUCTION,
     STEP_TRUMP,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
+    WINDOW_AFTER_TRUMP,
+    WINDOW_BEFORE_PLAY,
+    WINDOW_IN_AUCTION,
     AllTricksRules,
     AnnulRules,
     AuctionRules,
     BandRules,
+    CaptureRules,
+    ConcedeRules,
     ContractRules,
     DeckRules,
     DoublingRules,
@@ -40,19 +52,21 @@ from engine.play.rules import (
     PairRules,
     PartnerOvercallRules,
     PlayRules,
-    RaiseRules,
     Rules,
     ScoringRules,
     TableRules,
     TrumpRules,
 )
 from engine.rules import model as m
+from engine.rules.checks import bonus_points
+from engine.rules.load import load_ruleset, locate, shipped_rulesets
 
 # Fields that describe a file or are shown to people but never change play.
 DISPLAY_ONLY: frozenset[str] = frozenset({
     "schema_version", "extends", "sources", "notes",
-    "table.direction",          # BUILTINS.md: clockwise or counter-clockwise is a display property
+    "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
+    "second_auction.first",              # one allowed value (the contract holder speaks first)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -63,15 +77,20 @@ _VOID = {"discard_plain_or_call_and_play_indicator": VOID_DISCARD_PLAIN_OR_INDIC
          "discard_any_or_call_and_play_indicator": VOID_DISCARD_ANY_OR_INDICATOR}
 _METHOD = {"bidding_team": SCORE_BIDDING_TEAM, "opponents_credited": SCORE_OPPONENTS_CREDITED,
            "exchange": SCORE_EXCHANGE}
-_STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_RAISE}
+_STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCTION,
+         "second_auction": STEP_SECOND_AUCTION}
+_REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
+_ROLE = {"bidder": ROLE_HOLDER, "partner": ROLE_PARTNERS}
+_WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "before_play": WINDOW_BEFORE_PLAY}
 
 
 def _table(t: m.Table) -> TableRules:
-    return TableRules(t.players, tuple(tuple(team) for team in t.teams), t.bidder_plays_alone,
-                      t.first_lead == "bidder")
+    return TableRules(players=t.players, teams=tuple(tuple(team) for team in t.teams),
+                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder")
 
 
-def _deck(d: m.Deck) -> DeckRules:
+def _deck(rs: m.Ruleset) -> DeckRules:
+    d = rs.deck
     ranks = tuple(d.ranks)
     tie_top = list(range(len(ranks)))
     for group in d.rank_ties:
@@ -79,56 +98,120 @@ def _deck(d: m.Deck) -> DeckRules:
         for r in group:
             tie_top[ranks.index(r)] = top
     points = d.points
-    return DeckRules(tuple(d.suits), ranks, d.copies, tuple(points.get(r, 0) for r in ranks), tuple(tie_top),
-                     d.last_trick_bonus)
+    last = [b for b in rs.special.capture_bonuses if b.trigger == "last_trick" and b.unit == "card_points"]
+    return DeckRules(suits=tuple(d.suits), ranks=ranks, copies=d.copies,
+                     rank_points=tuple(points.get(r, 0) for r in ranks), tie_top=tuple(tie_top),
+                     last_trick_bonus=d.last_trick_bonus + sum(b.amount for b in last if b.kind == "bonus"),
+                     last_trick_transfer=sum(b.amount for b in last if b.kind == "transfer"),
+                     bonus_points=bonus_points(rs))
+
+
+def _captures(rs: m.Ruleset, ranks: tuple[str, ...]) -> tuple[CaptureRules, ...]:
+    """The capture bonuses counted when the hand is scored: all but the last trick's card points, which the last
+    trick itself carries (deck.last_trick_bonus and the last-trick card-point bonuses, in DeckRules)."""
+    return tuple(CaptureRules(all_of_rank=-1 if b.trigger == "last_trick" else ranks.index(b.rank or ""),
+                              amount=b.amount, game_points=b.unit == "game_points", transfer=b.kind == "transfer")
+                 for b in rs.special.capture_bonuses if b.trigger == "all_of_rank" or b.unit == "game_points")
 
 
 def _schedule(steps: list[m.ScheduleStep]) -> tuple[int, ...]:
     return tuple(_STEP[s] if isinstance(s, str) else s.deal for s in steps)
 
 
+def bid_values(bids: m.BidRange) -> tuple[int, ...]:
+    """Every bid of a range in increasing order: min to max on the step, then the extra bids."""
+    return (*range(bids.min, bids.max + 1, bids.step), *bids.extra)
+
+
 def _auction(a: m.Auction) -> AuctionRules:
     bids = a.bids
     po = a.partner_overcall
     overcall = None if po is None else PartnerOvercallRules(
-        -1 if po.min is None else po.min, po.forbidden, po.only_after_a_pass)
+        min=-1 if po.min is None else po.min, forbidden=po.forbidden, only_after_a_pass=po.only_after_a_pass)
     pr = a.pointless_redeal
+    ps = a.partner_speech
     return AuctionRules(
-        bids.min, bids.max, bids.step, a.first_hand_must_bid, a.pass_is_final, a.if_all_pass == "dealer_must_bid",
-        bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid, a.hold, a.ends_at_max_bid, overcall,
-        -1 if a.second_bid_min is None else a.second_bid_min, _ONE_SUIT[a.one_suit_hand_may_not_bid],
-        0 if pr is None else pr.seats, pr is not None and pr.automatic)
+        bid_min=bids.min, bid_max=bids.max, bid_step=bids.step, values=bid_values(bids),
+        first_hand_must_bid=a.first_hand_must_bid,
+        pass_is_final=a.pass_is_final, dealer_must_bid=a.if_all_pass == "dealer_must_bid",
+        forced_bid=bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid, hold=a.hold,
+        ends_at_max_bid=a.ends_at_max_bid, partner_overcall=overcall,
+        second_bid_min=-1 if a.second_bid_min is None else a.second_bid_min,
+        one_suit_barred=_ONE_SUIT[a.one_suit_hand_may_not_bid], redeal_seats=0 if pr is None else pr.seats,
+        redeal_automatic=pr is not None and pr.automatic, redeal_max_points=0 if pr is None else pr.max_points,
+        exact_step=a.exact_step, only_opponents=a.only_opponents_may_bid,
+        default_bidder=a.default_bidder == "first_hand",
+        after_first_speech_min=-1 if a.after_first_speech_min is None else a.after_first_speech_min,
+        partner_speech=ps is not None, hand_back=ps is not None and ps.hand_back,
+        verb="bid", once=False, speakers=(), holder_refolds=REFOLD_NEVER, team_keeps_holder=False,
+        ask_only_if_able=False)
+
+
+def _later_round(bids: tuple[int, ...], step: int, *, partner_speech: m.PartnerSpeech | None, verb: str,
+                 once: bool, speakers: tuple[int, ...], holder_refolds: int, raise_: bool) -> AuctionRules:
+    """A round after the first: none of the first round's opening rules apply."""
+    return AuctionRules(
+        bid_min=bids[0], bid_max=bids[-1], bid_step=step, values=bids, first_hand_must_bid=False,
+        pass_is_final=False, dealer_must_bid=False, forced_bid=bids[0], hold=False, ends_at_max_bid=False,
+        partner_overcall=None, second_bid_min=-1, one_suit_barred=ONE_SUIT_NOBODY, redeal_seats=0,
+        redeal_automatic=False, redeal_max_points=0, exact_step=False, only_opponents=False, default_bidder=False,
+        after_first_speech_min=-1, partner_speech=partner_speech is not None,
+        hand_back=partner_speech is not None and partner_speech.hand_back, verb=verb, once=once, speakers=speakers,
+        holder_refolds=holder_refolds, team_keeps_holder=raise_, ask_only_if_able=raise_)
+
+
+def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
+    """The round of bidding after the full deal. The raise section is such a round: spoken with the verb `raise`
+    by the roles it lists (then, with others_may_raise, everyone else) once each, a raise by the holder's own side
+    keeping the holder, asked only while a raise is still possible."""
+    sa, r = rs.second_auction, rs.raise_
+    if sa is not None:
+        return _later_round(bid_values(sa.bids), sa.bids.step, partner_speech=sa.partner_speech, verb="bid",
+                            once=sa.turns == "once", speakers=(ROLE_EVERYONE,),
+                            holder_refolds=_REFOLD[sa.holder_refolds], raise_=False)
+    if r is None:
+        return None
+    first = [v for v in bid_values(rs.auction.bids) if v >= r.min]
+    if not first:  # checks.py refuses a raise minimum outside the bids; nothing to compile
+        return None
+    speakers = tuple(_ROLE[who] for who in r.by) + ((ROLE_OTHERS,) if r.others_may_raise else ())
+    return _later_round(tuple(first), rs.auction.bids.step, partner_speech=None, verb="raise", once=True,
+                        speakers=speakers, holder_refolds=REFOLD_NEVER, raise_=True)
 
 
 def _trump(t: m.Trump) -> TrumpRules:
-    return TrumpRules(t.chosen == "in_bid", t.declared_as == "card", t.concealed, t.seventh_card, t.no_trumps,
-                      t.no_trumps_ranking == "reversed")
+    return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
+                      seventh_card=t.seventh_card, no_trumps=t.no_trumps,
+                      no_trumps_reversed=t.no_trumps_ranking == "reversed",
+                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
     r, b = p.reveal, p.bidder_while_concealed
     return PlayRules(
-        r.call == "compulsory_first_void", r.caller_must_trump, r.retroactive, r.last_trick_forces_exposure,
-        b.lead_trump_suit == "free", _LED[b.when_trump_suit_led], _VOID[b.void_in_plain_suit],
-        frozenset(ranks.index(x) for x in p.no_discard_before_suit_led), p.suit_counts_as_led_when == "played",
-        p.must_not_undertrump)
-
-
-def _raise(r: m.Raise | None) -> RaiseRules | None:
-    return None if r is None else RaiseRules(tuple(r.by), r.min, r.others_may_raise)
+        compulsory_call=r.call == "compulsory_first_void", caller_must_trump=r.caller_must_trump,
+        retroactive=r.retroactive, last_trick_forces_exposure=r.last_trick_forces_exposure,
+        bidder_leads_trump_freely=b.lead_trump_suit == "free", when_trump_suit_led=_LED[b.when_trump_suit_led],
+        void_in_plain_suit=_VOID[b.void_in_plain_suit],
+        no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
+        suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump)
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
     if p is None:
         return None
     lo, hi = p.target_bounds if p.target_bounds is not None else (bids.min, bids.max)
-    return PairRules(tuple(ranks.index(x) for x in p.ranks),
-                     tuple(PairBandRules(b.bids[0], b.bids[1], b.adjust) for b in p.bidding_team),
-                     p.opponents, p.needs_trump_exposed, p.needs_won_trick, p.right_after_winning, lo, hi)
+    return PairRules(ranks=tuple(ranks.index(x) for x in p.ranks),
+                     bidding_team=tuple(PairBandRules(lo=b.bids[0], hi=b.bids[1], adjust=b.adjust)
+                                        for b in p.bidding_team),
+                     opponents=p.opponents, needs_trump_exposed=p.needs_trump_exposed,
+                     needs_won_trick=p.needs_won_trick, right_after_winning=p.right_after_winning,
+                     target_lo=lo, target_hi=hi)
 
 
 def _contract(c: m.SpecialContract) -> ContractRules:
-    return ContractRules(c.name, c.who == "anyone", c.partner == "sits_out", c.trumps == "none", c.made, c.failed)
+    return ContractRules(name=c.name, anyone=c.who == "anyone", partner_sits_out=c.partner == "sits_out",
+                         no_trumps=c.trumps == "none", made=c.made, failed=c.failed)
 
 
 def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
@@ -137,7 +220,8 @@ def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
     s = a.surrender
     if s is not None and s.by != "opponents":  # the model allows no other value today
         raise ValueError(f"surrender by {s.by!r} is not supported")
-    return AllTricksRules(a.multiplier, s is not None, 1 if s is None else s.refused_loss_multiplier)
+    return AllTricksRules(multiplier=a.multiplier, surrender=s is not None,
+                          refused_loss_multiplier=1 if s is None else s.refused_loss_multiplier)
 
 
 def _doubling(d: m.Doubling | None) -> DoublingRules | None:
@@ -145,36 +229,79 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
         return None
     auto, fs = d.auto_double, d.fixed_stake
     return DoublingRules(
-        tuple(DoublingStepRules(s.name, s.by == "bidding_team", s.multiplier) for s in d.steps),
-        0 if d.cap is None else d.cap, -1 if auto is None else auto.from_bid, 1 if auto is None else auto.multiplier,
-        None if fs is None else FixedStakeRules(fs.name, fs.value, fs.needs_no_score_showing))
+        window=_WINDOW[d.window],
+        steps=tuple(DoublingStepRules(name=s.name, by_bidding_team=s.by == "bidding_team",
+                                      multiplier=s.multiplier if s.adds is None else 1,
+                                      adds=0 if s.adds is None else s.adds)
+                    for s in d.steps),
+        cap=0 if d.cap is None else d.cap, auto_from_bid=-1 if auto is None else auto.from_bid,
+        auto_multiplier=1 if auto is None else auto.multiplier,
+        fixed_stake=None if fs is None else FixedStakeRules(name=fs.name, value=fs.value,
+                                                             needs_no_score_showing=fs.needs_no_score_showing))
 
 
 def _scoring(s: m.Scoring) -> ScoringRules:
-    return ScoringRules(_METHOD[s.method], tuple(BandRules(b.bids[0], b.bids[1], b.made, b.failed) for b in s.bands),
-                        s.below_half_loss_multiplier)
+    sl = s.shortfall_loss
+    return ScoringRules(method=_METHOD[s.method],
+                        bands=tuple(BandRules(lo=b.bids[0], hi=b.bids[1], made=b.made, failed=b.failed,
+                                              round=b.round or 0) for b in s.bands),
+                        below_half_loss_multiplier=s.below_half_loss_multiplier,
+                        shortfall_at_least=-1 if sl is None else sl.at_least,
+                        shortfall_loss=0 if sl is None or sl.loss == "bid" else sl.loss,
+                        counted_by_opponents=s.counted_by == "opponents",
+                        fixed_target=-1 if s.target is None else s.target,
+                        target_less_call="call" in s.target_adjustments)
+
+
+def _match(mt: m.Match) -> MatchRules:
+    nd, sets = mt.next_dealer, mt.sets
+    return MatchRules(start=mt.start, win_at=mt.win_at, lose_at=mt.lose_at,
+                      dealer_stays_while_behind=nd.after_hand == "stays_while_team_behind",
+                      next_after_all_pass=nd.after_all_pass == "next", next_after_void=nd.after_void == "next",
+                      next_after_redeal=nd.after_redeal == "next", next_after_annul=nd.after_annul == "next",
+                      sets_at=0 if sets is None else sets.at, win_sets=0 if sets is None else sets.win_sets)
+
+
+def _concede(c: m.Concede | None) -> ConcedeRules | None:
+    return None if c is None else ConcedeRules(after_first_auction="after_first_auction" in c.when,
+                                               after_second_auction="after_second_auction" in c.when,
+                                               in_play="in_play" in c.when)
 
 
 def _annul(a: m.Annul, ranks: tuple[str, ...]) -> AnnulRules:
     rank = a.one_hand_holds_all_of
-    return AnnulRules(-1 if rank is None else ranks.index(rank), a.bidding_team_held_all_trumps,
-                      a.trump_never_exposed, a.pointless_hand_may_redeal)
+    return AnnulRules(all_of_rank=-1 if rank is None else ranks.index(rank),
+                      bidding_team_held_all_trumps=a.bidding_team_held_all_trumps,
+                      held_all_trumps_before_play=a.held_all_trumps_checked == "before_play",
+                      trump_never_exposed=a.trump_never_exposed, pointless_hand_may_redeal=a.pointless_hand_may_redeal)
 
 
 def compile_rules(rs: m.Ruleset) -> Rules:
     """The engine's reading of a resolved, checked rule file."""
-    deck = _deck(rs.deck)
+    deck = _deck(rs)
     special = rs.special
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
         schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
-        play=_play(rs.play, deck.ranks), raise_=_raise(rs.raise_),
+        play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts), all_tricks=_all_tricks(special.all_tricks),
-        doubling=_doubling(special.doubling), scoring=_scoring(rs.scoring),
-        match=MatchRules(rs.match.start, rs.match.win_at, rs.match.lose_at), annul=_annul(rs.annul, deck.ranks))
+        doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
+        scoring=_scoring(rs.scoring), match=_match(rs.match),
+        annul=_annul(rs.annul, deck.ranks))
 
 
 def compile_game(rs: m.Ruleset, ref: str | Path | None = None) -> Game:
     """The playable game of a resolved rule file; `ref` is how records and saves name it."""
     return Game(compile_rules(rs), ref)
+
+
+def load_game(ref: str | Path) -> Game:
+    """Load a rule file (shipped name or path) and compile it. The game's `ref` is the shipped name, or the
+    rule file's absolute path: records and saves name it so, never by the file's `name:` alone."""
+    ruleset = load_ruleset(ref)
+    text = str(ref)
+    if isinstance(ref, Path) or text not in shipped_rulesets():
+        path = locate(ref)
+        text = str(path.resolve()) if path is not None else text
+    return compile_game(ruleset, text)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from engine.cards import DeckLayout
 from engine.errors import ArgumentError
 from engine.play.actions import Action
-from engine.play.rules import BandRules, ContractRules, Rules
+from engine.play.rules import WINDOW_IN_AUCTION, AuctionRules, BandRules, ContractRules, Rules
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -27,16 +27,20 @@ TRUMP_POWER = 1000    # added to a trump's strength in a trick: any trump beats 
 
 
 class Game:
-    """Immutable: the rules of one game plus the precomputed tables `State` works with."""
+    """Immutable: the rules of one game (`rules`) plus the precomputed tables `State` works with.
+
+    Rule values are read from the records (`game.rules.<section>.<field>`), never copied here: a new rule is a
+    field of a record and nothing in `Game`. What `Game` holds is derived - masks, lookups, interned actions,
+    the one `points_per_hand` - and the dimensions those tables are indexed by (`n` seats, `size` cards, `nsuits`
+    suits of `block` cards)."""
 
     def __init__(self, rules: Rules, ref: str | Path | None = None) -> None:
         self.rules = rules
-        self.name = rules.name
         # How records and saves name this game: a shipped name, or the rule file's path (None: built in memory).
         self.ref = None if ref is None else str(ref)
         self.n = n = rules.table.players
         d = rules.deck
-        self.layout = layout = DeckLayout(d.suits, d.ranks, d.copies)
+        self.layout = layout = DeckLayout(suits=d.suits, ranks=d.ranks, copies=d.copies)
         self.size = size = layout.size
         self.nsuits = len(d.suits)
         self.block = layout.block
@@ -46,48 +50,52 @@ class Game:
         self.codes = [layout.code(c) for c in range(size)]
         self.points = [d.rank_points[self.rank_of[c]] for c in range(size)]
         self.point_mask = sum(1 << c for c in range(size) if self.points[c])
-        self.total_points = sum(self.points)
-        self.last_trick_bonus = d.last_trick_bonus
+        # What all the tricks of a hand are worth together: every card's points and every per-hand bonus. The one
+        # figure bots, encodings and tools scale card points by; a new bonus reaches it through the records.
+        self.points_per_hand = sum(self.points) + d.bonus_points
         # Strength: higher beats lower; tied ranks and copies share a strength (the first played wins).
         nranks = len(d.ranks)
         self.strength = [nranks - d.tie_top[self.rank_of[c]] for c in range(size)]
         self.reversed_strength = [nranks + 1 - s for s in self.strength]
         self.rank_masks = [sum(1 << c for c in range(size) if self.rank_of[c] == r) for r in range(nranks)]
         self.first_copy_mask = sum(1 << c for c in range(size) if c % d.copies == 0)  # copies have adjacent ids
-        # Teams
-        self.teams = [list(t) for t in rules.table.teams]
+        # Seats
         self.team_of = [0] * n
-        for i, t in enumerate(self.teams):
+        for i, t in enumerate(rules.table.teams):
             for s in t:
                 self.team_of[s] = i
-        self.bidder_alone = rules.table.bidder_plays_alone
         self.after = [(s + 1) % n for s in range(n)]    # who plays after whom (nobody sitting out)
-        # Schedule
-        self.schedule = list(rules.schedule)
-        self.cards_each = sum(x for x in self.schedule if x > 0)
+        self.cards_each = sum(x for x in rules.schedule if x > 0)
         self.tricks_per_hand = self.cards_each
-        # Auction
-        a = rules.auction
-        self.bid_min, self.bid_max, self.bid_step = a.bid_min, a.bid_max, a.bid_step
-        self.bid_values = list(range(self.bid_min, self.bid_max + 1, self.bid_step))
-        self.bid_in_suit = rules.trump.in_bid
+        # Auction: the bids of each round (the first, and the one after the full deal where there is one)
+        self.bid_values = list(rules.auction.values)
         self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else [])
-                                     if self.bid_in_suit else [])
-        self.bids_per_value = len(self.bid_suits) if self.bid_in_suit else 1
-        # Scoring
-        self.bands = list(rules.scoring.bands)
+                                     if rules.trump.in_bid else [])
+        self.bids_per_value = len(self.bid_suits) if rules.trump.in_bid else 1
+        self.rounds = [BidTable(self, rules.auction)]
+        if rules.second_auction is not None:
+            self.rounds.append(BidTable(self, rules.second_auction))
+        # the round that fixed a contract matters (is reported and shown) in games with a second auction of bids,
+        # or scored by round; not where the only later round is the bidding team's raise
+        sa = rules.second_auction
+        self.rounds_matter = (sa is not None and sa.verb != "raise") or any(b.round for b in rules.scoring.bands)
+        # Contracts and calls by name
         self.contracts: dict[str, ContractRules] = {c.name: c for c in rules.contracts}
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
+        self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
+        # special contracts offered as speeches of the auction (`declare NAME`): none compiled yet
+        self.declarations_in_auction = False
         if dbl is not None and dbl.fixed_stake is not None:
             self.doubling_names.append(dbl.fixed_stake.name)
         self.has_pair = rules.pair is not None
         self.has_surrender = rules.all_tricks is not None and rules.all_tricks.surrender
+        self.concede_in_play = rules.concede is not None and rules.concede.in_play
         # a void player's choice is narrowed by a rule (so the inlined "anything goes" path does not apply)
-        self.no_discard_ranks = rules.play.no_discard_ranks
-        self.void_filters = bool(self.no_discard_ranks) or rules.play.must_not_undertrump
+        protected = rules.play.no_discard_ranks
+        self.void_filters = bool(protected) or rules.play.must_not_undertrump
         self.protected_masks = [sum(1 << c for c in range(size)
-                                    if self.suit_of[c] == su and self.rank_of[c] in self.no_discard_ranks)
+                                    if self.suit_of[c] == su and self.rank_of[c] in protected)
                                 for su in range(self.nsuits)]
         self.code_ids: dict[str, list[int]] = {}
         for c in range(size):
@@ -103,11 +111,7 @@ class Game:
         small = self.block <= SMALL_SUIT
         self._play_rows: list[list[tuple[Action, ...] | None]] = (
             [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
-        self._bid_actions: list[list[Action] | None] = [None] * n
-        self._auction_choices: dict[int, tuple[Action, ...]] = {}
-        self._raise_choices: dict[int, tuple[Action, ...]] = {}
         self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
-        self._auction_cached = 0
 
     # --- actions --------------------------------------------------------------------------------------
     def action(self, seat: int, verb: str, arg: str = "") -> Action:
@@ -141,53 +145,14 @@ class Game:
         return tuple(dict.fromkeys(row[base + i] for i in range(self.block) if bits >> i & 1))
 
     def bid_actions(self, seat: int) -> list[Action]:
-        """Every bid of `seat` in increasing order (bids naming a suit: value-major), so legal bids are a slice."""
-        out = self._bid_actions[seat]
-        if out is None:
-            if self.bid_in_suit:
-                out = [self.action(seat, "bid", f"{v} {su}") for v in self.bid_values for su in self.bid_suits]
-            else:
-                out = [self.action(seat, "bid", str(v)) for v in self.bid_values]
-            self._bid_actions[seat] = out
-        return out
-
-    def auction_choices(self, seat: int, redeal: bool, may_pass: bool, lo: int, hi: int) -> tuple[Action, ...]:
-        """A seat's legal auction actions: redeal, pass, and every bid from `lo` to `hi` (none when lo > hi; `hi`
-        is the top bid or `lo`); kept, since the same few combinations recur hand after hand."""
-        span = 0 if lo > hi else (1 if hi == self.bid_max else 2)
-        first = max(lo - self.bid_min + 1, 0) if span else 0
-        key = (((first * 3 + span) * 2 + may_pass) * 2 + redeal) * self.n + seat
-        out = self._auction_choices.get(key)
-        if out is None:
-            head: list[Action] = []
-            if redeal:
-                head.append(self.action(seat, "redeal"))
-            if may_pass:
-                head.append(self.pass_action[seat])
-            if lo <= hi:
-                per = self.bids_per_value
-                start = (lo - self.bid_min) // self.bid_step * per
-                end = (hi - self.bid_min) // self.bid_step * per + per
-                head.extend(self.bid_actions(seat)[start:end])
-            out = tuple(head)
-            if self._auction_cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
-                self._auction_cached += len(out)
-                self._auction_choices[key] = out
-        return out
-
-    def raise_choices(self, seat: int, lo: int) -> tuple[Action, ...]:
-        """Pass, and every raise from `lo` (on the bid step) to the top bid."""
-        key = lo * self.n + seat
-        out = self._raise_choices.get(key)
-        if out is None:
-            out = self._raise_choices[key] = (self.pass_action[seat], *(
-                self.action(seat, "raise", str(v)) for v in range(lo, self.bid_max + 1, self.bid_step)))
-        return out
+        """Every bid of the first auction for `seat` in increasing order (bids naming a suit: value-major)."""
+        return self.rounds[0].bid_actions(seat)
 
     # --- helpers used by State and tools --------------------------------------------------------------
-    def band_for(self, bid: int) -> BandRules | None:
-        for b in self.bands:
-            if b.lo <= bid <= b.hi:
+    def band_for(self, bid: int, round_: int = 1) -> BandRules | None:
+        """The score band of a contract of `bid` fixed in auction round `round_`."""
+        for b in self.rules.scoring.bands:
+            if b.lo <= bid <= b.hi and (not b.round or b.round == round_):
                 return b
         return None
 
@@ -197,16 +162,6 @@ class Game:
 
     def first_hand(self, dealer: int) -> int:
         return (dealer + 1) % self.n
-
-    def hand_points(self, mask: int) -> int:
-        pts = self.points
-        total = 0
-        m = mask & self.point_mask
-        while m:
-            low = m & -m
-            total += pts[low.bit_length() - 1]
-            m ^= low
-        return total
 
     def shuffled_deal(self, seed: int | None, dealer: int) -> list[list[int]]:
         """Cards each seat receives, in order, from a seeded shuffle (the same seed deals the same cards)."""
@@ -224,7 +179,7 @@ class Game:
         hands: list[list[int]] = [[] for _ in range(self.n)]
         pos = 0
         first = self.first_hand(dealer)
-        for k in self.schedule:
+        for k in self.rules.schedule:
             if k <= 0:
                 continue
             for i in range(self.n):
@@ -233,9 +188,11 @@ class Game:
         return hands
 
     def new_hand(self, dealer: int = 0, seed: int | None = None, hands: list[list[int]] | None = None,
-                 match_scores: list[int] | None = None) -> State:
+                 match_scores: list[int] | None = None, match_target: int | None = None) -> State:
         """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
-        the given `hands` (card ids each seat receives, in order). ArgumentError for anything else."""
+        the given `hands` (card ids each seat receives, in order). `match_scores` and `match_target` (the winning
+        score now, when an event of the match moved it) tell the hand where the match stands. ArgumentError for
+        anything else."""
         from engine.play.state import State
 
         check_seat(dealer, self.n, "dealer")
@@ -245,11 +202,14 @@ class Game:
             check_seed(seed)
             dealt = self.shuffled_deal(seed, dealer)
         if match_scores is not None:
-            if not isinstance(match_scores, list | tuple) or len(match_scores) != len(self.teams) or not all(
+            teams = len(self.rules.table.teams)
+            if not isinstance(match_scores, list | tuple) or len(match_scores) != teams or not all(
                     _is_int(s) for s in match_scores):
-                raise ArgumentError(f"match_scores: one whole number per team ({len(self.teams)})")
+                raise ArgumentError(f"match_scores: one whole number per team ({teams})")
             match_scores = list(match_scores)
-        return State(self, dealer, dealt, match_scores)
+        if match_target is not None and not _is_int(match_target):
+            raise ArgumentError("match_target: a whole number (the score that wins the match now)")
+        return State(self, dealer, dealt, match_scores, match_target=match_target)
 
     def check_hands(self, hands: object) -> list[list[int]]:
         """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
@@ -269,18 +229,69 @@ class Game:
         return out
 
 
-def load_game(ref: str | Path) -> Game:
-    """Load a rule file (shipped name or path) and compile it. The game's `ref` is the shipped name, or the
-    rule file's absolute path: records and saves name it so, never by the file's `name:` alone."""
-    from engine.play.compile import compile_game
-    from engine.rules.load import load_ruleset, locate, shipped_rulesets
+class BidTable:
+    """The bids of one round of bidding as actions, and each turn's legal choices, kept once built (the same few
+    combinations recur hand after hand). Legal bids are a slice of the round's values: from index `lo` to `hi`."""
 
-    ruleset = load_ruleset(ref)
-    text = str(ref)
-    if isinstance(ref, Path) or text not in shipped_rulesets():
-        path = locate(ref)
-        text = str(path.resolve()) if path is not None else text
-    return compile_game(ruleset, text)
+    def __init__(self, game: Game, rules: AuctionRules) -> None:
+        self.game = game
+        self.rules = rules
+        self.verb = rules.verb
+        self.values = values = list(rules.values)
+        self.per = game.bids_per_value if rules.verb == "bid" else 1
+        # at_least[v]: the index of the first value >= v (len(values): none), for every v from 0 to the top
+        at_least: list[int] = []
+        i = 0
+        for v in range(values[-1] + 1):
+            while values[i] < v:
+                i += 1
+            at_least.append(i)
+        self._at_least = at_least
+        self.count = len(values)
+        self._bids: list[list[Action] | None] = [None] * game.n
+        self._choices: dict[int, tuple[Action, ...]] = {}
+        self._cached = 0
+
+    def index_at_least(self, value: int) -> int:
+        """The index of the lowest bid of at least `value` (`count` when there is none)."""
+        if value <= 0:
+            return 0
+        return self._at_least[value] if value < len(self._at_least) else self.count
+
+    def bid_actions(self, seat: int) -> list[Action]:
+        """Every bid of `seat` in increasing order (bids naming a suit: value-major), so legal bids are a slice."""
+        out = self._bids[seat]
+        if out is None:
+            g = self.game
+            if self.per > 1:
+                out = [g.action(seat, self.verb, f"{v} {su}") for v in self.values for su in g.bid_suits]
+            else:
+                out = [g.action(seat, self.verb, str(v)) for v in self.values]
+            self._bids[seat] = out
+        return out
+
+    def choices(self, seat: int, redeal: bool, may_pass: bool, lo: int, hi: int) -> tuple[Action, ...]:
+        """A seat's legal actions: redeal, pass, and the bids of index `lo` to `hi` (none when lo > hi)."""
+        n = self.game.n
+        if lo > hi:
+            lo, hi = self.count, 0
+        key = (((lo * (self.count + 1) + hi) * 2 + may_pass) * 2 + redeal) * n + seat
+        out = self._choices.get(key)
+        if out is None:
+            g = self.game
+            head: list[Action] = []
+            if redeal:
+                head.append(g.action(seat, "redeal"))
+            if may_pass:
+                head.append(g.pass_action[seat])
+            if lo <= hi:
+                per = self.per
+                head.extend(self.bid_actions(seat)[lo * per:hi * per + per])
+            out = tuple(head)
+            if self._cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
+                self._cached += len(out)
+                self._choices[key] = out
+        return out
 
 
 def _is_int(x: object) -> bool:

@@ -3,11 +3,18 @@
 The rule file's pydantic model (engine/rules/model.py) is read once, by `engine.play.compile`, into these
 records; nothing after that step sees the model. Named options become small int codes or booleans so the hot
 path compares ints, and every default is already resolved (a forced bid is a number, never "the minimum").
+The records are keyword-only, so the compile step names every field it fills: a new field is one keyword in the
+record and one where it is built, never a position to count.
+
+The hot path reads rule values here (`game.rules.<section>.<field>`); `Game` keeps no copies of them, only
+tables derived from them. So that those reads cost what an attribute of `Game` costs, a normal install compiles
+this module with the hot path (setup.py): the records are then native classes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 # auction.one_suit_hand_may_not_bid
 ONE_SUIT_NOBODY, ONE_SUIT_FIRST_HAND, ONE_SUIT_EVERYONE = range(3)
@@ -17,20 +24,43 @@ LED_FOLLOW_OR_DISCARD, LED_MAY_CALL_AND_PLAY_INDICATOR, LED_MUST_CALL = range(3)
 VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY_OR_INDICATOR = range(3)
 # scoring.method
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
+# special.doubling.window
+WINDOW_AFTER_TRUMP, WINDOW_IN_AUCTION, WINDOW_BEFORE_PLAY = range(3)
+# who speaks in a round of one turn each: the contract holder, his partners (from him round the table), everyone
+# else (likewise); every seat from the holder round the table
+ROLE_HOLDER, ROLE_PARTNERS, ROLE_OTHERS, ROLE_EVERYONE = range(4)
+# second_auction.holder_refolds
+REFOLD_WHEN_BIDDING, REFOLD_WHEN_MARKED, REFOLD_NEVER = range(3)
 
 
-@dataclass(frozen=True)
-class PartnerOvercallRules:
+def _rebuild(cls: type[Record], values: dict[str, Any]) -> Record:
+    return cls(**values)
+
+
+class Record:
+    """Base of the records: pickled as their class and fields, rebuilt by keyword. (A compiled frozen record
+    cannot be unpickled field by field, and tournaments send `game.rules` to their worker processes.)"""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (type(self), {f.name: getattr(self, f.name) for f in fields(self)})  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartnerOvercallRules(Record):
     min: int            # -1: no higher minimum
     forbidden: bool
     only_after_a_pass: bool
 
 
-@dataclass(frozen=True)
-class AuctionRules:
+@dataclass(frozen=True, kw_only=True)
+class AuctionRules(Record):
+    """One round of bidding: the auction (round 1), or a later round after more cards are dealt (the
+    `second_auction` section, or the `raise` section, which is such a round spoken with the verb `raise`)."""
+
     bid_min: int
     bid_max: int
     bid_step: int
+    values: tuple[int, ...]        # every bid in increasing order: bid_min..bid_max on the step, then the extra ones
     first_hand_must_bid: bool
     pass_is_final: bool
     dealer_must_bid: bool          # if everybody passes: the dealer must bid (else: redeal)
@@ -40,22 +70,42 @@ class AuctionRules:
     partner_overcall: PartnerOvercallRules | None
     second_bid_min: int            # -1: none
     one_suit_barred: int           # ONE_SUIT_*
-    redeal_seats: int              # players from the first hand who may (or must) redeal a pointless first packet
+    redeal_seats: int              # players from the first hand who may (or must) redeal a weak first packet
     redeal_automatic: bool
+    redeal_max_points: int         # the first packet may total at most this (0: pointless)
+    exact_step: bool               # every bid is exactly the next value above the standing bid
+    only_opponents: bool           # only an opponent of the standing bidder may bid
+    default_bidder: bool           # the first hand holds a standing bid of 0 before anyone bids
+    after_first_speech_min: int    # -1: none; else a player who has spoken bids at least this
+    partner_speech: bool           # the `partner` speech
+    hand_back: bool                # the partner may hand the speech back once
+    # rounds after the first
+    verb: str                      # "bid"; "raise" for the raise section
+    once: bool                     # one turn each, in the order of `speakers` (else until all others pass)
+    speakers: tuple[int, ...]      # ROLE_*: who speaks in a round of one turn each, in order
+    holder_refolds: int            # REFOLD_*: when a holder who stays holder lays a new trump card
+    team_keeps_holder: bool        # a bid by the holder's own side keeps the holder (the raise)
+    ask_only_if_able: bool         # speakers are asked only while a bid is still possible (the raise)
+
+    @property
+    def top(self) -> int:
+        """The highest bid."""
+        return self.values[-1]
 
 
-@dataclass(frozen=True)
-class TrumpRules:
+@dataclass(frozen=True, kw_only=True)
+class TrumpRules(Record):
     in_bid: bool                   # every bid names the trump (else the final bidder chooses after the auction)
     as_card: bool                  # the bidder lays a card of the suit (else names the suit)
     concealed: bool
     seventh_card: bool
     no_trumps: bool
     no_trumps_reversed: bool
+    redeal_max_points: int         # -1: none; else a bidder whose cards total at most this may redeal instead
 
 
-@dataclass(frozen=True)
-class PlayRules:
+@dataclass(frozen=True, kw_only=True)
+class PlayRules(Record):
     compulsory_call: bool          # the first player unable to follow must call for a concealed trump
     caller_must_trump: bool
     retroactive: bool
@@ -68,22 +118,15 @@ class PlayRules:
     must_not_undertrump: bool
 
 
-@dataclass(frozen=True)
-class RaiseRules:
-    by: tuple[str, ...]            # "bidder", "partner", in order
-    min: int
-    others_may_raise: bool
-
-
-@dataclass(frozen=True)
-class PairBandRules:
+@dataclass(frozen=True, kw_only=True)
+class PairBandRules(Record):
     lo: int
     hi: int
     adjust: int | None
 
 
-@dataclass(frozen=True)
-class PairRules:
+@dataclass(frozen=True, kw_only=True)
+class PairRules(Record):
     ranks: tuple[int, ...]         # rank indexes
     bidding_team: tuple[PairBandRules, ...]
     opponents: int
@@ -101,8 +144,8 @@ class PairRules:
         return None
 
 
-@dataclass(frozen=True)
-class ContractRules:
+@dataclass(frozen=True, kw_only=True)
+class ContractRules(Record):
     """A special contract to win every trick (`declare NAME`)."""
 
     name: str
@@ -113,29 +156,31 @@ class ContractRules:
     failed: int
 
 
-@dataclass(frozen=True)
-class AllTricksRules:
+@dataclass(frozen=True, kw_only=True)
+class AllTricksRules(Record):
     multiplier: int
     surrender: bool                # the opponents may offer to surrender
     refused_loss_multiplier: int
 
 
-@dataclass(frozen=True)
-class DoublingStepRules:
+@dataclass(frozen=True, kw_only=True)
+class DoublingStepRules(Record):
     name: str
     by_bidding_team: bool          # else the opponents
-    multiplier: int
+    multiplier: int                # 1 for a step that adds
+    adds: int                      # what the paid side receives on top (0 for a step that multiplies)
 
 
-@dataclass(frozen=True)
-class FixedStakeRules:
+@dataclass(frozen=True, kw_only=True)
+class FixedStakeRules(Record):
     name: str
     value: int
     needs_no_score_showing: bool
 
 
-@dataclass(frozen=True)
-class DoublingRules:
+@dataclass(frozen=True, kw_only=True)
+class DoublingRules(Record):
+    window: int                    # WINDOW_*
     steps: tuple[DoublingStepRules, ...]
     cap: int                       # 0: no cap
     auto_from_bid: int             # -1: no automatic double
@@ -143,56 +188,89 @@ class DoublingRules:
     fixed_stake: FixedStakeRules | None
 
 
-@dataclass(frozen=True)
-class BandRules:
+@dataclass(frozen=True, kw_only=True)
+class BandRules(Record):
     lo: int
     hi: int
     made: int
     failed: int
+    round: int                     # 0: a contract of either round; else only one fixed in this round
 
 
-@dataclass(frozen=True)
-class ScoringRules:
+@dataclass(frozen=True, kw_only=True)
+class ScoringRules(Record):
     method: int                    # SCORE_*
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
+    shortfall_at_least: int        # -1: none; else short of the bid by this much costs `shortfall_loss`
+    shortfall_loss: int            # 0: as many game points as the bid
+    counted_by_opponents: bool     # the bidders' opponents count their card points against the target
+    fixed_target: int              # -1: the target is the bid
+    target_less_call: bool         # the bid lowers the fixed target
 
 
-@dataclass(frozen=True)
-class MatchRules:
+@dataclass(frozen=True, kw_only=True)
+class CaptureRules(Record):
+    """A bonus for capturing cards (special.capture_bonuses; deck.last_trick_bonus is one)."""
+
+    all_of_rank: int               # -1: the last trick; else a rank index every card of which the side captured
+    amount: int
+    game_points: bool              # else card points
+    transfer: bool                 # the other side loses the amount too
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConcedeRules(Record):
+    after_first_auction: bool
+    after_second_auction: bool
+    in_play: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchRules(Record):
     start: int
     win_at: int | None
     lose_at: int | None
+    dealer_stays_while_behind: bool    # after a scored hand (else the next player deals)
+    next_after_all_pass: bool          # the next player deals after an all-pass (else the same dealer)
+    next_after_void: bool
+    next_after_redeal: bool
+    next_after_annul: bool
+    sets_at: int                       # 0: no sets
+    win_sets: int
 
 
-@dataclass(frozen=True)
-class AnnulRules:
+@dataclass(frozen=True, kw_only=True)
+class AnnulRules(Record):
     all_of_rank: int               # rank index one hand may not hold every card of; -1: no such rule
     bidding_team_held_all_trumps: bool
+    held_all_trumps_before_play: bool  # checked before the first lead (else at the end of the hand)
     trump_never_exposed: bool
     pointless_hand_may_redeal: bool
 
 
-@dataclass(frozen=True)
-class DeckRules:
+@dataclass(frozen=True, kw_only=True)
+class DeckRules(Record):
     suits: tuple[str, ...]
     ranks: tuple[str, ...]         # high to low
     copies: int
     rank_points: tuple[int, ...]   # per rank index
     tie_top: tuple[int, ...]       # per rank index: the highest rank it ties with (itself when untied)
-    last_trick_bonus: int
+    last_trick_bonus: int          # added to the last trick's points (the last-trick card-point bonuses together)
+    last_trick_transfer: int       # added to the last trick's points and taken from the other side
+    bonus_points: int              # every per-hand bonus together (engine.rules.checks.bonus_points)
 
 
-@dataclass(frozen=True)
-class TableRules:
+@dataclass(frozen=True, kw_only=True)
+class TableRules(Record):
     players: int
     teams: tuple[tuple[int, ...], ...]
     bidder_plays_alone: bool
     bidder_leads_first: bool       # else the first hand leads
 
 
-@dataclass(frozen=True)
-class Rules:
+@dataclass(frozen=True, kw_only=True)
+class Rules(Record):
     """One game, completely, as the engine reads it."""
 
     name: str
@@ -203,15 +281,21 @@ class Rules:
     auction: AuctionRules
     trump: TrumpRules
     play: PlayRules
-    raise_: RaiseRules | None
+    second_auction: AuctionRules | None   # the round after the full deal: second_auction or raise
     pair: PairRules | None
     contracts: tuple[ContractRules, ...]
     all_tricks: AllTricksRules | None
     doubling: DoublingRules | None
+    captures: tuple[CaptureRules, ...]   # bonuses counted when the hand is scored (not the last trick's card points)
+    concede: ConcedeRules | None
     scoring: ScoringRules
     match: MatchRules
     annul: AnnulRules
 
 
-# Schedule step codes
-STEP_AUCTION, STEP_TRUMP, STEP_RAISE = -1, -2, -3
+# Schedule step codes (the raise and the second auction are the same step: a second round of bidding)
+STEP_AUCTION, STEP_TRUMP, STEP_SECOND_AUCTION = -1, -2, -3
+
+# trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
+SEVENTH_CARD = 7
+SEVENTH_CARD_INDEX = SEVENTH_CARD - 1

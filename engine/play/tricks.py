@@ -7,7 +7,19 @@ per-suit lookup tables precomputed in `Game`.
 from __future__ import annotations
 
 from engine.play.actions import Action
-from engine.play.base import ANSWER, ANY_TRUMP, FREE, INDICATOR, PLAY, TRUMP_IF_ABLE, TrickRecord
+from engine.play.base import (
+    ANSWER,
+    ANY_TRUMP,
+    FREE,
+    INDICATOR,
+    NO_SURRENDER,
+    PLAY,
+    SURRENDER_ACCEPTED,
+    SURRENDER_OFFERED,
+    SURRENDER_REFUSED,
+    TRUMP_IF_ABLE,
+    TrickRecord,
+)
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
 from engine.play.rules import (
@@ -45,7 +57,7 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender)
+        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play)
 
     def _next_seat(self, s: int) -> int:
         s = (s + 1) % self.n
@@ -60,7 +72,7 @@ class TrickPhase(ContractPhases):
         g = self.game
         if not g.void_filters or not m:
             return m
-        if g.no_discard_ranks:
+        if g.rules.play.no_discard_ranks:
             seen = self.played_suits if g.rules.play.suit_seen_when_played else self.led_suits
             barred = 0
             for s in range(g.nsuits):
@@ -87,6 +99,9 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
             extras.append(g.action(p, "surrender"))
+        if g.concede_in_play and p == self.bidder and self.special is None and \
+                self.team_points[self.hand_team_of[p]] < self.target:
+            extras.append(g.action(p, "concede"))
         trick = self.trick_cards
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
@@ -155,7 +170,7 @@ class TrickPhase(ContractPhases):
                     mask = follow
                 elif not self.concealed and not g.void_filters:
                     mask = h
-            elif not self.concealed or p != self.high_bidder:
+            elif not self.concealed or p != self.folder:
                 mask = h
         if mask < 0:
             mask, self._extras = self._play_options(p)
@@ -211,7 +226,7 @@ class TrickPhase(ContractPhases):
         return True
 
     def _surrender_allowed(self, p: int) -> bool:
-        return (self.game.has_surrender and self.surrender == 0 and self.special is None
+        return (self.game.has_surrender and self.surrender == NO_SURRENDER and self.special is None
                 and self.hand_team_of[p] != self.hand_team_of[self.bidder] and not self.bidders_lost_trick)
 
     # --- applying -----------------------------------------------------------------------------------
@@ -221,8 +236,10 @@ class TrickPhase(ContractPhases):
             self._expose_by_call(a.seat)
         elif verb == "show":
             self._show_pair(a.seat)
+        elif verb == "concede":
+            self._concede()
         elif verb == "surrender":
-            self.surrender = 1
+            self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
             self.phase = ANSWER
             self.to_act = self.bidder
@@ -233,10 +250,10 @@ class TrickPhase(ContractPhases):
 
     def _answer_apply(self, a: Action) -> None:
         if a.verb == "accept":
-            self.surrender = 3
+            self.surrender = SURRENDER_ACCEPTED
             self._finish()
             return
-        self.surrender = 2
+        self.surrender = SURRENDER_REFUSED
         self.phase = PLAY
         self.to_act = self.resume_to
 
@@ -321,10 +338,17 @@ class TrickPhase(ContractPhases):
         for c in cards:
             pts += points[c]
         winner = self.trick_seats[win]
+        team = self.hand_team_of[winner]
         if len(self.tricks) + 1 == g.tricks_per_hand:
-            pts += g.last_trick_bonus
+            d = g.rules.deck
+            pts += d.last_trick_bonus
+            if d.last_trick_transfer:   # the last trick's loser gives the amount to its winner
+                pts += d.last_trick_transfer
+                for t in range(len(self.team_points)):
+                    if t != team:
+                        self.team_points[t] -= d.last_trick_transfer
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
-        self.team_points[self.hand_team_of[winner]] += pts
+        self.team_points[team] += pts
         self.tricks_won_by[winner] += 1
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 self.special is not None and winner != self.declarer):

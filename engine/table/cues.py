@@ -17,7 +17,7 @@ def winning_seat(state: State, seat: int) -> int | None:
         return None
     g = state.game
     if state.concealed:
-        strength = state.strength if seat == state.high_bidder else g.strength
+        strength = state.strength if seat == state.folder else g.strength
         trump = NO_TRUMP
     else:
         strength, trump = state.strength, state.trump
@@ -32,7 +32,7 @@ def new_cards(state: State, seat: int) -> set[str]:
         return set()
     given = state.given[seat]
     cum, previous = 0, 0
-    for k in state.game.schedule:
+    for k in state.game.rules.schedule:
         if k > 0:
             if cum + k > given:
                 break

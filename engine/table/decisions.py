@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import canonical_card
+from engine.play.actions import Action
 
 NUMBERED = ("bid", "raise")   # verbs whose argument is a number, chosen with a picker
 
@@ -55,8 +56,10 @@ def _is_card(arg: str) -> bool:
     return canonical_card(arg) == arg
 
 
-def decision(phase: str, legal: Sequence[str], doubling: Sequence[str] = ()) -> Decision | None:
-    """The decision a seat with these legal actions (notation without the seat) faces; None when none."""
+def decision(phase: str, actions: Sequence[str | Action], doubling: Sequence[str] = ()) -> Decision | None:
+    """The decision a seat with these legal actions (Actions, or their notation without the seat) faces; None
+    when none."""
+    legal = [a if isinstance(a, str) else a.notation for a in actions]
     if not legal:
         return None
     cards: list[str] = []

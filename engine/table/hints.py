@@ -31,8 +31,9 @@ def card_reasons(state: State, seat: int) -> dict[str, str | None]:
     if state.is_terminal or state.to_act != seat or view.phase != "play":
         return {}
     legal = state.legal_actions()
+    cards = view.hand_cards() + ([view.indicator] if view.indicator is not None else [])
     out: dict[str, str | None] = {}
-    for code in dict.fromkeys(view.hand + ([view.indicator] if view.indicator else [])):
+    for code in dict.fromkeys(view.code(c) for c in cards):
         action = state.game.action(seat, "play", code)
         out[code] = None if action in legal else guarded(why_illegal(state, action), state, view, action.notation)
     return out
@@ -48,7 +49,7 @@ def explain_cards(state: State, seat: int, lab: Labels) -> list[Text]:
     legal = state.legal_actions()
     others = [a.notation for a in legal if a.verb != "play"]
     if view.phase != "play":
-        names = sorted({n.split()[0] for n in view.legal})
+        names = sorted({a.verb for a in view.legal})
         return [Text(f"no card is played during the {view.phase}; you may now: {', '.join(names)}")]
     lines: list[Text] = []
     for code, reason in card_reasons(state, seat).items():

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, canonical_card
+from engine.play.actions import Action
+from engine.play.game import NO_TRUMP
 from engine.play.view import TrickView, View
 from engine.table.decisions import Decision, Picker
 from engine.table.seats import seat_label
@@ -60,48 +62,51 @@ class Labels:
             return f"seat {seat}"
         return seat_label(self.seat, seat, self.players, self.teams, self.direction)
 
+    def who_partner(self, seat: int, view: View) -> str:
+        """The seat's partner, as the table names it ("their partner" where it has more than one or none)."""
+        team = next((t for t in view.teams if seat in t), [seat])
+        others = [s for s in team if s != seat]
+        return self.who(others[0]) if len(others) == 1 else "their partner"
+
     def team(self, team: Sequence[int]) -> str:
         mark = " (you)" if self.seat in team else ""
         return "team " + "+".join(str(s) for s in team) + mark
 
-    def action(self, notation: str) -> Text:
+    def action(self, action: Action) -> Text:
         """An action without its seat; a played or laid card is shown as a card."""
-        verb, _, arg = notation.partition(" ")
-        if verb in ("play", "trump") and len(arg) in (2, 3) and arg != "NT":
-            return Text(verb + " ").append_text(self.card(arg))
-        return Text(notation)
+        if action.verb in ("play", "trump") and canonical_card(action.arg) == action.arg:
+            return Text(action.verb + " ").append_text(self.card(action.arg))
+        return Text(action.notation)
 
 
 def hand_line(view: View, lab: Labels, new: frozenset[str] | set[str] = frozenset()) -> Text:
-    """The seat's cards grouped by suit (the view keeps them sorted by suit and rank); `new` cards (just dealt)
-    are marked with a star."""
+    """The seat's cards grouped by suit, strongest first; `new` cards (just dealt) are marked with a star."""
     out = Text("your hand: ")
-    suit = ""
-    for code in view.hand:
-        if code[-1] != suit:
-            if suit:
+    suit = -1
+    suit_of = view.game.suit_of
+    for c in view.hand_cards():
+        if suit_of[c] != suit:
+            if suit >= 0:
                 out.append("   ")
-            suit = code[-1]
+            suit = suit_of[c]
         else:
             out.append(" ")
-        out.append_text(lab.card(code))
-        if code in new:
+        out.append_text(lab.card(view.code(c)))
+        if view.code(c) in new:
             out.append("*", style="bold")
     if not view.hand:
         out.append("(no cards)")
-    if view.indicator:
-        out.append("   face down: ").append_text(lab.card(view.indicator))
-    if new and any(code in new for code in view.hand):
+    if view.indicator is not None:
+        out.append("   face down: ").append_text(lab.card(view.code(view.indicator)))
+    if new and any(view.code(c) in new for c in view.hand_cards()):
         out.append("   (* just dealt)", style="dim")
     return out
 
 
-def history_item(entry: str, lab: Labels) -> Text:
-    seat_text, _, notation = entry.partition(" ")
-    seat = int(seat_text)
-    if notation == "trump":  # the view blanks a concealed choice
-        return Text(f"{lab.who(seat)}: trump chosen face down")
-    return Text(f"{lab.who(seat)}: ").append_text(lab.action(notation))
+def history_item(action: Action, lab: Labels) -> Text:
+    if action.verb == "trump" and not action.arg:  # the view blanks a concealed choice
+        return Text(f"{lab.who(action.seat)}: trump chosen face down")
+    return Text(f"{lab.who(action.seat)}: ").append_text(lab.action(action))
 
 
 def joined(items: Sequence[Text], sep: str = " · ") -> Text:
@@ -115,7 +120,7 @@ def joined(items: Sequence[Text], sep: str = " · ") -> Text:
 
 def auction_line(view: View, lab: Labels) -> Text:
     """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...)."""
-    items = [history_item(h, lab) for h in view.history if h.split(" ", 2)[1] not in ("play", "call", "show")]
+    items = [history_item(a, lab) for a in view.history if a.verb not in ("play", "call", "show")]
     return Text("auction: ").append_text(joined(items) if items else Text("nobody has spoken yet"))
 
 
@@ -128,30 +133,54 @@ def contract_line(view: View, lab: Labels) -> Text:
         what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
     if view.multiplier != 1:
         what += f", x{view.multiplier}"
+    if view.added:
+        what += f", +{view.added} to the side that is paid"
+    if view.contract_round == 2 and view.auction_round == 2:
+        what += " (second auction)"
+    if view.conceded:
+        what += ", conceded"
     return Text(f"contract: {what}")
 
 
+def speech_line(view: View, lab: Labels) -> Text | None:
+    """A heading for a speech that is not the seat's own ordinary turn: the second auction, or speaking for a
+    partner."""
+    if view.phase not in ("auction", "raise") or view.to_act != view.seat:
+        return None
+    parts: list[str] = []
+    if view.auction_round == 2 and view.phase == "auction":
+        parts.append("second auction")
+    if view.speaking_for is not None:
+        if view.handed_back:
+            parts.append("your partner handed the speech back: bid or pass")
+        else:
+            parts.append(f"you speak in {lab.who(view.speaking_for)}'s place")
+    return Text(" · ".join(parts), style="bold") if parts else None
+
+
 def trump_line(view: View, lab: Labels, open_trump: bool = False) -> Text:
+    known = view.trump_code()
     if view.trump_concealed:
-        if view.trump is not None:
-            return Text(f"trump: concealed (only you know it: {lab.suit(view.trump)})")
+        if known is not None:
+            return Text(f"trump: concealed (only you know it: {lab.suit(known)})")
         return Text("trump: concealed")
-    if view.trump is None:
+    if known is None:
         return Text("trump: not chosen yet") if view.bidder is not None else Text("trump: none yet")
-    if view.trump == "NT":
+    if view.trump == NO_TRUMP:
         return Text("trump: no trumps")
     when = " (open)" if open_trump else f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""
-    return Text(f"trump: {lab.suit(view.trump)}{when}")
+    return Text(f"trump: {lab.suit(known)}{when}")
 
 
-def trick_cards(trick: TrickView, lab: Labels) -> Text:
-    return joined([Text(f"{lab.who(s)} ").append_text(lab.card(c)) for s, c in trick.cards], "  ")
+def trick_cards(view: View, trick: TrickView, lab: Labels) -> Text:
+    return joined([Text(f"{lab.who(s)} ").append_text(lab.card(view.code(c)))
+                   for s, c in zip(trick.seats, trick.cards, strict=True)], "  ")
 
 
 def trick_line(view: View, lab: Labels, number: int, winning: int | None = None) -> Text:
     out = Text(f"trick {number}: ")
     if view.trick.cards:
-        out.append_text(trick_cards(view.trick, lab))
+        out.append_text(trick_cards(view, view.trick, lab))
         if winning is not None:
             out.append(f"  <- {lab.who(winning)} winning", style="bold")
     else:
@@ -159,8 +188,8 @@ def trick_line(view: View, lab: Labels, number: int, winning: int | None = None)
     return out
 
 
-def done_trick_line(trick: TrickView, lab: Labels, number: int) -> Text:
-    return (Text(f"trick {number}: ").append_text(trick_cards(trick, lab))
+def done_trick_line(view: View, trick: TrickView, lab: Labels, number: int) -> Text:
+    return (Text(f"trick {number}: ").append_text(trick_cards(view, trick, lab))
             .append(f"  -> {lab.who(trick.winner if trick.winner is not None else -1)} ({trick.points} pts)"))
 
 
@@ -180,15 +209,15 @@ def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab:
                                                                                      strict=True)))
 
 
-def choices_text(legal: Sequence[str], lab: Labels, pickers: Sequence[Picker] = ()) -> Text:
-    """The numbered choices, then how to type a number for a bid or raise ("or type a bid from 28 to 56, then a
+def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker] = ()) -> Text:
+    """The numbered choices, then how to type a number for a bid or raise ("or type a bid: 28 to 56, then a
     suit")."""
     out = Text("choose: ")
-    for i, notation in enumerate(legal, 1):
+    for i, action in enumerate(legal, 1):
         if i > 1:
             out.append("  ")
         out.append(f"{i}) ", style="dim")
-        out.append_text(lab.action(notation))
+        out.append_text(lab.action(action))
     for p in pickers:
         out.append(f"   or type a {p.verb}: {span(p.values)}")
         if p.suits:
@@ -209,19 +238,18 @@ def suit_mark(letter: str, lab: Labels) -> str:
     return SUIT_SYMBOLS[letter] if lab.symbols and letter in SUIT_SYMBOLS else letter
 
 
-def menu(decision: Decision, legal: Sequence[str]) -> list[str]:
+def menu(decision: Decision, legal: Sequence[Action]) -> list[Action]:
     """The numbered choices: every action but bids and raises, and of those only the lowest (so choice 1 is
     always the engine's first legal action); the rest are typed as numbers."""
     picked = {p.verb for p in decision.pickers}
-    out: list[str] = []
+    out: list[Action] = []
     shown: set[str] = set()
-    for notation in legal:
-        verb = notation.partition(" ")[0]
-        if verb in picked:
-            if verb in shown:
+    for action in legal:
+        if action.verb in picked and len(action.arg.split()) <= 2 and action.arg.split()[0].isdigit():
+            if action.verb in shown:
                 continue
-            shown.add(verb)
-        out.append(notation)
+            shown.add(action.verb)
+        out.append(action)
     return out
 
 
@@ -246,10 +274,13 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if view.phase == "play" or view.tricks:
         if view.tricks:
             last = view.tricks[-1]
-            lines.append(Text("last ").append_text(done_trick_line(last, lab, len(view.tricks))))
+            lines.append(Text("last ").append_text(done_trick_line(view, last, lab, len(view.tricks))))
         lines.append(trick_line(view, lab, len(view.tricks) + 1, winning))
         lines.append(points_line(view, lab))
     lines.append(hand_line(view, lab, new))
+    heading = speech_line(view, lab)
+    if heading is not None:
+        lines.append(heading)
     if view.legal:
         if decision is not None:
             lines.append(Text(f"-- {decision.heading} --", style="bold"))
@@ -260,12 +291,13 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
 
 
 def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: str,
-                 change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False) -> list[Text]:
+                 change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False,
+                 next_dealer: str = "the same dealer deals again") -> list[Text]:
     """A finished hand as the seat saw it: contract, every trick, card points, the outcome and the score change."""
     lines = [contract_line(view, lab), trump_line(view, lab, open_trump)]
-    lines += [Text("  ").append_text(done_trick_line(t, lab, i)) for i, t in enumerate(view.tricks, 1)]
+    lines += [Text("  ").append_text(done_trick_line(view, t, lab, i)) for i, t in enumerate(view.tricks, 1)]
     if view.status == "annulled":
-        lines.append(Text(f"annulled: {annulled_because}; the same dealer deals again"))
+        lines.append(Text(f"annulled: {annulled_because}; {next_dealer}"))
     else:
         pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
         lines.append(Text(f"card points: {pts}"))

@@ -17,11 +17,12 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from engine.bots.base import CMD_PREFIX, SEARCHERS, Bot, check_bot_spec, make_bot
+from engine.bots.base import Bot, make_bot
+from engine.bots.registry import bot_list, names_program, parse_bot_spec
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
-from engine.play.match import HandOutcome, Match
+from engine.play.match import HandOutcome, Match, annulled_dealer_words
 from engine.play.state import State
 from engine.play.view import View, build_view
 from engine.record import record_of
@@ -77,7 +78,7 @@ class TableConfig:
 
 def bot_names(spec: str, players: int, seat: int) -> list[str]:
     """One bot name per seat (the player's own entry unused): one name for all, one per seat, or one per bot."""
-    names = [x.strip() for x in spec.split(",") if x.strip()]
+    names = bot_list(spec)
     if len(names) == 1:
         return names * players
     if len(names) == players - 1:
@@ -95,17 +96,22 @@ def bot_seed(seed: int, hand_index: int, seat: int) -> int:
 
 def is_program(name: str) -> bool:
     """Whether a bot name starts an outside program (only ever on the user's own word, never a file's)."""
-    return name.strip().startswith(CMD_PREFIX)
+    return names_program(name)
 
 
 def save_bot_concern(spec: str) -> str | None:
-    """Why a save's bots need the user's consent (an outside program, an unreasonable search effort), or None."""
-    for name in (x.strip() for x in spec.split(",")):
-        if is_program(name):
+    """Why a save's bots need the user's consent (an outside program, an unreasonable search effort), or None.
+    A name that is no bot at all is refused later, with its own message."""
+    for name in bot_list(spec):
+        if names_program(name):
             return f"starts an outside program ({quoted(name)})"
-        base, _, option = name.partition(":")
-        if base in SEARCHERS and option.isascii() and option.isdigit() and int(option) > SAVE_MAX_SEARCH_WORLDS:
-            return (f"asks the {base} bot for {option[:12]} worlds per decision (a save may ask for at most "
+        try:
+            bot = parse_bot_spec(name, bounded=False)
+        except ValueError:
+            continue
+        worlds = bot.options.worlds
+        if bot.kind is not None and worlds is not None and worlds > SAVE_MAX_SEARCH_WORLDS:
+            return (f"asks the {bot.kind.name} bot for {worlds} worlds per decision (a save may ask for at most "
                     f"{SAVE_MAX_SEARCH_WORLDS})")
     return None
 
@@ -123,13 +129,13 @@ class Session:
         self.save_path = save_path
         self.console = console
         self.read_line = read_line
-        self.labels = Labels(config.seat, symbols, game.n, game.teams, table_direction(game))
+        self.labels = Labels(config.seat, symbols, game.n, game.rules.table.teams, table_direction(game))
         self.bots = bot_names(config.bots, game.n, config.seat)
         for name in sorted(set(self.bots) - {"-"}):
             if is_program(name) and not allow_programs:
                 raise ValueError(f"{quoted(name)} starts an outside program, which only --bots may ask for")
             try:
-                check_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
+                parse_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
             except ValueError as e:
                 raise ValueError(escaped(str(e), 300)) from None
         self.match = Match(game, seed=config.seed, max_hands=config.max_hands)
@@ -326,13 +332,13 @@ class Session:
         self.labels.teams = [list(t) for t in view.teams]   # partners for this hand (a lone bidder changes them)
         self.out()
         self._announce(view)
-        asked = decision(view.phase, view.legal, self.game.doubling_names)
-        for line in screen(view, self.labels, hand_no, self.game.teams, not self.game.rules.trump.concealed,
-                           asked, winning_seat(state, seat), new_cards(state, seat)):
+        rules = self.game.rules
+        asked = decision(view.phase, [a.notation for a in view.legal], self.game.doubling_names)
+        for line in screen(view, self.labels, hand_no, rules.table.teams, not rules.trump.concealed, asked,
+                           winning_seat(state, seat), new_cards(state, seat)):
             self.out(line)
         legal = state.legal_actions()
-        by_notation = {a.notation: a for a in legal}
-        choices = [by_notation[n] for n in menu(asked, view.legal)] if asked is not None else list(legal)
+        choices = menu(asked, legal) if asked is not None else list(legal)
         pickers = asked.pickers if asked is not None else []
         extra = self.game.doubling_names
         while True:
@@ -373,12 +379,13 @@ class Session:
         view = build_view(state, self.config.seat)
         self._announce(view)
         self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
-        for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, self.game.teams,
-                                 not self.game.rules.trump.concealed):
+        rules = self.game.rules
+        for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, rules.table.teams,
+                                 not rules.trump.concealed, annulled_dealer_words(self.game, state.annul_code)):
             self.out(line)
         for line in events(view, lab, self.game.doubling_names):
             self.out(Text("  ").append_text(line))
-        self.out(score_line(self.game.teams, self.match.scores, lab))
+        self.out(score_line(self.game.rules.table.teams, self.match.scores, lab))
         self.save()
         if not self.match.is_over:
             self._pause()
@@ -402,7 +409,7 @@ class Session:
 
     def _finish_match(self) -> None:
         lab = self.labels
-        teams = self.game.teams
+        teams = self.game.rules.table.teams
         won = " and ".join(lab.team(teams[i]) for i in self.match.winners)
         mine = any(self.config.seat in teams[i] for i in self.match.winners)
         scores = ", ".join(f"{s:+d}" for s in self.match.scores)

@@ -13,9 +13,11 @@ from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-from engine.bots.base import CMD_PREFIX, SEARCHERS, Bot, check_bot_spec, make_bot
+from engine.bots.base import Bot, make_bot
+from engine.bots.registry import parse_bot_spec
 from engine.play.actions import Action
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.view import View
 
 MAX_WORLDS = 256          # a table may ask a search bot for at most this many worlds per decision
@@ -26,13 +28,20 @@ _GAMES: dict[str, Game] = {}
 def check_table_bot(spec: str) -> str:
     """The bot name if a table may seat it (built-in bots only, a bounded search effort); ValueError otherwise."""
     spec = spec.strip()
-    if spec.startswith(CMD_PREFIX):
+    parsed = parse_bot_spec(spec, bounded=False)
+    if parsed.is_program:
         raise ValueError("a web table seats only built-in bots, never an outside program")
-    check_bot_spec(spec)
-    name, _, option = spec.partition(":")
-    if name in SEARCHERS and option and int(option) > MAX_WORLDS:
+    worlds = parsed.options.worlds
+    if worlds is not None and worlds > MAX_WORLDS:
         raise ValueError(f"bot {spec!r}: at most {MAX_WORLDS} worlds per decision at a web table")
+    parse_bot_spec(spec)   # within the registry's own bounds too
     return spec
+
+
+def is_searcher(spec: str) -> bool:
+    """A bot that samples worlds (costly per decision): it decides in a worker process."""
+    kind = parse_bot_spec(spec).kind
+    return kind is not None and kind.takes_worlds
 
 
 def choose_in_worker(spec: str, ref: str, seed: int, view: View, legal: Sequence[Action]) -> str:
@@ -71,7 +80,7 @@ class BotPool:
         """The bot's action. `key` names the bot (table, hand, seat, spec): a quick bot is kept under it for the
         hand, seeded with `hand_seed`; a search bot is made per decision, seeded with `step_seed`."""
         loop = asyncio.get_running_loop()
-        if spec.partition(":")[0] in SEARCHERS and game.ref is not None:
+        if is_searcher(spec) and game.ref is not None:
             return await loop.run_in_executor(self._executor(True), choose_in_worker, spec, game.ref, step_seed,
                                               view, tuple(legal))
         bot = self._bots.get(key)

@@ -18,11 +18,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from engine.play.base import UNDECIDED
 from engine.play.state import State
-from engine.play.view import View, build_view, public_history
+from engine.play.view import View, build_view, public_history, write_suit
 from engine.table.cues import new_cards, winning_seat
 from engine.table.decisions import decision
-from engine.table.events import describe, notable
+from engine.table.events import described
 from engine.table.hints import card_reasons
 from engine.table.seats import relation, seat_label
 from engine.text import printable
@@ -58,10 +59,11 @@ def suit_words(letter: str) -> str:
 
 def public_view(state: State) -> View:
     """What a spectator may see: the public history (every concealed trump choice blanked), no hand, no trump
-    while it is concealed, no choices. Built from a seat's view that is not the bidder's, private parts removed."""
-    other = next(s for s in range(state.n) if s != state.high_bidder)
+    while it is concealed, no choices. Built from the view of a seat that did not choose the trump, private parts
+    removed."""
+    other = next(s for s in range(state.n) if s != state.folder)
     view = build_view(state, other)
-    return replace(view, seat=SPECTATOR, hand=[], indicator=None, legal=[],
+    return replace(view, seat=SPECTATOR, hand=0, indicator=None, legal=(),
                    history=public_history(state, SPECTATOR), trump=None if state.concealed else view.trump)
 
 
@@ -84,15 +86,19 @@ def _who(table: Table, me: int, teams: Sequence[Sequence[int]], direction: str) 
 
 
 def _events(view: View, who: Callable[[int], str], doubling: Sequence[str]) -> list[dict[str, Any]]:
-    return [{"i": e.index, "seat": e.seat, "verb": e.verb, "text": describe(e, view, who, suit_words, doubling)}
-            for e in notable(view)]
+    def partner_of(seat: int) -> str:
+        team = next((t for t in view.teams if seat in t), (seat,))
+        others = [s for s in team if s != seat]
+        return who(others[0]) if len(others) == 1 else "their partner"
+    return [{"i": e.index, "seat": e.action.seat, "verb": e.action.verb, "text": e.text}
+            for e in described(view, who, suit_words, doubling, partner_of)]
 
 
 def _hand(table: Table, state: State, seat: int, direction: str) -> dict[str, Any]:
     view = _view_of(state, seat)
     who = _who(table, seat, view.teams, direction)
     doubling = table.game.doubling_names
-    asked = decision(view.phase, view.legal, doubling) if view.legal else None
+    asked = decision(view.phase, [a.notation for a in view.legal], doubling) if view.legal else None
     return {
         "view": view.to_dict(),
         "decision": asked.to_dict() if asked is not None else None,
@@ -108,24 +114,25 @@ def _summary(table: Table, f: Finished, seat: int, direction: str) -> dict[str, 
     state = f.state
     g = table.game
     view = build_view(state, seat if seat != SPECTATOR else 0)
+    data = view.to_dict()
     who = _who(table, seat, view.teams, direction)
-    trump = state.trump_suit_code() if state.trump >= 0 else ("NT" if state.trump == -1 else None)
+    known = state.trump if state.trump != UNDECIDED else None    # the hand is over: its trump is no secret
+    trump = write_suit(g, known)
     return {
         "number": f.number,
         "status": f.status,
         "dealer": state.dealer,
         "hands": {str(s): [g.codes[c] for c in cards] for s, cards in enumerate(state.dealt)},
-        "tricks": [{"leader": t.leader, "cards": [[s, c] for s, c in t.cards], "winner": t.winner,
-                    "points": t.points} for t in view.tricks],
-        "teams": view.teams,
-        "card_points": view.card_points,
+        "tricks": data["tricks"],
+        "teams": data["teams"],
+        "card_points": data["card_points"],
         "bidder": view.bidder, "bid": view.bid, "target": view.target, "special": view.special,
         "multiplier": view.multiplier,
         "trump": trump,
         "made": state.made,
         "annulled_because": state.annul_reason if f.status == "annulled" else "",
         "score_change": f.score_change,
-        "events": _events(replace(view, trump=trump, trump_concealed=False), who, g.doubling_names),
+        "events": _events(replace(view, trump=known, trump_concealed=False), who, g.doubling_names),
         "ready": sorted(table.ready),
     }
 
@@ -134,7 +141,7 @@ def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -
     """The `state` message for one audience (a seat, or SPECTATOR)."""
     g = table.game
     state = table.state
-    teams = state.hand_teams if state is not None else g.teams
+    teams = state.hand_teams if state is not None else g.rules.table.teams
     names = _names(table)
     seats = []
     for s, spec in enumerate(table.seats):
@@ -147,9 +154,10 @@ def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -
         })
     revealed = table.seed_revealed
     info: dict[str, Any] = {
-        "id": table.table_id, "game": printable(g.name), "description": printable(g.rules.description),
+        "id": table.table_id, "game": printable(g.rules.name), "description": printable(g.rules.description),
         "ruleset": table.ruleset, "players": g.n, "status": table.status, "hand": table.hand_number,
-        "max_hands": table.max_hands, "teams": g.teams, "scores": list(table.match.scores),
+        "max_hands": table.max_hands, "teams": [list(t) for t in g.rules.table.teams],
+        "scores": list(table.match.scores),
         "commitment": commitment(table.seed), "seed": str(table.seed) if revealed else None,
         "deals": _deals(table) if revealed else [], "spectators": table.spectators, "seats": seats,
         "winners": list(table.match.winners) if table.status == OVER else [],

@@ -35,7 +35,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from engine.bots.base import known_bots
 from engine.errors import JacknineError
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.play.view import build_view
 from engine.rules.load import shipped_rulesets
 from engine.table.seats import table_direction

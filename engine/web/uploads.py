@@ -13,7 +13,8 @@ import shutil
 from pathlib import Path
 
 from engine.errors import Problem, RulesetError, UnreadableError
-from engine.play.game import Game, load_game
+from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.rules.load import check_ruleset, display_name, shipped_rulesets
 from engine.rules.yamlpos import MAX_BYTES, parse
 from engine.text import escaped, quoted
