@@ -142,5 +142,6 @@ def test_every_kind_of_decision_has_a_heading(ruleset: str, want: object, headin
 
 
 def test_a_verb_the_table_does_not_know_is_still_offered() -> None:
-    asked = decision("play", ["play JS", "claim rest", "concede"])
+    from engine.play.actions import Action
+    asked = decision("play", [Action(0, "play", "JS"), Action(0, "claim", "rest"), Action(0, "concede")])
     assert asked is not None and asked.cards == ["JS"] and asked.others == ["claim rest", "concede"]

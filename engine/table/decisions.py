@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import canonical_card
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 
 NUMBERED = ("bid", "raise")   # verbs whose argument is a number, chosen with a picker
 
@@ -56,46 +56,42 @@ def _is_card(arg: str) -> bool:
     return canonical_card(arg) == arg
 
 
-def decision(phase: str, actions: Sequence[str | Action], doubling: Sequence[str] = ()) -> Decision | None:
-    """The decision a seat with these legal actions (Actions, or their notation without the seat) faces; None
-    when none."""
-    legal = [a if isinstance(a, str) else a.notation for a in actions]
+def decision(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -> Decision | None:
+    """The decision a seat with these legal actions faces; None when it has none."""
     if not legal:
         return None
     cards: list[str] = []
     card_verb = ""
     numbered: dict[str, Picker] = {}
     others: list[str] = []
-    for notation in legal:
-        verb, _, arg = notation.partition(" ")
+    for action in legal:
+        verb, arg = action.verb, action.arg
         if verb in ("play", "trump") and _is_card(arg) and card_verb in ("", verb):
             card_verb = verb
             cards.append(arg)
             continue
-        words = arg.split()
-        if verb in NUMBERED and words and words[0].isdigit() and len(words) <= 2:
+        if verb in NUMBERED and arg:
+            value, suit = bid_terms(arg)
             p = numbered.setdefault(verb, Picker(verb, []))
-            value = int(words[0])
             if value not in p.values:
                 p.values.append(value)
-            if len(words) == 2:
-                p.suits.setdefault(value, []).append(words[1])
+            if suit:
+                p.suits.setdefault(value, []).append(suit)
             continue
-        others.append(notation)
-    pickers = list(numbered.values())
-    return Decision(phase, heading(phase, legal, doubling), cards, card_verb, pickers, others)
+        others.append(action.notation)
+    return Decision(phase, heading(phase, legal, doubling), cards, card_verb, list(numbered.values()), others)
 
 
-def heading(phase: str, legal: Sequence[str], doubling: Sequence[str] = ()) -> str:
+def heading(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -> str:
     """What kind of decision this is, in a player's words."""
-    verbs = [n.partition(" ")[0] for n in legal]
+    verbs = [a.verb for a in legal]
     has = set(verbs)
     if phase == "auction":
         if "bid" in has and "pass" not in has:
             return "your bid: you must bid now (passing is not allowed)"
         return "your bid" + (" (or ask for a redeal)" if "redeal" in has else "")
     if phase == "trump":
-        if any(n.startswith("trump ") and _is_card(n[6:]) for n in legal):
+        if any(a.verb == "trump" and _is_card(a.arg) for a in legal):
             return "choose the trump: lay a card of the trump suit face down"
         return "choose the trump suit"
     if phase == "raise":

@@ -245,7 +245,7 @@ def menu(decision: Decision, legal: Sequence[Action]) -> list[Action]:
     out: list[Action] = []
     shown: set[str] = set()
     for action in legal:
-        if action.verb in picked and len(action.arg.split()) <= 2 and action.arg.split()[0].isdigit():
+        if action.verb in picked:
             if action.verb in shown:
                 continue
             shown.add(action.verb)

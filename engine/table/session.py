@@ -333,7 +333,7 @@ class Session:
         self.out()
         self._announce(view)
         rules = self.game.rules
-        asked = decision(view.phase, [a.notation for a in view.legal], self.game.doubling_names)
+        asked = decision(view.phase, view.legal, self.game.doubling_names)
         for line in screen(view, self.labels, hand_no, rules.table.teams, not rules.trump.concealed, asked,
                            winning_seat(state, seat), new_cards(state, seat)):
             self.out(line)

@@ -20,7 +20,7 @@ from typing import Any
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from engine.play.base import UNDECIDED
 from engine.play.state import State
-from engine.play.view import View, build_view, public_history, write_suit
+from engine.play.view import View, build_view, hand_order, public_history, write_suit
 from engine.table.cues import new_cards, winning_seat
 from engine.table.decisions import decision
 from engine.table.events import described
@@ -98,7 +98,7 @@ def _hand(table: Table, state: State, seat: int, direction: str) -> dict[str, An
     view = _view_of(state, seat)
     who = _who(table, seat, view.teams, direction)
     doubling = table.game.doubling_names
-    asked = decision(view.phase, [a.notation for a in view.legal], doubling) if view.legal else None
+    asked = decision(view.phase, view.legal, doubling) if view.legal else None
     return {
         "view": view.to_dict(),
         "decision": asked.to_dict() if asked is not None else None,
@@ -122,7 +122,8 @@ def _summary(table: Table, f: Finished, seat: int, direction: str) -> dict[str, 
         "number": f.number,
         "status": f.status,
         "dealer": state.dealer,
-        "hands": {str(s): [g.codes[c] for c in cards] for s, cards in enumerate(state.dealt)},
+        "hands": {str(s): [g.codes[c] for c in hand_order(g, sum(1 << c for c in cards))]
+                  for s, cards in enumerate(state.dealt)},   # by suit, strongest first
         "tricks": data["tricks"],
         "teams": data["teams"],
         "card_points": data["card_points"],

@@ -485,7 +485,7 @@ function renderSummary() {
   }
   const dh = el("details");
   dh.open = true;
-  dh.append(el("summary", "Every hand as dealt"), hands);
+  dh.append(el("summary", "Every hand, as dealt"), hands);
   dlg.append(dh);
   const tricks = el("details");
   tricks.append(el("summary", `The ${s.tricks.length} tricks`));
