@@ -89,7 +89,7 @@ def play(state: State, bots: Sequence[Bot]) -> set[str]:
             if key:
                 offered.add(key)
         view = state.view(state.to_act) if bot.needs_view else None
-        state.apply(bot.choose(view, legal))  # type: ignore[arg-type]
+        state.apply(bot.choose(view, legal))
     return offered
 
 

@@ -269,6 +269,12 @@ def report(rp: Replay) -> dict[str, Any]:
             contract["multiplier"] = s.multiplier
         if s.fixed_stake:
             contract["stake"] = s.fixed_stake
+        if s.added:
+            contract["added"] = s.added
+        if g.rounds_matter:
+            contract["round"] = s.contract_round     # games with a second auction, or scored by round
+        if s.conceded:
+            contract["conceded"] = True
     trump = None
     if s.trump != UNDECIDED:
         trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}

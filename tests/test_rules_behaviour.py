@@ -105,6 +105,14 @@ FORTY_BANDS = [{"bids": [20, 29], "made": 1, "failed": -2}, {"bids": [30, 33], "
 # (the game to start from: a shipped name, or a shipped name and a common house rule on it; what the house rule
 # under test writes on top)
 Change = tuple[str | tuple[str, dict[str, Any]], dict[str, Any]]
+# Twenty-Eight with a second auction after the full deal in place of the raise (bids 24-28 by default).
+SECOND: dict[str, Any] = {"raise": None, "schedule": [{"deal": 4}, "auction", "trump", {"deal": 4}, "second_auction"],
+                          "second_auction": {"bids": {"min": 24, "max": 28}}}
+FLAT = [{"bids": [14, 28], "made": 1, "failed": -1}]
+LAST_TRICK_1 = {"special": {"capture_bonuses": [{"trigger": "last_trick", "amount": 1}]}}
+JACKS = {"special": {"capture_bonuses": [{"trigger": "all_of_rank", "rank": "J", "amount": 1,
+                                          "unit": "game_points"}]}}
+SETS = {"match": {"win_at": None, "lose_at": None, "sets": {"at": 6, "win_sets": 3}}}
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
                                     "schedule": [{"deal": 12}, "auction"]}),
@@ -141,6 +149,31 @@ CHANGES: dict[str, Change] = {
     "auction.one_suit_hand_may_not_bid": ("forty", {"auction": {"one_suit_hand_may_not_bid": "everyone"}}),
     "auction.pointless_redeal.seats": ("twenty-eight", {"auction": {"pointless_redeal": {"seats": 3}}}),
     "auction.pointless_redeal.automatic": ("twenty-eight", {"auction": {"pointless_redeal": {"automatic": True}}}),
+    "auction.pointless_redeal.max_points": ("twenty-eight", {"auction": {"pointless_redeal": {"max_points": 2}}}),
+    "auction.bids.extra": (("twenty-eight-flat", {"auction": {"bids": {"max": 26}},
+                                                  "scoring": {"bands": [{"bids": [14, 26], "made": 1, "failed": -1}]}}),
+                           {"auction": {"bids": {"extra": [28]}}, "scoring": {"bands": FLAT}}),
+    "auction.exact_step": ("twenty-eight", {"auction": {"exact_step": True}}),
+    "auction.only_opponents_may_bid": ("twenty-eight", {"auction": {"only_opponents_may_bid": True}}),
+    "auction.default_bidder": ("twenty-eight-flat", {"auction": {"default_bidder": "first_hand",
+                                                                 "first_hand_must_bid": False},
+                                                     "scoring": {"bands": [{"bids": [0, 28], "made": 1,
+                                                                            "failed": -1}]}}),
+    "auction.after_first_speech_min": ("twenty-eight", {"auction": {"after_first_speech_min": 22}}),
+    "auction.partner_speech.hand_back": (("twenty-eight", {"auction": {"partner_speech": {}}}),
+                                         {"auction": {"partner_speech": {"hand_back": False}}}),
+    "second_auction.bids.min": (("twenty-eight", SECOND), {"second_auction": {"bids": {"min": 22}}}),
+    "second_auction.bids.max": (("twenty-eight", SECOND), {"second_auction": {"bids": {"max": 26}}}),
+    "second_auction.bids.step": (("twenty-eight", SECOND), {"second_auction": {"bids": {"step": 2}}}),
+    "second_auction.bids.extra": (("twenty-eight", {**SECOND, "second_auction": {"bids": {"min": 24, "max": 26}}}),
+                                  {"second_auction": {"bids": {"extra": [28]}}}),
+    "second_auction.turns": (("twenty-eight", SECOND), {"second_auction": {"turns": "once"}}),
+    "second_auction.holder_refolds": (("twenty-eight", SECOND), {"second_auction": {"holder_refolds": "when_bidding"}}),
+    "second_auction.partner_speech.hand_back": (
+        ("twenty-eight", {**SECOND, "second_auction": {"bids": {"min": 24, "max": 28}, "partner_speech": {}}}),
+        {"second_auction": {"partner_speech": {"hand_back": False}}}),
+    "trump.may_redeal.max_points": (("twenty-eight", {"trump": {"may_redeal": {"max_points": 0}}}),
+                                    {"trump": {"may_redeal": {"max_points": 3}}}),
     "trump.chosen": ("fifty-six", {"trump": {"chosen": "after_auction", "declared_as": "suit"},
                                    "schedule": [{"deal": 4}, {"deal": 4}, "auction", "trump"]}),
     "trump.declared_as": ("twenty-eight", {"trump": {"declared_as": "suit"}}),
@@ -198,6 +231,21 @@ CHANGES: dict[str, Change] = {
     "special.doubling.steps[].multiplier": ("double-redouble", {"special": {"doubling": {"steps": [
         {"name": "double", "by": "opponents", "multiplier": 3}, {"name": "redouble", "by": "bidding_team"}]}}}),
     "special.doubling.cap": ("gorakhpur", {"special": {"doubling": {"cap": 2}}}),
+    "special.doubling.window": ("double-redouble", {"special": {"doubling": {"window": "before_play"}}}),
+    "special.doubling.steps[].adds": ("double-redouble", {"special": {"doubling": {"steps": [
+        {"name": "double", "by": "opponents", "adds": 1}, {"name": "redouble", "by": "bidding_team", "adds": 1}]}}}),
+    "special.capture_bonuses[].trigger": (("twenty-eight", LAST_TRICK_1), {"special": {"capture_bonuses": [
+        {"trigger": "all_of_rank", "rank": "J", "amount": 1}]}}),
+    "special.capture_bonuses[].rank": (("twenty-eight", JACKS), {"special": {"capture_bonuses": [
+        {"trigger": "all_of_rank", "rank": "9", "amount": 1, "unit": "game_points"}]}}),
+    "special.capture_bonuses[].amount": (("twenty-eight", LAST_TRICK_1), {"special": {"capture_bonuses": [
+        {"trigger": "last_trick", "amount": 2}]}}),
+    "special.capture_bonuses[].unit": (("twenty-eight", LAST_TRICK_1), {"special": {"capture_bonuses": [
+        {"trigger": "last_trick", "amount": 1, "unit": "game_points"}]}}),
+    "special.capture_bonuses[].kind": (("twenty-eight", LAST_TRICK_1), {"special": {"capture_bonuses": [
+        {"trigger": "last_trick", "amount": 1, "kind": "transfer"}]}}),
+    "special.concede.when": (("twenty-eight", {"special": {"concede": {"when": ["in_play"]}}}),
+                             {"special": {"concede": {"when": ["after_first_auction"]}}}),
     "special.doubling.auto_double.from_bid": ("gorakhpur", {"special": {"doubling": {
         "auto_double": {"from_bid": 17}}}}),
     "special.doubling.auto_double.multiplier": ("gorakhpur", {"special": {"doubling": {
@@ -214,12 +262,34 @@ CHANGES: dict[str, Change] = {
     "scoring.bands[].failed": ("twenty-eight", {"scoring": {"bands": [{**BANDS_14[0], "failed": -1},
                                                                      *BANDS_14[1:]]}}),
     "scoring.below_half_loss_multiplier": ("twenty-eight", {"scoring": {"below_half_loss_multiplier": 2}}),
+    "scoring.bands[].round": ("twenty-eight", {"scoring": {"bands": [
+        *BANDS_14[:2], {"bids": [25, 28], "made": 3, "failed": -4, "round": 1},
+        {"bids": [25, 28], "made": 5, "failed": -4, "round": 2}]}}),
+    "scoring.shortfall_loss.at_least": (("twenty-eight-flat", {"scoring": {"shortfall_loss": {
+        "at_least": 14, "loss": "bid"}}}), {"scoring": {"shortfall_loss": {"at_least": 8}}}),
+    "scoring.shortfall_loss.loss": (("twenty-eight-flat", {"scoring": {"shortfall_loss": {
+        "at_least": 8, "loss": "bid"}}}), {"scoring": {"shortfall_loss": {"loss": 3}}}),
+    "scoring.counted_by": ("twenty-eight", {"scoring": {"counted_by": "opponents"}}),
+    "scoring.target": ("twenty-eight", {"scoring": {"target": 18}}),
+    "scoring.target_adjustments": (("twenty-eight", {"scoring": {"counted_by": "opponents", "target": 28}}),
+                                   {"scoring": {"target_adjustments": ["call"]}}),
     "match.start": ("twenty-eight", {"match": {"start": 2}}),
     "match.win_at": ("twenty-eight", {"match": {"win_at": 3}}),
     "match.lose_at": ("twenty-eight", {"match": {"lose_at": -3}}),
+    "match.next_dealer.after_hand": ("twenty-eight", {"match": {"next_dealer": {"after_hand":
+                                                                                 "stays_while_team_behind"}}}),
+    "match.next_dealer.after_all_pass": ("fifty-six", {"match": {"next_dealer": {"after_all_pass": "next"}}}),
+    "match.next_dealer.after_void": ("twenty-eight-3p", {"match": {"next_dealer": {"after_void": "next"}}}),
+    "match.next_dealer.after_redeal": ("twenty-eight", {"match": {"next_dealer": {"after_redeal": "next"}}}),
+    "match.next_dealer.after_annul": ("twenty-nine", {"match": {"next_dealer": {"after_annul": "next"}}}),
+    "match.sets.at": (("twenty-nine", SETS), {"match": {"sets": {"at": 4}}}),
+    "match.sets.win_sets": (("twenty-nine", {"match": {"win_at": None, "lose_at": None,
+                                                        "sets": {"at": 1, "win_sets": 3}}}),
+                            {"match": {"sets": {"win_sets": 1}}}),
     "annul.one_hand_holds_all_of": ("twenty-eight-3p", {"annul": {"one_hand_holds_all_of": None}}),
     "annul.bidding_team_held_all_trumps": ("twenty-eight-3p", {"annul": {"bidding_team_held_all_trumps": False}}),
     "annul.trump_never_exposed": ("twenty-nine", {"annul": {"trump_never_exposed": False}}),
+    "annul.held_all_trumps_checked": ("twenty-eight-3p", {"annul": {"held_all_trumps_checked": "before_play"}}),
     "annul.pointless_hand_may_redeal": ("twenty-eight-6p", {"annul": {"pointless_hand_may_redeal": True}}),
 }
 
@@ -234,7 +304,7 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 
 # Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
-RIGGED = {"annul.bidding_team_held_all_trumps"}
+RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void"}
 
 
 def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:
@@ -274,24 +344,28 @@ def _choose(legal: list[Action], rng: random.Random) -> Action:
     return legal[int(rng.random() * len(legal))]
 
 
-def _match_trace(game: Game, index: int) -> Iterator[object]:
-    """A seeded match of random players: each hand's outcome and where the match ends."""
+def _match_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object]:
+    """A seeded match of random players: who deals each hand, its outcome, the match score (and open sets), and
+    where the match ends."""
     rng = random.Random(index)
     match = Match(game, seed=index, max_hands=60)
     yield tuple(match.scores)
     while not match.is_over:
         state = match.new_hand()
+        if rigged:
+            state = game.new_hand(match.dealer, hands=_one_suit_to_seat_0(game, state.dealt),
+                                  match_scores=match.scores, match_target=match.win_at)
         while not state.is_terminal:
             state.apply(_choose(state.legal_actions(), rng))
         match.record_hand(state)
-        yield state.status, tuple(match.scores)
+        yield state.dealer, state.status, tuple(match.scores), tuple(tuple(st) for st in match.sets)
     yield "over", tuple(match.winners)
 
 
 def _first_difference(a: Game, b: Game, hands: int, rigged: bool) -> int | None:
     for i in range(hands):
         if i % 10 == 9:
-            differ = list(_match_trace(a, i)) != list(_match_trace(b, i))
+            differ = list(_match_trace(a, i, rigged)) != list(_match_trace(b, i, rigged))
         else:
             differ = list(_hand_trace(a, i, rigged)) != list(_hand_trace(b, i, rigged))
         if differ:

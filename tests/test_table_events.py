@@ -4,6 +4,7 @@ match."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -38,7 +39,7 @@ def test_each_notable_action_is_one_line_naming_who_did_it() -> None:
     view = load_game("twenty-eight").new_hand(0, seed=1).view(0)
     history = ["1 call", "2 show pair", "3 double", "0 redouble", "0 C", "1 surrender", "2 refuse", "3 accept",
                "0 declare thani", "1 redeal", "2 bid 16", "3 pass", "0 play JS", "1 trump 9H"]
-    view = type(view)(**{**view.to_dict(), "history": history, "trick": view.trick, "tricks": view.tricks})
+    view = dataclasses.replace(view, history=tuple(Action.parse(h) for h in history))
     lines = [t.plain for t in events(view, lab, game.doubling_names)]
     assert lines == ["seat 1 called for the trump", "seat 2 showed the pair (King and Queen of trumps)",
                      "seat 3 said double", "you said redouble", "you said C", "seat 1 offered to surrender",
@@ -94,3 +95,11 @@ def test_a_closed_screen_keeps_the_match_and_ends_quietly(tmp_path: Path) -> Non
     assert proc.stderr.read() == b""
     save = yaml.safe_load((tmp_path / "m.yaml").read_text())
     assert save["format"] == "jacknine match 1" and save["ruleset"] == "twenty-eight"
+
+
+def test_a_verb_the_table_does_not_know_is_announced_from_its_notation() -> None:
+    """Verbs a rule file may bring later (claims, melds, concessions) are announced without code of their own."""
+    view = load_game("twenty-eight").new_hand(0, seed=1).view(0)
+    view = dataclasses.replace(view, history=tuple(Action.parse(h) for h in ["2 claim", "3 meld", "1 bid 16"]))
+    lab = Labels(0, symbols=False, players=4, teams=[[0, 2], [1, 3]])
+    assert [t.plain for t in events(view, lab, [])] == ["seat 2 (partner): claim", "seat 3 (left): meld"]

@@ -80,10 +80,16 @@ class Driver:
         self.screen = ""
         self.prompts = 0
         self.concealed_unknown = 0   # prompts at which a concealed trump was hidden from the player
+        self.pauses = 0              # pauses after a hand's summary
         self.session: Session | None = None
 
     def read_line(self, prompt: str) -> str:
-        assert self.session is not None and self.session.state is not None
+        assert self.session is not None
+        if prompt.startswith("press Enter"):   # the pause after a hand's summary (the hand is booked)
+            assert self.session.state is None and "score change:" in self.buf.getvalue()[self.pos:]
+            self.pauses += 1
+            return ""
+        assert self.session.state is not None
         state, seat = self.session.state, self.session.config.seat
         text = self.buf.getvalue()
         seg, self.pos = text[self.pos:], len(text)
@@ -117,7 +123,8 @@ def play(tmp_path: Path, ruleset: str, seat: int, seed: int, policy: Policy, sto
 def by_number(state: State, k: int) -> str:
     """A choice number drawn from the state alone, so an interrupted and a resumed run answer alike."""
     legal = state.legal_actions()
-    return str(random.Random(" ".join(map(str, state.history)) + str(state.dealer)).randrange(len(legal)) + 1)
+    choice = legal[random.Random(" ".join(map(str, state.history)) + str(state.dealer)).randrange(len(legal))]
+    return choice.notation   # typed: the numbered menu lists bids as one choice plus their numbers
 
 
 def passive(state: State, k: int) -> str:
@@ -188,6 +195,7 @@ def test_interrupted_and_resumed_match_ends_as_an_uninterrupted_one(
     assert resumed.match.is_over
     assert final(resumed) == final(whole)
     assert drv.prompts - 1 + drv2.prompts == whole_drv.prompts   # nothing asked twice, nothing skipped
+    assert drv.pauses + drv2.pauses == whole_drv.pauses == len(whole.match.hands) - 1   # a pause between hands
 
 
 def test_invalid_input_gets_a_reason_and_the_prompt_again(tmp_path: Path) -> None:
@@ -202,7 +210,7 @@ def test_invalid_input_gets_a_reason_and_the_prompt_again(tmp_path: Path) -> Non
     out = drv.buf.getvalue()
     assert "nothing typed: type a choice number" in out
     assert "'xyzzy' is not understood" in out
-    assert "there is no choice 99: choose 1 to 15" in out
+    assert "bids go up to 28" in out                 # 99 is typed as a bid: the rules say why not
     assert "a bid is just a number here" in out
     assert "'QQ': unknown suit 'Q'" in out
     assert "the first hand must open the bidding" in out

@@ -10,9 +10,10 @@ equal on random hands of every shipped rule file, and blind to swaps of other se
 
 from __future__ import annotations
 
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
-from engine.play.game import Game
+from engine.play.game import NO_TRUMP, Game
+from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
 from engine.play.view import View, public_history
 
@@ -32,6 +33,7 @@ class ActionSpace:
         names += [f"trump {s}" for s in g.layout.suits] + ["trump seventh"]
         names += [f"raise {v}" for v in g.bid_values]
         names += [f"play {code}" for code in dict.fromkeys(g.codes)]
+        names += _auction_names(g)
         self.names = list(dict.fromkeys(names))
         self.index = {n: i for i, n in enumerate(self.names)}
         self.game = game
@@ -99,6 +101,23 @@ class ActionSpace:
         state.apply(self.actions[state.to_act][index])
 
 
+def _auction_names(g: Game) -> list[str]:
+    """The speeches a rule file adds to the auction (appended, so the indexes of other files stay as they were):
+    `partner`, the second auction's bids and their `change` marks, `concede`."""
+    r = g.rules
+    out: list[str] = []
+    rounds = [r.auction] + ([r.second_auction] if r.second_auction is not None else [])
+    if any(a.partner_speech for a in rounds):
+        out.append("partner")
+    if len(g.rounds) > 1 and g.rounds[1].verb == "bid":
+        out += [a.notation for a in g.rounds[1].bid_actions(0)]
+        if r.second_auction is not None and r.second_auction.holder_refolds == REFOLD_WHEN_MARKED:
+            out += ["pass change"] + [f"{a.notation} change" for a in g.rounds[1].bid_actions(0)]
+    if r.concede is not None:
+        out.append("concede")
+    return out
+
+
 class Observation:
     """A flat float vector of what one seat sees, positions relative to that seat (0 = itself)."""
 
@@ -135,25 +154,25 @@ class Observation:
         def rel(seat: int) -> int:
             return (seat - me) % n
 
-        def put_cards(base: int, codes: list[str]) -> None:
-            for code in codes:
-                for c in g.code_ids[code]:
+        def put_cards(base: int, cards: list[int]) -> None:
+            for card in cards:   # a double pack's copies fill each part of the tensor from its first copy
+                for c in g.code_ids[g.codes[card]]:
                     if out[base + c] == 0.0:
                         out[base + c] = 1.0
                         break
 
-        put_cards(off["hand"], view.hand)
-        put_cards(off["played"], [code for t in view.tricks for _, code in t.cards])
-        for seat, code in view.trick.cards:
-            put_cards(off["trick"] + rel(seat) * g.size, [code])
-        if view.indicator:
+        put_cards(off["hand"], view.hand_cards())
+        put_cards(off["played"], [c for t in view.tricks for c in t.cards])
+        for seat, c in zip(view.trick.seats, view.trick.cards, strict=True):
+            put_cards(off["trick"] + rel(seat) * g.size, [c])
+        if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
         if view.trump is None:
             out[off["trump"] + g.nsuits + 1] = 1.0
-        elif view.trump == "NT":
+        elif view.trump == NO_TRUMP:
             out[off["trump"] + g.nsuits] = 1.0
         else:
-            out[off["trump"] + g.layout.suits.index(view.trump)] = 1.0
+            out[off["trump"] + view.trump] = 1.0
         out[off["phase"] + PHASE_NAMES.index(view.phase)] = 1.0
         out[off["bidder"] + (rel(view.bidder) if view.bidder is not None else n)] = 1.0
         out[off["to_act"] + (rel(view.to_act) if view.to_act >= 0 else n)] = 1.0
@@ -168,10 +187,9 @@ class Observation:
         pts = view.card_points
         out[off["card_points"]] = pts[mine] / total if pts else 0.0
         out[off["card_points"] + 1] = max((p for i, p in enumerate(pts) if i != mine), default=0) / total
-        for text in view.history:
-            parts = text.split()
-            if len(parts) >= 3 and parts[1] == "bid":
-                out[off["bids"] + rel(int(parts[0]))] = int(parts[2]) / top
+        for a in view.history:
+            if a.verb == "bid":
+                out[off["bids"] + rel(a.seat)] = bid_terms(a.arg)[0] / top
         return out
 
 
@@ -214,11 +232,11 @@ class Observation:
             played |= received[s] & ~hands[s]
         if indicator >= 0:
             played &= ~(1 << indicator)
-            if seat == state.high_bidder:
+            if seat == state.folder:
                 ones |= 1 << (self.o_indicator + fc[indicator])
         ones |= canonical(played & ~trick_mask, copies, g.first_copy_mask) << self.o_played
         t = state.trump
-        if t == UNDECIDED or (concealed and seat != state.high_bidder):
+        if t == UNDECIDED or (concealed and seat != state.folder):
             ones |= 1 << (self.o_trump + g.nsuits + 1)
         elif t < 0:
             ones |= 1 << (self.o_trump + g.nsuits)
@@ -291,7 +309,7 @@ def infostate_key(state: State, seat: int) -> str:
     everything else it has seen follows."""
     g = state.game
     own = " ".join(g.codes[c] for c in state.dealt[seat][:state.given[seat]])
-    return f"seat {seat} dealt {own} | " + ", ".join(public_history(state, seat))
+    return f"seat {seat} dealt {own} | " + ", ".join(str(a) for a in public_history(state, seat))
 
 
 def hands_to_order(game: Game, hands: list[list[int]], dealer: int) -> list[int]:
@@ -350,4 +368,10 @@ def max_multiplier(game: Game) -> float:
 def max_actions(game: Game) -> int:
     """A bound on the players' actions in one hand (auction, contract steps, tricks with calls and shows)."""
     n = game.n
-    return (len(game.bid_values) + 2) * n + 6 * n + game.cards_each * n + game.cards_each + 2 * n + 8
+    turns = 0
+    for t in game.rounds:
+        if t.verb != "bid":
+            continue   # the raise: at most one turn each, within the allowance below
+        speeches = (len(t.values) + 2) * n * (2 if t.rules.partner_speech else 1)   # a partner may speak first
+        turns += speeches + (2 * len(t.values) if game.auction_doubling else 0)    # a double and a redouble a bid
+    return turns + 6 * n + game.cards_each * n + game.cards_each + 2 * n + 8

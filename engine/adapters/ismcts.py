@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.adapters.resample import WorldDrawer
-from engine.bots.base import register
+from engine.bots.registry import BotOptions
 from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.view import View
@@ -34,7 +34,8 @@ class IsmctsBot:
     name = "ismcts"
     needs_view = True
 
-    def __init__(self, game: Game, seed: int = 0, simulations: int = SIMULATIONS, uct_c: float = UCT_C) -> None:
+    def __init__(self, game: Game, seed: int = 0, options: BotOptions | None = None, uct_c: float = UCT_C) -> None:
+        simulations = options.worlds if options is not None and options.worlds is not None else SIMULATIONS
         try:
             import numpy as np
             import pyspiel  # type: ignore[import-not-found]
@@ -73,9 +74,3 @@ class IsmctsBot:
                 return a
         raise AssertionError(f"IS-MCTS chose {space.names[index]!r}, not a legal action")
 
-
-def _make(game: Game, seed: int) -> IsmctsBot:
-    return IsmctsBot(game, seed)
-
-
-register("ismcts", _make)

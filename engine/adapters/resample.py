@@ -39,10 +39,14 @@ class WorldDrawer:
         self.replay = Replay(game, seen, fill_blank=True)
         self.slots = HiddenSlots(game, seen)
         bidder = view.bidder if view.bidder is not None else -1
-        if view.trump_concealed and bidder >= 0 and bidder != me:
-            # a bidder who did not follow a suit may still hold its face-down card of that suit: its voids are
+        # the seat that laid the trump face down: the last to choose it (a later round of bidding may have moved
+        # the contract), else the bidder
+        folder = next((a.seat for a in reversed(view.history) if a.verb == "trump"), bidder)
+        self.folder = folder
+        if view.trump_concealed and folder >= 0 and folder != me:
+            # a seat that did not follow a suit may still hold its face-down card of that suit: its voids are
             # left to the replay to check
-            self.slots.allowed[bidder] = self.slots.pool
+            self.slots.allowed[folder] = self.slots.pool
         own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
         self.own_cards = own
         self.own_dealt = _relabelled(game, own_dealt, own) if own_dealt is not None else None
@@ -50,9 +54,8 @@ class WorldDrawer:
         received[me] = own.bit_count()
         self.future = [game.cards_each - received[s] for s in range(n)]
         self.shown_by, self.shown_code = _indicator_code(seen)
-        self.bidder = bidder
-        self.seventh = bidder >= 0 and any(t.split()[1:] == ["trump", "seventh"] for t in view.history)
-        self.trump_suit = game.layout.suits.index(view.trump) if view.trump not in (None, "NT") else -1
+        self.seventh = any(a.verb == "trump" and a.arg == "seventh" for a in view.history)
+        self.trump_suit = view.trump if view.trump is not None and view.trump >= 0 else -1
         self.ok = (self.replay.ok and min(self.future) >= 0
                    and sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
                    and (own_dealt is None or self.own_dealt is not None))
@@ -109,7 +112,7 @@ class WorldDrawer:
             if first >= 0:
                 cur.remove(first)
                 cur.insert(0, first)
-        if s == self.bidder and self.seventh and len(cur) >= 7:
+        if s == self.folder and self.seventh and len(cur) >= 7:
             # the seventh card dealt is the indicator: face down (so still held) while the trump is concealed,
             # else a card of the trump suit
             pool = ids_of(held) if self.view.trump_concealed else [
@@ -124,7 +127,8 @@ class WorldDrawer:
         """The public history replayed on the deal, None where the engine refuses it."""
         v = self.view
         try:
-            return self._replay_from(rng, State(self.game, v.dealer, dealt, v.match_scores), 0, held)
+            state = State(self.game, v.dealer, dealt, list(v.match_scores), match_target=v.match_target)
+            return self._replay_from(rng, state, 0, held)
         except JacknineError:
             return None
 

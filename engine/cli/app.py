@@ -47,12 +47,13 @@ def _root(
 
 
 def _register_all() -> None:
-    from engine.cli import compare_cmd, hand_cmds, play_cmd, rules_cmds, tournament_cmd
+    from engine.cli import compare_cmd, hand_cmds, play_cmd, rules_cmds, serve_cmd, tournament_cmd
 
     rules_cmds.register(app)
     hand_cmds.register(app)
     play_cmd.register(app)
     tournament_cmd.register(app)
+    serve_cmd.register(app)
     compare_cmd.register(app)
 
 

@@ -8,6 +8,7 @@ from typing import IO, NoReturn
 import typer
 
 from engine.bots.base import Bot, check_bot_spec, make_bot
+from engine.bots.registry import bot_list
 from engine.errors import RulesetError, UnreadableError
 from engine.play.compile import load_game
 from engine.play.game import Game
@@ -53,7 +54,7 @@ def open_new_file(path: Path) -> IO[str]:
 def bot_names(spec: str, game: Game) -> list[str]:
     """One bot name for every seat, or one name per seat separated by commas: a name per seat, each checked."""
     players = game.n
-    names = [x.strip() for x in spec.split(",") if x.strip()]
+    names = bot_list(spec)
     if len(names) == 1:
         names = names * players
     if len(names) != players:

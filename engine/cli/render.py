@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.cards import SUIT_NAMES
 from engine.play.game import Game
+from engine.play.match import annulled_dealer_words
 from engine.play.state import State
 from engine.record import Replay
 from engine.text import escaped, quoted
@@ -51,7 +52,7 @@ def render_hand_summary(state: State) -> str:
         cards = "  ".join(f"{s}:{g.codes[c]}" for s, c in zip(t.seats, t.cards, strict=True))
         lines.append(f"  trick {i}: {cards}  -> seat {t.winner} ({t.points} pts)")
     if state.status == "annulled":
-        lines.append(f"  annulled: {state.annul_reason}; the same dealer deals again")
+        lines.append(f"  annulled: {state.annul_reason}; {annulled_dealer_words(state.game, state.annul_code)}")
     elif state.status == "complete":
         pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
         gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))

@@ -16,8 +16,9 @@ from engine.errors import RecordError
 
 # Verbs of the hand-record contract; doubling steps add their own names from the rule file.
 VERBS = ("bid", "pass", "redeal", "trump", "raise", "double", "redouble", "declare", "call", "show", "play",
-         "surrender", "accept", "refuse")
-_NO_ARGUMENT = ("pass", "redeal", "double", "redouble", "call", "surrender", "accept", "refuse")
+         "surrender", "accept", "refuse", "partner", "concede")
+_NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede")
+CHANGE = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
 MAX_NUMBER_DIGITS = 6      # bids and raises: no game bids a million; longer digit strings are refused unread
 MAX_SEAT_DIGITS = 2
@@ -54,6 +55,13 @@ class Action:
         return cls(parse_seat(parts[0], text), *parse_notation(parts[1:]))
 
 
+def bid_terms(arg: str) -> tuple[int, str]:
+    """The number and the suit a bid's or raise's argument names, in the canonical notation the engine writes
+    ('30 NT' -> (30, 'NT'), '16' -> (16, '')): the one reader of it, so bots and the table never take text apart."""
+    number, _, suit = arg.partition(" ")
+    return int(number), suit
+
+
 def parse_seat(word: str, text: str) -> int:
     if not (word.isascii() and word.isdigit()) or len(word) > MAX_SEAT_DIGITS:
         raise RecordError(f"{text!r} is not an action: it starts with a seat number such as 0 or 2, not {word!r}")
@@ -78,6 +86,12 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
             raise RecordError(f"{verb!r} is not an action verb (verbs: {', '.join(VERBS)})")
         low = verb  # a doubling step the rule file names (e.g. C): checked against the rules when applied
     shown = " ".join(words)
+    if low == "pass":
+        if not args:
+            return low, ""
+        if len(args) == 1 and args[0].lower() == CHANGE:
+            return low, CHANGE
+        raise RecordError(f"'{shown}': pass takes no argument but the marker change (write 'pass' or 'pass change')")
     if low in _NO_ARGUMENT or low not in VERBS:
         if args:
             raise RecordError(f"'{shown}': {verb} takes no argument (write just '{verb}')")
@@ -85,12 +99,15 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
     if not args:
         raise RecordError(f"'{shown}': {low} needs an argument ({_EXAMPLE[low]})")
     if low == "bid":
+        marked = len(args) > 1 and args[-1].lower() == CHANGE
+        if marked:
+            args = args[:-1]
         if len(args) > 2:
-            raise RecordError(f"'{shown}': a bid is a number and at most a suit or NT, e.g. 'bid 30 S'")
+            raise RecordError(f"'{shown}': a bid is a number and at most a suit or NT (then, in a second auction, "
+                              "the marker change), e.g. 'bid 30 S' or 'bid 25 change'")
         value = parse_number(args[0], "a bid")
-        if len(args) == 1:
-            return low, str(value)
-        return low, f"{value} {_trump_word(args[1], shown, allow_card=False)}"
+        text = str(value) if len(args) == 1 else f"{value} {_trump_word(args[1], shown, allow_card=False)}"
+        return low, f"{text} {CHANGE}" if marked else text
     if len(args) != 1:
         raise RecordError(f"'{shown}': {low} takes one argument ({_EXAMPLE[low]})")
     arg = args[0]

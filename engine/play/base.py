@@ -18,6 +18,10 @@ FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
 
 UNDECIDED = -2  # trump suit not chosen yet
 
+# Why a hand was annulled (State.annul_code), for the dealer rotation; NOT_ANNULLED while it was not
+NOT_ANNULLED, ANNUL_ALL_PASS, ANNUL_HELD_ALL_TRUMPS, ANNUL_REDEAL, ANNUL_ALL_OF_RANK, ANNUL_NEVER_EXPOSED = range(-1, 5)
+ANNUL_NAMES = ("all_pass", "held_all_trumps", "redeal", "all_of_rank", "trump_never_exposed")
+
 # The opponents' offer to surrender (special.all_tricks.surrender), as `surrender` holds it
 NO_SURRENDER, SURRENDER_OFFERED, SURRENDER_REFUSED, SURRENDER_ACCEPTED = range(4)
 
@@ -75,21 +79,32 @@ class StateData:
     history: list[Action]
     status: str
     annul_reason: str
+    annul_code: int          # ANNUL_*
     match_scores: list[int]
+    match_target: int | None # the match's winning score when this hand was dealt (an event may have moved it)
+    new_match_target: int    # -1; else the winning score this hand sets for the rest of the match
     # auction
+    round: int               # the round of bidding under way or last held (1, 2)
+    contract_round: int      # the round whose bid fixed the contract
     high: int
-    high_bidder: int
+    high_bidder: int         # the standing bidder (-1: none yet)
     high_suit: str
-    passes: int
+    passes: int              # passes in a row by players other than the standing bidder
     bids_made: list[int]
+    round_bids: int          # bids made in the current round
     passed: list[bool]
     spoke: list[bool]
     last_was_pass: bool
+    asker: int               # the seat whose speech their partner is making (`partner`); -1: none
+    handed_back: bool        # the partner handed the speech back: the asker must bid or pass
+    lapses: int              # bits: seats whose next turn lapses (they spoke for their partner)
+    refold: bool             # the holder who stays holder lays a new trump card at the end of the round
     # contract
     bidder: int
     bid: int
     target: int
     trump: int
+    folder: int              # the seat that laid the trump card or named the secret suit (-1: none yet)
     trump_mask: int          # the trump suit's cards (0: no trumps or not chosen)
     strength: list[int]      # card strength for this hand (a reversed no-trump hand runs the other way)
     concealed: bool
@@ -98,6 +113,7 @@ class StateData:
     exposed_trick: int
     power_from: int
     multiplier: int
+    added: int               # units added to what the paid side receives (doubling steps with `adds`)
     fixed_stake: int
     queue: list[int]
     rechoosing: bool         # the trump is being chosen again after a second auction changed the bidder
@@ -121,14 +137,16 @@ class StateData:
     tricks_won_by: list[int]
     pair_shown_by: list[int]
     surrender: int
+    conceded: bool           # the contract holder conceded: play stopped, the contract failed
     bidders_lost_trick: bool
     _legal: tuple[Action, ...] | None
     _legal_mask: int
 
     @property
     def indicator_owner(self) -> int:
-        """The seat that laid the indicator: the final bidder, even when a special contract moved the contract."""
-        return self.high_bidder
+        """The seat that laid the indicator (or named the secret trump): the bidder who chose the trump, even when
+        a special contract moved the contract or a later round of bidding is under way."""
+        return self.folder
 
     def _set_trump(self, suit: int) -> None:
         """Fix the trump suit (NO_TRUMP for none, UNDECIDED) and what follows from it."""
@@ -138,7 +156,7 @@ class StateData:
         self.strength = g.strength_for(suit)
 
     # Implemented by State; declared here so the phase modules can call them.
-    def _annul(self, reason: str) -> None:
+    def _annul(self, reason: str, code: int) -> None:
         raise NotImplementedError
 
     def _next_step(self) -> None:
@@ -146,6 +164,20 @@ class StateData:
 
     def _finish(self) -> None:
         raise NotImplementedError
+
+    def _concede(self) -> None:
+        """The contract holder gives up: play stops and the contract counts as failed."""
+        self.conceded = True
+        self._finish()
+
+    def _set_bid(self, value: int) -> None:
+        """The contract's bid, and the counting side's target that follows from it."""
+        self.bid = value
+        sc = self.game.rules.scoring
+        if sc.fixed_target < 0:
+            self.target = value
+        else:
+            self.target = max(0, sc.fixed_target - (value if sc.target_less_call else 0))
 
     def _seats_from(self, seat: int) -> list[int]:
         """Every seat in playing order starting with `seat`."""

@@ -17,19 +17,31 @@ from engine.play.rules import (
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
+    REFOLD_NEVER,
+    REFOLD_WHEN_BIDDING,
+    REFOLD_WHEN_MARKED,
+    ROLE_EVERYONE,
+    ROLE_HOLDER,
+    ROLE_OTHERS,
+    ROLE_PARTNERS,
     SCORE_BIDDING_TEAM,
     SCORE_EXCHANGE,
     SCORE_OPPONENTS_CREDITED,
     STEP_AUCTION,
-    STEP_RAISE,
+    STEP_SECOND_AUCTION,
     STEP_TRUMP,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
+    WINDOW_AFTER_TRUMP,
+    WINDOW_BEFORE_PLAY,
+    WINDOW_IN_AUCTION,
     AllTricksRules,
     AnnulRules,
     AuctionRules,
     BandRules,
+    CaptureRules,
+    ConcedeRules,
     ContractRules,
     DeckRules,
     DoublingRules,
@@ -40,7 +52,6 @@ from engine.play.rules import (
     PairRules,
     PartnerOvercallRules,
     PlayRules,
-    RaiseRules,
     Rules,
     ScoringRules,
     TableRules,
@@ -53,8 +64,9 @@ from engine.rules.load import load_ruleset, locate, shipped_rulesets
 # Fields that describe a file or are shown to people but never change play.
 DISPLAY_ONLY: frozenset[str] = frozenset({
     "schema_version", "extends", "sources", "notes",
-    "table.direction",          # BUILTINS.md: clockwise or counter-clockwise is a display property
+    "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
+    "second_auction.first",              # one allowed value (the contract holder speaks first)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -65,7 +77,11 @@ _VOID = {"discard_plain_or_call_and_play_indicator": VOID_DISCARD_PLAIN_OR_INDIC
          "discard_any_or_call_and_play_indicator": VOID_DISCARD_ANY_OR_INDICATOR}
 _METHOD = {"bidding_team": SCORE_BIDDING_TEAM, "opponents_credited": SCORE_OPPONENTS_CREDITED,
            "exchange": SCORE_EXCHANGE}
-_STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_RAISE}
+_STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCTION,
+         "second_auction": STEP_SECOND_AUCTION}
+_REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
+_ROLE = {"bidder": ROLE_HOLDER, "partner": ROLE_PARTNERS}
+_WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "before_play": WINDOW_BEFORE_PLAY}
 
 
 def _table(t: m.Table) -> TableRules:
@@ -82,13 +98,29 @@ def _deck(rs: m.Ruleset) -> DeckRules:
         for r in group:
             tie_top[ranks.index(r)] = top
     points = d.points
+    last = [b for b in rs.special.capture_bonuses if b.trigger == "last_trick" and b.unit == "card_points"]
     return DeckRules(suits=tuple(d.suits), ranks=ranks, copies=d.copies,
                      rank_points=tuple(points.get(r, 0) for r in ranks), tie_top=tuple(tie_top),
-                     last_trick_bonus=d.last_trick_bonus, bonus_points=bonus_points(rs))
+                     last_trick_bonus=d.last_trick_bonus + sum(b.amount for b in last if b.kind == "bonus"),
+                     last_trick_transfer=sum(b.amount for b in last if b.kind == "transfer"),
+                     bonus_points=bonus_points(rs))
+
+
+def _captures(rs: m.Ruleset, ranks: tuple[str, ...]) -> tuple[CaptureRules, ...]:
+    """The capture bonuses counted when the hand is scored: all but the last trick's card points, which the last
+    trick itself carries (deck.last_trick_bonus and the last-trick card-point bonuses, in DeckRules)."""
+    return tuple(CaptureRules(all_of_rank=-1 if b.trigger == "last_trick" else ranks.index(b.rank or ""),
+                              amount=b.amount, game_points=b.unit == "game_points", transfer=b.kind == "transfer")
+                 for b in rs.special.capture_bonuses if b.trigger == "all_of_rank" or b.unit == "game_points")
 
 
 def _schedule(steps: list[m.ScheduleStep]) -> tuple[int, ...]:
     return tuple(_STEP[s] if isinstance(s, str) else s.deal for s in steps)
+
+
+def bid_values(bids: m.BidRange) -> tuple[int, ...]:
+    """Every bid of a range in increasing order: min to max on the step, then the extra bids."""
+    return (*range(bids.min, bids.max + 1, bids.step), *bids.extra)
 
 
 def _auction(a: m.Auction) -> AuctionRules:
@@ -97,20 +129,61 @@ def _auction(a: m.Auction) -> AuctionRules:
     overcall = None if po is None else PartnerOvercallRules(
         min=-1 if po.min is None else po.min, forbidden=po.forbidden, only_after_a_pass=po.only_after_a_pass)
     pr = a.pointless_redeal
+    ps = a.partner_speech
     return AuctionRules(
-        bid_min=bids.min, bid_max=bids.max, bid_step=bids.step, first_hand_must_bid=a.first_hand_must_bid,
+        bid_min=bids.min, bid_max=bids.max, bid_step=bids.step, values=bid_values(bids),
+        first_hand_must_bid=a.first_hand_must_bid,
         pass_is_final=a.pass_is_final, dealer_must_bid=a.if_all_pass == "dealer_must_bid",
         forced_bid=bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid, hold=a.hold,
         ends_at_max_bid=a.ends_at_max_bid, partner_overcall=overcall,
         second_bid_min=-1 if a.second_bid_min is None else a.second_bid_min,
         one_suit_barred=_ONE_SUIT[a.one_suit_hand_may_not_bid], redeal_seats=0 if pr is None else pr.seats,
-        redeal_automatic=pr is not None and pr.automatic)
+        redeal_automatic=pr is not None and pr.automatic, redeal_max_points=0 if pr is None else pr.max_points,
+        exact_step=a.exact_step, only_opponents=a.only_opponents_may_bid,
+        default_bidder=a.default_bidder == "first_hand",
+        after_first_speech_min=-1 if a.after_first_speech_min is None else a.after_first_speech_min,
+        partner_speech=ps is not None, hand_back=ps is not None and ps.hand_back,
+        verb="bid", once=False, speakers=(), holder_refolds=REFOLD_NEVER, team_keeps_holder=False,
+        ask_only_if_able=False)
+
+
+def _later_round(bids: tuple[int, ...], step: int, *, partner_speech: m.PartnerSpeech | None, verb: str,
+                 once: bool, speakers: tuple[int, ...], holder_refolds: int, raise_: bool) -> AuctionRules:
+    """A round after the first: none of the first round's opening rules apply."""
+    return AuctionRules(
+        bid_min=bids[0], bid_max=bids[-1], bid_step=step, values=bids, first_hand_must_bid=False,
+        pass_is_final=False, dealer_must_bid=False, forced_bid=bids[0], hold=False, ends_at_max_bid=False,
+        partner_overcall=None, second_bid_min=-1, one_suit_barred=ONE_SUIT_NOBODY, redeal_seats=0,
+        redeal_automatic=False, redeal_max_points=0, exact_step=False, only_opponents=False, default_bidder=False,
+        after_first_speech_min=-1, partner_speech=partner_speech is not None,
+        hand_back=partner_speech is not None and partner_speech.hand_back, verb=verb, once=once, speakers=speakers,
+        holder_refolds=holder_refolds, team_keeps_holder=raise_, ask_only_if_able=raise_)
+
+
+def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
+    """The round of bidding after the full deal. The raise section is such a round: spoken with the verb `raise`
+    by the roles it lists (then, with others_may_raise, everyone else) once each, a raise by the holder's own side
+    keeping the holder, asked only while a raise is still possible."""
+    sa, r = rs.second_auction, rs.raise_
+    if sa is not None:
+        return _later_round(bid_values(sa.bids), sa.bids.step, partner_speech=sa.partner_speech, verb="bid",
+                            once=sa.turns == "once", speakers=(ROLE_EVERYONE,),
+                            holder_refolds=_REFOLD[sa.holder_refolds], raise_=False)
+    if r is None:
+        return None
+    first = [v for v in bid_values(rs.auction.bids) if v >= r.min]
+    if not first:  # checks.py refuses a raise minimum outside the bids; nothing to compile
+        return None
+    speakers = tuple(_ROLE[who] for who in r.by) + ((ROLE_OTHERS,) if r.others_may_raise else ())
+    return _later_round(tuple(first), rs.auction.bids.step, partner_speech=None, verb="raise", once=True,
+                        speakers=speakers, holder_refolds=REFOLD_NEVER, raise_=True)
 
 
 def _trump(t: m.Trump) -> TrumpRules:
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
-                      no_trumps_reversed=t.no_trumps_ranking == "reversed")
+                      no_trumps_reversed=t.no_trumps_ranking == "reversed",
+                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -122,10 +195,6 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
         void_in_plain_suit=_VOID[b.void_in_plain_suit],
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
         suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump)
-
-
-def _raise(r: m.Raise | None) -> RaiseRules | None:
-    return None if r is None else RaiseRules(by=tuple(r.by), min=r.min, others_may_raise=r.others_may_raise)
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
@@ -160,7 +229,10 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
         return None
     auto, fs = d.auto_double, d.fixed_stake
     return DoublingRules(
-        steps=tuple(DoublingStepRules(name=s.name, by_bidding_team=s.by == "bidding_team", multiplier=s.multiplier)
+        window=_WINDOW[d.window],
+        steps=tuple(DoublingStepRules(name=s.name, by_bidding_team=s.by == "bidding_team",
+                                      multiplier=s.multiplier if s.adds is None else 1,
+                                      adds=0 if s.adds is None else s.adds)
                     for s in d.steps),
         cap=0 if d.cap is None else d.cap, auto_from_bid=-1 if auto is None else auto.from_bid,
         auto_multiplier=1 if auto is None else auto.multiplier,
@@ -169,16 +241,38 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
 
 
 def _scoring(s: m.Scoring) -> ScoringRules:
+    sl = s.shortfall_loss
     return ScoringRules(method=_METHOD[s.method],
-                        bands=tuple(BandRules(lo=b.bids[0], hi=b.bids[1], made=b.made, failed=b.failed)
-                                    for b in s.bands),
-                        below_half_loss_multiplier=s.below_half_loss_multiplier)
+                        bands=tuple(BandRules(lo=b.bids[0], hi=b.bids[1], made=b.made, failed=b.failed,
+                                              round=b.round or 0) for b in s.bands),
+                        below_half_loss_multiplier=s.below_half_loss_multiplier,
+                        shortfall_at_least=-1 if sl is None else sl.at_least,
+                        shortfall_loss=0 if sl is None or sl.loss == "bid" else sl.loss,
+                        counted_by_opponents=s.counted_by == "opponents",
+                        fixed_target=-1 if s.target is None else s.target,
+                        target_less_call="call" in s.target_adjustments)
+
+
+def _match(mt: m.Match) -> MatchRules:
+    nd, sets = mt.next_dealer, mt.sets
+    return MatchRules(start=mt.start, win_at=mt.win_at, lose_at=mt.lose_at,
+                      dealer_stays_while_behind=nd.after_hand == "stays_while_team_behind",
+                      next_after_all_pass=nd.after_all_pass == "next", next_after_void=nd.after_void == "next",
+                      next_after_redeal=nd.after_redeal == "next", next_after_annul=nd.after_annul == "next",
+                      sets_at=0 if sets is None else sets.at, win_sets=0 if sets is None else sets.win_sets)
+
+
+def _concede(c: m.Concede | None) -> ConcedeRules | None:
+    return None if c is None else ConcedeRules(after_first_auction="after_first_auction" in c.when,
+                                               after_second_auction="after_second_auction" in c.when,
+                                               in_play="in_play" in c.when)
 
 
 def _annul(a: m.Annul, ranks: tuple[str, ...]) -> AnnulRules:
     rank = a.one_hand_holds_all_of
     return AnnulRules(all_of_rank=-1 if rank is None else ranks.index(rank),
                       bidding_team_held_all_trumps=a.bidding_team_held_all_trumps,
+                      held_all_trumps_before_play=a.held_all_trumps_checked == "before_play",
                       trump_never_exposed=a.trump_never_exposed, pointless_hand_may_redeal=a.pointless_hand_may_redeal)
 
 
@@ -189,11 +283,11 @@ def compile_rules(rs: m.Ruleset) -> Rules:
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
         schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
-        play=_play(rs.play, deck.ranks), raise_=_raise(rs.raise_),
+        play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts), all_tricks=_all_tricks(special.all_tricks),
-        doubling=_doubling(special.doubling), scoring=_scoring(rs.scoring),
-        match=MatchRules(start=rs.match.start, win_at=rs.match.win_at, lose_at=rs.match.lose_at),
+        doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
+        scoring=_scoring(rs.scoring), match=_match(rs.match),
         annul=_annul(rs.annul, deck.ranks))
 
 

@@ -1,12 +1,13 @@
-"""Steps between the auction and the first lead: trump choice, doubling, raise, redeal and special contracts."""
+"""Steps between the auction and the first lead: trump choice, doubling, redeal and special contracts. (The raise
+and the second auction are rounds of the auction: engine/play/auction.py.)"""
 
 from __future__ import annotations
 
 from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
-from engine.play.base import DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
+from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP
 from engine.play.game import NO_TRUMP
-from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX
+from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, WINDOW_AFTER_TRUMP
 
 
 class ContractPhases(AuctionPhase):
@@ -14,6 +15,12 @@ class ContractPhases(AuctionPhase):
     def _start_trump(self) -> None:
         self.phase = TRUMP
         self.to_act = self.bidder
+
+    def _may_redeal_at_trump(self) -> bool:
+        """trump.may_redeal: the bidder whose cards total little may ask for a new deal instead (not when the trump
+        is chosen again after a later round of bidding)."""
+        limit = self.game.rules.trump.redeal_max_points
+        return limit >= 0 and not self.rechoosing and self._points_of(self.hands[self.bidder]) <= limit
 
     def _trump_legal(self) -> list[Action]:
         g = self.game
@@ -37,12 +44,25 @@ class ContractPhases(AuctionPhase):
                 out.append(g.action(p, "trump", "NT"))
         if t.seventh_card:
             out.append(g.action(p, "trump", "seventh"))
+        if self._may_redeal_at_trump():
+            out.append(g.action(p, "redeal"))
+        c = g.rules.concede
+        if c is not None and (c.after_second_auction if self.rechoosing else c.after_first_auction):
+            out.append(g.action(p, "concede"))
         return out
 
     def _trump_apply(self, a: Action) -> None:
         g = self.game
         t = g.rules.trump
         p = self.bidder
+        if a.verb == "redeal":
+            self._annul(f"seat {p} asked for a new deal with at most {t.redeal_max_points} points instead of "
+                        "choosing the trump", ANNUL_REDEAL)
+            return
+        if a.verb == "concede":
+            self._concede()
+            return
+        self.folder = p
         self.concealed = t.concealed
         if a.arg == "seventh":
             self.seventh = True
@@ -63,9 +83,8 @@ class ContractPhases(AuctionPhase):
                 self.hands[p] ^= 1 << card
         if not t.concealed and not self.seventh and self.trump >= 0:
             self.exposed_trick = 1
-        if g.rules.doubling is not None and not self.rechoosing:
-            self._start_doubling()
-        else:
+        d = g.rules.doubling
+        if not (d is not None and d.window == WINDOW_AFTER_TRUMP and not self.rechoosing and self._start_doubling()):
             self._next_step()
 
     def _take_seventh_card(self) -> None:
@@ -97,18 +116,19 @@ class ContractPhases(AuctionPhase):
             return False
         return not d.cap or self.multiplier * d.steps[idx].multiplier <= d.cap
 
-    def _start_doubling(self) -> None:
+    def _start_doubling(self) -> bool:
+        """Open the doubling window; False when no step can be said (the caller goes on)."""
         d = self.game.rules.doubling
         assert d is not None
         if 0 <= d.auto_from_bid <= self.bid:
             self.multiplier = d.auto_multiplier
         self.dbl_step = 0
         if not self._step_fits(0):
-            self._next_step()
-            return
+            return False
         self.queue = self._doubling_side(d.steps[0].by_bidding_team)
         self.phase = DOUBLING
         self.to_act = self.queue[0]
+        return True
 
     def _doubling_legal(self) -> list[Action]:
         g = self.game
@@ -117,7 +137,7 @@ class ContractPhases(AuctionPhase):
         p = self.to_act
         out = [g.action(p, "pass"), g.action(p, d.steps[self.dbl_step].name)]
         fs = d.fixed_stake
-        # 'C' is the bidder's call (RULES.md 3.7: "the bidder may raise to 6"), not the partner's.
+        # 'C' is the bidder's call (pagat's 29: "the bidder may raise to 6"), not the partner's.
         if (fs is not None and self.doubled and p == self.bidder and d.steps[self.dbl_step].by_bidding_team
                 and (not fs.needs_no_score_showing or all(s == g.rules.match.start for s in self.match_scores))):
             out.append(g.action(p, fs.name))
@@ -134,7 +154,9 @@ class ContractPhases(AuctionPhase):
         elif d.fixed_stake is not None and a.verb == d.fixed_stake.name:
             self.fixed_stake = d.fixed_stake.value
         else:
-            self.multiplier *= d.steps[self.dbl_step].multiplier
+            st = d.steps[self.dbl_step]
+            self.multiplier *= st.multiplier
+            self.added += st.adds
             self.doubled = True
             self.dbl_step += 1
             if self._step_fits(self.dbl_step):
@@ -142,76 +164,6 @@ class ContractPhases(AuctionPhase):
                 self.to_act = self.queue[0]
                 return
         self._next_step()
-
-    # --- raise ---------------------------------------------------------------------------------------
-    def _raise_values(self) -> list[int]:
-        """Every value a raise may name now (none: nobody can raise any more)."""
-        lo = self._raise_lo()
-        return [v for v in self.game.bid_values if v >= lo]
-
-    def _raise_lo(self) -> int:
-        """The lowest raise allowed now, on the bid step (above the top bid: no raise is possible)."""
-        rules = self.game.rules
-        r = rules.raise_
-        assert r is not None
-        a = rules.auction
-        lo = max(r.min, self.bid + a.bid_step)
-        return lo + (-(lo - a.bid_min)) % a.bid_step
-
-    def _start_raise(self) -> None:
-        r = self.game.rules.raise_
-        assert r is not None
-        seats: list[int] = []
-        for who in r.by:
-            if who == "bidder":
-                seats.append(self.bidder)
-            elif not self.game.rules.table.bidder_plays_alone:
-                team = self.hand_teams[self.hand_team_of[self.bidder]]
-                seats.extend(s for s in self._seats_from(self.bidder) if s in team and s != self.bidder)
-        if r.others_may_raise:
-            seats.extend(s for s in self._seats_from(self.bidder) if s not in seats)
-        self.queue = seats
-        self.phase = RAISE
-        self._ask_next_raise()
-
-    def _ask_next_raise(self) -> None:
-        top = self.game.rules.auction.bid_max
-        while self.queue and self._raise_lo() > top:
-            self.queue.pop(0)
-        if self.queue:
-            self.to_act = self.queue[0]
-        elif self.high_bidder != self.bidder:
-            self._hand_over_contract()
-        else:
-            self._next_step()
-
-    def _hand_over_contract(self) -> None:
-        """A player of another team raised highest: they become the bidder and choose a new trump."""
-        old = self.bidder
-        if self.indicator >= 0 and self.concealed:
-            self.hands[old] |= 1 << self.indicator
-        self.indicator = -1
-        self.seventh = False
-        self._set_trump(UNDECIDED)
-        self.exposed_trick = 0
-        self.bidder = self.high_bidder
-        if self.game.rules.table.bidder_plays_alone:
-            self._regroup_for_declarer(self.bidder)
-        self.rechoosing = True
-        self._start_trump()
-
-    def _raise_legal(self) -> tuple[Action, ...]:
-        return self.game.raise_choices(self.to_act, self._raise_lo())
-
-    def _raise_apply(self, a: Action) -> None:
-        if a.verb == "raise":
-            self.bid = self.target = int(a.arg)
-            if self.hand_team_of[a.seat] != self.hand_team_of[self.bidder]:
-                self.high_bidder = a.seat  # the contract passes to this player's team when the round ends
-            elif self.high_bidder != self.bidder:
-                self.high_bidder = self.bidder
-        self.queue.pop(0)
-        self._ask_next_raise()
 
     # --- after the full deal: pointless-hand redeal, special contracts --------------------------------
     def _dealt_mask(self, seat: int) -> int:
@@ -229,7 +181,7 @@ class ContractPhases(AuctionPhase):
 
     def _pointless_apply(self, a: Action) -> None:
         if a.verb == "redeal":
-            self._annul(f"seat {a.seat} showed a pointless hand")
+            self._annul(f"seat {a.seat} showed a pointless hand", ANNUL_REDEAL)
             return
         self.queue.pop(0)
         if self.queue:

@@ -6,7 +6,7 @@ import difflib
 from typing import TYPE_CHECKING
 
 from engine.cards import SUIT_NAMES
-from engine.play.actions import VERBS, Action
+from engine.play.actions import CHANGE, VERBS, Action
 from engine.play.base import (
     ANSWER,
     AUCTION,
@@ -48,11 +48,11 @@ def why_illegal(state: State, a: Action) -> str:
         return _wrong_verb(state, a, verbs)
     if ph == PLAY and a.verb == "play":
         return _why_card(state, a)
-    if ph == AUCTION and a.verb == "bid":
-        return _why_bid(state, a)
     if ph == RAISE:
-        values = state._raise_values()
-        return f"a raise must be at least {values[0]}" if values else "no raise is possible"
+        lo, hi = state._bid_span(a.seat)
+        return f"a raise must be at least {state._table.values[lo]}" if lo <= hi else "no raise is possible"
+    if ph == AUCTION and a.arg == CHANGE:
+        return "only the contract holder marks a speech change, once, in the second auction"
     if ph == TRUMP:
         return f"'{a.notation}' is not a trump choice you can make (you may: " + \
             ", ".join(x.notation for x in state.legal_actions()) + ")"
@@ -73,13 +73,22 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
             return "the trump is already exposed"
         if state.trick_cards and state.hands[a.seat] & state.game.suit_masks[state.game.suit_of[state.trick_cards[0]]]:
             return "you can follow suit, so you may not call for the trump"
-        if a.seat == state.high_bidder and state.trick_cards and \
+        if a.seat == state.folder and state.trick_cards and \
                 state.game.suit_of[state.trick_cards[0]] == state.trump:
             return "the bidder may not expose the trump when another player leads the trump suit"
         return "you may not call for the trump now"
     if a.verb == "play" and "call" in verbs and ph == PLAY:
         return "you must call for the trump: you are the first player unable to follow suit"
+    if a.verb == "partner":
+        if ph not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
+            return "there is no partner speech here"
+        if state.asker >= 0:
+            return "the speech was handed back to you: bid or pass" if a.seat == state.asker else \
+                "you may hand the speech back only once"
+        return "you have no partner to speak for you"
     if a.verb == "redeal":
+        if ph == TRUMP:
+            return "you may ask for a new deal only with few enough points in your cards"
         return "you may demand a redeal only with a pointless hand at your first turn"
     if a.verb == "show" and not state.game.has_pair:
         return "this game has no pair to show"
@@ -102,9 +111,14 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
 
 def _why_bid(state: State, a: Action) -> str:
     g = state.game
-    au = g.rules.auction
+    au = state._round_rules
+    table = state._table
     in_bid = g.rules.trump.in_bid
     parts = a.arg.split()
+    if parts and parts[-1] == CHANGE:
+        if not any(x.arg.endswith(CHANGE) for x in state.legal_actions()):
+            return "only the contract holder marks a speech change, once, in the second auction"
+        parts = parts[:-1]
     if not parts or not parts[0].isdigit():
         return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
     v = int(parts[0])
@@ -114,24 +128,38 @@ def _why_bid(state: State, a: Action) -> str:
         return "a bid is just a number here"
     if state._one_suit_barred(a.seat):
         return "you may not bid while holding cards of one suit only"
+    hb = state.high_bidder
+    if au.only_opponents and hb >= 0 and state.hand_team_of[hb] == state.hand_team_of[a.seat]:
+        return ("only an opponent of the standing bidder may bid" if hb != a.seat
+                else "you hold the standing bid: only your opponents may bid now")
     po = au.partner_overcall
-    if po is not None and po.forbidden and state._min_bid(a.seat) > au.bid_max and state.high_bidder >= 0 \
-            and g.team_of[state.high_bidder] == g.team_of[a.seat]:
+    if po is not None and po.forbidden and state._min_bid(a.seat) > au.top and hb >= 0 \
+            and g.team_of[hb] == g.team_of[a.seat]:
         return "you may not overbid your partner's bid"
-    if v > au.bid_max:
-        return f"bids go up to {au.bid_max}"
-    if (v - au.bid_min) % au.bid_step:
+    if v > au.top:
+        return f"bids go up to {au.top}"
+    if v >= au.bid_min and v not in table.values:
+        extra = [x for x in au.values if x > au.bid_max]
+        if extra:
+            return (f"bids go in steps of {au.bid_step} from {au.bid_min} to {au.bid_max}, then "
+                    f"{', '.join(str(x) for x in extra)}")
         return f"bids go in steps of {au.bid_step}"
-    lo = state._min_bid(a.seat)
+    lo_value = state._min_bid(a.seat)
+    lo = table.values[table.index_at_least(lo_value)] if table.index_at_least(lo_value) < table.count else au.top
     if state._dealer_forced(a.seat):
         return f"the dealer must bid {au.forced_bid}"
-    if state.high_bidder >= 0 and v <= state.high:
+    if hb >= 0 and v <= state.high:
         return f"a bid must be higher than {state.high}"
-    if po is not None and po.min >= 0 and lo == po.min and v < po.min:
+    if au.exact_step:
+        return f"each bid is exactly the next one above the standing bid: {lo}"
+    if po is not None and po.min >= 0 and lo_value == po.min and v < po.min:
         return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
     sb = au.second_bid_min
-    if sb >= 0 and lo == sb and v < sb:
+    if sb >= 0 and lo_value == sb and v < sb:
         return f"a second bid must be at least {sb}"
+    m = au.after_first_speech_min
+    if m >= 0 and lo_value == m and v < m:
+        return f"once you have spoken, your bids must be at least {m}"
     return f"a bid must be at least {lo}"
 
 
@@ -142,7 +170,7 @@ def _why_card(state: State, a: Action) -> str:
         ids = g.layout.ids_of_code(a.arg)
     except ValueError as e:
         return str(e)
-    held = state.hands[p] | (1 << state.indicator if p == state.high_bidder and state.indicator >= 0 else 0)
+    held = state.hands[p] | (1 << state.indicator if p == state.folder and state.indicator >= 0 else 0)
     if not any(held >> c & 1 for c in ids):
         return f"you do not hold {a.arg}"
     card = ids[0]
@@ -152,18 +180,18 @@ def _why_card(state: State, a: Action) -> str:
         if state.constraint == TRUMP_IF_ABLE:
             return f"you called for the trump and must play a trump ({_suit_name(state, state.trump)})"
         return "you called for the trump and must play a trump"
-    if state.concealed and p == state.high_bidder and state.indicator >= 0 and card in ids \
+    if state.concealed and p == state.folder and state.indicator >= 0 and card in ids \
             and any(c == state.indicator for c in ids) and not state.hands[p] >> state.indicator & 1:
         return "the indicator is face down: expose it by calling before you play it"
     trick = state.trick_cards
     if not trick:
-        if state.concealed and p == state.high_bidder and g.suit_of[card] == state.trump:
+        if state.concealed and p == state.folder and g.suit_of[card] == state.trump:
             return "the bidder may not lead the concealed trump suit while holding other suits"
         return f"you may not lead {a.arg} now"
     led = g.suit_of[trick[0]]
     if state.hands[p] & g.suit_masks[led]:
         return f"you must follow {_suit_name(state, led)}"
-    if state.concealed and p == state.high_bidder and g.suit_of[card] == state.trump:
+    if state.concealed and p == state.folder and g.suit_of[card] == state.trump:
         return ("the bidder may not play a card of the concealed trump suit from hand: discard another suit, "
                 "or call and play the indicator")
     if g.rank_of[card] in g.rules.play.no_discard_ranks and not state.led_suits >> g.suit_of[card] & 1:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from engine.cards import DeckLayout
 from engine.errors import ArgumentError
 from engine.play.actions import Action
-from engine.play.rules import BandRules, ContractRules, Rules
+from engine.play.rules import WINDOW_IN_AUCTION, AuctionRules, BandRules, ContractRules, Rules
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -67,20 +67,30 @@ class Game:
         self.after = [(s + 1) % n for s in range(n)]    # who plays after whom (nobody sitting out)
         self.cards_each = sum(x for x in rules.schedule if x > 0)
         self.tricks_per_hand = self.cards_each
-        # Auction
-        a = rules.auction
-        self.bid_values = list(range(a.bid_min, a.bid_max + 1, a.bid_step))
+        # Auction: the bids of each round (the first, and the one after the full deal where there is one)
+        self.bid_values = list(rules.auction.values)
         self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else [])
                                      if rules.trump.in_bid else [])
         self.bids_per_value = len(self.bid_suits) if rules.trump.in_bid else 1
+        self.rounds = [BidTable(self, rules.auction)]
+        if rules.second_auction is not None:
+            self.rounds.append(BidTable(self, rules.second_auction))
+        # the round that fixed a contract matters (is reported and shown) in games with a second auction of bids,
+        # or scored by round; not where the only later round is the bidding team's raise
+        sa = rules.second_auction
+        self.rounds_matter = (sa is not None and sa.verb != "raise") or any(b.round for b in rules.scoring.bands)
         # Contracts and calls by name
         self.contracts: dict[str, ContractRules] = {c.name: c for c in rules.contracts}
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
+        self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
+        # special contracts offered as speeches of the auction (`declare NAME`): none compiled yet
+        self.declarations_in_auction = False
         if dbl is not None and dbl.fixed_stake is not None:
             self.doubling_names.append(dbl.fixed_stake.name)
         self.has_pair = rules.pair is not None
         self.has_surrender = rules.all_tricks is not None and rules.all_tricks.surrender
+        self.concede_in_play = rules.concede is not None and rules.concede.in_play
         # a void player's choice is narrowed by a rule (so the inlined "anything goes" path does not apply)
         protected = rules.play.no_discard_ranks
         self.void_filters = bool(protected) or rules.play.must_not_undertrump
@@ -98,14 +108,10 @@ class Game:
         # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
         self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
             [{} for _ in range(self.nsuits)] for _ in range(n)]
-        self._small_suits = small = self.block <= SMALL_SUIT
-        # small suits: one flat list indexed by ((seat * suits + suit) << block) | holding (one lookup per call)
-        self._play_rows: list[tuple[Action, ...] | None] = [None] * ((n * self.nsuits) << self.block) if small else []
-        self._bid_actions: list[list[Action] | None] = [None] * n
-        self._auction_choices: dict[int, tuple[Action, ...]] = {}
-        self._raise_choices: dict[int, tuple[Action, ...]] = {}
+        small = self.block <= SMALL_SUIT
+        self._play_rows: list[list[tuple[Action, ...] | None]] = (
+            [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
         self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
-        self._auction_cached = 0
 
     # --- actions --------------------------------------------------------------------------------------
     def action(self, seat: int, verb: str, arg: str = "") -> Action:
@@ -121,11 +127,11 @@ class Game:
     def suit_plays(self, seat: int, suit: int, bits: int) -> tuple[Action, ...]:
         """The play actions of the cards `bits` (relative to the suit's first card) of one suit, in id order;
         a double pack's two copies are one action."""
-        if self._small_suits:  # a list indexed by seat, suit and holding
-            k = ((seat * self.nsuits + suit) << self.block) | bits
-            out = self._play_rows[k]
+        if self._play_rows:  # small suits: a list indexed by the holding
+            row = self._play_rows[seat * self.nsuits + suit]
+            out = row[bits]
             if out is None:
-                out = self._play_rows[k] = self._plays_of(seat, suit, bits)
+                out = row[bits] = self._plays_of(seat, suit, bits)
             return out
         table = self._play_table[seat][suit]
         found = table.get(bits)
@@ -139,55 +145,14 @@ class Game:
         return tuple(dict.fromkeys(row[base + i] for i in range(self.block) if bits >> i & 1))
 
     def bid_actions(self, seat: int) -> list[Action]:
-        """Every bid of `seat` in increasing order (bids naming a suit: value-major), so legal bids are a slice."""
-        out = self._bid_actions[seat]
-        if out is None:
-            if self.rules.trump.in_bid:
-                out = [self.action(seat, "bid", f"{v} {su}") for v in self.bid_values for su in self.bid_suits]
-            else:
-                out = [self.action(seat, "bid", str(v)) for v in self.bid_values]
-            self._bid_actions[seat] = out
-        return out
-
-    def auction_choices(self, seat: int, redeal: bool, may_pass: bool, lo: int, hi: int) -> tuple[Action, ...]:
-        """A seat's legal auction actions: redeal, pass, and every bid from `lo` to `hi` (none when lo > hi; `hi`
-        is the top bid or `lo`); kept, since the same few combinations recur hand after hand."""
-        a = self.rules.auction
-        span = 0 if lo > hi else (1 if hi == a.bid_max else 2)
-        first = max(lo - a.bid_min + 1, 0) if span else 0
-        key = (((first * 3 + span) * 2 + may_pass) * 2 + redeal) * self.n + seat
-        out = self._auction_choices.get(key)
-        if out is None:
-            head: list[Action] = []
-            if redeal:
-                head.append(self.action(seat, "redeal"))
-            if may_pass:
-                head.append(self.pass_action[seat])
-            if lo <= hi:
-                per = self.bids_per_value
-                start = (lo - a.bid_min) // a.bid_step * per
-                end = (hi - a.bid_min) // a.bid_step * per + per
-                head.extend(self.bid_actions(seat)[start:end])
-            out = tuple(head)
-            if self._auction_cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
-                self._auction_cached += len(out)
-                self._auction_choices[key] = out
-        return out
-
-    def raise_choices(self, seat: int, lo: int) -> tuple[Action, ...]:
-        """Pass, and every raise from `lo` (on the bid step) to the top bid."""
-        key = lo * self.n + seat
-        out = self._raise_choices.get(key)
-        if out is None:
-            a = self.rules.auction
-            out = self._raise_choices[key] = (self.pass_action[seat], *(
-                self.action(seat, "raise", str(v)) for v in range(lo, a.bid_max + 1, a.bid_step)))
-        return out
+        """Every bid of the first auction for `seat` in increasing order (bids naming a suit: value-major)."""
+        return self.rounds[0].bid_actions(seat)
 
     # --- helpers used by State and tools --------------------------------------------------------------
-    def band_for(self, bid: int) -> BandRules | None:
+    def band_for(self, bid: int, round_: int = 1) -> BandRules | None:
+        """The score band of a contract of `bid` fixed in auction round `round_`."""
         for b in self.rules.scoring.bands:
-            if b.lo <= bid <= b.hi:
+            if b.lo <= bid <= b.hi and (not b.round or b.round == round_):
                 return b
         return None
 
@@ -223,9 +188,13 @@ class Game:
         return hands
 
     def new_hand(self, dealer: int = 0, seed: int | None = None, hands: list[list[int]] | None = None,
-                 match_scores: list[int] | None = None) -> State:
+                 match_scores: list[int] | None = None, match_target: int | None = None) -> State:
         """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
-        the given `hands` (card ids each seat receives, in order). ArgumentError for anything else."""
+        the given `hands` (card ids each seat receives, in order). `match_scores` and `match_target` (the winning
+        score now, when an event of the match moved it) tell the hand where the match stands. ArgumentError for
+        anything else."""
+        from engine.play.state import State
+
         check_seat(dealer, self.n, "dealer")
         if hands is not None:
             dealt = self.check_hands(hands)
@@ -238,10 +207,9 @@ class Game:
                     _is_int(s) for s in match_scores):
                 raise ArgumentError(f"match_scores: one whole number per team ({teams})")
             match_scores = list(match_scores)
-        state_class = _STATE_CLASS
-        if not state_class:
-            state_class = _state_class()
-        return state_class[0](self, dealer, dealt, match_scores)
+        if match_target is not None and not _is_int(match_target):
+            raise ArgumentError("match_target: a whole number (the score that wins the match now)")
+        return State(self, dealer, dealt, match_scores, match_target=match_target)
 
     def check_hands(self, hands: object) -> list[list[int]]:
         """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
@@ -261,14 +229,69 @@ class Game:
         return out
 
 
-_STATE_CLASS: list[type[State]] = []     # State, imported once (state.py imports this module)
+class BidTable:
+    """The bids of one round of bidding as actions, and each turn's legal choices, kept once built (the same few
+    combinations recur hand after hand). Legal bids are a slice of the round's values: from index `lo` to `hi`."""
 
+    def __init__(self, game: Game, rules: AuctionRules) -> None:
+        self.game = game
+        self.rules = rules
+        self.verb = rules.verb
+        self.values = values = list(rules.values)
+        self.per = game.bids_per_value if rules.verb == "bid" else 1
+        # at_least[v]: the index of the first value >= v (len(values): none), for every v from 0 to the top
+        at_least: list[int] = []
+        i = 0
+        for v in range(values[-1] + 1):
+            while values[i] < v:
+                i += 1
+            at_least.append(i)
+        self._at_least = at_least
+        self.count = len(values)
+        self._bids: list[list[Action] | None] = [None] * game.n
+        self._choices: dict[int, tuple[Action, ...]] = {}
+        self._cached = 0
 
-def _state_class() -> list[type[State]]:
-    from engine.play.state import State
+    def index_at_least(self, value: int) -> int:
+        """The index of the lowest bid of at least `value` (`count` when there is none)."""
+        if value <= 0:
+            return 0
+        return self._at_least[value] if value < len(self._at_least) else self.count
 
-    _STATE_CLASS.append(State)
-    return _STATE_CLASS
+    def bid_actions(self, seat: int) -> list[Action]:
+        """Every bid of `seat` in increasing order (bids naming a suit: value-major), so legal bids are a slice."""
+        out = self._bids[seat]
+        if out is None:
+            g = self.game
+            if self.per > 1:
+                out = [g.action(seat, self.verb, f"{v} {su}") for v in self.values for su in g.bid_suits]
+            else:
+                out = [g.action(seat, self.verb, str(v)) for v in self.values]
+            self._bids[seat] = out
+        return out
+
+    def choices(self, seat: int, redeal: bool, may_pass: bool, lo: int, hi: int) -> tuple[Action, ...]:
+        """A seat's legal actions: redeal, pass, and the bids of index `lo` to `hi` (none when lo > hi)."""
+        n = self.game.n
+        if lo > hi:
+            lo, hi = self.count, 0
+        key = (((lo * (self.count + 1) + hi) * 2 + may_pass) * 2 + redeal) * n + seat
+        out = self._choices.get(key)
+        if out is None:
+            g = self.game
+            head: list[Action] = []
+            if redeal:
+                head.append(g.action(seat, "redeal"))
+            if may_pass:
+                head.append(g.pass_action[seat])
+            if lo <= hi:
+                per = self.per
+                head.extend(self.bid_actions(seat)[lo * per:hi * per + per])
+            out = tuple(head)
+            if self._cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
+                self._cached += len(out)
+                self._choices[key] = out
+        return out
 
 
 def _is_int(x: object) -> bool:

@@ -1,10 +1,12 @@
-"""A match: hands dealt in turn until the rule file's end condition; an annulled hand is dealt again."""
+"""A match: hands dealt in turn until the rule file's end condition; who deals next, by how a hand ended; scores
+kept in sets where the rule file says so; a winning score an event of a hand may move."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 
+from engine.play.base import ANNUL_ALL_PASS, ANNUL_HELD_ALL_TRUMPS, ANNUL_REDEAL
 from engine.play.game import Game, check_seat, check_seed
 from engine.play.state import State
 
@@ -18,8 +20,26 @@ class HandOutcome:
     state: State
 
 
+def annulled_deal_passes(game: Game, annul_code: int) -> bool:
+    """Whether the next player deals after a hand annulled for this reason (else the same dealer deals again)."""
+    m = game.rules.match
+    if annul_code == ANNUL_ALL_PASS:
+        return m.next_after_all_pass
+    if annul_code == ANNUL_HELD_ALL_TRUMPS:
+        return m.next_after_void
+    if annul_code == ANNUL_REDEAL:
+        return m.next_after_redeal
+    return m.next_after_annul
+
+
+def annulled_dealer_words(game: Game, annul_code: int) -> str:
+    return "the deal passes on" if annulled_deal_passes(game, annul_code) else "the same dealer deals again"
+
+
 class Match:
-    """Plays hands of one game; `scores` are per match team (`game.teams`)."""
+    """Plays hands of one game; `scores` are per match team (`game.teams`). With `match.sets`, `sets[t]` is team
+    t's open sets as [red, black]. `win_at` is the winning score now (a hand may move it for the rest of the
+    match)."""
 
     def __init__(self, game: Game, seed: int | None = None, first_dealer: int = 0, max_hands: int = 1000) -> None:
         check_seed(seed)
@@ -27,7 +47,11 @@ class Match:
         self.game = game
         self.rng = random.Random(seed)
         self.dealer = first_dealer
-        self.scores = [game.rules.match.start] * len(game.rules.table.teams)
+        m = game.rules.match
+        teams = len(game.rules.table.teams)
+        self.scores = [m.start] * teams
+        self.sets = [[0, 0] for _ in range(teams)]
+        self.win_at = m.win_at
         self.hands: list[HandOutcome] = []
         self.max_hands = max_hands
         self.current_seed = 0
@@ -35,7 +59,8 @@ class Match:
     def new_hand(self) -> State:
         """Deal the next hand (seeded from the match's seed)."""
         self.current_seed = self.rng.getrandbits(32)
-        return self.game.new_hand(self.dealer, seed=self.current_seed, match_scores=self.scores)
+        return self.game.new_hand(self.dealer, seed=self.current_seed, match_scores=self.scores,
+                                  match_target=self.win_at)
 
     def to_match_points(self, state: State) -> list[int]:
         """Turn a hand's points per hand team into points per match team."""
@@ -46,20 +71,49 @@ class Match:
         return out
 
     def record_hand(self, state: State) -> HandOutcome:
-        """Book a finished hand: scores move, the deal passes on (not after an annulled hand)."""
+        """Book a finished hand: scores move (and open sets), the winning score moves if the hand says so, and the
+        deal passes as the rule file says."""
         pts = self.to_match_points(state) if state.status == "complete" else [0] * len(self.scores)
         outcome = HandOutcome(self.dealer, self.current_seed, state.status, pts, state)
         self.hands.append(outcome)
         self.scores = [a + b for a, b in zip(self.scores, pts, strict=True)]
-        if state.status != "annulled":
+        if self.game.rules.match.sets_at:
+            self._open_sets()
+        if state.status == "complete" and state.new_match_target >= 0:
+            self.win_at = state.new_match_target
+        if self._passes_deal(state):
             self.dealer = (self.dealer + 1) % self.game.n
         return outcome
 
+    def _passes_deal(self, state: State) -> bool:
+        m = self.game.rules.match
+        if state.status == "annulled":
+            return annulled_deal_passes(self.game, state.annul_code)
+        if m.dealer_stays_while_behind:   # the dealer deals again while his team is behind another
+            mine = self.game.team_of[self.dealer]
+            return not any(s > self.scores[mine] for t, s in enumerate(self.scores) if t != mine)
+        return True
+
+    def _open_sets(self) -> None:
+        """A score of +at opens a red set, -at a black one, and returns to 0; sets of one colour open on every
+        team cancel one for one."""
+        at = self.game.rules.match.sets_at
+        for t, s in enumerate(self.scores):
+            if s >= at or s <= -at:
+                self.sets[t][0 if s > 0 else 1] += 1
+                self.scores[t] = 0
+        for colour in (0, 1):
+            common = min(st[colour] for st in self.sets)
+            for st in self.sets:
+                st[colour] -= common
+
     @property
     def decided(self) -> bool:
-        """A team has reached the rule file's winning or losing score."""
+        """A team has reached the winning or losing score (or holds the red sets that win)."""
         m = self.game.rules.match
-        return any((m.win_at is not None and s >= m.win_at) or (m.lose_at is not None and s <= m.lose_at)
+        if m.sets_at and any(st[0] >= m.win_sets for st in self.sets):
+            return True
+        return any((self.win_at is not None and s >= self.win_at) or (m.lose_at is not None and s <= m.lose_at)
                    for s in self.scores)
 
     @property
@@ -69,10 +123,17 @@ class Match:
 
     @property
     def winners(self) -> list[int]:
-        """Match teams that won: those at the winning score, else those with the best score."""
+        """Match teams that won: those holding the winning red sets, or at the winning score; else those with the
+        best score (most red sets, then score, where sets are kept)."""
         m = self.game.rules.match
-        if m.win_at is not None:
-            reached = [i for i, s in enumerate(self.scores) if s >= m.win_at]
+        if m.sets_at:
+            reached = [i for i, st in enumerate(self.sets) if st[0] >= m.win_sets]
+            if reached:
+                return reached
+            best_sets = max((st[0] - st[1], self.scores[i]) for i, st in enumerate(self.sets))
+            return [i for i, st in enumerate(self.sets) if (st[0] - st[1], self.scores[i]) == best_sets]
+        if self.win_at is not None:
+            reached = [i for i, s in enumerate(self.scores) if s >= self.win_at]
             if reached:
                 return reached
         best = max(self.scores)

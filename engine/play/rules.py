@@ -24,6 +24,13 @@ LED_FOLLOW_OR_DISCARD, LED_MAY_CALL_AND_PLAY_INDICATOR, LED_MUST_CALL = range(3)
 VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY_OR_INDICATOR = range(3)
 # scoring.method
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
+# special.doubling.window
+WINDOW_AFTER_TRUMP, WINDOW_IN_AUCTION, WINDOW_BEFORE_PLAY = range(3)
+# who speaks in a round of one turn each: the contract holder, his partners (from him round the table), everyone
+# else (likewise); every seat from the holder round the table
+ROLE_HOLDER, ROLE_PARTNERS, ROLE_OTHERS, ROLE_EVERYONE = range(4)
+# second_auction.holder_refolds
+REFOLD_WHEN_BIDDING, REFOLD_WHEN_MARKED, REFOLD_NEVER = range(3)
 
 
 def _rebuild(cls: type[Record], values: dict[str, Any]) -> Record:
@@ -47,9 +54,13 @@ class PartnerOvercallRules(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class AuctionRules(Record):
+    """One round of bidding: the auction (round 1), or a later round after more cards are dealt (the
+    `second_auction` section, or the `raise` section, which is such a round spoken with the verb `raise`)."""
+
     bid_min: int
     bid_max: int
     bid_step: int
+    values: tuple[int, ...]        # every bid in increasing order: bid_min..bid_max on the step, then the extra ones
     first_hand_must_bid: bool
     pass_is_final: bool
     dealer_must_bid: bool          # if everybody passes: the dealer must bid (else: redeal)
@@ -59,8 +70,27 @@ class AuctionRules(Record):
     partner_overcall: PartnerOvercallRules | None
     second_bid_min: int            # -1: none
     one_suit_barred: int           # ONE_SUIT_*
-    redeal_seats: int              # players from the first hand who may (or must) redeal a pointless first packet
+    redeal_seats: int              # players from the first hand who may (or must) redeal a weak first packet
     redeal_automatic: bool
+    redeal_max_points: int         # the first packet may total at most this (0: pointless)
+    exact_step: bool               # every bid is exactly the next value above the standing bid
+    only_opponents: bool           # only an opponent of the standing bidder may bid
+    default_bidder: bool           # the first hand holds a standing bid of 0 before anyone bids
+    after_first_speech_min: int    # -1: none; else a player who has spoken bids at least this
+    partner_speech: bool           # the `partner` speech
+    hand_back: bool                # the partner may hand the speech back once
+    # rounds after the first
+    verb: str                      # "bid"; "raise" for the raise section
+    once: bool                     # one turn each, in the order of `speakers` (else until all others pass)
+    speakers: tuple[int, ...]      # ROLE_*: who speaks in a round of one turn each, in order
+    holder_refolds: int            # REFOLD_*: when a holder who stays holder lays a new trump card
+    team_keeps_holder: bool        # a bid by the holder's own side keeps the holder (the raise)
+    ask_only_if_able: bool         # speakers are asked only while a bid is still possible (the raise)
+
+    @property
+    def top(self) -> int:
+        """The highest bid."""
+        return self.values[-1]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,6 +101,7 @@ class TrumpRules(Record):
     seventh_card: bool
     no_trumps: bool
     no_trumps_reversed: bool
+    redeal_max_points: int         # -1: none; else a bidder whose cards total at most this may redeal instead
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,13 +116,6 @@ class PlayRules(Record):
     no_discard_ranks: frozenset[int]   # rank indexes a void player may not discard while their suit is unseen
     suit_seen_when_played: bool    # a suit counts as seen once played (else once led)
     must_not_undertrump: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class RaiseRules(Record):
-    by: tuple[str, ...]            # "bidder", "partner", in order
-    min: int
-    others_may_raise: bool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,7 +167,8 @@ class AllTricksRules(Record):
 class DoublingStepRules(Record):
     name: str
     by_bidding_team: bool          # else the opponents
-    multiplier: int
+    multiplier: int                # 1 for a step that adds
+    adds: int                      # what the paid side receives on top (0 for a step that multiplies)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -155,6 +180,7 @@ class FixedStakeRules(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class DoublingRules(Record):
+    window: int                    # WINDOW_*
     steps: tuple[DoublingStepRules, ...]
     cap: int                       # 0: no cap
     auto_from_bid: int             # -1: no automatic double
@@ -168,6 +194,7 @@ class BandRules(Record):
     hi: int
     made: int
     failed: int
+    round: int                     # 0: a contract of either round; else only one fixed in this round
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,6 +202,28 @@ class ScoringRules(Record):
     method: int                    # SCORE_*
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
+    shortfall_at_least: int        # -1: none; else short of the bid by this much costs `shortfall_loss`
+    shortfall_loss: int            # 0: as many game points as the bid
+    counted_by_opponents: bool     # the bidders' opponents count their card points against the target
+    fixed_target: int              # -1: the target is the bid
+    target_less_call: bool         # the bid lowers the fixed target
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptureRules(Record):
+    """A bonus for capturing cards (special.capture_bonuses; deck.last_trick_bonus is one)."""
+
+    all_of_rank: int               # -1: the last trick; else a rank index every card of which the side captured
+    amount: int
+    game_points: bool              # else card points
+    transfer: bool                 # the other side loses the amount too
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConcedeRules(Record):
+    after_first_auction: bool
+    after_second_auction: bool
+    in_play: bool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -182,12 +231,20 @@ class MatchRules(Record):
     start: int
     win_at: int | None
     lose_at: int | None
+    dealer_stays_while_behind: bool    # after a scored hand (else the next player deals)
+    next_after_all_pass: bool          # the next player deals after an all-pass (else the same dealer)
+    next_after_void: bool
+    next_after_redeal: bool
+    next_after_annul: bool
+    sets_at: int                       # 0: no sets
+    win_sets: int
 
 
 @dataclass(frozen=True, kw_only=True)
 class AnnulRules(Record):
     all_of_rank: int               # rank index one hand may not hold every card of; -1: no such rule
     bidding_team_held_all_trumps: bool
+    held_all_trumps_before_play: bool  # checked before the first lead (else at the end of the hand)
     trump_never_exposed: bool
     pointless_hand_may_redeal: bool
 
@@ -199,7 +256,8 @@ class DeckRules(Record):
     copies: int
     rank_points: tuple[int, ...]   # per rank index
     tie_top: tuple[int, ...]       # per rank index: the highest rank it ties with (itself when untied)
-    last_trick_bonus: int          # added to the last trick's points
+    last_trick_bonus: int          # added to the last trick's points (the last-trick card-point bonuses together)
+    last_trick_transfer: int       # added to the last trick's points and taken from the other side
     bonus_points: int              # every per-hand bonus together (engine.rules.checks.bonus_points)
 
 
@@ -223,18 +281,20 @@ class Rules(Record):
     auction: AuctionRules
     trump: TrumpRules
     play: PlayRules
-    raise_: RaiseRules | None
+    second_auction: AuctionRules | None   # the round after the full deal: second_auction or raise
     pair: PairRules | None
     contracts: tuple[ContractRules, ...]
     all_tricks: AllTricksRules | None
     doubling: DoublingRules | None
+    captures: tuple[CaptureRules, ...]   # bonuses counted when the hand is scored (not the last trick's card points)
+    concede: ConcedeRules | None
     scoring: ScoringRules
     match: MatchRules
     annul: AnnulRules
 
 
-# Schedule step codes
-STEP_AUCTION, STEP_TRUMP, STEP_RAISE = -1, -2, -3
+# Schedule step codes (the raise and the second auction are the same step: a second round of bidding)
+STEP_AUCTION, STEP_TRUMP, STEP_SECOND_AUCTION = -1, -2, -3
 
 # trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
 SEVENTH_CARD = 7

@@ -1,9 +1,27 @@
-"""Scoring a finished hand: bands, special contracts, all-tricks, doubling, and who is credited."""
+"""Scoring a finished hand: bands (by the round that fixed the contract), special contracts, all-tricks, doubling,
+capture bonuses, and who is credited."""
 
 from __future__ import annotations
 
 from engine.play.base import SURRENDER_ACCEPTED, SURRENDER_REFUSED, StateData
-from engine.play.rules import SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED
+from engine.play.rules import SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, CaptureRules
+
+
+def counting_team(state: StateData) -> int:
+    """The hand team whose card points are counted against the target: the bidders', or (scoring.counted_by:
+    opponents) the other side's."""
+    bidders = state.hand_team_of[state.bidder]
+    if not state.game.rules.scoring.counted_by_opponents:
+        return bidders
+    return 1 - bidders   # checks.py: a counting opposing side needs two sides in a hand
+
+
+def _with_doubling(state: StateData, made: bool, value: int) -> int:
+    """The score after the doubling steps: multiplied, and the paid side receives what steps added on top."""
+    value *= state.multiplier
+    if state.added:
+        value += state.added if made else -state.added
+    return value
 
 
 def contract_value(state: StateData) -> tuple[bool, int]:
@@ -13,18 +31,22 @@ def contract_value(state: StateData) -> tuple[bool, int]:
     if state.special is not None:
         made = not state.bidders_lost_trick
         return made, state.special.made if made else state.special.failed
-    band = g.band_for(state.bid)
+    band = g.band_for(state.bid, state.contract_round)
     made_v, failed_v = (band.made, band.failed) if band is not None else (0, 0)
     if state.surrender == SURRENDER_ACCEPTED:  # the opponents' surrender was accepted: the single amount
         return True, made_v * state.multiplier
+    if state.conceded:
+        return False, _with_doubling(state, False, failed_v)
     bidders = state.hand_team_of[state.bidder]
-    pts = state.team_points[bidders]
     at = r.all_tricks
     if at is not None and state.surrender == SURRENDER_REFUSED and state.bidders_lost_trick:
         return False, failed_v * at.refused_loss_multiplier * state.multiplier
-    made = pts >= state.target
+    sc = r.scoring
+    reached = state.team_points[counting_team(state)] >= state.target
+    made = reached != sc.counted_by_opponents
     if state.fixed_stake:
         return made, state.fixed_stake if made else -state.fixed_stake
+    pts = state.team_points[bidders]
     if made:
         value = made_v
         if at is not None and not state.bidders_lost_trick:
@@ -32,8 +54,44 @@ def contract_value(state: StateData) -> tuple[bool, int]:
     else:
         value = failed_v
         if 2 * pts < state.bid:
-            value *= r.scoring.below_half_loss_multiplier
-    return made, value * state.multiplier
+            value *= sc.below_half_loss_multiplier
+        if 0 <= sc.shortfall_at_least <= state.bid - pts:
+            value = -(sc.shortfall_loss or state.bid)
+    return made, _with_doubling(state, made, value)
+
+
+def _capturing_team(state: StateData, c: CaptureRules) -> int:
+    """The hand team that earned a capture bonus (-1: none)."""
+    if c.all_of_rank < 0:
+        return state.hand_team_of[state.tricks[-1].winner] if state.tricks else -1
+    every = state.game.rank_masks[c.all_of_rank]
+    for t in range(len(state.hand_teams)):
+        taken = 0
+        for trick in state.tricks:
+            if state.hand_team_of[trick.winner] == t:
+                for card in trick.cards:
+                    taken |= 1 << card
+        if taken & every == every:
+            return t
+    return -1
+
+
+def _give(points: list[int], team: int, c: CaptureRules) -> None:
+    points[team] += c.amount
+    if c.transfer:
+        for t in range(len(points)):
+            if t != team:
+                points[t] -= c.amount
+
+
+def add_card_point_captures(state: StateData) -> None:
+    """Capture bonuses in card points that are counted at the end (every card of a rank), before the contract is
+    judged: they count toward it."""
+    for c in state.game.rules.captures:
+        if not c.game_points:
+            team = _capturing_team(state, c)
+            if team >= 0:
+                _give(state.team_points, team, c)
 
 
 def score_hand(state: StateData) -> tuple[bool, list[int]]:
@@ -49,9 +107,17 @@ def score_hand(state: StateData) -> tuple[bool, list[int]]:
         for t in range(teams):
             if t != bidders:
                 gp[t] = -value
-    else:  # exchange: the losing side pays the winning side
-        gp[bidders] = value
+    else:  # exchange: the bidding side exchanges the value with each opposing match unit (team, or player)
+        team_of = state.game.team_of
+        units = 0
         for t in range(teams):
             if t != bidders:
                 gp[t] = -value
+                units += len({team_of[s] for s in state.hand_teams[t]})
+        gp[bidders] = value * units
+    for c in state.game.rules.captures:
+        if c.game_points:
+            team = _capturing_team(state, c)
+            if team >= 0:
+                _give(gp, team, c)
     return made, gp

@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
 from engine.play.base import (
+    ANNUL_ALL_OF_RANK,
+    ANNUL_HELD_ALL_TRUMPS,
+    ANNUL_NEVER_EXPOSED,
     ANSWER,
     AUCTION,
     DEALING,
@@ -18,6 +21,7 @@ from engine.play.base import (
     DONE,
     DOUBLING,
     NO_SURRENDER,
+    NOT_ANNULLED,
     PHASE_NAMES,
     PLAY,
     POINTLESS,
@@ -29,17 +33,20 @@ from engine.play.base import (
     Trick,
 )
 from engine.play.game import Game, check_seat
-from engine.play.rules import STEP_AUCTION, STEP_RAISE, STEP_TRUMP
-from engine.play.scoring import score_hand
+from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
+from engine.play.scoring import add_card_point_captures, score_hand
 from engine.play.tricks import TrickPhase
+from engine.play.view import View, build_view
 
 # Attributes `clone` copies: explicit, because compiled (mypyc) classes have no __dict__ for copy.copy.
 _COPIED_VALUES = (
-    "step", "stage", "phase", "to_act", "status", "annul_reason", "high", "high_bidder", "high_suit", "passes",
-    "last_was_pass", "bidder", "bid", "target", "trump", "concealed", "indicator", "seventh", "exposed_trick",
-    "power_from", "multiplier", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
+    "step", "stage", "phase", "to_act", "status", "annul_reason", "annul_code", "round", "contract_round", "high",
+    "high_bidder", "high_suit", "passes", "round_bids", "last_was_pass", "asker", "handed_back", "lapses", "refold",
+    "bidder", "bid", "target", "trump", "folder", "concealed", "indicator", "seventh", "exposed_trick",
+    "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
     "sitting_out", "leader", "led", "led_suits", "played_suits", "trump_mask", "strength", "constraint", "caller",
-    "resume_to", "after", "trick_size", "plain_play", "surrender", "bidders_lost_trick",
+    "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
+    "new_match_target",
     "_game_points", "_made",
 )
 _COPIED_LISTS = (
@@ -63,7 +70,8 @@ class State(TrickPhase):
     """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`."""
 
     def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
-                 match_scores: list[int] | None = None, start: bool = True) -> None:
+                 match_scores: list[int] | None = None, start: bool = True,
+                 match_target: int | None = None) -> None:
         n = game.n
         teams = game.rules.table.teams
         self.game = game
@@ -81,19 +89,30 @@ class State(TrickPhase):
         self.history = []
         self.status = "in_progress"
         self.annul_reason = ""
+        self.annul_code = NOT_ANNULLED
         self.match_scores = list(match_scores) if match_scores else [0] * len(teams)
+        self.match_target = game.rules.match.win_at if match_target is None else match_target
+        self.new_match_target = -1
+        self.round = 0
+        self.contract_round = 0
         self.high = 0
         self.high_bidder = -1
         self.high_suit = ""
         self.passes = 0
         self.bids_made = [0] * n
+        self.round_bids = 0
         self.passed = [False] * n
         self.spoke = [False] * n
         self.last_was_pass = False
+        self.asker = -1
+        self.handed_back = False
+        self.lapses = 0
+        self.refold = False
         self.bidder = -1
         self.bid = 0
         self.target = 0
         self.trump = UNDECIDED
+        self.folder = -1
         self.trump_mask = 0
         self.strength = game.strength
         self.concealed = False
@@ -102,6 +121,7 @@ class State(TrickPhase):
         self.exposed_trick = 0
         self.power_from = 0
         self.multiplier = 1
+        self.added = 0
         self.fixed_stake = 0
         self.queue = []
         self.rechoosing = False
@@ -129,6 +149,7 @@ class State(TrickPhase):
         self.tricks_won_by = [0] * n
         self.pair_shown_by = []
         self.surrender = NO_SURRENDER
+        self.conceded = False
         self.bidders_lost_trick = False
         self._legal = None
         self._legal_mask = 0
@@ -161,7 +182,7 @@ class State(TrickPhase):
             every = g.rank_masks[an.all_of_rank]
             for s in range(self.n):
                 if self._dealt_mask(s) & every == every:
-                    self._annul(f"seat {s} holds every {g.layout.ranks[an.all_of_rank]}")
+                    self._annul(f"seat {s} holds every {g.layout.ranks[an.all_of_rank]}", ANNUL_ALL_OF_RANK)
                     return True
         return an.pointless_hand_may_redeal and self._start_pointless()
 
@@ -177,45 +198,61 @@ class State(TrickPhase):
                         return
                     continue
                 if code == STEP_AUCTION:
-                    self.phase = AUCTION
                     self._start_auction()
                 elif code == STEP_TRUMP:
                     self._start_trump()
-                elif code == STEP_RAISE:
-                    self._start_raise()
+                elif code == STEP_SECOND_AUCTION:
+                    self._start_second_auction()
                 return
             if self.stage == 0:
                 self.stage = 1
                 if self._start_declarations():
                     return
                 continue
+            if self.stage == 1:
+                self.stage = 2
+                an = self.game.rules.annul
+                if (an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self.trump >= 0
+                        and self._held_all_trumps()):
+                    return
+                d = self.game.rules.doubling
+                if d is not None and d.window == WINDOW_BEFORE_PLAY and self._start_doubling():
+                    return
+                continue
             self._start_play()
             return
 
-    def _annul(self, reason: str) -> None:
+    def _annul(self, reason: str, code: int) -> None:
         self.status = "annulled"
         self.annul_reason = reason
+        self.annul_code = code
         self.phase = DONE
         self.to_act = -1
+
+    def _held_all_trumps(self) -> bool:
+        """annul.bidding_team_held_all_trumps: annul when the bidding side was dealt every trump."""
+        team = self.hand_teams[self.hand_team_of[self.bidder]]
+        held = 0
+        for s in team:
+            held |= self._dealt_mask(s)
+        tm = self.trump_mask
+        if held & tm == tm:
+            self._annul("the bidding team held every trump", ANNUL_HELD_ALL_TRUMPS)
+            return True
+        return False
 
     def _finish(self) -> None:
         g = self.game
         an = g.rules.annul
         # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
-        # included), not after an accepted surrender, which ends the hand by agreement
-        if self.surrender != SURRENDER_ACCEPTED and self.trump >= 0:
+        # included), not after an accepted surrender or a concession, which end the hand by agreement
+        if self.surrender != SURRENDER_ACCEPTED and not self.conceded and self.trump >= 0:
             if an.trump_never_exposed and self.concealed:
-                self._annul("the trump was never exposed")
+                self._annul("the trump was never exposed", ANNUL_NEVER_EXPOSED)
                 return
-            if an.bidding_team_held_all_trumps:
-                team = self.hand_teams[self.hand_team_of[self.bidder]]
-                held = 0
-                for s in team:
-                    held |= self._dealt_mask(s)
-                tm = self.trump_mask
-                if held & tm == tm:
-                    self._annul("the bidding team held every trump")
-                    return
+            if an.bidding_team_held_all_trumps and not an.held_all_trumps_before_play and self._held_all_trumps():
+                return
+        add_card_point_captures(self)
         self._made, self._game_points = score_hand(self)
         self.status = "complete"
         self.phase = DONE
@@ -243,7 +280,7 @@ class State(TrickPhase):
             ph = self.phase
             if ph == PLAY:
                 legal = self._play_legal()
-            elif ph == AUCTION:
+            elif ph == AUCTION or ph == RAISE:
                 legal = self._auction_legal()
             else:
                 legal = tuple(self._contract_legal())
@@ -279,8 +316,6 @@ class State(TrickPhase):
             return self._trump_legal()
         if ph == DOUBLING:
             return self._doubling_legal()
-        if ph == RAISE:
-            return self._raise_legal()
         if ph == POINTLESS:
             return [self.game.action(self.to_act, "pass"), self.game.action(self.to_act, "redeal")]
         if ph == DECLARE:
@@ -333,14 +368,12 @@ class State(TrickPhase):
         ph = self.phase
         if ph == PLAY:
             self._play_apply(action)
-        elif ph == AUCTION:
+        elif ph == AUCTION or ph == RAISE:
             self._auction_apply(action)
         elif ph == TRUMP:
             self._trump_apply(action)
         elif ph == DOUBLING:
             self._doubling_apply(action)
-        elif ph == RAISE:
-            self._raise_apply(action)
         elif ph == POINTLESS:
             self._pointless_apply(action)
         elif ph == DECLARE:
@@ -350,7 +383,7 @@ class State(TrickPhase):
 
     def clone(self) -> State:
         """An independent copy (tricks already played are shared: they never change)."""
-        c = State(self.game, self.dealer, self.dealt, self.match_scores, start=False)
+        c = State(self.game, self.dealer, self.dealt, self.match_scores, start=False, match_target=self.match_target)
         for name in _COPIED_VALUES:
             setattr(c, name, getattr(self, name))
         for name in _COPIED_LISTS:
@@ -378,9 +411,7 @@ class State(TrickPhase):
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
         return self.game.layout.suits[self.trump] if self.trump >= 0 else None
 
-    def view(self, seat: int) -> object:
-        """What `seat` may see (engine.play.view.View)."""
-        from engine.play.view import build_view
-
+    def view(self, seat: int) -> View:
+        """What `seat` may see: its cards and everything public (engine.play.view)."""
         check_seat(seat, self.n)
         return build_view(self, seat)

@@ -57,7 +57,7 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender)
+        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play)
 
     def _next_seat(self, s: int) -> int:
         s = (s + 1) % self.n
@@ -99,6 +99,9 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
             extras.append(g.action(p, "surrender"))
+        if g.concede_in_play and p == self.bidder and self.special is None and \
+                self.team_points[self.hand_team_of[p]] < self.target:
+            extras.append(g.action(p, "concede"))
         trick = self.trick_cards
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
@@ -167,7 +170,7 @@ class TrickPhase(ContractPhases):
                     mask = follow
                 elif not self.concealed and not g.void_filters:
                     mask = h
-            elif not self.concealed or p != self.high_bidder:
+            elif not self.concealed or p != self.folder:
                 mask = h
         if mask < 0:
             mask, self._extras = self._play_options(p)
@@ -234,6 +237,8 @@ class TrickPhase(ContractPhases):
             self._expose_by_call(a.seat)
         elif verb == "show":
             self._show_pair(a.seat)
+        elif verb == "concede":
+            self._concede()
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -334,10 +339,17 @@ class TrickPhase(ContractPhases):
         for c in cards:
             pts += points[c]
         winner = self.trick_seats[win]
+        team = self.hand_team_of[winner]
         if len(self.tricks) + 1 == g.tricks_per_hand:
-            pts += g.rules.deck.last_trick_bonus
+            d = g.rules.deck
+            pts += d.last_trick_bonus
+            if d.last_trick_transfer:   # the last trick's loser gives the amount to its winner
+                pts += d.last_trick_transfer
+                for t in range(len(self.team_points)):
+                    if t != team:
+                        self.team_points[t] -= d.last_trick_transfer
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
-        self.team_points[self.hand_team_of[winner]] += pts
+        self.team_points[team] += pts
         self.tricks_won_by[winner] += 1
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 self.special is not None and winner != self.declarer):

@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterator
 
 from engine.play.rules import SEVENTH_CARD
 from engine.rules.messages import Finding
-from engine.rules.model import Band, PairBand, Ruleset, StepName
-from engine.rules.yamlpos import KeyPath
+from engine.rules.model import Band, BidRange, PairBand, Ruleset, StepName
+from engine.rules.yamlpos import KeyPath, dotted
 
 Check = Callable[[Ruleset], Iterator[Finding]]
 
-# Bounds on what multiplies (RULES.md's largest games: 304 bids 160-304 in tens, 15 bids; 56 for eight players,
+# Bounds on what multiplies (the family's largest games: 304 bids 160-304 in tens, 15 bids; 56 for eight players,
 # 29 bids naming one of 5 trumps). The deck needs none beyond its types (4 suits x 13 ranks x 2 copies): the
 # engine's tables grow with the cards, never with the holdings of a suit.
 MAX_BIDS = 500
@@ -33,21 +33,25 @@ TEAMS = ("table", "teams")
 ALONE = ("table", "bidder_plays_alone")
 SUITS, RANKS, COPIES = ("deck", "suits"), ("deck", "ranks"), ("deck", "copies")
 POINTS, BONUS = ("deck", "points"), ("deck", "last_trick_bonus")
+CAPTURES = ("special", "capture_bonuses")
 SCHEDULE = ("schedule",)
 BID_MIN, BID_MAX, BID_STEP = ("auction", "bids", "min"), ("auction", "bids", "max"), ("auction", "bids", "step")
 BID_RANGE = (BID_MIN, BID_MAX)
 CHOSEN, DECLARED, CONCEALED = ("trump", "chosen"), ("trump", "declared_as"), ("trump", "concealed")
 NO_TRUMPS, SEVENTH = ("trump", "no_trumps"), ("trump", "seventh_card")
 RAISE = ("raise",)
-DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS)
+SECOND = ("second_auction",)
+DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS, CAPTURES)
 DECK_SIZE = (SUITS, RANKS, COPIES)
 
 
 def bonus_points(rs: Ruleset) -> int:
     """Every per-hand bonus together: what a hand's tricks are worth beyond their cards' points. The one sum of
     the bonuses: `validate` and `show` count it here, and the compile step hands it to `Game.points_per_hand`,
-    which bots, encodings and tools read. A new per-hand bonus is added here (and its path to DECK_POINTS)."""
-    return rs.deck.last_trick_bonus
+    which bots, encodings and tools read. A new per-hand bonus is added here (and its path to DECK_POINTS).
+    Capture bonuses in card points count (a transfer moves points between the sides and adds none)."""
+    return rs.deck.last_trick_bonus + sum(b.amount for b in rs.special.capture_bonuses
+                                          if b.unit == "card_points" and b.kind == "bonus")
 
 
 def total_points(rs: Ruleset) -> int:
@@ -77,9 +81,29 @@ def cards_before(rs: Ruleset, step: StepName) -> int | None:
 
 
 def bid_count(rs: Ruleset) -> int:
-    """How many different bids there are: min, min + step, ... up to max."""
+    """How many different bids there are: min, min + step, ... up to max, and the extra ones."""
     bids = rs.auction.bids
-    return (bids.max - bids.min) // bids.step + 1 if bids.min <= bids.max else 0
+    return ((bids.max - bids.min) // bids.step + 1 if bids.min <= bids.max else 0) + len(bids.extra)
+
+
+def auction_values(rs: Ruleset) -> list[int]:
+    """Every bid of the first auction, in increasing order: min to max on the step, then the extra bids; a default
+    bidder's standing 0 first."""
+    bids = rs.auction.bids
+    zero = [0] if rs.auction.default_bidder is not None and bids.min > 0 else []
+    return zero + list(range(bids.min, bids.max + 1, bids.step)) + list(bids.extra)
+
+
+def round_values(rs: Ruleset) -> dict[int, list[int]]:
+    """The bids that can fix a contract, by round of bidding: the first auction's, and those of the second
+    auction or of the raise (the auction's bids from the raise minimum up)."""
+    out = {1: auction_values(rs)}
+    sa = rs.second_auction
+    if sa is not None:
+        out[2] = list(range(sa.bids.min, sa.bids.max + 1, sa.bids.step)) + list(sa.bids.extra)
+    elif rs.raise_ is not None:
+        out[2] = [v for v in out[1] if v >= rs.raise_.min and v > 0]
+    return out
 
 
 def has_indicator_card(rs: Ruleset) -> bool:
@@ -88,12 +112,18 @@ def has_indicator_card(rs: Ruleset) -> bool:
     return t.concealed and t.chosen == "after_auction" and (t.declared_as == "card" or t.seventh_card)
 
 
+def top_bid(rs: Ruleset) -> int:
+    """The highest bid of the first auction (an extra bid above max, if any)."""
+    bids = rs.auction.bids
+    return max([bids.max, *bids.extra])
+
+
 def _in_bids(rs: Ruleset, value: int) -> bool:
-    return rs.auction.bids.min <= value <= rs.auction.bids.max
+    return rs.auction.bids.min <= value <= top_bid(rs)
 
 
 def _bid_range(rs: Ruleset) -> str:
-    return f"{rs.auction.bids.min}-{rs.auction.bids.max}"
+    return f"{rs.auction.bids.min}-{top_bid(rs)}"
 
 
 def _bids(lo: int, hi: int) -> str:
@@ -227,6 +257,22 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
     if rs.raise_ is None and "raise" in at:
         yield Finding((*SCHEDULE, at["raise"]), "the schedule has a raise step but there is no raise section",
                       depends=(RAISE,), hint=" (raise: {min: N})", fix="also override schedule (without raise)")
+    if rs.second_auction is not None and "second_auction" not in at:
+        yield Finding(SECOND, "there is a second_auction section but no second_auction step in the schedule",
+                      depends=(SCHEDULE,), fix="also override second_auction (second_auction: null)")
+    if rs.second_auction is None and "second_auction" in at:
+        yield Finding((*SCHEDULE, at["second_auction"]), "the schedule has a second_auction step but there is no "
+                      "second_auction section", depends=(SECOND,), hint=" (second_auction: {bids: {min: N, max: M}})",
+                      fix="also override schedule (without second_auction)")
+    if "raise" in at and "second_auction" in at:
+        yield Finding((*SCHEDULE, at["second_auction"]), "a raise and a second auction are two forms of the one "
+                      "round of bidding after the full deal: keep one of them", fix="also set raise: null")
+    if "second_auction" in at:
+        last_deal = max(i for i, s in enumerate(rs.schedule) if not isinstance(s, str))
+        if at["second_auction"] < last_deal or at["second_auction"] < at.get("auction", 0) or \
+                at["second_auction"] < at.get("trump", 0):
+            yield Finding((*SCHEDULE, at["second_auction"]), "the second auction comes after the auction, the "
+                          "trump step and the last deal")
     if "raise" in at:
         last_deal = max(i for i, s in enumerate(rs.schedule) if not isinstance(s, str))
         if at["raise"] < last_deal or at["raise"] < at.get("auction", 0):
@@ -234,16 +280,32 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
 
 
 # ------------------------------------------------------------------------------------------- auction
-def bid_range_fits_points(rs: Ruleset) -> Iterator[Finding]:
-    bids, total = rs.auction.bids, total_points(rs)
+def _range_fits(rs: Ruleset, section: str, bids: BidRange) -> Iterator[Finding]:
+    total = total_points(rs)
+    lo, hi, step = (section, "bids", "min"), (section, "bids", "max"), (section, "bids", "step")
     if bids.min > bids.max:
-        yield Finding(BID_MIN, f"the lowest bid {bids.min} is above the top one, {bids.max}", depends=(BID_MAX,))
+        yield Finding(lo, f"the lowest bid {bids.min} is above the top one, {bids.max}", depends=(hi,))
     if bids.max > total:
-        yield Finding(BID_MAX, f"the highest bid {bids.max} is more than the {total} points in the game "
+        yield Finding(hi, f"the highest bid {bids.max} is more than the {total} points in the game "
                       "(card points plus last_trick_bonus)", depends=DECK_POINTS)
     if (bids.max - bids.min) % bids.step:
-        yield Finding(BID_STEP, f"bids go up in steps of {bids.step} from {bids.min}, which never reaches "
-                      f"{bids.max}", depends=BID_RANGE)
+        yield Finding(step, f"bids go up in steps of {bids.step} from {bids.min}, which never reaches "
+                      f"{bids.max}", depends=(lo, hi))
+    last = bids.max
+    for i, value in enumerate(bids.extra):
+        path = (section, "bids", "extra", i)
+        if value <= last:
+            yield Finding(path, f"{value} is not above {last}: extra bids go above max, each higher than the last",
+                          depends=(hi,))
+        elif value > total:
+            yield Finding(path, f"{value} is more than the {total} points in the game", depends=DECK_POINTS)
+        last = max(last, value)
+
+
+def bid_range_fits_points(rs: Ruleset) -> Iterator[Finding]:
+    yield from _range_fits(rs, "auction", rs.auction.bids)
+    if rs.second_auction is not None:
+        yield from _range_fits(rs, "second_auction", rs.second_auction.bids)
 
 
 def bids_are_bounded(rs: Ruleset) -> Iterator[Finding]:
@@ -272,6 +334,7 @@ def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:
         (("auction", "second_bid_min"), rs.auction.second_bid_min),
         (("auction", "partner_overcall", "min"), overcall.min if overcall else None),
         (("raise", "min"), rs.raise_.min if rs.raise_ else None),
+        (("auction", "after_first_speech_min"), rs.auction.after_first_speech_min),
         (("special", "doubling", "auto_double", "from_bid"), auto.from_bid if auto else None),
     ]
     for path, value in named:
@@ -327,6 +390,128 @@ def raisers_listed_once(rs: Ruleset) -> Iterator[Finding]:
         yield Finding(("raise", "by"), "nobody may raise: list bidder and/or partner, or set others_may_raise: true")
 
 
+# ---------------------------------------------------------------------------------- speeches and rounds
+def _two_sides(rs: Ruleset) -> bool:
+    """Every hand is played by two sides: two fixed teams, or a lone bidder against the rest."""
+    return rs.table.bidder_plays_alone or len(rs.table.teams) == 2
+
+
+def _one_partner_each(rs: Ruleset) -> bool:
+    return not rs.table.bidder_plays_alone and all(len(t) == 2 for t in rs.table.teams)
+
+
+def auction_speeches_agree(rs: Ruleset) -> Iterator[Finding]:
+    a = rs.auction
+    if a.exact_step and a.hold:
+        yield Finding(("auction", "exact_step"), "every bid is exactly the next one above the standing bid, so "
+                      "nobody can hold (equal) it", depends=(("auction", "hold"),),
+                      hint="; set hold: false", fix="also set auction.hold: false")
+    if a.default_bidder is not None:
+        path = ("auction", "default_bidder")
+        if a.first_hand_must_bid:
+            yield Finding(path, "the first hand holds the standing bid, so he need not (and, with "
+                          "only_opponents_may_bid, may not) open the bidding",
+                          depends=(("auction", "first_hand_must_bid"),), hint="; set first_hand_must_bid: false",
+                          fix="also set auction.first_hand_must_bid: false")
+        if a.if_all_pass == "dealer_must_bid":
+            yield Finding(path, "with a default bidder an auction without bids ends with him as the bidder at 0, so "
+                          "the dealer is never forced to bid", depends=(("auction", "if_all_pass"),),
+                          fix="also set auction.if_all_pass: redeal")
+    speeches = [(("auction", "partner_speech"), a.partner_speech)]
+    if rs.second_auction is not None:
+        speeches.append((("second_auction", "partner_speech"), rs.second_auction.partner_speech))
+    for path, speech in speeches:
+        if speech is not None and not _one_partner_each(rs):
+            yield Finding(path, "the partner speech needs every player to have exactly one partner",
+                          depends=(TEAMS, ALONE), hint="; remove partner_speech", fix=f"also set {dotted(path)}: null")
+
+
+def second_auction_fits(rs: Ruleset) -> Iterator[Finding]:
+    sa = rs.second_auction
+    if sa is None:
+        return
+    if rs.trump.chosen != "after_auction":
+        yield Finding(SECOND, "a new holder at the end of the second auction lays a new trump card; with "
+                      "trump.chosen: in_bid the bids name the trump, which jacknine does not support in a second "
+                      "auction", depends=(CHOSEN,))
+
+
+def trump_redeal_fits(rs: Ruleset) -> Iterator[Finding]:
+    if rs.trump.may_redeal is not None and rs.trump.chosen != "after_auction":
+        yield Finding(("trump", "may_redeal"), "the redeal is asked for at the trump step, and with trump.chosen: "
+                      "in_bid there is none", depends=(CHOSEN,))
+
+
+def captures_fit(rs: Ruleset) -> Iterator[Finding]:
+    for i, c in enumerate(rs.special.capture_bonuses):
+        path = (*CAPTURES, i)
+        if c.trigger == "all_of_rank" and c.rank is None:
+            yield Finding(path, "all_of_rank needs the rank whose every card the side must capture",
+                          hint=" (e.g. rank: J)", anchor="value")
+        elif c.trigger == "last_trick" and c.rank is not None:
+            yield Finding((*path, "rank"), "the last trick needs no rank; remove it")
+        elif c.rank is not None and c.rank not in rs.deck.ranks:
+            yield Finding((*path, "rank"), f"rank {c.rank} is not in the deck (deck.ranks is "
+                          f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
+        if c.kind == "transfer" and not _two_sides(rs):
+            yield Finding((*path, "kind"), "a transfer is taken from the other side, and here a hand has more than "
+                          "two sides", depends=(TEAMS, ALONE))
+
+
+def concede_fits(rs: Ruleset) -> Iterator[Finding]:
+    c = rs.special.concede
+    if c is None:
+        return
+    for i, when in enumerate(c.when):
+        path = ("special", "concede", "when", i)
+        if when in c.when[:i]:
+            yield Finding(path, f"{when} is listed twice")
+        elif when != "in_play" and rs.trump.chosen != "after_auction":
+            yield Finding(path, f"{when}: the holder concedes at the trump step, and with trump.chosen: in_bid "
+                          "there is none", depends=(CHOSEN,))
+        elif when == "after_second_auction" and rs.second_auction is None and rs.raise_ is None:
+            yield Finding(path, "there is no second auction (or raise) to concede after",
+                          depends=(SECOND, RAISE))
+
+
+def counting_side_fits(rs: Ruleset) -> Iterator[Finding]:
+    sc = rs.scoring
+    if sc.counted_by == "opponents":
+        if not _two_sides(rs):
+            yield Finding(("scoring", "counted_by"), "the bidders' opponents count as one side, and here a hand "
+                          "has more than two sides", depends=(TEAMS, ALONE))
+        if sc.below_half_loss_multiplier > 1:
+            yield Finding(("scoring", "below_half_loss_multiplier"), "the bidders' card points are not counted "
+                          "here (counted_by: opponents), so half the bid is never measured",
+                          depends=(("scoring", "counted_by"),))
+        if sc.shortfall_loss is not None:
+            yield Finding(("scoring", "shortfall_loss"), "the bidders' card points are not counted here "
+                          "(counted_by: opponents), so no shortfall is measured", depends=(("scoring", "counted_by"),))
+    if "call" in sc.target_adjustments and sc.target is None:
+        yield Finding(("scoring", "target_adjustments"), "the call lowers a fixed target; with none the target is "
+                      "the bid itself", depends=(("scoring", "target"),), hint="; set scoring.target too")
+    for i, adj in enumerate(sc.target_adjustments):
+        if adj in sc.target_adjustments[:i]:
+            yield Finding(("scoring", "target_adjustments", i), f"{adj} is listed twice")
+    if sc.target is not None and sc.target > total_points(rs):
+        yield Finding(("scoring", "target"), f"{sc.target} is more than the {total_points(rs)} points in the game",
+                      depends=DECK_POINTS)
+
+
+def sets_fit(rs: Ruleset) -> Iterator[Finding]:
+    m = rs.match
+    if m.sets is None:
+        return
+    for key, value in (("win_at", m.win_at), ("lose_at", m.lose_at)):
+        if value is not None:
+            yield Finding(("match", key), f"with sets the score returns to 0 at +/-{m.sets.at}, so {key} {value} "
+                          "would never be reached (or end the match early); the sets decide the match",
+                          depends=(("match", "sets"),), hint=f"; set {key}: null", fix=f"also set match.{key}: null")
+    if m.start != 0:
+        yield Finding(("match", "start"), "with sets every score starts at 0 and returns to 0",
+                      depends=(("match", "sets"),))
+
+
 # --------------------------------------------------------------------------------------------- trump
 def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
     trump = rs.trump
@@ -343,6 +528,10 @@ def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
         if cards_per_player(rs) < SEVENTH_CARD:
             yield Finding(SEVENTH, f"players get only {cards_per_player(rs)} cards, so there is no seventh card",
                           depends=(SCHEDULE,))
+        elif rs.second_auction is not None:
+            yield Finding(SEVENTH, "after the second auction a new holder chooses the trump again with every card "
+                          "dealt, so their seventh card is already in their hand and a hand would be played with "
+                          "no trump", depends=(SECOND,), fix="also set second_auction: null")
         elif rs.raise_ is not None and rs.raise_.others_may_raise:
             yield Finding(SEVENTH, "after the second auction a new bidder chooses the trump again with every card "
                           "dealt, so their seventh card is already in their hand and a hand would be played with "
@@ -392,9 +581,18 @@ def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
     if doubling is None:
         return
     path = ("special", "doubling")
-    if rs.trump.chosen != "after_auction":
+    if rs.trump.chosen != "after_auction" and doubling.window == "after_trump":
         yield Finding(path, "doubling comes right after the trump step, and there is none with trump.chosen: "
-                      "in_bid; nobody could double", depends=(CHOSEN,))
+                      "in_bid; nobody could double", depends=(CHOSEN,),
+                      hint="; set window: in_auction or before_play")
+    if doubling.window == "in_auction":
+        for key in ("auto_double", "fixed_stake"):
+            if getattr(doubling, key) is not None:
+                yield Finding((*path, key), f"{key} belongs to a doubling window after the auction; in the auction "
+                              "a higher bid cancels the doubling", depends=((*path, "window"),))
+    for i, st in enumerate(doubling.steps):
+        if st.adds is not None and "multiplier" in st.model_fields_set:
+            yield Finding((*path, "steps", i), "a step multiplies (multiplier) or adds (adds), not both")
     auto = doubling.auto_double.multiplier if doubling.auto_double else 1
     if doubling.cap is not None:
         if doubling.cap < auto:
@@ -414,7 +612,12 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
     pair = rs.special.pair
     if pair is None:
         return
-    yield from _cover(rs, ("special", "pair", "bidding_team"), pair.bidding_team, "pair band")
+    every = sorted({v for values in round_values(rs).values() for v in values})
+    if every:
+        bands: list[tuple[int, Band | PairBand]] = list(enumerate(pair.bidding_team))
+        path = ("special", "pair", "bidding_team")
+        yield from _bands_inside(path, bands, "pair band", every)
+        yield from _cover(path, bands, "pair band", every)
     if not pair.ranks:
         yield Finding(("special", "pair", "ranks"), "a pair needs at least one rank")
     if len(set(pair.ranks)) != len(pair.ranks):
@@ -429,38 +632,72 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
 
 
 # ------------------------------------------------------------------------------------------- scoring
-def _cover(rs: Ruleset, path: KeyPath, bands: list[Band] | list[PairBand], what: str) -> Iterator[Finding]:
-    """Bands cover the bid range exactly: every bid in exactly one band."""
-    lo, hi = rs.auction.bids.min, rs.auction.bids.max
-    if lo > hi:
-        return
-    order = sorted(range(len(bands)), key=lambda i: bands[i].bids)
-    upside_down = False
-    for i in order:
-        a, b = bands[i].bids
+def _run(values: list[int]) -> str:
+    return _bids(values[0], values[-1])
+
+
+def _bands_inside(path: KeyPath, bands: list[tuple[int, Band | PairBand]], what: str,
+                  values: list[int]) -> Iterator[Finding]:
+    """Every band is the right way up and inside the bids that exist (`values`, in increasing order)."""
+    lo, hi = values[0], values[-1]
+    for i, band in bands:
+        a, b = band.bids
         if a > b:
-            upside_down = True
             yield Finding((*path, i, "bids"), f"the {what} [{a}, {b}] is upside down; write [{b}, {a}]")
         elif a < lo or b > hi:
             yield Finding((*path, i, "bids"), f"the {what} [{a}, {b}] goes outside the bid range {lo}-{hi}",
                           depends=BID_RANGE if a < lo else (BID_MAX, BID_MIN))
-    if upside_down:
+
+
+def _cover(path: KeyPath, bands: list[tuple[int, Band | PairBand]], what: str, values: list[int],
+           of_round: str = "") -> Iterator[Finding]:
+    """Bands cover the bids that exist (`values`, in increasing order) exactly: every bid in exactly one band.
+    Values off the bid step are not bids, so a band need not cover them. `bands` are (index, band) pairs, each
+    the right way up (`_bands_inside`)."""
+    if not values or any(b.bids[0] > b.bids[1] for _, b in bands):
         return
+    lo = values[0]
+    order = sorted(bands, key=lambda ib: ib[1].bids)
     expected = lo
-    for i in order:
-        a, b = bands[i].bids
-        if a > expected and expected <= hi:
-            yield Finding((*path, i, "bids"), f"{_bids(expected, min(a - 1, hi))} in no {what}",
-                          depends=BID_RANGE if expected == lo else ())
-        elif a < expected and expected > lo:
-            yield Finding((*path, i, "bids"), f"{_bids(a, min(b, expected - 1))} in two {what}s")
+    for i, band in order:
+        a, b = band.bids
+        if a > expected:
+            missing = [v for v in values if expected <= v < a]
+            if missing:
+                yield Finding((*path, i, "bids"), f"{_run(missing)} in no {what}{of_round}",
+                              depends=BID_RANGE if expected == lo else ())
+        elif a < expected:
+            twice = [v for v in values if a <= v <= min(b, expected - 1)]
+            if twice:
+                yield Finding((*path, i, "bids"), f"{_run(twice)} in two {what}s{of_round}")
         expected = max(expected, b + 1)
-    if expected <= hi:
-        yield Finding(path, f"{_bids(expected, hi)} in no {what}", depends=(BID_MAX, BID_MIN))
+    rest = [v for v in values if v >= expected]
+    if rest:
+        yield Finding(path, f"{_run(rest)} in no {what}{of_round}", depends=(BID_MAX, BID_MIN))
 
 
 def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
-    yield from _cover(rs, ("scoring", "bands"), rs.scoring.bands, "band")
+    """Bands cover the bids of every round of bidding; a band marked with a round covers that round's only."""
+    path = ("scoring", "bands")
+    rounds = round_values(rs)
+    every = sorted({v for values in rounds.values() for v in values})
+    if not every:
+        return
+    yield from _bands_inside(path, list(enumerate(rs.scoring.bands)), "band", every)
+    seen: set[tuple[KeyPath, str]] = set()
+    for r, values in rounds.items():
+        bands: list[tuple[int, Band | PairBand]] = [(i, b) for i, b in enumerate(rs.scoring.bands)
+                                                    if b.round in (None, r)]
+        of_round = f" (for a contract of round {r})" if len(rounds) > 1 and any(
+            b.round is not None for b in rs.scoring.bands) else ""
+        for f in _cover(path, bands, "band", values, of_round):
+            if (f.path, f.message) not in seen:  # the same finding for both rounds is said once
+                seen.add((f.path, f.message))
+                yield f
+    for i, band in enumerate(rs.scoring.bands):
+        if band.round is not None and band.round not in rounds:
+            yield Finding((*path, i, "round"), "there is no second auction or raise, so every contract is fixed "
+                          "in round 1", depends=(SCHEDULE,))
     for i, band in enumerate(rs.scoring.bands):
         if band.made < 0:
             yield Finding(("scoring", "bands", i, "made"), "made is what the bidders win: 0 or more")
@@ -472,7 +709,7 @@ def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
 def match_ends(rs: Ruleset) -> Iterator[Finding]:
     m = rs.match
     start = ("match", "start")
-    if m.win_at is None and m.lose_at is None:
+    if m.win_at is None and m.lose_at is None and m.sets is None:
         yield Finding(("match",), "win_at and lose_at are both null: the match would never end")
     if m.win_at is not None and m.win_at <= m.start:
         yield Finding(("match", "win_at"), f"win_at {m.win_at} must be above the starting score {m.start}",
@@ -483,6 +720,10 @@ def match_ends(rs: Ruleset) -> Iterator[Finding]:
 
 
 def annul_options(rs: Ruleset) -> Iterator[Finding]:
+    if rs.annul.held_all_trumps_checked != "at_end" and not rs.annul.bidding_team_held_all_trumps:
+        yield Finding(("annul", "held_all_trumps_checked"), "this says when bidding_team_held_all_trumps is "
+                      "checked, and it is off", depends=(("annul", "bidding_team_held_all_trumps"),),
+                      hint="; remove it, or set bidding_team_held_all_trumps: true")
     if rs.annul.trump_never_exposed and not rs.trump.concealed:
         yield Finding(("annul", "trump_never_exposed"), "the trump is never concealed here (trump.concealed)",
                       depends=(CONCEALED,))
@@ -502,7 +743,8 @@ CHECKS: tuple[Check, ...] = (
     dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
     contract_names_unique,
     contract_scores_signed, doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
-    annul_options,
+    annul_options, auction_speeches_agree, second_auction_fits, trump_redeal_fits, captures_fit, concede_fits,
+    counting_side_fits, sets_fit,
 )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.rules.checks import cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.load import Report
-from engine.rules.model import Ruleset
+from engine.rules.model import BidRange, CaptureBonus, PartnerSpeech, Ruleset
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
 
@@ -63,9 +63,8 @@ def _stake(rs: Ruleset, made: int, failed: int, who: str) -> str:
     if w.paired:
         pay = "pay" if plural else "pays"
         return f"made, the opponents pay {who} {made}; failed, {who} {pay} the opponents {-failed}"
-    gain, lose = ("gain", "lose") if plural else ("gains", "loses")
-    return (f"made, {who} {gain} {made} and {w.each_other} loses {made}; failed, {who} {lose} {-failed} and "
-            f"{w.each_other} gains {-failed}")
+    pay = "pay" if plural else "pays"
+    return f"made, {w.each_other} pays {who} {made}; failed, {who} {pay} {w.each_other} {-failed}"
 
 
 def _trump_card_power(rs: Ruleset) -> str:
@@ -101,7 +100,10 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
     yield text, (_p("deck", "points"),)
     if d.last_trick_bonus:
         yield f"Winning the last trick is worth {d.last_trick_bonus} more.", (_p("deck", "last_trick_bonus"),)
-    yield f"{total_points(rs)} points in all.", (_p("deck", "points"), _p("deck", "last_trick_bonus"))
+    for i, b in enumerate(rs.special.capture_bonuses):
+        yield _capture(rs, b), (_p("special", "capture_bonuses", i),)
+    yield f"{total_points(rs)} points in all.", (_p("deck", "points"), _p("deck", "last_trick_bonus"),
+                                                 _p("special", "capture_bonuses"))
     for g, group in enumerate(d.rank_ties):
         yield f"{' and '.join(group)} rank equal: of two in one trick the first played wins.", (
             _p("deck", "rank_ties", g),)
@@ -112,18 +114,36 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
 def _schedule(rs: Ruleset) -> Iterator[Line]:
     w = _Words(rs)
     steps = {"auction": "Auction.", "trump": "The bidder chooses the trump.",
-             "raise": f"{w.bidders.capitalize()} may raise the contract."}
+             "raise": f"{w.bidders.capitalize()} may raise the contract.",
+             "second_auction": "Second auction (see below)."}
     for i, step in enumerate(rs.schedule):
         text = steps[step] if isinstance(step, str) else f"Deal {step.deal} cards to each player."
         yield f"{i + 1}. {text}", (_p("schedule", i),)
     yield f"Each player holds {cards_per_player(rs)} cards; every card is dealt.", (_p("schedule"),)
 
 
+def _bid_words(bids: BidRange) -> str:
+    step = f" in steps of {bids.step}" if bids.step != 1 else ""
+    extra = f", then {', '.join(str(v) for v in bids.extra)}" if bids.extra else ""
+    return f"from {bids.min} to {bids.max}{step}{extra}"
+
+
+def _partner_speech(speech: PartnerSpeech, lapse: str) -> str:
+    back = ", or hands it back once (the asker must then bid or pass)" if speech.hand_back else ""
+    return (f"A player may say `partner` at his turn: his partner at once bids or passes in his place{back}; it "
+            f"counts as a speech of both, and {lapse}.")
+
+
 def _auction(rs: Ruleset) -> Iterator[Line]:
     a = rs.auction
-    step = f" in steps of {a.bids.step}" if a.bids.step != 1 else ""
-    yield f"Bids from {a.bids.min} to {a.bids.max}{step}, each higher than the last.", (
-        _p("auction", "bids"),)
+    yield f"Bids {_bid_words(a.bids)}, each higher than the last.", (_p("auction", "bids"),)
+    if a.exact_step:
+        yield "Each bid is exactly the next one above the standing bid: no jumps.", (_p("auction", "exact_step"),)
+    if a.only_opponents_may_bid:
+        yield "Only an opponent of the standing bidder may bid.", (_p("auction", "only_opponents_may_bid"),)
+    if a.default_bidder is not None:
+        yield ("The first hand holds a standing bid of 0 before anyone bids; if nobody bids, he is the bidder at "
+               "0."), (_p("auction", "default_bidder"),)
     if a.hold:
         yield ("A player who speaks earlier in the order of bidding (from the first hand) may hold: bid the same "
                "as the standing bid of a player who speaks later."), (_p("auction", "hold"),)
@@ -134,14 +154,23 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         yield f"Every bid names a trump suit{nt}.", (_p("trump", "chosen"), _p("trump", "no_trumps"))
     first = "must bid at their first turn" if a.first_hand_must_bid else "may pass"
     yield f"The first hand speaks first and {first}.", (_p("auction", "first_hand_must_bid"),)
+    doubled = rs.special.doubling is not None and rs.special.doubling.window == "in_auction"
+    after = "the last bid, double or redouble" if doubled else "a bid"
     if a.pass_is_final:
         yield "A player who passes may not bid again.", (_p("auction", "pass_is_final"),)
         yield "The auction ends when every player but the highest bidder has passed.", ()
     else:
         yield "A player who passed may bid again later.", (_p("auction", "pass_is_final"),)
-        yield "The auction ends when all the other players have passed in a row after a bid.", ()
-    if a.if_all_pass == "redeal":
-        yield "If every player passes, the same dealer deals again.", (_p("auction", "if_all_pass"),)
+        standing = " (the standing bidder's own passes do not count)" if a.default_bidder is not None else ""
+        yield f"The auction ends when all the other players have passed in a row after {after}{standing}.", (
+            _p("auction", "default_bidder"), _p("special", "doubling", "window"))
+    if a.default_bidder is not None:
+        pass
+    elif a.if_all_pass == "redeal":
+        who = "the deal passes to the next player" if rs.match.next_dealer.after_all_pass == "next" else \
+            "the same dealer deals again"
+        yield f"If every player passes, {who}.", (
+            _p("auction", "if_all_pass"), _p("match", "next_dealer", "after_all_pass"))
     else:
         forced = a.bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid
         yield f"If all the others pass, the dealer must bid {forced}, which ends the auction.", (
@@ -154,6 +183,12 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
     if a.second_bid_min is not None:
         yield f"A player's second and later bids must be at least {a.second_bid_min}.", (
             _p("auction", "second_bid_min"),)
+    if a.after_first_speech_min is not None:
+        yield (f"Once a player has spoken (a bid, a pass, or a speech his partner made for him), his bids are at "
+               f"least {a.after_first_speech_min}."), (_p("auction", "after_first_speech_min"),)
+    if a.partner_speech is not None:
+        yield _partner_speech(a.partner_speech, "the partner's own next turn lapses"), (
+            _p("auction", "partner_speech"),)
     if a.one_suit_hand_may_not_bid != "nobody":
         who = "The first hand" if a.one_suit_hand_may_not_bid == "first_hand" else "Nobody"
         verb = "may not bid" if who == "The first hand" else "may bid"
@@ -161,13 +196,42 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
     r = a.pointless_redeal
     if r is not None:
         if r.automatic:
-            whose = "the first hand's cards carry" if r.seats == 1 else (
-                f"the cards of any of the first {r.seats} players carry")
-            text = f"If {whose} no points when the auction starts, the same dealer deals again at once."
+            whose = "the first hand's cards" if r.seats == 1 else f"the cards of any of the first {r.seats} players"
+            what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
+            text = f"If {whose} {what} when the auction starts, the same dealer deals again at once."
         else:
             who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
-            text = f"{who} may ask for a new deal at their first turn if their cards carry no points."
+            what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
+            text = f"{who} may ask for a new deal at their first turn if their cards {what}."
         yield text, (_p("auction", "pointless_redeal"),)
+
+
+def _second_auction(rs: Ruleset) -> Iterator[Line]:
+    sa = rs.second_auction
+    if sa is None:
+        return
+    w = _Words(rs)
+    sec = ("second_auction",)
+    yield (f"Bids {_bid_words(sa.bids)}, each higher than the standing bid (the contract of the first auction "
+           "to begin with); its holder speaks first, then round the table."), (_p(*sec, "bids"), _p(*sec, "first"))
+    if sa.turns == "once":
+        yield "Every player speaks once.", (_p(*sec, "turns"),)
+    else:
+        yield ("A player who passed may bid again later; it ends when all the others have passed in a row after "
+               "the last bid (with no bid, once every player has passed)."), (_p(*sec, "turns"),)
+    yield ("The holder of the top bid at the end holds the contract; a new holder takes the trump step again: the "
+           "trump card laid so far returns to its owner's hand and he lays one from his full hand."), ()
+    refold = {"when_bidding": "A holder who bid again in this auction and stays holder lays his trump card anew "
+                              "(it may be the same card).",
+              "when_marked": "A holder who stays holder keeps his trump card, unless one of his speeches in this "
+                             "auction was marked change (`bid N change`, `pass change`): then he lays it anew.",
+              "never": "A holder who stays holder keeps his trump card."}
+    yield refold[sa.holder_refolds], (_p(*sec, "holder_refolds"),)
+    if sa.partner_speech is not None:
+        yield _partner_speech(sa.partner_speech, "the partner's own turn in this auction lapses"), (
+            _p(*sec, "partner_speech"),)
+    yield (f"A contract is of round 2 when a bid of this auction stands, else of round 1 ({w.bidders} and the "
+           "bid stay)."), ()
 
 
 def _trump(rs: Ruleset) -> Iterator[Line]:
@@ -190,6 +254,9 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.seventh_card:
         yield ("The bidder may instead take the seventh card dealt to them (`trump seventh`): it is laid aside "
                "face down as the indicator, and its suit is trump."), (_p("trump", "seventh_card"),)
+    if t.may_redeal is not None:
+        yield (f"Instead of choosing the trump, a bidder whose cards total at most {t.may_redeal.max_points} points "
+               "may ask for a new deal (`redeal`)."), (_p("trump", "may_redeal"),)
     if t.no_trumps and t.no_trumps_ranking == "reversed":
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
@@ -336,6 +403,30 @@ def _special(rs: Ruleset) -> Iterator[Line]:
                 _p("special", "all_tricks", "surrender"),)
     if s.doubling is not None:
         yield from _doubling(rs)
+    if s.concede is not None:
+        moments = {"after_first_auction": "instead of laying the trump card after the first auction",
+                   "after_second_auction": "instead of laying it anew after the second auction (a holder who "
+                                           "keeps it concedes in play)",
+                   "in_play": "at any of his turns to play while his side has not reached its target"}
+        when = "; ".join(moments[x] for x in s.concede.when)
+        yield (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
+               "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
+
+
+def _capture(rs: Ruleset, b: CaptureBonus) -> str:
+    w = _Words(rs)
+    unit = "card points" if b.unit == "card_points" else "game points"
+    if b.amount == 1:
+        unit = unit[:-1]
+    if b.trigger == "last_trick":
+        what = "The side that wins the last trick"
+    else:
+        n = len(rs.deck.suits) * rs.deck.copies
+        what = f"A side whose tricks hold all {_NUMBERS.get(n, str(n))} {_PLURAL[b.rank or 'J']}"
+    counts = " (they count toward the contract)" if b.unit == "card_points" else ", whatever the contract did"
+    if b.kind == "transfer":
+        return f"{what} takes {b.amount} {unit} from {w.others if w.paired else 'the other side'}{counts}."
+    return f"{what} scores {b.amount} more {unit}{counts}."
 
 
 def _pair(rs: Ruleset) -> Iterator[Line]:
@@ -368,12 +459,27 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
     w = _Words(rs)
     steps: list[str] = []
     product = 1
+    added = 0
     for st in d.steps:
-        product *= st.multiplier
         side = w.an_opponent if st.by == "opponents" else w.bidders
+        if st.adds is not None:
+            added += st.adds
+            in_all = f", +{added} in all" if added != st.adds else ""
+            steps.append(f"{side} may {st.name} (the paid side receives {st.adds} more{in_all})")
+            continue
+        product *= st.multiplier
         in_all = f", x{product} in all" if product != st.multiplier else ""
         steps.append(f"{side} may {st.name} (x{st.multiplier}{in_all})")
-    yield f"After the trump is chosen, {', then '.join(steps)}.", (_p("special", "doubling", "steps"),)
+    if d.window == "in_auction":
+        side = "an opponent of the standing bid" if not w.alone else "another player than the standing bidder"
+        yield (f"In the auction, at their turn, {side} may say {d.steps[0].name}; then each step at its player's "
+               f"turn: {', then '.join(steps)}; each once per bid. A higher bid cancels them, and the auction goes "
+               "on."), (_p("special", "doubling", "steps"), _p("special", "doubling", "window"))
+    else:
+        when = "After the trump is chosen" if d.window == "after_trump" else "After every other step, just before "\
+            "the first lead"
+        yield f"{when}, {', then '.join(steps)}.", (_p("special", "doubling", "steps"),
+                                                    _p("special", "doubling", "window"))
     if d.auto_double is not None:
         yield (f"Bids of {d.auto_double.from_bid} or more are worth x{d.auto_double.multiplier} from the "
                "start."), (_p("special", "doubling", "auto_double"),)
@@ -398,15 +504,32 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
            "exchange": ("The losing side pays the winning side." if w.paired else
                         f"What {w.bidders} gains, {w.each_other} loses, and the other way round.")}
     yield how[sc.method], (_p("scoring", "method"),)
+    target = "the bid" if sc.target is None else str(sc.target)
+    if sc.target is not None and "call" in sc.target_adjustments:
+        target += ", less the bid"
+    if sc.counted_by == "opponents":
+        yield (f"{w.others.capitalize()} count their card points against a target of {target}: the contract is "
+               "made when they stay below it."), (_p("scoring", "counted_by"), _p("scoring", "target"),
+                                                  _p("scoring", "target_adjustments"))
+    elif sc.target is not None:
+        yield f"{w.bidders.capitalize()} must take {target} card points.", (
+            _p("scoring", "target"), _p("scoring", "target_adjustments"))
     for i, band in enumerate(sc.bands):
         lo, hi = band.bids
         bids = f"Bid {lo}" if lo == hi else f"Bids {lo}-{hi}"
+        if band.round is not None:
+            bids += f" fixed in round {band.round}"
         who = "the bidder" if w.alone else "the bidders"
         yield f"{bids}: {_stake(rs, band.made, band.failed, who)}.", (
             _p("scoring", "bands", i), _p("scoring", "method"))
     if sc.below_half_loss_multiplier > 1:
         yield (f"Taking less than half the bid in card points multiplies the loss by "
                f"{sc.below_half_loss_multiplier}."), (_p("scoring", "below_half_loss_multiplier"),)
+    if sc.shortfall_loss is not None:
+        sl = sc.shortfall_loss
+        loss = "as many game points as the bid" if sl.loss == "bid" else f"{sl.loss} game points"
+        yield (f"Falling short of the bid by {sl.at_least} card points or more, {w.bidders} loses {loss} "
+               "instead."), (_p("scoring", "shortfall_loss"),)
 
 
 def _match(rs: Ruleset) -> Iterator[Line]:
@@ -417,6 +540,28 @@ def _match(rs: Ruleset) -> Iterator[Line]:
         yield f"A {unit} reaching {m.win_at} wins the match.", (_p("match", "win_at"),)
     if m.lose_at is not None:
         yield f"A {unit} at {m.lose_at} or below loses the match.", (_p("match", "lose_at"),)
+    if m.sets is not None:
+        yield (f"Scores are kept in sets: a {unit} reaching +{m.sets.at} opens a red set, -{m.sets.at} a black one, "
+               f"and its score returns to 0; sets of one colour open on every side cancel one for one. A {unit} "
+               f"with {m.sets.win_sets} red sets open wins the match."), (_p("match", "sets"),)
+    nd = m.next_dealer
+    nd_path = ("match", "next_dealer")
+    if nd.after_hand == "next":
+        yield "After a scored hand the deal passes to the next player (first hand).", (_p(*nd_path, "after_hand"),)
+    else:
+        yield (f"After a scored hand the dealer deals again while his {unit}'s score is below another {unit}'s; "
+               "otherwise the deal passes to the next player."), (_p(*nd_path, "after_hand"),)
+    kinds = {"after_all_pass": "an all-pass", "after_void": "a hand annulled because the bidding side held every "
+             "trump", "after_redeal": "a redeal someone asked for", "after_annul": "any other annulled hand"}
+    passes = [what for key, what in kinds.items() if getattr(nd, key) == "next"]
+    paths = tuple(_p(*nd_path, key) for key in kinds)
+    if not passes:
+        yield "After a hand that is not scored (every player passed, or annulled) the same dealer deals again.", paths
+    elif len(passes) == len(kinds):
+        yield "After a hand that is not scored (every player passed, or annulled) the deal passes on too.", paths
+    else:
+        yield (f"After {', '.join(passes[:-1]) + ' or ' if len(passes) > 1 else ''}{passes[-1]} the deal passes "
+               "on; after any other hand that is not scored the same dealer deals again."), paths
 
 
 def _annul(rs: Ruleset) -> Iterator[Line]:
@@ -427,8 +572,12 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
         yield f"A player holds all {_NUMBERS.get(n, str(n))} {rank} after the full deal.", (
             _p("annul", "one_hand_holds_all_of"),)
     if a.bidding_team_held_all_trumps:
-        who = "the bidder turns" if rs.table.bidder_plays_alone else "the bidding team turns"
-        yield f"At the end, {who} out to have held every trump.", (_p("annul", "bidding_team_held_all_trumps"),)
+        who = "the bidder" if rs.table.bidder_plays_alone else "the bidding team"
+        if a.held_all_trumps_checked == "at_end":
+            text = f"At the end, {who} turns out to have held every trump."
+        else:
+            text = f"Once every step is done, before the first lead: {who} was dealt every trump."
+        yield text, (_p("annul", "bidding_team_held_all_trumps"), _p("annul", "held_all_trumps_checked"))
     if a.trump_never_exposed:
         yield "The trump is never exposed.", (_p("annul", "trump_never_exposed"),)
     if a.pointless_hand_may_redeal:
@@ -438,8 +587,8 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
 
 SECTIONS = (("Players and teams", _table), ("Cards and points", _deck), ("Deal", _schedule),
             ("Auction", _auction), ("Trump", _trump), ("Play", _play), ("Raise", _raise),
-            ("Special contracts", _special), ("Scoring", _scoring), ("Match", _match),
-            ("Annulled hands (no score; the same dealer deals again)", _annul))
+            ("Second auction", _second_auction), ("Special contracts", _special), ("Scoring", _scoring),
+            ("Match", _match), ("Annulled hands (no score; who deals next: see Match)", _annul))
 
 
 def _origin_note(report: Report, paths: tuple[KeyPath, ...]) -> str:

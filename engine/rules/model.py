@@ -78,7 +78,7 @@ class DealStep(Section):
     deal: Annotated[int, Field(ge=1, le=20)]
 
 
-StepName = Literal["auction", "trump", "raise"]
+StepName = Literal["auction", "trump", "raise", "second_auction"]
 ScheduleStep = DealStep | StepName
 
 
@@ -87,6 +87,9 @@ class BidRange(Section):
     min: Annotated[int, Field(ge=0)]
     max: Annotated[int, Field(ge=0)]
     step: Annotated[int, Field(ge=1)] = 1
+    extra: list[Annotated[int, Field(ge=0)]] = Field(
+        default_factory=list, description="Bids off the step, in increasing order above max (e.g. 104 over a top "
+        "of 100).")
 
 
 class PartnerOvercall(Section):
@@ -106,6 +109,15 @@ class PointlessRedeal(Section):
     seats: Annotated[int, Field(ge=1, le=12)] = Field(
         1, description="How many players, from the first hand on, have this right (at their first turn).")
     automatic: bool = Field(False, description="The redeal happens without being asked for.")
+    max_points: Points = Field(
+        0, description="The first cards may total at most this many points (0: no points at all).")
+
+
+class PartnerSpeech(Section):
+    """The "partner" speech: a player asks his partner to speak in his place."""
+
+    hand_back: bool = Field(
+        True, description="The partner may hand the speech back once; the asker must then bid or pass.")
 
 
 class Auction(Section):
@@ -128,9 +140,46 @@ class Auction(Section):
     one_suit_hand_may_not_bid: Literal["nobody", "first_hand", "everyone"] = Field(
         "nobody", description="Who may not bid while holding cards of one suit only.")
     pointless_redeal: PointlessRedeal | None = None
+    exact_step: bool = Field(
+        False, description="Every bid is exactly the next bid above the standing one (no jumps).")
+    only_opponents_may_bid: bool = Field(
+        False, description="Only an opponent of the standing bidder may bid.")
+    default_bidder: Literal["first_hand"] | None = Field(
+        None, description="This player holds a standing bid of 0 before anyone bids, and is the bidder at 0 if "
+        "nobody bids.")
+    after_first_speech_min: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="Once a player has spoken (bid, passed, or had his speech made by his partner), his bids "
+        "are at least this.")
+    partner_speech: PartnerSpeech | None = Field(
+        None, description="A player may say `partner`: his partner speaks in his place (and his partner's own next "
+        "turn lapses).")
+
+
+class SecondAuction(Section):
+    """A second auction after more cards are dealt (schedule step second_auction); the holder of the top bid at
+    its end holds the contract."""
+
+    bids: BidRange
+    first: Literal["contract_holder"] = Field(
+        "contract_holder", description="Who speaks first: the holder of the contract from the first auction; then "
+        "round the table.")
+    turns: Literal["once", "until_others_pass"] = Field(
+        "until_others_pass", description="once: every player speaks once; until_others_pass: it ends when all the "
+        "others have passed in a row after the last bid (no bid: every player passes once).")
+    holder_refolds: Literal["when_bidding", "when_marked", "never"] = Field(
+        "never", description="Whether a contract holder who stays holder lays his trump card anew: if he bid in "
+        "this auction; only if one of his speeches was marked `change`; never. A new holder always lays a new one.")
+    partner_speech: PartnerSpeech | None = Field(
+        None, description="The `partner` speech in this auction (the partner's own turn then lapses).")
 
 
 # --------------------------------------------------------------------------------------------- trump
+class TrumpRedeal(Section):
+    """At the trump step, the bidder whose cards total at most `max_points` may say `redeal`."""
+
+    max_points: Points = Field(description="The bidder's cards may total at most this many points.")
+
+
 class Trump(Section):
     """How trumps are chosen and kept."""
 
@@ -146,6 +195,8 @@ class Trump(Section):
         "`trump NT` (declared_as: suit).")
     no_trumps_ranking: Literal["normal", "reversed"] = Field(
         "normal", description="In a no-trump hand the ranks keep their order, or run the other way (7 high, J low).")
+    may_redeal: TrumpRedeal | None = Field(
+        None, description="Instead of choosing the trump, a bidder whose cards total little may ask for a new deal.")
 
 
 # ---------------------------------------------------------------------------------------------- play
@@ -257,7 +308,10 @@ class AllTricks(Section):
 class DoublingStep(Section):
     name: Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")]
     by: Literal["opponents", "bidding_team"]
-    multiplier: Annotated[int, Field(ge=2)] = 2
+    multiplier: Annotated[int, Field(ge=2)] = Field(2, description="What the score is multiplied by.")
+    adds: Annotated[int, Field(ge=1)] | None = Field(
+        None, description="Instead of multiplying: what the paid side receives on top, in match units (on top "
+        "of what earlier steps added).")
 
 
 class AutoDouble(Section):
@@ -274,12 +328,41 @@ class FixedStake(Section):
 
 
 class Doubling(Section):
-    """Doubling window right after the trump is chosen."""
+    """Doubling: a window right after the trump is chosen, inside the auction, or just before the first lead."""
 
+    window: Literal["after_trump", "in_auction", "before_play"] = Field(
+        "after_trump", description="after_trump: right after the trump is chosen; in_auction: a speech at one's "
+        "turn in the auction, cancelled by a higher bid; before_play: after every step, just before the first "
+        "lead.")
     steps: list[DoublingStep] = Field(min_length=1)
     cap: Annotated[int, Field(ge=1)] | None = Field(None, description="The largest multiplier allowed.")
     auto_double: AutoDouble | None = None
     fixed_stake: FixedStake | None = None
+
+
+class CaptureBonus(Section):
+    """What capturing certain cards earns: the last trick, or every card of a rank."""
+
+    trigger: Literal["last_trick", "all_of_rank"] = Field(
+        description="last_trick: winning the last trick; all_of_rank: a side whose tricks hold every card of `rank`.")
+    rank: Rank | None = Field(None, description="The rank for all_of_rank.")
+    amount: Annotated[int, Field(ge=1, le=1000)]
+    unit: Literal["card_points", "game_points"] = Field(
+        "card_points", description="card_points count toward the contract; game_points go straight to the score.")
+    kind: Literal["bonus", "transfer"] = Field(
+        "bonus", description="bonus: the capturing side gains the amount; transfer: the other side also loses it.")
+
+
+ConcedeWhen = Literal["after_first_auction", "after_second_auction", "in_play"]
+
+
+class Concede(Section):
+    """The contract holder may give up (`concede`): play stops and the contract counts as failed."""
+
+    when: list[ConcedeWhen] = Field(
+        min_length=1, description="after_first_auction: instead of laying the trump card after the first auction; "
+        "after_second_auction: instead of laying it anew after the second; in_play: at each of his turns to play "
+        "while his side has not reached its target.")
 
 
 class Special(Section):
@@ -287,6 +370,9 @@ class Special(Section):
     contracts: list[SpecialContract] = Field(default_factory=list)
     all_tricks: AllTricks | None = None
     doubling: Doubling | None = None
+    capture_bonuses: list[CaptureBonus] = Field(
+        default_factory=list, description="Bonuses for capturing cards (deck.last_trick_bonus is one of them).")
+    concede: Concede | None = None
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -295,21 +381,63 @@ class Band(Section):
     made: int
     failed: int = Field(
         description="Negative: what the bidders lose (see scoring.method for who it goes to).")
+    round: Literal[1, 2] | None = Field(
+        None, description="Only for a contract fixed in this round of bidding (default: either).")
+
+
+class ShortfallLoss(Section):
+    """Falling short of the bid by a lot costs more."""
+
+    at_least: Annotated[int, Field(ge=1)] = Field(description="Short of the bid by at least this many card points.")
+    loss: Literal["bid"] | Annotated[int, Field(ge=1)] = Field(
+        description="What the bidders then lose in game points: as many as the bid, or this number.")
 
 
 class Scoring(Section):
     method: Literal["bidding_team", "opponents_credited", "exchange"] = Field(
         "bidding_team", description="bidding_team: only the bidders' score moves; opponents_credited: a "
-        "failure is paid to the opponents; exchange: the loser pays the winner (tables).")
+        "failure is paid to the opponents; exchange: the loser pays the winner (tables), each opponent "
+        "separately where the bidder plays alone.")
     bands: list[Band] = Field(min_length=1)
     below_half_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
         1, description="Taking less than half the bid multiplies the loss by this.")
+    shortfall_loss: ShortfallLoss | None = None
+    counted_by: Literal["bidders", "opponents"] = Field(
+        "bidders", description="Whose card points are counted against the target: the bidders' (made: they "
+        "reach it), or their opponents' (made: the opponents stay below it).")
+    target: Points | None = Field(
+        None, description="The counting side's target, a fixed number (default: the bid).")
+    target_adjustments: list[Literal["call"]] = Field(
+        default_factory=list, description="call: the bid lowers the counting side's fixed target by its value.")
+
+
+class NextDealer(Section):
+    """Who deals the next hand, by how this one ended."""
+
+    after_hand: Literal["next", "stays_while_team_behind"] = Field(
+        "next", description="After a scored hand: the next player deals, or the dealer deals again while his team's "
+        "score is below another team's.")
+    after_all_pass: Literal["same", "next"] = Field("same", description="After every player passed.")
+    after_void: Literal["same", "next"] = Field(
+        "same", description="After a hand annulled because the bidding team held every trump.")
+    after_redeal: Literal["same", "next"] = Field("same", description="After a redeal someone asked for.")
+    after_annul: Literal["same", "next"] = Field("same", description="After any other annulled hand.")
+
+
+class Sets(Section):
+    """Scores kept in sets: a team reaching +at opens a red set, -at a black one, and its score returns to 0."""
+
+    at: Annotated[int, Field(ge=1)] = Field(description="The score that opens a set, up or down.")
+    win_sets: Annotated[int, Field(ge=1)] = Field(
+        description="A team with this many red sets open wins; equal-coloured sets open on both sides cancel.")
 
 
 class Match(Section):
     start: int = Field(0, description="Every team's score at the start.")
     win_at: int | None = Field(6, description="A team reaching this score wins.")
     lose_at: int | None = Field(-6, description="A team at or below this score loses.")
+    next_dealer: NextDealer = Field(default_factory=NextDealer)
+    sets: Sets | None = None
 
 
 class Annul(Section):
@@ -318,6 +446,9 @@ class Annul(Section):
     one_hand_holds_all_of: Rank | None = Field(
         "J", description="After the full deal, one player holding every card of this rank annuls the hand.")
     bidding_team_held_all_trumps: bool = False
+    held_all_trumps_checked: Literal["at_end", "before_play"] = Field(
+        "at_end", description="When bidding_team_held_all_trumps is checked: at the end of the hand, or once "
+        "every step is done, before the first lead.")
     trump_never_exposed: bool = False
     pointless_hand_may_redeal: bool = Field(
         False, description="After the full deal a player whose cards carry no points may annul the hand.")
@@ -340,6 +471,7 @@ class Ruleset(Section):
     deck: Deck
     schedule: list[ScheduleStep] = Field(min_length=1, description="What happens in a hand, in order.")
     auction: Auction
+    second_auction: SecondAuction | None = None
     trump: Trump = Field(default_factory=Trump)
     play: Play = Field(default_factory=Play)
     raise_: Raise | None = Field(None, alias="raise")

@@ -24,6 +24,21 @@ def guarded(reason: str, state: State, view: View, notation: str) -> str:
     return reason
 
 
+def card_reasons(state: State, seat: int) -> dict[str, str | None]:
+    """Each distinct card the seat holds (the face-down indicator included, for its owner) -> None when it may be
+    played now, else why not. Empty unless the seat is to play a card."""
+    view = build_view(state, seat)
+    if state.is_terminal or state.to_act != seat or view.phase != "play":
+        return {}
+    legal = state.legal_actions()
+    cards = view.hand_cards() + ([view.indicator] if view.indicator is not None else [])
+    out: dict[str, str | None] = {}
+    for code in dict.fromkeys(view.code(c) for c in cards):
+        action = state.game.action(seat, "play", code)
+        out[code] = None if action in legal else guarded(why_illegal(state, action), state, view, action.notation)
+    return out
+
+
 def explain_cards(state: State, seat: int, lab: Labels) -> list[Text]:
     """One line per distinct card the seat holds (the face-down indicator included, for its owner)."""
     view = build_view(state, seat)
@@ -34,17 +49,15 @@ def explain_cards(state: State, seat: int, lab: Labels) -> list[Text]:
     legal = state.legal_actions()
     others = [a.notation for a in legal if a.verb != "play"]
     if view.phase != "play":
-        names = sorted({n.split()[0] for n in view.legal})
+        names = sorted({a.verb for a in view.legal})
         return [Text(f"no card is played during the {view.phase}; you may now: {', '.join(names)}")]
-    codes = list(dict.fromkeys(view.hand + ([view.indicator] if view.indicator else [])))
     lines: list[Text] = []
-    for code in codes:
-        action = state.game.action(seat, "play", code)
+    for code, reason in card_reasons(state, seat).items():
         line = lab.card(code).append(": ")
-        if action in legal:
+        if reason is None:
             line.append("playable", style="green")
         else:
-            line.append("not playable: " + guarded(why_illegal(state, action), state, view, action.notation))
+            line.append("not playable: " + reason)
         lines.append(line)
     if others:
         lines.append(Text("you may also: " + ", ".join(others)))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from engine.cards import DeckLayout
 from engine.errors import RecordError
 from engine.play.actions import VERBS, Action
+from engine.table.decisions import Picker
 from engine.text import escaped, quoted
 
 EXPLAIN = "explain"
@@ -24,37 +25,77 @@ class Parsed:
     action: Action | None = None
     command: str | None = None
     problem: str | None = None
+    needs_suit: tuple[Picker, int] | None = None   # a bid's number was typed; its suit is asked next
 
 
-def usage(n_choices: int) -> str:
+def usage(n_choices: int, pickers: Sequence[Picker] = ()) -> str:
     numbers = f"1-{n_choices}" if n_choices > 1 else "1"
-    return (f"type a choice number ({numbers}), a card such as JS, an action such as 'bid 18' or 'pass', "
+    typed = "".join(f", a {p.verb} as its number ({p.values[0]}{' S' if p.suits else ''})" for p in pickers)
+    return (f"type a choice number ({numbers}){typed}, a card such as JS, an action such as 'bid 18' or 'pass', "
             "? to explain your cards, or q to save and stop")
 
 
+def _numbered(words: list[str], seat: int, n_choices: int, pickers: Sequence[Picker]) -> Parsed | None:
+    """A number typed for a bid or raise ('30', '30 S'); None when the words are something else. A choice
+    number wins over a value that is also one (`bid N` is always understood)."""
+    if not pickers or not (words[0].isascii() and words[0].isdigit()) or len(words) > 2 or len(words[0]) > 6:
+        return None
+    value = int(words[0])
+    if len(words) == 1 and (1 <= value <= n_choices or value < min(min(p.values) for p in pickers)):
+        return None   # a choice number, or no bid at all (below every bid: "there is no choice 0")
+    picker = next((p for p in pickers if value in p.values), pickers[0])
+    if len(words) == 1 and picker.suits and value in picker.values:
+        return Parsed(needs_suit=(picker, value))
+    try:
+        return Parsed(action=Action.parse(f"{seat} {picker.verb} {' '.join(words)}"))
+    except RecordError as e:
+        return Parsed(problem=str(e))
+
+
+def parse_suit(text: str, seat: int, picker: Picker, value: int) -> Parsed:
+    """The answer to 'which suit?' for a bid of `value`: a number from the list, a suit letter or symbol, NT."""
+    t = text.strip()
+    suits = picker.suits.get(value, [])
+    if t.isascii() and t.isdigit() and 1 <= int(t) <= len(suits):
+        return Parsed(action=Action(seat, picker.verb, f"{value} {suits[int(t) - 1]}"))
+    if t.lower() in ("q", "quit", "exit", "save"):
+        return Parsed(command=QUIT)
+    try:
+        return Parsed(action=Action.parse(f"{seat} {picker.verb} {value} {t}"))
+    except RecordError:
+        return Parsed(problem=f"{quoted(t)} is not one of the suits: choose 1 to {len(suits)} or type one of "
+                      f"{' '.join(suits)}")
+
+
 def parse_input(text: str, seat: int, legal: Sequence[Action], layout: DeckLayout,
-                extra_verbs: Sequence[str] = ()) -> Parsed:
-    """Turn one line of input into an action of `seat` (legality is left to the engine, which says why)."""
+                extra_verbs: Sequence[str] = (), pickers: Sequence[Picker] = ()) -> Parsed:
+    """Turn one line of input into an action of `seat` (legality is left to the engine, which says why).
+    `legal` are the numbered choices; `pickers` the bids and raises that may be typed as a number."""
     t = text.replace("\t", " ").strip()
     low = t.lower()
     if not t:
-        return Parsed(problem="nothing typed: " + usage(len(legal)))
+        return Parsed(problem="nothing typed: " + usage(len(legal), pickers))
     if len(t) > MAX_LINE:
-        return Parsed(problem=f"that line is {len(t)} characters long, which no action is: " + usage(len(legal)))
+        return Parsed(problem=f"that line is {len(t)} characters long, which no action is: "
+                      + usage(len(legal), pickers))
     if escaped(t) != t:  # control or format characters: said back escaped, never echoed as typed
-        return Parsed(problem=f"{quoted(t)} is not understood: " + usage(len(legal)))
+        return Parsed(problem=f"{quoted(t)} is not understood: " + usage(len(legal), pickers))
     if low in ("?", "why", "explain"):
         return Parsed(command=EXPLAIN)
     if low in ("q", "quit", "exit", "save"):
         return Parsed(command=QUIT)
     if low in ("h", "help"):
         return Parsed(command=HELP)
+    words = t.split()
+    typed = _numbered(words, seat, len(legal), pickers)
+    if typed is not None:
+        return typed
     if t.isascii() and t.isdigit():
         k = int(t)
         if 1 <= k <= len(legal):
             return Parsed(action=legal[k - 1])
-        return Parsed(problem=f"there is no choice {k}: choose 1 to {len(legal)}")
-    words = t.split()
+        hint = "".join(f", or type a {p.verb} from {p.values[0]} to {p.values[-1]}" for p in pickers)
+        return Parsed(problem=f"there is no choice {k}: choose 1 to {len(legal)}{hint}")
     verbs = {v.lower() for v in (*VERBS, *extra_verbs)}
     if words[0].lower() not in verbs:
         if len(words) == 1:
@@ -66,7 +107,7 @@ def parse_input(text: str, seat: int, legal: Sequence[Action], layout: DeckLayou
             else:
                 words = ["play", t]
         if words[0] != "play":
-            return Parsed(problem=f"{quoted(t)} is not understood: " + usage(len(legal)))
+            return Parsed(problem=f"{quoted(t)} is not understood: " + usage(len(legal), pickers))
     try:
         return Parsed(action=Action.parse(f"{seat} {' '.join(words)}"))
     except RecordError as e:

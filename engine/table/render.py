@@ -10,8 +10,12 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, canonical_card
+from engine.play.actions import Action
+from engine.play.game import NO_TRUMP
 from engine.play.view import TrickView, View
+from engine.table.decisions import Decision, Picker
+from engine.table.seats import seat_label
 from engine.text import printable
 
 SUIT_STYLE = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
@@ -28,11 +32,17 @@ def safe(line: Text | str) -> Text | str:
 
 
 class Labels:
-    """How cards, seats and teams are written: suit symbols where the output can show them, else letters."""
+    """How cards, seats and teams are written: suit symbols where the output can show them, else letters; other
+    seats by number and, given the table (`players`, this hand's `teams`, the rule file's `direction`), by their
+    place from the player's chair ("seat 2 (partner)")."""
 
-    def __init__(self, seat: int, symbols: bool) -> None:
+    def __init__(self, seat: int, symbols: bool, players: int = 0, teams: Sequence[Sequence[int]] = (),
+                 direction: str = "") -> None:
         self.seat = seat
         self.symbols = symbols
+        self.players = players
+        self.teams = [list(t) for t in teams]
+        self.direction = direction
 
     def card(self, code: str) -> Text:
         rank, suit = code[:-1], code[-1:]
@@ -46,45 +56,57 @@ class Labels:
         return f"{SUIT_SYMBOLS[letter]} {name}" if self.symbols and letter in SUIT_SYMBOLS else name
 
     def who(self, seat: int) -> str:
-        return "you" if seat == self.seat else f"seat {seat}"
+        if seat == self.seat:
+            return "you"
+        if not self.players:
+            return f"seat {seat}"
+        return seat_label(self.seat, seat, self.players, self.teams, self.direction)
+
+    def who_partner(self, seat: int, view: View) -> str:
+        """The seat's partner, as the table names it ("their partner" where it has more than one or none)."""
+        team = next((t for t in view.teams if seat in t), [seat])
+        others = [s for s in team if s != seat]
+        return self.who(others[0]) if len(others) == 1 else "their partner"
 
     def team(self, team: Sequence[int]) -> str:
         mark = " (you)" if self.seat in team else ""
         return "team " + "+".join(str(s) for s in team) + mark
 
-    def action(self, notation: str) -> Text:
+    def action(self, action: Action) -> Text:
         """An action without its seat; a played or laid card is shown as a card."""
-        verb, _, arg = notation.partition(" ")
-        if verb in ("play", "trump") and len(arg) in (2, 3) and arg != "NT":
-            return Text(verb + " ").append_text(self.card(arg))
-        return Text(notation)
+        if action.verb in ("play", "trump") and canonical_card(action.arg) == action.arg:
+            return Text(action.verb + " ").append_text(self.card(action.arg))
+        return Text(action.notation)
 
 
-def hand_line(view: View, lab: Labels) -> Text:
-    """The seat's cards grouped by suit (the view keeps them sorted by suit and rank)."""
+def hand_line(view: View, lab: Labels, new: frozenset[str] | set[str] = frozenset()) -> Text:
+    """The seat's cards grouped by suit, strongest first; `new` cards (just dealt) are marked with a star."""
     out = Text("your hand: ")
-    suit = ""
-    for code in view.hand:
-        if code[-1] != suit:
-            if suit:
+    suit = -1
+    suit_of = view.game.suit_of
+    for c in view.hand_cards():
+        if suit_of[c] != suit:
+            if suit >= 0:
                 out.append("   ")
-            suit = code[-1]
+            suit = suit_of[c]
         else:
             out.append(" ")
-        out.append_text(lab.card(code))
+        out.append_text(lab.card(view.code(c)))
+        if view.code(c) in new:
+            out.append("*", style="bold")
     if not view.hand:
         out.append("(no cards)")
-    if view.indicator:
-        out.append("   face down: ").append_text(lab.card(view.indicator))
+    if view.indicator is not None:
+        out.append("   face down: ").append_text(lab.card(view.code(view.indicator)))
+    if new and any(view.code(c) in new for c in view.hand_cards()):
+        out.append("   (* just dealt)", style="dim")
     return out
 
 
-def history_item(entry: str, lab: Labels) -> Text:
-    seat_text, _, notation = entry.partition(" ")
-    seat = int(seat_text)
-    if notation == "trump":  # the view blanks a concealed choice
-        return Text(f"{lab.who(seat)}: trump chosen face down")
-    return Text(f"{lab.who(seat)}: ").append_text(lab.action(notation))
+def history_item(action: Action, lab: Labels) -> Text:
+    if action.verb == "trump" and not action.arg:  # the view blanks a concealed choice
+        return Text(f"{lab.who(action.seat)}: trump chosen face down")
+    return Text(f"{lab.who(action.seat)}: ").append_text(lab.action(action))
 
 
 def joined(items: Sequence[Text], sep: str = " · ") -> Text:
@@ -98,7 +120,7 @@ def joined(items: Sequence[Text], sep: str = " · ") -> Text:
 
 def auction_line(view: View, lab: Labels) -> Text:
     """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...)."""
-    items = [history_item(h, lab) for h in view.history if h.split(" ", 2)[1] not in ("play", "call", "show")]
+    items = [history_item(a, lab) for a in view.history if a.verb not in ("play", "call", "show")]
     return Text("auction: ").append_text(joined(items) if items else Text("nobody has spoken yet"))
 
 
@@ -111,37 +133,63 @@ def contract_line(view: View, lab: Labels) -> Text:
         what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
     if view.multiplier != 1:
         what += f", x{view.multiplier}"
+    if view.added:
+        what += f", +{view.added} to the side that is paid"
+    if view.contract_round == 2 and view.auction_round == 2:
+        what += " (second auction)"
+    if view.conceded:
+        what += ", conceded"
     return Text(f"contract: {what}")
 
 
+def speech_line(view: View, lab: Labels) -> Text | None:
+    """A heading for a speech that is not the seat's own ordinary turn: the second auction, or speaking for a
+    partner."""
+    if view.phase not in ("auction", "raise") or view.to_act != view.seat:
+        return None
+    parts: list[str] = []
+    if view.auction_round == 2 and view.phase == "auction":
+        parts.append("second auction")
+    if view.speaking_for is not None:
+        if view.handed_back:
+            parts.append("your partner handed the speech back: bid or pass")
+        else:
+            parts.append(f"you speak in {lab.who(view.speaking_for)}'s place")
+    return Text(" · ".join(parts), style="bold") if parts else None
+
+
 def trump_line(view: View, lab: Labels, open_trump: bool = False) -> Text:
+    known = view.trump_code()
     if view.trump_concealed:
-        if view.trump is not None:
-            return Text(f"trump: concealed (only you know it: {lab.suit(view.trump)})")
+        if known is not None:
+            return Text(f"trump: concealed (only you know it: {lab.suit(known)})")
         return Text("trump: concealed")
-    if view.trump is None:
+    if known is None:
         return Text("trump: not chosen yet") if view.bidder is not None else Text("trump: none yet")
-    if view.trump == "NT":
+    if view.trump == NO_TRUMP:
         return Text("trump: no trumps")
     when = " (open)" if open_trump else f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""
-    return Text(f"trump: {lab.suit(view.trump)}{when}")
+    return Text(f"trump: {lab.suit(known)}{when}")
 
 
-def trick_cards(trick: TrickView, lab: Labels) -> Text:
-    return joined([Text(f"{lab.who(s)} ").append_text(lab.card(c)) for s, c in trick.cards], "  ")
+def trick_cards(view: View, trick: TrickView, lab: Labels) -> Text:
+    return joined([Text(f"{lab.who(s)} ").append_text(lab.card(view.code(c)))
+                   for s, c in zip(trick.seats, trick.cards, strict=True)], "  ")
 
 
-def trick_line(view: View, lab: Labels, number: int) -> Text:
+def trick_line(view: View, lab: Labels, number: int, winning: int | None = None) -> Text:
     out = Text(f"trick {number}: ")
     if view.trick.cards:
-        out.append_text(trick_cards(view.trick, lab))
+        out.append_text(trick_cards(view, view.trick, lab))
+        if winning is not None:
+            out.append(f"  <- {lab.who(winning)} winning", style="bold")
     else:
         out.append(f"{lab.who(view.trick.leader)} to lead" if view.trick.leader >= 0 else "not started")
     return out
 
 
-def done_trick_line(trick: TrickView, lab: Labels, number: int) -> Text:
-    return (Text(f"trick {number}: ").append_text(trick_cards(trick, lab))
+def done_trick_line(view: View, trick: TrickView, lab: Labels, number: int) -> Text:
+    return (Text(f"trick {number}: ").append_text(trick_cards(view, trick, lab))
             .append(f"  -> {lab.who(trick.winner if trick.winner is not None else -1)} ({trick.points} pts)"))
 
 
@@ -161,24 +209,64 @@ def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab:
                                                                                      strict=True)))
 
 
-def choices_text(legal: Sequence[str], lab: Labels) -> Text:
+def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker] = ()) -> Text:
+    """The numbered choices, then how to type a number for a bid or raise ("or type a bid: 28 to 56, then a
+    suit")."""
     out = Text("choose: ")
-    for i, notation in enumerate(legal, 1):
+    for i, action in enumerate(legal, 1):
         if i > 1:
             out.append("  ")
         out.append(f"{i}) ", style="dim")
-        out.append_text(lab.action(notation))
+        out.append_text(lab.action(action))
+    for p in pickers:
+        out.append(f"   or type a {p.verb}: {span(p.values)}")
+        if p.suits:
+            out.append(", then a suit (" + " ".join(suit_mark(s, lab) for s in p.all_suits) + ")")
+            out.append(f", e.g. {p.values[0]} {suit_mark(p.all_suits[0], lab)}")
+    return out
+
+
+def span(values: Sequence[int]) -> str:
+    """'28 to 56' for a run on one step; the values themselves when they are few or irregular."""
+    if len(values) > 2 and all(b - a == values[1] - values[0] for a, b in zip(values, values[1:], strict=False)):
+        step = values[1] - values[0]
+        return f"{values[0]} to {values[-1]}" + (f" in steps of {step}" if step != 1 else "")
+    return ", ".join(str(v) for v in values)
+
+
+def suit_mark(letter: str, lab: Labels) -> str:
+    return SUIT_SYMBOLS[letter] if lab.symbols and letter in SUIT_SYMBOLS else letter
+
+
+def menu(decision: Decision, legal: Sequence[Action]) -> list[Action]:
+    """The numbered choices: every action but bids and raises, and of those only the lowest (so choice 1 is
+    always the engine's first legal action); the rest are typed as numbers."""
+    picked = {p.verb for p in decision.pickers}
+    out: list[Action] = []
+    shown: set[str] = set()
+    for action in legal:
+        if action.verb in picked:
+            if action.verb in shown:
+                continue
+            shown.add(action.verb)
+        out.append(action)
     return out
 
 
 def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]],
-           open_trump: bool = False) -> list[Text]:
-    """Everything the seat may know, top to bottom, ending with its choices (`open_trump`: the rule file plays
-    with the trump face up, so there is no exposure to report)."""
+           open_trump: bool = False, decision: Decision | None = None, winning: int | None = None,
+           new: frozenset[str] | set[str] = frozenset()) -> list[Text]:
+    """Everything the seat may know, top to bottom, ending with the decision's heading and the choices
+    (`open_trump`: the rule file plays with the trump face up, so there is no exposure to report; `winning`:
+    whose card is winning the trick so far; `new`: cards just dealt)."""
     lines = [
         Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
              f"({lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))}) ==", style="bold"),
         score_line(match_teams, view.match_scores, lab),
+    ]
+    if lab.players:
+        lines.append(Text("at the table: " + " · ".join(lab.who(s) for s in range(view.players) if s != lab.seat)))
+    lines += [
         auction_line(view, lab),
         contract_line(view, lab),
         trump_line(view, lab, open_trump),
@@ -186,22 +274,30 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if view.phase == "play" or view.tricks:
         if view.tricks:
             last = view.tricks[-1]
-            lines.append(Text("last ").append_text(done_trick_line(last, lab, len(view.tricks))))
-        lines.append(trick_line(view, lab, len(view.tricks) + 1))
+            lines.append(Text("last ").append_text(done_trick_line(view, last, lab, len(view.tricks))))
+        lines.append(trick_line(view, lab, len(view.tricks) + 1, winning))
         lines.append(points_line(view, lab))
-    lines.append(hand_line(view, lab))
+    lines.append(hand_line(view, lab, new))
+    heading = speech_line(view, lab)
+    if heading is not None:
+        lines.append(heading)
     if view.legal:
-        lines.append(choices_text(view.legal, lab))
+        if decision is not None:
+            lines.append(Text(f"-- {decision.heading} --", style="bold"))
+            lines.append(choices_text(menu(decision, view.legal), lab, decision.pickers))
+        else:
+            lines.append(choices_text(view.legal, lab))
     return lines
 
 
 def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: str,
-                 change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False) -> list[Text]:
+                 change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False,
+                 next_dealer: str = "the same dealer deals again") -> list[Text]:
     """A finished hand as the seat saw it: contract, every trick, card points, the outcome and the score change."""
     lines = [contract_line(view, lab), trump_line(view, lab, open_trump)]
-    lines += [Text("  ").append_text(done_trick_line(t, lab, i)) for i, t in enumerate(view.tricks, 1)]
+    lines += [Text("  ").append_text(done_trick_line(view, t, lab, i)) for i, t in enumerate(view.tricks, 1)]
     if view.status == "annulled":
-        lines.append(Text(f"annulled: {annulled_because}; the same dealer deals again"))
+        lines.append(Text(f"annulled: {annulled_because}; {next_dealer}"))
     else:
         pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
         lines.append(Text(f"card points: {pts}"))

@@ -17,19 +17,23 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from engine.bots.base import CMD_PREFIX, SEARCHERS, Bot, check_bot_spec, make_bot
+from engine.bots.base import Bot, make_bot
+from engine.bots.registry import bot_list, names_program, parse_bot_spec
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
-from engine.play.match import HandOutcome, Match
+from engine.play.match import HandOutcome, Match, annulled_dealer_words
 from engine.play.state import State
 from engine.play.view import View, build_view
 from engine.record import record_of
+from engine.table.cues import new_cards, winning_seat
+from engine.table.decisions import decision
 from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
-from engine.table.prompt import EXPLAIN, HELP, QUIT, parse_input, usage
-from engine.table.render import Labels, hand_summary, safe, score_line, screen
+from engine.table.prompt import EXPLAIN, HELP, QUIT, Parsed, parse_input, parse_suit, usage
+from engine.table.render import Labels, hand_summary, menu, safe, score_line, screen, suit_mark
 from engine.table.save import MatchSave, write_atomic
+from engine.table.seats import table_direction
 from engine.text import escaped, quoted, shell_word
 
 # A save may choose the search bot's effort, within reason: more worlds per decision than this would let a shared
@@ -74,7 +78,7 @@ class TableConfig:
 
 def bot_names(spec: str, players: int, seat: int) -> list[str]:
     """One bot name per seat (the player's own entry unused): one name for all, one per seat, or one per bot."""
-    names = [x.strip() for x in spec.split(",") if x.strip()]
+    names = bot_list(spec)
     if len(names) == 1:
         return names * players
     if len(names) == players - 1:
@@ -92,17 +96,22 @@ def bot_seed(seed: int, hand_index: int, seat: int) -> int:
 
 def is_program(name: str) -> bool:
     """Whether a bot name starts an outside program (only ever on the user's own word, never a file's)."""
-    return name.strip().startswith(CMD_PREFIX)
+    return names_program(name)
 
 
 def save_bot_concern(spec: str) -> str | None:
-    """Why a save's bots need the user's consent (an outside program, an unreasonable search effort), or None."""
-    for name in (x.strip() for x in spec.split(",")):
-        if is_program(name):
+    """Why a save's bots need the user's consent (an outside program, an unreasonable search effort), or None.
+    A name that is no bot at all is refused later, with its own message."""
+    for name in bot_list(spec):
+        if names_program(name):
             return f"starts an outside program ({quoted(name)})"
-        base, _, option = name.partition(":")
-        if base in SEARCHERS and option.isascii() and option.isdigit() and int(option) > SAVE_MAX_SEARCH_WORLDS:
-            return (f"asks the {base} bot for {option[:12]} worlds per decision (a save may ask for at most "
+        try:
+            bot = parse_bot_spec(name, bounded=False)
+        except ValueError:
+            continue
+        worlds = bot.options.worlds
+        if bot.kind is not None and worlds is not None and worlds > SAVE_MAX_SEARCH_WORLDS:
+            return (f"asks the {bot.kind.name} bot for {worlds} worlds per decision (a save may ask for at most "
                     f"{SAVE_MAX_SEARCH_WORLDS})")
     return None
 
@@ -120,13 +129,13 @@ class Session:
         self.save_path = save_path
         self.console = console
         self.read_line = read_line
-        self.labels = Labels(config.seat, symbols)
+        self.labels = Labels(config.seat, symbols, game.n, game.rules.table.teams, table_direction(game))
         self.bots = bot_names(config.bots, game.n, config.seat)
         for name in sorted(set(self.bots) - {"-"}):
             if is_program(name) and not allow_programs:
                 raise ValueError(f"{quoted(name)} starts an outside program, which only --bots may ask for")
             try:
-                check_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
+                parse_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
             except ValueError as e:
                 raise ValueError(escaped(str(e), 300)) from None
         self.match = Match(game, seed=config.seed, max_hands=config.max_hands)
@@ -135,6 +144,7 @@ class Session:
         self.state: State | None = None
         self.hand_bots: list[Bot | None] = []
         self.written = written
+        self.resumed = prior is not None
         if prior is not None:
             self._restore(prior)
 
@@ -254,6 +264,8 @@ class Session:
     def run(self) -> int:
         try:
             self.save()
+            if self.resumed and self.state is None and self.match.hands and not self.match.is_over:
+                self._pause()   # saved at the pause after a hand: the next deal still waits for the player
             while not self.match.is_over:
                 if self.state is None:
                     self.state = self.match.new_hand()
@@ -317,15 +329,22 @@ class Session:
     def _player_turn(self, state: State, hand_no: int) -> None:
         seat = self.config.seat
         view = build_view(state, seat)
+        self.labels.teams = [list(t) for t in view.teams]   # partners for this hand (a lone bidder changes them)
         self.out()
         self._announce(view)
         rules = self.game.rules
-        for line in screen(view, self.labels, hand_no, rules.table.teams, not rules.trump.concealed):
+        asked = decision(view.phase, view.legal, self.game.doubling_names)
+        for line in screen(view, self.labels, hand_no, rules.table.teams, not rules.trump.concealed, asked,
+                           winning_seat(state, seat), new_cards(state, seat)):
             self.out(line)
         legal = state.legal_actions()
+        choices = menu(asked, legal) if asked is not None else list(legal)
+        pickers = asked.pickers if asked is not None else []
         extra = self.game.doubling_names
         while True:
-            p = parse_input(self.read_line("> "), seat, legal, self.game.layout, extra)
+            p = parse_input(self.read_line("> "), seat, choices, self.game.layout, extra, pickers)
+            if p.needs_suit is not None:
+                p = self._ask_suit(p)
             if p.command == EXPLAIN:
                 for line in explain_cards(state, seat, self.labels):
                     self.out(Text("  ").append_text(line))
@@ -333,7 +352,7 @@ class Session:
             if p.command == QUIT:
                 raise StopPlay
             if p.command == HELP or p.action is None:
-                self.out(p.problem or usage(len(legal)))
+                self.out(p.problem or usage(len(choices), pickers))
                 continue
             try:
                 state.apply(p.action)
@@ -341,6 +360,15 @@ class Session:
                 self.out(guarded(e.reason, state, view, p.action.notation))
                 continue
             return
+
+    def _ask_suit(self, typed: Parsed) -> Parsed:
+        """A bid's number was typed where bids name a suit: ask for the suit (a number from the list or the suit)."""
+        assert typed.needs_suit is not None
+        picker, value = typed.needs_suit
+        suits = picker.suits.get(value, [])
+        listed = "  ".join(f"{i}) {suit_mark(s, self.labels)}" for i, s in enumerate(suits, 1))
+        self.out(f"{picker.verb} {value} in which suit? {listed}")
+        return parse_suit(self.read_line(f"{picker.verb} {value} > "), self.config.seat, picker, value)
 
     def _finish_hand(self, state: State) -> None:
         outcome = self.match.record_hand(state)
@@ -353,12 +381,20 @@ class Session:
         self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
         rules = self.game.rules
         for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, rules.table.teams,
-                                 not rules.trump.concealed):
+                                 not rules.trump.concealed, annulled_dealer_words(self.game, state.annul_code)):
             self.out(line)
         for line in events(view, lab, self.game.doubling_names):
             self.out(Text("  ").append_text(line))
         self.out(score_line(self.game.rules.table.teams, self.match.scores, lab))
         self.save()
+        if not self.match.is_over:
+            self._pause()
+
+    def _pause(self) -> None:
+        """The summary stays on screen until the player asks for the next hand."""
+        if self.read_line("press Enter for the next hand (q to save and stop) ").strip().lower() in (
+                "q", "quit", "exit", "save"):
+            raise StopPlay
 
     def _book(self, state: State) -> HandOutcome:
         outcome = self.match.record_hand(state)

@@ -104,12 +104,13 @@ def test_bidding_team_scoring_is_signed() -> None:
 
 
 def test_three_teams_are_each_credited(tmp_path: Path) -> None:
-    """With three teams every other team's score moves by the amount (the engine's score_hand)."""
+    """With three teams every other team's score moves by the amount (the engine's score_hand); under exchange
+    each of them pays or is paid the amount, so the bidders move by twice it (stakes are conserved)."""
     path = house(tmp_path, "extends: twenty-eight-6p\nscoring:\n  method: opponents_credited\n")
     assert "Bids 12-19: made, the bidders score 1; failed, each other team scores 2." in rules_lines(path)
     path = house(tmp_path, "extends: twenty-eight-6p\nscoring:\n  method: exchange\n", "swap.yaml")
-    assert ("Bids 12-19: made, the bidders gain 1 and each other team loses 1; failed, the bidders lose 2 and "
-            "each other team gains 2.") in rules_lines(path)
+    assert ("Bids 12-19: made, each other team pays the bidders 1; failed, the bidders pay each other team 2."
+            ) in rules_lines(path)
 
 
 # ---------------------------------------------------------------------------------------------- 'C'
@@ -169,8 +170,9 @@ special:
     assert ("Then every other player in turn may raise too; another player who raises highest becomes the bidder "
             "and chooses a new trump.") in credited
     exchanged = rules_lines(tmp_path / "alone-exchange.yaml")
-    assert ("Bids 12-19: made, the bidder gains 1 and each other player loses 1; failed, the bidder loses 2 and "
-            "each other player gains 2.") in exchanged
+    # stakes exchanged with each opponent: the lone bidder moves by twice the amount (issue 14's defect 2)
+    assert ("Bids 12-19: made, each other player pays the bidder 1; failed, the bidder pays each other player 2."
+            ) in exchanged
 
 
 # ------------------------------------------------------------------------------------ six players
@@ -178,7 +180,7 @@ def test_six_player_28_has_no_partner_overcall() -> None:
     assert load_ruleset("twenty-eight-6p").auction.partner_overcall is None
     assert not any("partner's standing bid" in line for line in rules_lines("twenty-eight-6p"))
     notes = load_ruleset("twenty-eight-6p").notes
-    assert any("No partner-overcall rule" in n and "RULES.md 2.9" in n for n in notes)
+    assert any("No partner-overcall rule" in n and "six-player section" in n for n in notes)
 
 
 # ---------------------------------------------------------------------------------- the last trick

@@ -1,0 +1,44 @@
+"""Cues a card table gives at a glance: who is winning the trick being played, and which cards of a seat's
+hand just arrived in a later deal.
+
+Who is winning is decided by public facts - the cards on the table, whether the trump is still concealed (a
+concealed trump has no power yet), when it was exposed - except, while it is concealed, the card order a
+concealed no-trump choice may reverse: only the bidder may count with that. New cards are the seat's own."""
+
+from __future__ import annotations
+
+from engine.play.game import NO_TRUMP, winning_index
+from engine.play.state import State
+
+
+def winning_seat(state: State, seat: int) -> int | None:
+    """The seat whose card is winning the current trick so far, or None before its first card."""
+    if not state.trick_cards or state.is_terminal:
+        return None
+    g = state.game
+    if state.concealed:
+        strength = state.strength if seat == state.folder else g.strength
+        trump = NO_TRUMP
+    else:
+        strength, trump = state.strength, state.trump
+    win = winning_index(state.trick_cards, g.suit_of, strength, trump, state.power_from)
+    return state.trick_seats[win]
+
+
+def new_cards(state: State, seat: int) -> set[str]:
+    """The cards of the seat's latest deal when it was not the first (the four new cards after the second deal
+    of twenty-eight), as long as no trick has been played; else nothing."""
+    if not 0 <= seat < state.n or state.tricks or seat in state.trick_seats or state.is_terminal:
+        return set()
+    given = state.given[seat]
+    cum, previous = 0, 0
+    for k in state.game.rules.schedule:
+        if k > 0:
+            if cum + k > given:
+                break
+            previous, cum = cum, cum + k
+    if previous == 0 or cum != given:
+        return set()
+    g = state.game
+    held = state.hands[seat]
+    return {g.codes[c] for c in state.dealt[seat][previous:given] if held >> c & 1}

@@ -1,0 +1,114 @@
+"""What a seat is asked to decide, said once for the terminal and the web page: a heading naming the kind of
+decision ("your bid", "you must call for the trump"), the cards among the choices, a number picker for bids and
+raises (a bid is chosen as a number, then a suit where bids name one), and every other legal action as it is
+written. Built from the seat's own legal actions and the phase alone, so it says nothing another seat may not
+know; any verb the engine lists is offered, a verb this module does not know under its own notation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.cards import canonical_card
+from engine.play.actions import Action, bid_terms
+
+NUMBERED = ("bid", "raise")   # verbs whose argument is a number, chosen with a picker
+
+
+@dataclass(frozen=True)
+class Picker:
+    """The legal values of a numbered verb; for bids that name a suit, the suits allowed at each value."""
+
+    verb: str
+    values: list[int]
+    suits: dict[int, list[str]] = field(default_factory=dict)   # empty: the verb takes a number only
+
+    def notations(self, value: int) -> list[str]:
+        if not self.suits:
+            return [f"{self.verb} {value}"] if value in self.values else []
+        return [f"{self.verb} {value} {s}" for s in self.suits.get(value, [])]
+
+    @property
+    def all_suits(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for suits in self.suits.values():
+            seen.update(dict.fromkeys(suits))
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class Decision:
+    phase: str
+    heading: str
+    cards: list[str]             # the cards among the choices ('play JS' -> 'JS'; a face-down trump card too)
+    card_verb: str               # 'play' or 'trump' ('' when no card is among the choices)
+    pickers: list[Picker]        # bids and raises
+    others: list[str]            # every other legal action, in the engine's order
+
+    def to_dict(self) -> dict[str, object]:
+        return {"phase": self.phase, "heading": self.heading, "cards": self.cards, "card_verb": self.card_verb,
+                "pickers": [{"verb": p.verb, "values": p.values, "suits": {str(k): v for k, v in p.suits.items()}}
+                            for p in self.pickers],
+                "others": self.others}
+
+
+def _is_card(arg: str) -> bool:
+    return canonical_card(arg) == arg
+
+
+def decision(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -> Decision | None:
+    """The decision a seat with these legal actions faces; None when it has none."""
+    if not legal:
+        return None
+    cards: list[str] = []
+    card_verb = ""
+    numbered: dict[str, Picker] = {}
+    others: list[str] = []
+    for action in legal:
+        verb, arg = action.verb, action.arg
+        if verb in ("play", "trump") and _is_card(arg) and card_verb in ("", verb):
+            card_verb = verb
+            cards.append(arg)
+            continue
+        if verb in NUMBERED and arg:
+            value, suit = bid_terms(arg)
+            p = numbered.setdefault(verb, Picker(verb, []))
+            if value not in p.values:
+                p.values.append(value)
+            if suit:
+                p.suits.setdefault(value, []).append(suit)
+            continue
+        others.append(action.notation)
+    return Decision(phase, heading(phase, legal, doubling), cards, card_verb, list(numbered.values()), others)
+
+
+def heading(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -> str:
+    """What kind of decision this is, in a player's words."""
+    verbs = [a.verb for a in legal]
+    has = set(verbs)
+    if phase == "auction":
+        if "bid" in has and "pass" not in has:
+            return "your bid: you must bid now (passing is not allowed)"
+        return "your bid" + (" (or ask for a redeal)" if "redeal" in has else "")
+    if phase == "trump":
+        if any(a.verb == "trump" and _is_card(a.arg) for a in legal):
+            return "choose the trump: lay a card of the trump suit face down"
+        return "choose the trump suit"
+    if phase == "raise":
+        return "raise the contract? (pass keeps it as it is)"
+    if phase == "doubling":
+        steps = [v for v in verbs if v in doubling or v in ("double", "redouble")]
+        return f"{' or '.join(dict.fromkeys(steps)) or 'double'}? (pass to let the contract stand)"
+    if phase == "declarations":
+        return "declare a special contract? (pass to play the normal contract)"
+    if phase == "surrender":
+        return "answer the surrender: accept or refuse"
+    if phase == "redeal":
+        return "ask for a new deal?"
+    if phase == "play":
+        if has == {"call"}:
+            return "you cannot follow suit: you must call for the trump"
+        extras = [w for w, v in (("call for the trump", "call"), ("show the pair", "show"),
+                                 ("offer to surrender", "surrender")) if v in has]
+        return "your card" + (f" (or {', '.join(extras)})" if extras else "")
+    return f"your turn ({phase})"

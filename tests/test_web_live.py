@@ -1,0 +1,392 @@
+"""The web table over real sockets on loopback: `jacknine serve` started as a command and played by WebSocket
+clients, and a real browser - Debian's Chromium driven by Playwright - where four phones play a hand by tapping,
+a desktop spectator watches, and the accessibility tree never names another seat's card. A screenshot of every
+phase is kept under test-artifacts/screenshots/ (JACKNINE_ARTIFACTS moves it)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+websockets = pytest.importorskip("websockets", reason="the web extra is not installed (pip install '.[web]')")
+
+from engine.play.compile import load_game  # noqa: E402
+from engine.web.table import Table  # noqa: E402
+from tests.web_support import card_words, check_message, choose, hidden_cards, leaks, state_at  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(os.environ.get("JACKNINE_ARTIFACTS", ROOT / "test-artifacts")) / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        data: dict[str, Any] = json.load(r)
+    return data
+
+
+def get(base: str, path: str, token: str) -> str:
+    req = urllib.request.Request(base + path, headers={"x-jacknine-token": token})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return str(r.read().decode())
+
+
+# ------------------------------------------------------------------------------ the command, WebSocket clients
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", "from engine.cli.app import main; main()", "serve", "--port",
+                             str(port), "--db", str(tmp_path / "t.db"), "--bot-delay", "0", "--grace", "600"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line == f"jacknine serve: the lobby is at http://127.0.0.1:{port}/ (tables kept in " \
+                       f"{tmp_path / 't.db'}; Ctrl-C stops)\n"
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/api/options", timeout=5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=20) in (0, -15)
+
+
+async def _seat_client(url: str, token: str, seat: int, log: list[tuple[int, str]], done: asyncio.Event,
+                       host: str | None = None) -> None:
+    async with websockets.connect(url, max_size=1 << 20) as ws:
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if host:
+            hello["host"] = host
+        await ws.send(json.dumps(hello))
+        k = seat
+        answered = -1      # a page acts at most once per state number (a person taps once)
+        while not done.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 30)
+            except TimeoutError:
+                last = json.loads(log[-1][1])
+                raise AssertionError(f"seat {seat} heard nothing for 30 s; the last message: {str(last)[:1500]}") \
+                    from None
+            log.append((seat, str(raw)))
+            msg = json.loads(raw)
+            if msg["type"] != "state":
+                continue
+            if msg["table"]["status"] == "waiting" and host:
+                await ws.send(json.dumps({"type": "host", "do": "start"}))
+            if msg["table"]["status"] == "over":
+                done.set()
+                return
+            if msg["n"] == answered:
+                continue
+            answered = msg["n"]
+            if msg["summary"] is not None and msg["table"]["status"] == "playing":
+                await ws.send(json.dumps({"type": "next"}))
+            action = choose(msg, k)
+            if action is not None:
+                k += 1
+                await ws.send(json.dumps({"type": "act", "action": action}))
+
+
+def test_jacknine_serve_plays_a_match_with_websocket_clients(served: str) -> None:
+    made = post(served, "/api/tables", {"ruleset": "twenty-nine", "seats": [{"kind": "person"}] * 4,
+                                        "max_hands": 2})
+    url = served.replace("http", "ws") + f"/ws/{made['table']}"
+    log: list[tuple[int, str]] = []
+
+    async def main() -> None:
+        done = asyncio.Event()
+        await asyncio.wait_for(asyncio.gather(*(
+            _seat_client(url, t, i, log, done, made["host"] if i == 0 else None)
+            for i, t in enumerate(made["seats"]))), 120)
+    asyncio.run(main())
+    # every message checked against the hands as they stood, rebuilt from the records published at the end
+    records = [json.loads(line) for line in get(served, f"/api/tables/{made['table']}/hands.jsonl",
+                                                made["seats"][0]).splitlines()]
+    assert len(records) == 2 and all("seed" in r for r in records)
+    table = _table_from_records("twenty-nine", records)
+    for seat, raw in log:
+        check_message(raw, table, seat)
+    assert len(log) > 100
+
+
+def _table_from_records(ruleset: str, records: list[dict[str, Any]]) -> Table:
+    """A stand-in table whose finished hands are the records (for state_at)."""
+    from engine.play.actions import Action
+    from engine.web.table import Finished, SeatSpec
+
+    game = load_game(ruleset)
+    table = Table("t", game, ruleset, 0, [SeatSpec("person")] * game.n, len(records))
+    for i, rec in enumerate(records):
+        dealt = [[game.code_ids[c][0] for c in rec["hands"][str(s)].split()] for s in range(game.n)]
+        state = game.new_hand(rec["dealer"], hands=dealt)
+        for a in rec["actions"]:
+            state.apply(Action.parse(a))
+        table.finished.append(Finished(i + 1, state, rec["status"], rec["score_change"], rec))
+    return table
+
+
+# ------------------------------------------------------------------------------------------------ the browser
+def _browser_missing() -> str | None:
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed (pip install '.[webtest]')"
+    if not CHROMIUM.exists():
+        return "Debian's chromium is not installed (/usr/bin/chromium; apt-get install chromium)"
+    return None
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("JACKNINE_REQUIRE_BROWSER"):
+            pytest.fail(f"the browser tests must run here: {missing}")
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class ThreadServer:
+    """The app served by uvicorn on loopback from a thread of this process, so the test can read the tables."""
+
+    def __init__(self, db: Path) -> None:
+        import uvicorn
+
+        from engine.web.server import Settings, build_app
+
+        self.port = free_port()
+        self.app = build_app(Settings(db=db, bot_delay=0.0, grace=600.0, burst=10_000))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+        assert self.server.started
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def table(self, table_id: str) -> Table:
+        server = self.app.state.server  # type: ignore[attr-defined]
+        table: Table = server.tables[table_id].table
+        return table
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _settled(pages: list[Any], version: int) -> None:
+    """Wait until every page shows the table's latest state (the page keeps its number in the title's data)."""
+    for page in pages:
+        page.wait_for_function("v => window.jacknineLast !== undefined && window.jacknineLast >= v", arg=version,
+                               timeout=15_000)
+
+
+def _no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"horizontal scroll: {width}px"
+
+
+def _small_targets(page: Any) -> list[str]:
+    return list(page.evaluate("""() => [...document.querySelectorAll('button, select, input, summary')]
+        .filter(e => e.offsetParent !== null)
+        .filter(e => { const r = e.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
+        .map(e => (e.getAttribute('aria-label') || e.textContent || e.tagName).trim().slice(0, 30))"""))
+
+
+@pytest.mark.browser
+def test_four_phones_play_a_hand_by_tapping_and_a_desktop_spectator_watches(browser: Any, tmp_path: Path) -> None:
+    with ThreadServer(tmp_path / "t.db") as srv:
+        lobby = browser.new_page(viewport={"width": 390, "height": 844})
+        lobby.goto(srv.base + "/")
+        lobby.wait_for_selector("#seat-list li")
+        _no_horizontal_scroll(lobby)
+        shot(lobby, "phone-lobby")
+        desk_lobby = browser.new_page(viewport={"width": 1280, "height": 900})
+        desk_lobby.goto(srv.base + "/")
+        desk_lobby.wait_for_selector("#seat-list li")
+        shot(desk_lobby, "desktop-lobby")
+        made = post(srv.base, "/api/tables", {"ruleset": "twenty-eight", "seats": [{"kind": "person", "name": n}
+                                                                                   for n in ("Asha", "Bala",
+                                                                                             "Chitra", "Dev")],
+                                               "max_hands": 1, "spectators": True})
+        table = srv.table(made["table"])
+        phones = []
+        errors: list[str] = []
+        for seat, token in enumerate(made["seats"]):
+            ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            link = f"{srv.base}/t/{made['table']}#seat={token}" + (f"&host={made['host']}" if seat == 0 else "")
+            page.goto(link)
+            phones.append(page)
+        watcher = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        watcher.goto(f"{srv.base}/t/{made['table']}#watch={made['watch']}")
+        _settled(phones + [watcher], table.version)
+        shot(phones[0], "phone-waiting")
+        phones[0].get_by_role("button", name="Start the match").tap()
+        _settled(phones + [watcher], 1)
+        phases_shot: set[str] = set()
+        checked = 0
+        for _ in range(200):
+            if table.state is None:
+                break
+            _settled(phones + [watcher], table.version)
+            state = table.state
+            seat = state.to_act
+            phase = state.phase_name
+            step = len(state.history)
+            now = state_at(table, table.hand_number, step)
+            for s, page in enumerate(phones + [watcher]):
+                me = s if s < 4 else -1
+                tree = page.locator("body").aria_snapshot()
+                named = [card_words(c) for c in hidden_cards(now, me) if card_words(c) in tree]
+                assert not named, (me, named)
+                assert not leaks(tree, now, me), (me, leaks(tree, now, me))
+                checked += 1
+            page = phones[seat]
+            if phase not in phases_shot:
+                phases_shot.add(phase)
+                _no_horizontal_scroll(page)
+                assert not _small_targets(page), _small_targets(page)
+                shot(page, f"phone-{phase}")
+                if phase == "play":
+                    shot(watcher, "desktop-spectator-play")
+            _tap_a_choice(page, phase)
+            for _ in range(300):   # a loaded machine (the whole suite, two cores) can be slow to answer a tap
+                if table.state is None or len(table.state.history) > step:
+                    break
+                time.sleep(0.05)
+            assert table.state is None or len(table.state.history) > step, f"the tap at {phase} did nothing"
+        assert table.state is None and table.finished, "the hand did not end"
+        _settled(phones + [watcher], table.version)
+        phones[0].wait_for_selector("dialog[open]")
+        shot(phones[0], "phone-summary")
+        shot(watcher, "desktop-summary")
+        summary = phones[0].locator("dialog").inner_text()
+        assert "Hand 1 is over" in summary and "Score change" in summary
+        assert checked > 100 and {"auction", "play"} <= phases_shot
+        assert not errors
+
+
+def _tap_a_choice(page: Any, phase: str) -> None:
+    """Tap what a player would: a highlighted card, pass in most auctions, the first suit of a bid, else the
+    first action button."""
+    decision = page.locator("#decision")
+    cards = page.locator("#hand button.card.legal")
+    if phase == "auction":
+        passing = decision.get_by_role("button", name="pass", exact=True)
+        if passing.count():
+            passing.tap()
+            return
+        decision.locator(".picker button.primary, .suit-row button").first.tap()
+        return
+    if cards.count():
+        cards.first.tap()
+        return
+    others = decision.locator(".actions button")
+    if others.count():
+        others.first.tap()
+        return
+    decision.locator(".picker button.primary, .suit-row button").first.tap()
+
+
+@pytest.mark.browser
+def test_the_typed_notation_works_from_the_keyboard_and_refusals_are_shown(browser: Any, tmp_path: Path) -> None:
+    with ThreadServer(tmp_path / "t.db") as srv:
+        made = post(srv.base, "/api/tables", {"ruleset": "twenty-eight", "seats": [{"kind": "person"}] * 4,
+                                               "start": True})
+        table = srv.table(made["table"])
+        seat = table.state.to_act
+        page = browser.new_page(viewport={"width": 360, "height": 740})
+        page.goto(f"{srv.base}/t/{made['table']}#seat={made['seats'][seat]}")
+        page.wait_for_selector("#decision h2")
+        _no_horizontal_scroll(page)
+        shot(page, "phone-360-auction")
+        page.locator("#typed-input").fill("pass")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('refusal').textContent.length > 0")
+        assert page.locator("#refusal").inner_text() == "the first hand must open the bidding"
+        page.locator("#typed-input").fill("bid 17")
+        page.keyboard.press("Enter")
+        for _ in range(100):
+            if table.state.history:
+                break
+            time.sleep(0.05)
+        assert [str(a) for a in table.state.history] == [f"{seat} bid 17"]
+        assert re.search(r"\bJack of|\bNine of|\bAce of|\bTen of|\bKing of|\bQueen of|\bEight of|\bSeven of",
+                         page.locator("#hand").aria_snapshot())     # the seat's own cards are named in words
+
+
+@pytest.mark.browser
+def test_the_fifty_six_auction_is_a_number_picker_and_a_suit_row(browser: Any, tmp_path: Path) -> None:
+    with ThreadServer(tmp_path / "t.db") as srv:
+        made = post(srv.base, "/api/tables", {"ruleset": "fifty-six", "seats": [{"kind": "person"}] * 6,
+                                               "start": True})
+        table = srv.table(made["table"])
+        seat = table.state.to_act
+        legal = [a.notation for a in table.state.legal_actions()]
+        assert len(legal) > 100                                  # the engine lists every bid ...
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        page.goto(f"{srv.base}/t/{made['table']}#seat={made['seats'][seat]}")
+        page.wait_for_selector("#decision .suit-row button")
+        assert page.locator("#decision button").count() <= 12    # ... the page offers a picker and five suits
+        shot(page, "phone-fifty-six-auction")
+        lowest = int(legal[1].split()[1])
+        page.get_by_role("button", name="higher bid", exact=True).tap()
+        page.get_by_role("button", name="higher bid", exact=True).tap()
+        page.get_by_role("button", name=f"bid {lowest + 2} hearts").tap()
+        for _ in range(200):
+            if table.state.history:
+                break
+            time.sleep(0.05)
+        assert [str(a) for a in table.state.history] == [f"{seat} bid {lowest + 2} H"]
