@@ -502,7 +502,8 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
     how = {"bidding_team": f"Only {w.bidders}'s score moves.",
            "opponents_credited": f"A made contract scores for {w.bidders}, a failed one for {credited}.",
            "exchange": ("The losing side pays the winning side." if w.paired else
-                        f"What {w.bidders} gains, {w.each_other} loses, and the other way round.")}
+                        f"The stake is exchanged between {w.bidders} and {w.each_other} separately, so stakes "
+                        "are conserved.")}
     yield how[sc.method], (_p("scoring", "method"),)
     target = "the bid" if sc.target is None else str(sc.target)
     if sc.target is not None and "call" in sc.target_adjustments:
