@@ -79,6 +79,8 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         return "you may not call for the trump now"
     if a.verb == "play" and "call" in verbs and ph == PLAY:
         return "you must call for the trump: you are the first player unable to follow suit"
+    if ph in (AUCTION, RAISE) and a.verb in state.game.doubling_names:
+        return _why_auction_double(state, a)
     if a.verb == "partner":
         if ph not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
             return "there is no partner speech here"
@@ -107,6 +109,29 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
         return f"during the {what} you may: {allowed}"
     return f"'{a.verb}' is not allowed during the {what}"
+
+
+def _why_auction_double(state: State, a: Action) -> str:
+    g = state.game
+    d = g.rules.doubling
+    if d is None or not g.auction_doubling:
+        return f"'{a.verb}' is not said in the auction here"
+    names = [st.name for st in d.steps]
+    k = names.index(a.verb)
+    if state.high_bidder < 0 or not state.round_bids:
+        return "there is no bid to double yet"
+    if k < state.dbl_step:
+        return f"{a.verb} has already been said on this bid"
+    if k > state.dbl_step:
+        return f"{a.verb} comes after {names[state.dbl_step]}"
+    if state.asker >= 0:
+        return "while speaking for a partner only a bid or a pass is allowed"
+    ours = state.hand_team_of[a.seat] == state.hand_team_of[state.high_bidder]
+    if ours and not d.steps[k].by_bidding_team:
+        return f"only an opponent of the standing bid may {a.verb} it"
+    if not ours and d.steps[k].by_bidding_team:
+        return f"only the standing bidder's side may {a.verb}"
+    return f"{a.verb} would pass the cap of x{d.cap}"
 
 
 def _why_bid(state: State, a: Action) -> str:
