@@ -409,8 +409,8 @@ def auction_speeches_agree(rs: Ruleset) -> Iterator[Finding]:
     if a.default_bidder is not None:
         path = ("auction", "default_bidder")
         if a.first_hand_must_bid:
-            yield Finding(path, "the first hand holds the standing bid, so he need not (and, with "
-                          "only_opponents_may_bid, may not) open the bidding",
+            yield Finding(path, "the first hand already holds a standing bid of 0, so he cannot be made to open "
+                          "the bidding",
                           depends=(("auction", "first_hand_must_bid"),), hint="; set first_hand_must_bid: false",
                           fix="also set auction.first_hand_must_bid: false")
         if a.if_all_pass == "dealer_must_bid":
