@@ -280,27 +280,30 @@ def test_sets_open_at_six_cancel_and_three_red_win() -> None:
     team1 = replayed("sets-hand-failed")          # -1 pip to team 1
     for _ in range(5):
         match.record_hand(team0)
-    assert match.scores == [5, 0] and match.sets == [[0, 0], [0, 0]]
+    def sets(*pairs: tuple[int, int]) -> list[dict[str, int]]:
+        return [{"red": r, "black": b} for r, b in pairs]
+
+    assert match.scores == [5, 0] and match.sets == sets((0, 0), (0, 0))
     match.record_hand(team0)
-    assert match.scores == [0, 0] and match.sets == [[1, 0], [0, 0]]      # +6: a red set, pips back to 0
+    assert match.scores == [0, 0] and match.sets == sets((1, 0), (0, 0))   # +6: a red set, pips back to 0
     for _ in range(6):
         match.record_hand(team1)
-    assert match.sets == [[1, 0], [0, 1]]
-    match.sets = [[1, 1], [1, 0]]
+    assert match.sets == sets((1, 0), (0, 1))
+    match.sets = sets((1, 1), (1, 0))
     match.scores = [5, 0]
     match.record_hand(team0)
-    assert match.sets == [[1, 1], [0, 0]]                                 # red on both sides cancels
-    match.sets = [[2, 0], [0, 0]]
+    assert match.sets == sets((1, 1), (0, 0))                              # red on both sides cancels
+    match.sets = sets((2, 0), (0, 0))
     match.scores = [5, 0]
     assert not match.is_over
     match.record_hand(team0)
-    assert match.sets == [[3, 0], [0, 0]] and match.is_over and match.winners == [0]
+    assert match.sets == sets((3, 0), (0, 0)) and match.is_over and match.winners == [0]
     # played out, a match ends with three red sets, and no score ever reaches six
     for seed in range(3):
         m = _match_of("sets", seed)
         assert all(-6 < s < 6 for s in m.scores)
         if m.decided:
-            assert max(st[0] for st in m.sets) == 3
+            assert max(st["red"] for st in m.sets) == 3
 
 
 def test_dealer_rotation_by_how_the_hand_ended() -> None:

@@ -199,8 +199,8 @@ class AuctionPhase(StateData):
             step = self._auction_double(p)
             if step:
                 extra.append(g.action(p, step))
-        if self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED and p == self.bidder and not self.refold:
-            # the holder may say that he will lay a new trump card if he stays holder
+        if self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED and p == self.bidder:
+            # the holder may say, at any of his speeches, that he will lay a new trump card if he stays holder
             if may_pass:
                 extra.append(g.action(p, "pass", "change"))
             extra.extend(g.action(p, b.verb, b.arg + " change") for b in base if b.verb == a.verb)

@@ -52,7 +52,7 @@ def why_illegal(state: State, a: Action) -> str:
         lo, hi = state._bid_span(a.seat)
         return f"a raise must be at least {state._table.values[lo]}" if lo <= hi else "no raise is possible"
     if ph == AUCTION and a.arg == CHANGE:
-        return "only the contract holder marks a speech change, once, in the second auction"
+        return "only the contract holder marks a speech change, in the second auction"
     if ph == TRUMP:
         return f"'{a.notation}' is not a trump choice you can make (you may: " + \
             ", ".join(x.notation for x in state.legal_actions()) + ")"
@@ -142,7 +142,7 @@ def _why_bid(state: State, a: Action) -> str:
     parts = a.arg.split()
     if parts and parts[-1] == CHANGE:
         if not any(x.arg.endswith(CHANGE) for x in state.legal_actions()):
-            return "only the contract holder marks a speech change, once, in the second auction"
+            return "only the contract holder marks a speech change, in the second auction"
         parts = parts[:-1]
     if not parts or not parts[0].isdigit():
         return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
