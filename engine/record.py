@@ -271,8 +271,7 @@ def report(rp: Replay) -> dict[str, Any]:
             contract["stake"] = s.fixed_stake
         if s.added:
             contract["added"] = s.added
-        if g.rules.second_auction is not None and g.rules.second_auction.verb != "raise" or any(
-                b.round for b in g.rules.scoring.bands):
+        if g.rounds_matter:
             contract["round"] = s.contract_round     # games with a second auction, or scored by round
         if s.conceded:
             contract["conceded"] = True

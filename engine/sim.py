@@ -21,7 +21,7 @@ def play_out(state: State, bots: Sequence[Bot]) -> None:
         bot = bots[state.to_act]
         legal = state.legal_actions()
         view = state.view(state.to_act) if bot.needs_view else None
-        state.apply(bot.choose(view, legal))  # type: ignore[arg-type]
+        state.apply(bot.choose(view, legal))
 
 
 def hand_seeds(seed: int) -> Callable[[], int]:

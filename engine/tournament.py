@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots.base import Bot, check_bot_spec, make_bot
+from engine.bots.base import Bot, check_bot_spec, make_bot, parse_bot_spec
 from engine.play.game import Game
 from engine.play.rules import Rules
 
@@ -61,7 +61,7 @@ _EXTERNAL: dict[tuple[str, int], Bot] = {}   # outside programs stay running acr
 
 
 def _bot(spec: str, seed: int, seat: int, game: Game, time_limit: float | None) -> Bot:
-    if spec.startswith("cmd:"):
+    if parse_bot_spec(spec).is_program:
         from engine.bots.external import ExternalBot
 
         bot = _EXTERNAL.get((spec, seat))
@@ -99,7 +99,7 @@ def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
             legal = state.legal_actions()
             view = state.view(seat) if bot.needs_view else None
             t0 = time.perf_counter()
-            action = bot.choose(view, legal)  # type: ignore[arg-type]
+            action = bot.choose(view, legal)
             dt = time.perf_counter() - t0
             b = arr[seat]
             res.decisions[b] += 1

@@ -233,9 +233,9 @@ def test_second_auction_once_each_and_a_new_fold() -> None:
     run(s, "3 pass")
     # everyone spoke once: seat 1 holds the contract at 250; seat 0's JS is back in his hand, seat 1 lays anew
     assert s.phase_name == "trump" and s.bidder == 1 and s.bid == 250 and s.contract_round == 2
-    assert "JS" in s.view(0).hand and s.view(0).indicator is None
+    assert "JS" in s.view(0).to_dict()["hand"] and s.view(0).indicator is None
     run(s, "1 trump JH")
-    assert s.phase_name == "play" and s.view(1).indicator == "JH" and s.view(0).trump is None
+    assert s.phase_name == "play" and s.view(1).to_dict()["indicator"] == "JH" and s.view(0).trump is None
 
 
 def test_a_holder_who_bids_again_lays_his_trump_anew() -> None:

@@ -47,8 +47,10 @@ def test_registry_names_the_bots() -> None:
     assert {"random", "heuristic", "search", "cmd:PROGRAM"} <= set(known_bots())
     with pytest.raises(ValueError, match="unknown bot 'clever'"):
         make_bot("clever", load_game("twenty-eight"))
-    with pytest.raises(ValueError, match="only 'search:N'"):
+    with pytest.raises(ValueError, match="heuristic takes only 'heuristic:never'"):
         make_bot("heuristic:3", load_game("twenty-eight"))
+    with pytest.raises(ValueError, match="'random' takes no option"):
+        make_bot("random:never", load_game("twenty-eight"))
     assert make_bot("search:5", load_game("twenty-eight")).worlds == 5  # type: ignore[attr-defined]
 
 

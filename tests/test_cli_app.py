@@ -45,7 +45,7 @@ def test_a_closed_pipe_ends_quietly() -> None:
     ("cmd:python3 'x,random", "the command line cannot be split"),
     ("cmd:,random", "no program named"),
     ("clever,random", "unknown bot 'clever'"),
-    ("search:0,random", "only 'search:N' takes an option"),
+    ("search:0,random", "search takes only 'search:N' (N worlds per decision, 1 to 999999), 'search:never'"),
 ])
 def test_bad_bot_specs_are_refused_before_anything_starts(bots: str, says: str,
                                                          capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,10 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import evaluate
-from engine.bots.base import check_bot_spec, known_bots, make_bot
+from engine.bots.base import BotOptions, check_bot_spec, known_bots, make_bot
 from engine.bots.info import read_view
-from engine.bots.model import HandModel, model_for
+from engine.bots.model import (
+    SIDE_SECOND,
+    SIDE_SECOND_GUARDED,
+    SIDE_THIRD,
+    SIDE_TOP,
+    TRUMP_UNITS,
+    HandModel,
+    model_for,
+)
 from engine.bots.pimc import PimcBot
 from engine.bots.search import SearchBot, contract_candidates, play_candidates
 from engine.bots.worlds import Sampler
@@ -81,9 +88,12 @@ def test_the_registry_names_pimc_and_search() -> None:
     assert isinstance(pimc, PimcBot) and pimc.worlds == 7
     search = make_bot("search:5", game)
     assert isinstance(search, SearchBot) and search.worlds == 5
-    for bad in ("pimc:0", "pimc:x", "heuristic:2", "pimc:1234567"):
-        with pytest.raises(ValueError, match="only 'search:N'"):
+    for bad in ("pimc:0", "pimc:x", "heuristic:2", "pimc:1234567", "search:8:8", "pimc:never:never", "search:"):
+        with pytest.raises(ValueError, match="takes only '"):
             check_bot_spec(bad)
+    both = make_bot("search:never:12", game)
+    assert isinstance(both, SearchBot) and both.worlds == 12 and both.policy.never
+    assert not make_bot("search", game).policy.never  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("ruleset", sorted(shipped_rulesets()))
@@ -198,7 +208,26 @@ def test_inference_reads_the_auction() -> None:
     assert sum(g > 0 for g in gaps) > len(gaps) / 2
 
 
-def test_hand_model_is_the_heuristics_evaluation() -> None:
+def _units(game: Game, hand: int, trump: int) -> float:
+    """The hand evaluation as first written (per card, by rank position from the top): the reference."""
+    top = max(game.strength)
+    cards = [c for c in range(game.size) if hand >> c & 1]
+    held_top = {game.suit_of[c] for c in cards if top - game.strength[c] == 0}
+    units = 0.0
+    for c in cards:
+        s, r = game.suit_of[c], top - game.strength[c]
+        if s == trump:
+            units += TRUMP_UNITS[min(r, len(TRUMP_UNITS) - 1)]
+        elif r == 0:
+            units += SIDE_TOP * (1.3 if trump < 0 else 1.0)
+        elif r == 1:
+            units += SIDE_SECOND_GUARDED if s in held_top else SIDE_SECOND
+        elif r == 2:
+            units += SIDE_THIRD
+    return units
+
+
+def test_hand_model_evaluates_as_the_reference() -> None:
     game = load_game("fifty-six")
     m = HandModel(game)
     rng = random.Random(2)
@@ -207,11 +236,14 @@ def test_hand_model_is_the_heuristics_evaluation() -> None:
         for c in rng.sample(range(game.size), 8):
             hand |= 1 << c
         for trump in range(-1, game.nsuits):
-            assert m.units(hand, trump) == evaluate.suit_units(game, hand, trump)
+            assert m.units(hand, trump) == _units(game, hand, trump)
         for allow_nt in (False, True):
-            assert m.best_trump(hand, allow_nt) == evaluate.best_trump(game, hand, allow_nt)
-        suit, units = m.best_trump(hand, True)
-        assert m.expected(1, hand, units) == pytest.approx(evaluate.expected_points(game, 1, hand, units))
+            options = [(_units(game, hand, s), (hand & game.suit_masks[s]).bit_count(), s)
+                       for s in range(game.nsuits)]
+            if allow_nt:
+                options.append((_units(game, hand, -1) - 1.0, 0, -1))
+            u, _, s = max(options)
+            assert m.best_trump(hand, allow_nt) == (s, u)
 
 
 @pytest.mark.parametrize("ruleset", ["twenty-eight", "twenty-nine", "fifty-six", "seventh-card", "double-redouble",
@@ -219,7 +251,7 @@ def test_hand_model_is_the_heuristics_evaluation() -> None:
 def test_contract_search_returns_legal_actions(ruleset: str, house: dict[str, Game]) -> None:
     """Every auction and contract step, searched whatever the heuristic thinks of it, comes back legal."""
     game = house[ruleset] if ruleset in house else load_game(ruleset)
-    bot = SearchBot(game, 1, worlds=3)
+    bot = SearchBot(game, 1, BotOptions(worlds=3))
     phases = set()
     for st, view in _decisions(game, 4, 21):
         if view.phase == "play":
@@ -227,7 +259,7 @@ def test_contract_search_returns_legal_actions(ruleset: str, house: dict[str, Ga
         legal = st.legal_actions()
         seen = read_view(game, view)
         fallback = legal[0]
-        candidates = contract_candidates(game, bot.model, seen, legal, fallback)
+        candidates = contract_candidates(game, bot.policy, seen, legal, fallback)
         assert candidates and all(a in legal for a in candidates)
         assert bot.search(seen, candidates, 3, fallback) in legal
         assert bot.choose(view, legal) in legal

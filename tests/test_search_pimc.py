@@ -1,6 +1,7 @@
-"""The `pimc` bot chooses exactly what the search bot of 0.1 chose (golden data frozen from main before the search
-was rewritten: tests/search_golden/make_pimc_golden.py says how), at 280 seeded positions and in 8 whole hands of
-self-play, over twenty-eight, twenty-nine, fifty-six and a house rule loaded from a folder of its own."""
+"""The `pimc` bot with 0.1's contract policy (`pimc:never`) chooses exactly what the search bot of 0.1 chose
+(golden data frozen from main before the search was rewritten: tests/search_golden/make_pimc_golden.py says how),
+at 280 seeded positions and in 8 whole hands of self-play, over twenty-eight, twenty-nine, fifty-six and a house
+rule loaded from a folder of its own."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from engine.play.game import Game
 from engine.play.view import View
 
 GOLDEN = Path(__file__).parent / "search_golden"
+PIMC = "pimc:never"   # pimc with 0.1's contract policy
 DATA: dict[str, Any] = json.loads((GOLDEN / "pimc_choices.json").read_text(encoding="utf-8"))
 
 
@@ -45,7 +47,7 @@ def test_pimc_chooses_as_the_search_bot_of_0_1(name: str, games: dict[str, Game]
             st.apply(Action.parse(text))
         view = st.view(st.to_act)
         assert isinstance(view, View)
-        got = str(make_bot("pimc", game, bot_seed).choose(view, st.legal_actions()))
+        got = str(make_bot(PIMC, game, bot_seed).choose(view, st.legal_actions()))
         if got != expected:
             differ.append((hand_no, upto, got, expected))
     assert not differ, differ
@@ -57,7 +59,7 @@ def test_pimc_self_play_repeats_the_hands_of_0_1(name: str, games: dict[str, Gam
     """Whole hands: the bots' generators carry from decision to decision, auction and contract steps included."""
     game = games[name]
     for hand in DATA["games"][name]["self_play"]:
-        bots = [make_bot("pimc", game, s) for s in hand["bot_seeds"]]
+        bots = [make_bot(PIMC, game, s) for s in hand["bot_seeds"]]
         st = game.new_hand(hand["dealer"], seed=hand["seed"])
         for expected in hand["history"]:
             view = st.view(st.to_act)

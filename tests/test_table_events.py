@@ -4,6 +4,7 @@ match."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -38,7 +39,7 @@ def test_each_notable_action_is_one_line_naming_who_did_it() -> None:
     view = load_game("twenty-eight").new_hand(0, seed=1).view(0)
     history = ["1 call", "2 show pair", "3 double", "0 redouble", "0 C", "1 surrender", "2 refuse", "3 accept",
                "0 declare thani", "1 redeal", "2 bid 16", "3 pass", "0 play JS", "1 trump 9H"]
-    view = type(view)(**{**view.to_dict(), "history": history, "trick": view.trick, "tricks": view.tricks})
+    view = dataclasses.replace(view, history=tuple(Action.parse(h) for h in history))
     lines = [t.plain for t in events(view, lab, game.doubling_names)]
     assert lines == ["seat 1 called for the trump", "seat 2 showed the pair (King and Queen of trumps)",
                      "seat 3 said double", "you said redouble", "you said C", "seat 1 offered to surrender",

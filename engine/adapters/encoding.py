@@ -4,9 +4,9 @@ OpenSpiel adapter (`openspiel.py`) is a thin layer over this."""
 
 from __future__ import annotations
 
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 from engine.play.base import PHASE_NAMES
-from engine.play.game import Game
+from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
 from engine.play.view import View
@@ -96,25 +96,25 @@ class Observation:
         def rel(seat: int) -> int:
             return (seat - me) % n
 
-        def put_cards(base: int, codes: list[str]) -> None:
-            for code in codes:
-                for c in g.code_ids[code]:
+        def put_cards(base: int, cards: list[int]) -> None:
+            for card in cards:   # a double pack's copies fill each part of the tensor from its first copy
+                for c in g.code_ids[g.codes[card]]:
                     if out[base + c] == 0.0:
                         out[base + c] = 1.0
                         break
 
-        put_cards(off["hand"], view.hand)
-        put_cards(off["played"], [code for t in view.tricks for _, code in t.cards])
-        for seat, code in view.trick.cards:
-            put_cards(off["trick"] + rel(seat) * g.size, [code])
-        if view.indicator:
+        put_cards(off["hand"], view.hand_cards())
+        put_cards(off["played"], [c for t in view.tricks for c in t.cards])
+        for seat, c in zip(view.trick.seats, view.trick.cards, strict=True):
+            put_cards(off["trick"] + rel(seat) * g.size, [c])
+        if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
         if view.trump is None:
             out[off["trump"] + g.nsuits + 1] = 1.0
-        elif view.trump == "NT":
+        elif view.trump == NO_TRUMP:
             out[off["trump"] + g.nsuits] = 1.0
         else:
-            out[off["trump"] + g.layout.suits.index(view.trump)] = 1.0
+            out[off["trump"] + view.trump] = 1.0
         out[off["phase"] + PHASE_NAMES.index(view.phase)] = 1.0
         out[off["bidder"] + (rel(view.bidder) if view.bidder is not None else n)] = 1.0
         out[off["to_act"] + (rel(view.to_act) if view.to_act >= 0 else n)] = 1.0
@@ -129,10 +129,9 @@ class Observation:
         pts = view.card_points
         out[off["card_points"]] = pts[mine] / total if pts else 0.0
         out[off["card_points"] + 1] = max((p for i, p in enumerate(pts) if i != mine), default=0) / total
-        for text in view.history:
-            parts = text.split()
-            if len(parts) >= 3 and parts[1] == "bid":
-                out[off["bids"] + rel(int(parts[0]))] = int(parts[2]) / top
+        for a in view.history:
+            if a.verb == "bid":
+                out[off["bids"] + rel(a.seat)] = bid_terms(a.arg)[0] / top
         return out
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
 
-from engine.bots.info import Seen
+from engine.bots.info import Seen, has_action
 from engine.errors import JacknineError
 from engine.play.actions import Action
 from engine.play.base import PLAY
@@ -23,18 +22,13 @@ from engine.play.state import State
 ATTEMPTS = 6
 
 
-@lru_cache(maxsize=4096)
-def parse_action(text: str) -> Action:
-    return Action.parse(text)
-
-
 class Replay:
     """A seat's public history read once per decision, to be replayed on every sampled deal.
 
-    `fill_blank`: a trump choice the seat did not see ('2 trump') is filled in per world with the trump that world
-    draws. Without it such a history replays on no world at all: that is what the search bot of 0.1 did (its parse
-    refused the blanked action), so every seat but the bidder played as the heuristic until the trump was exposed;
-    the `pimc` bot keeps that, its choices being frozen."""
+    `fill_blank`: a trump choice the seat did not see (`SEAT trump`, its argument blank in the view) is filled in
+    per world with the trump that world draws. Without it such a history replays on no world at all: that is what
+    the search bot of 0.1 did (its parse refused the blanked action), so every seat but the bidder played as the
+    heuristic until the trump was exposed; the `pimc` bot keeps that, its choices being frozen."""
 
     def __init__(self, game: Game, seen: Seen, fill_blank: bool) -> None:
         v = seen.view
@@ -42,31 +36,29 @@ class Replay:
         self.seats: list[int] = []
         self.ok = True
         try:
-            game.new_hand(v.dealer, seed=0, match_scores=v.match_scores)   # dealer and scores acceptable?
+            game.new_hand(v.dealer, seed=0, match_scores=list(v.match_scores))   # dealer and scores acceptable?
         except JacknineError:
             self.ok = False
-        for text in v.history:
+        for a in v.history:
             if not self.ok:
                 break
-            try:
-                a: Action | None = game.intern(parse_action(text))
-            except JacknineError:
-                parts = text.split()
-                if not (fill_blank and len(parts) == 2 and parts[1] == "trump" and parts[0].isdigit()):
+            if a.verb == "trump" and not a.arg:
+                if not fill_blank:
                     self.ok = False
                     break
-                a = None
-            self.actions.append(a)
-            self.seats.append(a.seat if a is not None else int(text.split()[0]))
-
+                self.actions.append(None)
+            else:
+                self.actions.append(game.intern(a))
+            self.seats.append(a.seat)
 
 
 def _indicator_code(seen: Seen) -> tuple[int, str]:
-    """(seat, card code) of an indicator card the history shows, or (-1, '')."""
-    for text in seen.view.history:
-        parts = text.split()
-        if len(parts) == 3 and parts[1] == "trump" and len(parts[2]) == 2:
-            return int(parts[0]), parts[2]
+    """(seat, card code) of the indicator card the history shows (laid as a card, and visible to this seat),
+    or (-1, '')."""
+    ids = seen.game.code_ids
+    for a in seen.view.history:
+        if a.verb == "trump" and a.arg in ids:
+            return a.seat, a.arg
     return -1, ""
 
 
@@ -84,7 +76,7 @@ def _hidden_trump_kind(game: Game, seen: Seen) -> str:
     v = seen.view
     if v.trump is not None or v.bidder is None or not v.trump_concealed:
         return ""
-    if any(t.split()[1:] == ["trump", "seventh"] for t in v.history):
+    if has_action(v.history, "trump", "seventh"):
         return "seventh"
     return "card" if game.rules.trump.as_card else "suit"
 
@@ -195,7 +187,7 @@ class WorldMaker:
         self.slots = HiddenSlots(game, seen)
         self.kind = _hidden_trump_kind(game, seen)
         self.shown_by, self.shown_code = _indicator_code(seen)
-        self.own_seventh = any(t.split()[1:] == ["trump", "seventh"] for t in v.history)
+        self.own_seventh = has_action(v.history, "trump", "seventh")
 
     def deal(self, rng: random.Random) -> list[int] | None:
         """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
@@ -250,7 +242,7 @@ class WorldMaker:
                 cards.remove(seventh_of[s])
                 cards.insert(SEVENTH_CARD_INDEX, seventh_of[s])
             dealt.append(cards)
-        return replay_on(game, v.dealer, dealt, self.replay, v.match_scores, blank, v.seat)
+        return replay_on(game, v.dealer, dealt, self.replay, list(v.match_scores), blank, v.seat)
 
 
 def _trump_weights(game: Game, hand: int) -> list[float]:

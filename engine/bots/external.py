@@ -66,7 +66,7 @@ class ExternalBot:
         self.incidents: list[str] = []
         self.decisions = 0
         self.process_groups: list[int] = []   # every program started, so that anyone can check they are gone
-        self._fallback = RandomBot(seed)
+        self._fallback = RandomBot(None, seed)
         self._program: Program | None = None
         self._starts = 0
         self._given_up: str | None = None
@@ -74,7 +74,7 @@ class ExternalBot:
 
     def reset(self, seed: int) -> None:
         """A new deal: reseed the stand-in random bot (the program itself keeps running)."""
-        self._fallback = RandomBot(seed)
+        self._fallback = RandomBot(None, seed)
 
     # --- the decision ------------------------------------------------------------------------------
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:

@@ -1,27 +1,19 @@
 """The heuristic bot: bids from a hand evaluation, names its strongest suit, and plays by card-play rules of thumb
 (win cheaply, feed points to a partner who is winning, keep the trump Jack, lead masters and low from length).
-It reads only its seat's `View`."""
+It reads only its seat's `View`. Its rules outside the card play are the contract policy (policy.py), which the
+search bots' rollouts follow too."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.base import register
-from engine.bots.evaluate import best_trump, expected_points, hand_z, suit_units
-from engine.bots.info import Seen, read_view
-from engine.bots.model import (
-    DOUBLE_ABOVE_MIN,
-    DOUBLE_MARGIN,
-    DOUBLE_TOPS,
-    PARTNER_MARGIN,
-    RAISE_MARGIN,
-    RAISE_Z,
-    TRICK_WORTH,
-    sure_sweep,
-)
+from engine.bots.info import Seen, last_bidder, read_view
+from engine.bots.model import TRICK_WORTH, model_for
+from engine.bots.policy import ContractPolicy, Knowledge, policy_for
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
 from engine.play.actions import Action
+from engine.play.base import PHASE_NAMES, UNDECIDED
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
 
@@ -32,134 +24,33 @@ class HeuristicBot(ViewBot):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        return decide(self.game, read_view(self.game, self.check_view(view)), legal)
+        return decide(self.game, read_view(self.game, self.check_view(view)), legal, self.policy)
 
 
-def decide(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    """The heuristic's choice for any phase."""
-    phase = seen.view.phase
-    if phase == "auction":
-        return _bid(game, seen, legal)
-    if phase == "trump":
-        return _trump(game, seen, legal)
-    if phase == "raise":
-        return _raise(game, seen, legal)
-    if phase == "doubling":
-        return _double(game, seen, legal)
-    if phase == "declarations":
-        return _declare(game, seen, legal)
-    if phase == "play":
+def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPolicy | None = None) -> Action:
+    """The heuristic's choice for any phase: the card play below, every other decision by the contract policy
+    (policy.py; default: the game's, on its merits)."""
+    if seen.view.phase == "play":
         return play_card(game, seen, legal)
-    return _first(legal, ("redeal", "accept", "pass"))
+    if policy is None:
+        policy = policy_for(model_for(game))
+    return policy.choose(view_knowledge(seen), tuple(legal))
 
 
-def _first(legal: Sequence[Action], verbs: Sequence[str]) -> Action:
-    for v in verbs:
-        for a in legal:
-            if a.verb == v:
-                return a
-    return legal[0]
-
-
-# --- auction and contract ---------------------------------------------------------------------------------
-def _bid(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    if any(a.verb == "redeal" for a in legal):
-        return _first(legal, ("redeal",))
+def view_knowledge(seen: Seen) -> Knowledge:
+    """What the policy reads, from the seat's view."""
     v = seen.view
-    suit, units = best_trump(game, seen.hand, game.rules.trump.no_trumps)
-    est = expected_points(game, v.seat, seen.hand, units)
-    bids = [a for a in legal if a.verb == "bid"]
-    if game.rules.trump.in_bid:
-        code = "NT" if suit < 0 else game.layout.suits[suit]
-        bids = [a for a in bids if a.arg.split()[1] == code]
-    passing = [a for a in legal if a.verb == "pass"]
-    if not bids:
-        return passing[0] if passing else legal[0]
-    lowest = bids[0]
-    value = int(lowest.arg.split()[0])
-    partner_high = _partner_holds_bid(seen)
-    margin = PARTNER_MARGIN if partner_high else 0
-    if not passing or est >= value + margin:
-        return lowest
-    return passing[0]
+    team_of = [0] * v.players
+    for i, team in enumerate(v.teams):
+        for s in team:
+            team_of[s] = i
+    trump = seen.trump if seen.trump is not None else UNDECIDED
+    own = 1 << seen.indicator if seen.indicator >= 0 else 0
+    return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength,
+                     v.bidder if v.bidder is not None else -1, v.bid or 0, last_bidder(v), team_of)
 
 
-def _partner_holds_bid(seen: Seen) -> bool:
-    high = None
-    for text in seen.view.history:
-        parts = text.split()
-        if len(parts) >= 3 and parts[1] == "bid":
-            high = int(parts[0])
-    return (high is not None and high != seen.view.seat and not seen.game.rules.table.bidder_plays_alone
-            and seen.partners(high, seen.view.seat))
-
-
-def _trump(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    suit, _ = best_trump(game, seen.hand)
-    code = game.layout.suits[max(suit, 0)]
-    if not game.rules.trump.as_card:
-        for a in legal:
-            if a.arg == code:
-                return a
-    cards = [a for a in legal if a.verb == "trump" and len(a.arg) > 1 and a.arg[-1] == code and a.arg != "seventh"]
-    if cards:
-        # the indicator is out of play until exposed: lay the least useful card of the suit
-        return max(cards, key=lambda a: (game.rank_of[game.code_ids[a.arg][0]], a.arg))
-    return legal[0]
-
-
-def _raise(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    v = seen.view
-    raises = [a for a in legal if a.verb == "raise"]
-    if not raises:
-        return legal[0]
-    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
-    if seen.trump is not None and seen.trump >= 0:
-        units = suit_units(game, hand, seen.trump)
-    else:   # the partner does not know the trump: only an exceptional hand raises
-        if hand_z(game, hand) < RAISE_Z:
-            return _first(legal, ("pass",))
-        units = best_trump(game, hand)[1]
-    est = expected_points(game, v.seat, hand, units)
-    value = int(raises[0].arg)
-    return raises[0] if est >= value + RAISE_MARGIN else _first(legal, ("pass",))
-
-
-def _double(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    v = seen.view
-    d = game.rules.doubling
-    stake = d.fixed_stake.name if d is not None and d.fixed_stake is not None else ""
-    steps = [a for a in legal if a.verb not in ("pass", stake)]
-    if not steps or v.bidder is None or v.bid is None:
-        return _first(legal, ("pass",))
-    step = steps[0]
-    ours = seen.partners(v.seat, v.bidder)
-    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
-    if ours:
-        if seen.trump is None or seen.trump < 0:
-            return _first(legal, ("pass",))
-        est = expected_points(game, v.seat, hand, suit_units(game, hand, seen.trump))
-        return step if est >= v.bid + DOUBLE_MARGIN else _first(legal, ("pass",))
-    # against the bidder: only with several top cards and a high bid to defeat
-    tops = sum(1 for c in card_ids(hand) if seen.strength[c] == max(seen.strength))
-    if tops >= DOUBLE_TOPS and v.bid >= game.rules.auction.bid_min + DOUBLE_ABOVE_MIN:
-        return step
-    return _first(legal, ("pass",))
-
-
-def _declare(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
-    for a in legal:
-        if a.verb == "declare":
-            c = game.contracts.get(a.arg)
-            if c is not None and _sure_sweep(game, seen, keeps_trump=not c.no_trumps):
-                return a
-    return _first(legal, ("pass",))
-
-
-def _sure_sweep(game: Game, seen: Seen, keeps_trump: bool) -> bool:
-    trump = seen.trump if seen.trump is not None else -1
-    own_indicator = 1 << seen.indicator if seen.indicator >= 0 else 0
-    return sure_sweep(game, seen.hand, seen.strength, trump, own_indicator, keeps_trump)
+PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 
 # --- card play ---------------------------------------------------------------------------------------------
@@ -170,7 +61,7 @@ def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
 
 def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     v = seen.view
-    trick = [_card_id(game, seen, code, played=True) for _, code in v.trick.cards]
+    trick = list(v.trick.cards)
     cards = [(a, _card_id(game, seen, a.arg)) for a in legal if a.verb == "play"]
     extras = {a.verb: a for a in legal if a.verb != "play"}
     if "show" in extras:
@@ -179,7 +70,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     me = v.seat
     if not trick:
         return _lead(game, seen, cards, power) if cards else legal[0]
-    seats = [s for s, _ in v.trick.cards]
+    seats = v.trick.seats
     win = trick_winner(game, seen, trick)
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
@@ -263,14 +154,12 @@ def _cheapest(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Ac
                                       seen.strength[ac[1]]))[0]
 
 
-def _card_id(game: Game, seen: Seen, code: str, played: bool = False) -> int:
+def _card_id(game: Game, seen: Seen, code: str) -> int:
+    """The id of a card the seat may play (a double pack's copy it holds)."""
     ids = game.code_ids[code]
-    pool = seen.played if played else seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+    pool = seen.held
     for c in ids:
         if pool >> c & 1:
             return c
     return ids[0]
 
-
-
-register("heuristic", HeuristicBot)

@@ -1,27 +1,15 @@
 """What a seat knows about the cards, derived from its `View` alone: its hand, the cards played, the voids
-other seats have shown and the trump if it knows it. Both the heuristic and the search bot read this."""
+other seats have shown and the trump if it knows it. Both the heuristic and the search bot read this.
+
+The view's facts are card ids and `Action`s already, so nothing here reads text."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.play.actions import Action
 from engine.play.game import NO_TRUMP, Game
-from engine.play.view import TrickView, View
-
-
-class CardIds:
-    """Turns codes into card ids, handing out each copy of a double pack once."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.used = 0
-
-    def take(self, code: str) -> int:
-        for c in self.game.code_ids[code]:
-            if not self.used >> c & 1:
-                self.used |= 1 << c
-                return c
-        return self.game.code_ids[code][0]  # more copies named than exist: only a malformed view does this
+from engine.play.view import View
 
 
 @dataclass
@@ -52,6 +40,11 @@ class Seen:
         own = self.hand | (1 << self.indicator if self.indicator >= 0 else 0)
         return full & ~own & ~self.played
 
+    @property
+    def held(self) -> int:
+        """The seat's cards, its own face-down indicator included."""
+        return self.hand | (1 << self.indicator if self.indicator >= 0 else 0)
+
     def team_of(self, seat: int) -> int:
         for i, t in enumerate(self.view.teams):
             if seat in t:
@@ -66,47 +59,25 @@ class Seen:
         return self.unknown & self.game.suit_masks[suit]
 
 
-def _suit_index(game: Game, text: str | None) -> int | None:
-    if text is None:
-        return None
-    if text == "NT":
-        return -1
-    return game.layout.suits.index(text)
-
-
-def _voids_from_trick(game: Game, t: TrickView, ids: dict[tuple[int, int], int], voids: list[int],
-                      trump: int | None, k: int) -> None:
-    if not t.cards:
-        return
-    led = game.suit_of[ids[(k, 0)]]
-    for i, (s, _code) in enumerate(t.cards[1:], start=1):
-        if game.suit_of[ids[(k, i)]] != led:
-            voids[s] |= 1 << led
-
-
 def read_view(game: Game, view: View) -> Seen:
     g = game
-    ids = CardIds(g)
-    hand = 0
-    for code in view.hand:
-        hand |= 1 << ids.take(code)
-    indicator = ids.take(view.indicator) if view.indicator else -1
     played = 0
     played_by = [0] * g.n
     voids = [0] * g.n
-    trump = _suit_index(g, view.trump)
-    placed: dict[tuple[int, int], int] = {}
-    tricks = [*view.tricks, view.trick]
-    for k, t in enumerate(tricks):
-        for i, (s, code) in enumerate(t.cards):
-            c = ids.take(code)
-            placed[(k, i)] = c
+    for t in (*view.tricks, view.trick):
+        if not t.cards:
+            continue
+        led = g.suit_of[t.cards[0]]
+        for i, (s, c) in enumerate(zip(t.seats, t.cards, strict=True)):
             played |= 1 << c
             played_by[s] |= 1 << c
-        _voids_from_trick(g, t, placed, voids, trump, k)
+            if i and g.suit_of[c] != led:
+                voids[s] |= 1 << led
+    trump = view.trump
     _caller_voids(g, view, voids, trump)
     strength = g.strength_for(trump) if trump is not None else g.strength
-    return Seen(g, view, hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength)
+    indicator = view.indicator if view.indicator is not None else -1
+    return Seen(g, view, view.hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength)
 
 
 def _caller_voids(game: Game, view: View, voids: list[int], trump: int | None) -> None:
@@ -114,13 +85,11 @@ def _caller_voids(game: Game, view: View, voids: list[int], trump: int | None) -
     if trump is None or trump < 0 or not game.rules.play.caller_must_trump:
         return
     hist = view.history
-    for i, text in enumerate(hist[:-1]):
-        parts = text.split()
-        if len(parts) >= 2 and parts[1] == "call" and int(parts[0]) != view.bidder:
-            nxt = hist[i + 1].split()
-            if len(nxt) == 3 and nxt[1] == "play" and nxt[0] == parts[0]:
-                if game.layout.suits.index(nxt[2][-1]) != trump:
-                    voids[int(parts[0])] |= 1 << trump
+    for i in range(len(hist) - 1):
+        a, nxt = hist[i], hist[i + 1]
+        if a.verb == "call" and a.seat != view.bidder and nxt.verb == "play" and nxt.seat == a.seat:
+            if game.suit_of[game.code_ids[nxt.arg][0]] != trump:
+                voids[a.seat] |= 1 << trump
 
 
 def _power_from(game: Game, view: View) -> int:
@@ -128,12 +97,24 @@ def _power_from(game: Game, view: View) -> int:
     if game.rules.play.retroactive or view.exposed_in_trick != len(view.tricks) + 1:
         return 0
     after = 0  # plays of this trick made after the call
-    for text in reversed(view.history):
-        parts = text.split()
-        if len(parts) >= 2 and parts[1] == "call":
+    for a in reversed(view.history):
+        if a.verb == "call":
             return len(view.trick.cards) - after
-        if len(parts) >= 2 and parts[1] == "play":
+        if a.verb == "play":
             after += 1
         if after >= len(view.trick.cards):
             break
     return 0
+
+
+def last_bidder(view: View) -> int:
+    """The seat that made the last bid of the auction so far (-1: nobody has bid)."""
+    for a in reversed(view.history):
+        if a.verb == "bid":
+            return a.seat
+    return -1
+
+
+def has_action(history: tuple[Action, ...], verb: str, arg: str) -> bool:
+    """Whether the history holds an action `verb arg` (by any seat)."""
+    return any(a.verb == verb and a.arg == arg for a in history)

@@ -3,9 +3,11 @@
 For each of `worlds` sampled deals consistent with the view (see `determinize.py`), every legal action is tried
 and the hand is finished by the greedy rollout policy (`rollout.py`); the action with the best total wins, ties
 going to the heuristic's choice. The budget is a number of worlds, not a time, so a seeded bot makes the same
-choices on any machine and in any process. Auction and contract decisions are the heuristic's.
+choices on any machine and in any process. Auction and contract decisions are the heuristic's (its contract
+policy, policy.py).
 
-Its choices are frozen (tests/search_golden/): it chooses exactly what 0.1's search bot chose, only faster. That
+With the `never` option (`pimc:never`, 0.1's contract policy) its choices are frozen (tests/search_golden/): it
+chooses exactly what 0.1's search bot chose, only faster. That
 includes 0.1's blind spot: while the trump is concealed, a seat that did not see it could replay its history on
 no sampled world, so it plays as the heuristic until the trump is exposed (see `determinize.Replay`).
 """
@@ -14,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.base import register
 from engine.bots.determinize import WorldMaker
 from engine.bots.heuristic import decide
 from engine.bots.info import read_view
+from engine.bots.registry import BotOptions
 from engine.bots.rollout import rollout, utility
 from engine.bots.viewbot import ViewBot
 from engine.play.actions import Action
@@ -33,10 +35,10 @@ MIN_WORLDS, MAX_WORLDS = 16, 48
 class PimcBot(ViewBot):
     name = "pimc"
 
-    def __init__(self, game: Game, seed: int = 0, worlds: int | None = None) -> None:
-        """`worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
-        super().__init__(game, seed)
-        self.worlds = worlds
+    def __init__(self, game: Game, seed: int = 0, options: BotOptions | None = None) -> None:
+        """`options.worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
+        super().__init__(game, seed, options)
+        self.worlds = self.options.worlds
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -45,7 +47,7 @@ class PimcBot(ViewBot):
         view = self.check_view(view)
         seen = read_view(game, view)
         if view.phase != "play":
-            return decide(game, seen, legal)
+            return decide(game, seen, legal, self.policy)
         rng = self._rng
         maker = WorldMaker(game, seen)
         totals = [0.0] * len(legal)
@@ -62,13 +64,13 @@ class PimcBot(ViewBot):
                 rollout(s, rng.random)
                 totals[i] += utility(s, view.seat)
         if not tried:
-            return decide(game, seen, legal)
+            return decide(game, seen, legal, self.policy)
         best = max(totals)
         top = [a for a, t in zip(legal, totals, strict=True) if t >= best - 1e-9]
         if len(top) == 1:
             return top[0]
         # among equally good actions, the heuristic's choice (then the first) keeps play natural
-        fallback = decide(game, seen, legal)
+        fallback = decide(game, seen, legal, self.policy)
         return fallback if fallback in top else top[0]
 
 
@@ -81,6 +83,3 @@ def apply_first(state: State, action: Action) -> None:
                 state._play_card_id(action.seat, c)
                 return
     state.apply(action)
-
-
-register("pimc", PimcBot)

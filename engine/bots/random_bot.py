@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.bots.base import register
+from engine.bots.registry import BotOptions
 from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.view import View
@@ -15,15 +15,9 @@ class RandomBot:
     name = "random"
     needs_view = False
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, game: Game | None = None, seed: int = 0, options: BotOptions | None = None) -> None:
+        """`game` is not needed: any legal action will do."""
         self._random = random.Random(seed).random
-
-    @classmethod
-    def for_game(cls, game: Game, seed: int = 0) -> RandomBot:
-        return cls(seed)
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         return legal[int(self._random() * len(legal))]
-
-
-register("random", RandomBot.for_game)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.bots.model import TRICK_WORTH, HandModel
+from engine.bots.model import TRICK_WORTH
+from engine.bots.policy import ContractPolicy
 from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, card_power, winning_index
@@ -127,7 +128,7 @@ def nth_card(mask: int, k: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def rollout(state: State, rand: Callable[[], float], contract: HandModel | None = None) -> None:
+def rollout(state: State, rand: Callable[[], float], contract: ContractPolicy | None = None) -> None:
     """Finish the hand with the greedy policy and EXPLORE random moves drawn with `rand`. Outside the play phase
     `contract` decides, as the heuristic would; without it (the `pimc` bot) every such move is random."""
     t = tables_for(state)

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.base import register
 from engine.bots.heuristic import decide
-from engine.bots.info import Seen, read_view
-from engine.bots.model import PARTNER_MARGIN, RAISE_MARGIN, HandModel, model_for
+from engine.bots.info import Seen, last_bidder, read_view
+from engine.bots.model import PARTNER_MARGIN, RAISE_MARGIN
 from engine.bots.pimc import apply_first
+from engine.bots.policy import ContractPolicy
+from engine.bots.registry import BotOptions
 from engine.bots.rollout import Stream, rollout, utility
 from engine.bots.viewbot import ViewBot
 from engine.bots.worlds import Sampler
@@ -41,11 +42,10 @@ CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations")
 class SearchBot(ViewBot):
     name = "search"
 
-    def __init__(self, game: Game, seed: int = 0, worlds: int | None = None) -> None:
-        """`worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
-        super().__init__(game, seed)
-        self.worlds = worlds
-        self.model = model_for(game)
+    def __init__(self, game: Game, seed: int = 0, options: BotOptions | None = None) -> None:
+        """`options.worlds`: a fixed number of sampled worlds per decision (default: by the rollout budget)."""
+        super().__init__(game, seed, options)
+        self.worlds = self.options.worlds
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -53,7 +53,7 @@ class SearchBot(ViewBot):
         game = self.game
         view = self.check_view(view)
         seen = read_view(game, view)
-        fallback = decide(game, seen, legal)
+        fallback = decide(game, seen, legal, self.policy)
         if view.phase == "play":
             candidates = play_candidates(game, seen, legal, fallback)
             if len(candidates) == 1:
@@ -63,7 +63,7 @@ class SearchBot(ViewBot):
         if view.phase in CONTRACT_PHASES:
             if not self.close_call(seen, legal):
                 return fallback
-            candidates = contract_candidates(game, self.model, seen, legal, fallback)
+            candidates = contract_candidates(game, self.policy, seen, legal, fallback)
             if len(candidates) == 1:
                 return candidates[0]
             return self.search(seen, candidates, self.worlds or CONTRACT_WORLDS, fallback, CONFIDENCE)
@@ -115,7 +115,7 @@ class SearchBot(ViewBot):
             for i, a in enumerate(candidates):
                 s = world.clone()
                 apply_first(s, a)
-                rollout(s, Stream(stream).random, self.model)
+                rollout(s, Stream(stream).random, self.policy)
                 u = utility(s, seat)
                 totals[i] += weight * u
                 row[i] = u
@@ -136,11 +136,7 @@ class SearchBot(ViewBot):
 
 def _partner_high(seen: Seen) -> bool:
     v = seen.view
-    high = -1
-    for text in v.history:
-        parts = text.split()
-        if len(parts) >= 3 and parts[1] == "bid":
-            high = int(parts[0])
+    high = last_bidder(v)
     return high >= 0 and high != v.seat and not seen.game.rules.table.bidder_plays_alone and seen.partners(high, v.seat)
 
 
@@ -187,7 +183,7 @@ def _equivalent(game: Game, seen: Seen, strength: list[int], protected: frozense
     return True
 
 
-def contract_candidates(game: Game, model: HandModel, seen: Seen, legal: Sequence[Action],
+def contract_candidates(game: Game, policy: ContractPolicy, seen: Seen, legal: Sequence[Action],
                         fallback: Action) -> list[Action]:
     """The actions worth searching in an auction or contract step: pass, a redeal, the lowest bid (for each suit
     where bids name one), each suit's trump as the heuristic would lay it, the lowest raise; everything in the
@@ -198,7 +194,7 @@ def contract_candidates(game: Game, model: HandModel, seen: Seen, legal: Sequenc
         codes: set[str] = set()
         for a in legal:
             if a.verb == "bid":
-                code = model.code_of(a)
+                code = policy.model.code_of(a)
                 if code not in codes:
                     codes.add(code)
                     out.append(a)
@@ -214,7 +210,7 @@ def contract_candidates(game: Game, model: HandModel, seen: Seen, legal: Sequenc
             for s in range(game.nsuits):
                 options = tuple(a for a in legal if len(a.arg) == 2 and a.arg[-1] == game.layout.suits[s])
                 if options and hand & game.suit_masks[s]:
-                    out.append(model.trump_choice(hand & game.suit_masks[s], options))
+                    out.append(policy.trump_choice(hand & game.suit_masks[s], options))
     elif phase == "raise":
         raises = [a for a in legal if a.verb == "raise"]
         out.extend(a for a in legal if a.verb != "raise")
@@ -223,6 +219,3 @@ def contract_candidates(game: Game, model: HandModel, seen: Seen, legal: Sequenc
     else:
         out.extend(legal)
     return list(dict.fromkeys(out))
-
-
-register("search", SearchBot)

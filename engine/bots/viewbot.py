@@ -1,10 +1,13 @@
-"""What the bots that read their seat's View share: the compiled game they play and a seeded generator."""
+"""What the bots that read their seat's View share: the compiled game they play, its hand model and contract
+policy (the `never` option: 0.1's), and a seeded generator."""
 
 from __future__ import annotations
 
 import random
 
-from engine.bots.evaluate import warm
+from engine.bots.model import model_for
+from engine.bots.policy import policy_for
+from engine.bots.registry import BotOptions
 from engine.play.game import Game
 from engine.play.view import View
 
@@ -12,9 +15,12 @@ from engine.play.view import View
 class ViewBot:
     needs_view = True
 
-    def __init__(self, game: Game, seed: int = 0) -> None:
-        warm(game)   # the hand-evaluation tables are built now, not in the middle of a hand
+    def __init__(self, game: Game, seed: int = 0, options: BotOptions | None = None) -> None:
+        self.options = options if options is not None else BotOptions()
         self.game = game
+        self.model = model_for(game)
+        self.model.warm()   # the hand-evaluation tables are built now, not in the middle of a hand
+        self.policy = policy_for(self.model, self.options.never)
         self._rng = random.Random(seed)
 
     def check_view(self, view: View | None) -> View:

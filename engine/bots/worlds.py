@@ -32,9 +32,10 @@ from engine.bots.determinize import (
     ids_of,
     shuffle,
 )
-from engine.bots.info import CardIds, Seen
+from engine.bots.info import Seen, has_action
 from engine.bots.model import PARTNER_MARGIN, SOFT_BID, HandModel, log_floor, sigmoid
 from engine.errors import JacknineError
+from engine.play.actions import bid_terms
 from engine.play.base import AUCTION, PLAY
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, STEP_AUCTION, STEP_TRUMP
@@ -117,7 +118,8 @@ class Sampler:
         self.bidder = v.bidder if v.bidder is not None else -1
         self.k_trump = cards_before(game, STEP_TRUMP)
         self.shown_by, self.shown_code = _indicator_code(seen)
-        self.own_seventh = any(t.split()[1:] == ["trump", "seventh"] for t in v.history)
+        self.own_seventh = has_action(v.history, "trump", "seventh")
+        self.match_scores = list(v.match_scores)
         self.k_auction = cards_before(game, STEP_AUCTION)
         self.bids = self._bids() if contract_weight else []
         self.trump_named = self._trump_named() if contract_weight else NOT_NAMED
@@ -128,29 +130,29 @@ class Sampler:
     # --- the evidence ---------------------------------------------------------------------------------------
     def _bids(self) -> list[Bid]:
         out: list[Bid] = []
-        for i, text in enumerate(self.seen.view.history):
-            parts = text.split()
-            if len(parts) < 2 or not parts[0].isdigit() or int(parts[0]) == self.me:
+        for i, a in enumerate(self.seen.view.history):
+            if a.seat == self.me:
                 continue
-            if parts[1] == "pass" and len(parts) == 2:
-                out.append(Bid(i, int(parts[0]), -1, ""))
-            elif parts[1] == "bid" and len(parts) >= 3 and parts[2].isdigit():
-                out.append(Bid(i, int(parts[0]), int(parts[2]), parts[3] if len(parts) > 3 else ""))
+            if a.verb == "pass":
+                out.append(Bid(i, a.seat, -1, ""))
+            elif a.verb == "bid":
+                value, code = bid_terms(a.arg)
+                out.append(Bid(i, a.seat, value, code))
         return out
 
     def _trump_named(self) -> int:
         """The suit another seat named as trump where the history shows it (NO_TRUMP for no-trumps), else NOT_NAMED."""
         g = self.game
-        for text in self.seen.view.history:
-            parts = text.split()
-            if len(parts) == 3 and parts[1] == "trump" and parts[0].isdigit() and int(parts[0]) != self.me:
-                arg = parts[2]
-                if arg == "NT":
-                    return NO_TRUMP
-                if len(arg) == 1 and arg in g.layout.suits:
-                    return g.layout.suits.index(arg)
-                if arg in g.code_ids:
-                    return g.suit_of[g.code_ids[arg][0]]
+        for a in self.seen.view.history:
+            if a.verb != "trump" or not a.arg or a.seat == self.me:
+                continue
+            arg = a.arg
+            if arg == "NT":
+                return NO_TRUMP
+            if len(arg) == 1 and arg in g.layout.suits:
+                return g.layout.suits.index(arg)
+            if arg in g.code_ids:
+                return g.suit_of[g.code_ids[arg][0]]
         return NOT_NAMED
 
     def _plays(self) -> tuple[list[Play], list[list[int]]]:
@@ -158,22 +160,15 @@ class Sampler:
         g = self.game
         seen = self.seen
         v = seen.view
-        ids = CardIds(g)
-        for code in v.hand:
-            ids.take(code)
-        if v.indicator:
-            ids.take(v.indicator)
         tricks = [*v.tricks, v.trick]
         n = g.n
         played_from = [[0] * (len(tricks) + 1) for _ in range(n)]
-        cards_of: list[list[int]] = []
-        for t in tricks:
-            cards_of.append([ids.take(code) for _, code in t.cards])
         for k in range(len(tricks) - 1, -1, -1):
             for s in range(n):
                 played_from[s][k] = played_from[s][k + 1]
-            for (s, _), c in zip(tricks[k].cards, cards_of[k], strict=True):
-                played_from[s][k] |= 1 << c
+            t = tricks[k]
+            for j in range(len(t.cards)):
+                played_from[t.seats[j]][k] |= 1 << t.cards[j]
         concealed_rules = g.rules.trump.concealed
         trump = seen.trump if seen.trump is not None else NO_TRUMP
         exposed = v.exposed_in_trick
@@ -193,16 +188,16 @@ class Sampler:
                     power = trump
             else:
                 power = trump
-            cards = cards_of[k]
+            cards = list(t.cards)
             for j in range(1, len(cards)):
-                seat = t.cards[j][0]
+                seat = t.seats[j]
                 c = cards[j]
                 pts = g.points[c]
                 if seat == self.me or pts <= 0:
                     continue
                 before = cards[:j]
                 win = winning_index(before, g.suit_of, seen.strength, power, 0)
-                if team_of[t.cards[win][0]] == team_of[seat]:
+                if team_of[t.seats[win]] == team_of[seat]:
                     continue
                 if winning_index(before + [c], g.suit_of, seen.strength, power, 0) == j:
                     continue
@@ -229,7 +224,10 @@ class Sampler:
                     return
                 elif x.verb == "bid" and b.lowest < 0:
                     b.lowest = self.model.value_of(x)
-            b.margin = PARTNER_MARGIN if self.model.partner_holds_bid(state, b.seat) else 0
+            hb = state.high_bidder
+            partner = (hb >= 0 and hb != b.seat and not self.game.rules.table.bidder_plays_alone
+                       and state.hand_team_of[hb] == state.hand_team_of[b.seat])
+            b.margin = PARTNER_MARGIN if partner else 0
             b.informative = may_pass and b.lowest >= 0
             return
 
@@ -357,7 +355,7 @@ class Sampler:
         v = self.seen.view
         probe = not self.ready
         try:
-            state = State(game, v.dealer, cand.dealt, v.match_scores)
+            state = State(game, v.dealer, cand.dealt, self.match_scores)
             for i in range(len(replay.actions)):
                 found = replay.actions[i]
                 a = game.action(replay.seats[i], "trump", cand.blank) if found is None else found

@@ -8,6 +8,7 @@ from typing import IO, NoReturn
 import typer
 
 from engine.bots.base import Bot, make_bot
+from engine.bots.registry import bot_list
 from engine.errors import RulesetError, UnreadableError
 from engine.play.compile import load_game
 from engine.play.game import Game
@@ -52,7 +53,7 @@ def open_new_file(path: Path) -> IO[str]:
 def make_bots(spec: str, game: Game, seed: int) -> list[Bot]:
     """One bot name for every seat, or one name per seat separated by commas; each bot plays `game`."""
     players = game.n
-    names = [x.strip() for x in spec.split(",") if x.strip()]
+    names = bot_list(spec)
     if len(names) == 1:
         names = names * players
     if len(names) != players:

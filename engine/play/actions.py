@@ -55,6 +55,13 @@ class Action:
         return cls(parse_seat(parts[0], text), *parse_notation(parts[1:]))
 
 
+def bid_terms(arg: str) -> tuple[int, str]:
+    """The number and the suit a bid's or raise's argument names, in the canonical notation the engine writes
+    ('30 NT' -> (30, 'NT'), '16' -> (16, '')): the one reader of it, so bots and the table never take text apart."""
+    number, _, suit = arg.partition(" ")
+    return int(number), suit
+
+
 def parse_seat(word: str, text: str) -> int:
     if not (word.isascii() and word.isdigit()) or len(word) > MAX_SEAT_DIGITS:
         raise RecordError(f"{text!r} is not an action: it starts with a seat number such as 0 or 2, not {word!r}")

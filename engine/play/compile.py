@@ -64,7 +64,7 @@ from engine.rules.load import load_ruleset, locate, shipped_rulesets
 # Fields that describe a file or are shown to people but never change play.
 DISPLAY_ONLY: frozenset[str] = frozenset({
     "schema_version", "extends", "sources", "notes",
-    "table.direction",          # BUILTINS.md: clockwise or counter-clockwise is a display property
+    "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
 })

@@ -132,7 +132,7 @@ class ContractPhases(AuctionPhase):
         p = self.to_act
         out = [g.action(p, "pass"), g.action(p, d.steps[self.dbl_step].name)]
         fs = d.fixed_stake
-        # 'C' is the bidder's call (RULES.md 3.7: "the bidder may raise to 6"), not the partner's.
+        # 'C' is the bidder's call (pagat's 29: "the bidder may raise to 6"), not the partner's.
         if (fs is not None and self.doubled and p == self.bidder and d.steps[self.dbl_step].by_bidding_team
                 and (not fs.needs_no_score_showing or all(s == g.rules.match.start for s in self.match_scores))):
             out.append(g.action(p, fs.name))

@@ -75,6 +75,10 @@ class Game:
         self.rounds = [BidTable(self, rules.auction)]
         if rules.second_auction is not None:
             self.rounds.append(BidTable(self, rules.second_auction))
+        # the round that fixed a contract matters (is reported and shown) in games with a second auction of bids,
+        # or scored by round; not where the only later round is the bidding team's raise
+        sa = rules.second_auction
+        self.rounds_matter = (sa is not None and sa.verb != "raise") or any(b.round for b in rules.scoring.bands)
         # Contracts and calls by name
         self.contracts: dict[str, ContractRules] = {c.name: c for c in rules.contracts}
         dbl = rules.doubling

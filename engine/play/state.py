@@ -36,6 +36,7 @@ from engine.play.game import Game, check_seat
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
 from engine.play.tricks import TrickPhase
+from engine.play.view import View, build_view
 
 # Attributes `clone` copies: explicit, because compiled (mypyc) classes have no __dict__ for copy.copy.
 _COPIED_VALUES = (
@@ -410,9 +411,7 @@ class State(TrickPhase):
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
         return self.game.layout.suits[self.trump] if self.trump >= 0 else None
 
-    def view(self, seat: int) -> object:
-        """What `seat` may see (engine.play.view.View)."""
-        from engine.play.view import build_view
-
+    def view(self, seat: int) -> View:
+        """What `seat` may see: its cards and everything public (engine.play.view)."""
         check_seat(seat, self.n)
         return build_view(self, seat)

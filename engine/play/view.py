@@ -1,112 +1,271 @@
 """What one seat may see of a hand: its own cards and everything public, never another seat's cards or a
-concealed trump it does not know. Bots and the terminal table receive only this."""
+concealed trump it does not know. Bots and the terminal table receive only this.
+
+A `View` holds facts, not text: the hand as a mask of card ids, the public history as `Action`s (a trump chosen
+face down by another seat is `SEAT trump` with its argument blank), the tricks as card ids, the trump as a suit
+index (`NO_TRUMP` for no-trumps) or None when this seat may not know it. A double pack's two copies of a card
+cannot be told apart at the table, so the view numbers them in the order it shows them - the hand (sorted as
+`hand_cards` sorts it), the seat's own face-down card, then the tricks in playing order - and two positions the
+seat cannot tell apart give equal views.
+
+`to_dict()` writes the JSON outside bots receive (engine/bots/external.py; the web uses it too): card codes,
+action notation, suit letters. That JSON is a contract (tests/test_view_golden.py holds recorded views).
+
+Adding a public fact (face-down plays, exposed hands, melds, claims, ...): add a field at the end of `View` with
+`fact(writer, optional=True)` and fill it in `build_view`. The writer says how it is written (`CARD`, `CARDS`,
+`CARD_LIST`, `SUIT`, `ACTIONS`, a record's own fields by default; tuples become lists); `optional=True` leaves
+it out of the JSON while it holds its default, so views of files that do not use the mechanism stay byte for
+byte what they were. Card ids in a new fact go through the same numbering (`_Numbering.of`), after the tricks.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import dataclasses
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import bits
+from engine.play.actions import Action
 from engine.play.base import PHASE_NAMES, UNDECIDED
+from engine.play.game import NO_TRUMP, Game
 
 if TYPE_CHECKING:
     from engine.play.state import State
 
+Writer = Callable[[Game, Any], Any]
+_WRITE = "write"
+_OPTIONAL = "optional"
+_UNWRITTEN = "unwritten"
 
-@dataclass(frozen=True)
+
+def fact(write: Writer | None = None, *, optional: bool = False, default: Any = MISSING) -> Any:
+    """A field of a view record. `write(game, value)` gives its JSON (None: the value itself, tuples as lists,
+    records by their fields); `optional`: not written while it holds its default (which it then needs)."""
+    meta = {_WRITE: write, _OPTIONAL: optional}
+    if default is MISSING:
+        return field(metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def hand_order(game: Game, mask: int) -> list[int]:
+    """The card ids of `mask` as a hand is shown: by suit, strongest first."""
+    ids: list[int] = []
+    m = mask
+    while m:
+        low = m & -m
+        ids.append(low.bit_length() - 1)
+        m ^= low
+    return sorted(ids, key=lambda c: (game.suit_of[c], -game.strength[c]))
+
+
+def write_card(game: Game, card: int | None) -> str | None:
+    return game.codes[card] if card is not None else None
+
+
+def write_cards(game: Game, mask: int) -> list[str]:
+    return [game.codes[c] for c in hand_order(game, mask)]
+
+
+def write_card_list(game: Game, cards: tuple[int, ...]) -> list[str]:
+    return [game.codes[c] for c in cards]
+
+
+def write_suit(game: Game, suit: int | None) -> str | None:
+    if suit is None:
+        return None
+    return "NT" if suit == NO_TRUMP else game.layout.suits[suit]
+
+
+def write_actions(game: Game, actions: tuple[Action, ...]) -> list[str]:
+    return [str(a) for a in actions]
+
+
+def write_notations(game: Game, actions: tuple[Action, ...]) -> list[str]:
+    return [a.notation for a in actions]
+
+
+CARD: Writer = write_card
+CARDS: Writer = write_cards
+CARD_LIST: Writer = write_card_list
+SUIT: Writer = write_suit
+ACTIONS: Writer = write_actions
+NOTATIONS: Writer = write_notations
+
+
+def to_json(game: Game, value: Any) -> Any:
+    """A fact as JSON: a record by its fields (each by its writer), tuples and lists item by item."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for f in fields(value):
+            if f.metadata.get(_UNWRITTEN):
+                continue
+            v = getattr(value, f.name)
+            if f.metadata.get(_OPTIONAL) and v == f.default:
+                continue
+            write = f.metadata.get(_WRITE)
+            out[f.name] = write(game, v) if write is not None else to_json(game, v)
+        return out
+    if isinstance(value, tuple | list):
+        return [to_json(game, v) for v in value]
+    return value
+
+
+def write_trick(game: Game, t: TrickView) -> dict[str, Any]:
+    return {"leader": t.leader, "cards": [[s, game.codes[c]] for s, c in zip(t.seats, t.cards, strict=True)],
+            "winner": t.winner, "points": t.points}
+
+
+def write_tricks(game: Game, tricks: tuple[TrickView, ...]) -> list[dict[str, Any]]:
+    return [write_trick(game, t) for t in tricks]
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrickView:
+    """A trick as the table saw it: who led, the seats and card ids in playing order; a finished trick's winner
+    and points (None while it is being played)."""
+
     leader: int
-    cards: list[tuple[int, str]]          # (seat, card) in playing order
+    seats: tuple[int, ...]
+    cards: tuple[int, ...]
     winner: int | None = None
     points: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class View:
-    seat: int
-    ruleset: str
-    players: int
-    dealer: int
-    phase: str
-    to_act: int
-    hand: list[str]
-    hand_sizes: list[int]
-    teams: list[list[int]]
-    history: list[str]                    # every action, with hidden arguments blanked
-    bidder: int | None
-    bid: int | None
-    target: int | None
-    trump_concealed: bool
-    trump: str | None                     # suit letter, 'NT', or None when this seat does not know it
-    indicator: str | None                 # the face-down card, only for its owner
-    exposed_in_trick: int | None
-    multiplier: int
-    special: str | None
-    sitting_out: list[int]
-    trick: TrickView
-    tricks: list[TrickView]
-    card_points: list[int]
-    match_scores: list[int]
-    legal: list[str] = field(default_factory=list)
-    status: str = "in_progress"
-    auction_round: int = 0                # the round of bidding under way or last held (0: none yet)
-    contract_round: int | None = None     # the round whose bid fixed the contract
-    speaking_for: int | None = None       # the seat whose speech its partner is making now (`partner`)
-    handed_back: bool = False             # that partner handed the speech back
-    added: int = 0                        # match units doubling steps add to what the paid side receives
-    conceded: bool = False
-    match_target: int | None = None       # the score that wins the match now
+    """What `seat` may know now (see the module's docstring). `game` is the game the view is of (not a fact:
+    it is neither compared nor written)."""
+
+    game: Game = field(compare=False, repr=False, metadata={_UNWRITTEN: True})
+    seat: int = fact()
+    ruleset: str = fact()
+    players: int = fact()
+    dealer: int = fact()
+    phase: str = fact()                        # PHASE_NAMES
+    to_act: int = fact()                       # -1 once the hand is over
+    hand: int = fact(CARDS)                    # card ids as bits
+    hand_sizes: tuple[int, ...] = fact()       # cards each seat holds (a face-down trump card counts)
+    teams: tuple[tuple[int, ...], ...] = fact()
+    history: tuple[Action, ...] = fact(ACTIONS)   # every action, a trump chosen face down blanked
+    bidder: int | None = fact()
+    bid: int | None = fact()
+    target: int | None = fact()
+    trump_concealed: bool = fact()
+    trump: int | None = fact(SUIT)             # a suit index, NO_TRUMP, or None when this seat does not know it
+    indicator: int | None = fact(CARD)         # the face-down trump card, only for its owner
+    exposed_in_trick: int | None = fact()
+    multiplier: int = fact()
+    special: str | None = fact()
+    sitting_out: tuple[int, ...] = fact()
+    trick: TrickView = fact(write_trick)
+    tricks: tuple[TrickView, ...] = fact(write_tricks)
+    card_points: tuple[int, ...] = fact()
+    match_scores: tuple[int, ...] = fact()
+    legal: tuple[Action, ...] = fact(NOTATIONS, default=())   # the seat's legal actions when it is to act
+    status: str = fact(default="in_progress")
+    auction_round: int = fact(optional=True, default=0)    # the round of bidding under way or last held (0: none)
+    contract_round: int | None = fact(optional=True, default=None)   # the round whose bid fixed the contract
+    speaking_for: int | None = fact(optional=True, default=None)   # whose speech its partner is making (`partner`)
+    handed_back: bool = fact(optional=True, default=False)   # that partner handed the speech back
+    added: int = fact(optional=True, default=0)           # match units doubling steps add to what the paid side gets
+    conceded: bool = fact(optional=True, default=False)
+    match_target: int | None = fact(optional=True, default=None)   # the score that wins the match now
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The view as JSON-ready data: what outside bots receive."""
+        out: dict[str, Any] = to_json(self.game, self)
+        return out
+
+    def hand_cards(self) -> list[int]:
+        """The hand's card ids as the table shows them: by suit, strongest first."""
+        return hand_order(self.game, self.hand)
+
+    def code(self, card: int) -> str:
+        """A card id's code (JS, 9H)."""
+        return self.game.codes[card]
+
+    def trump_code(self) -> str | None:
+        """The trump as written: a suit letter, NT, or None when this seat does not know it."""
+        return write_suit(self.game, self.trump)
 
 
-def _known_trump(state: State, seat: int) -> str | None:
+class _Numbering:
+    """Card ids as the view numbers them: a double pack's copies of one card in the order the view shows them."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.same = game.layout.copies == 1
+        self.used = 0
+
+    def of(self, card: int) -> int:
+        if self.same:
+            return card
+        for c in self.game.code_ids[self.game.codes[card]]:
+            if not self.used >> c & 1:
+                self.used |= 1 << c
+                return c
+        return card
+
+    def mask(self, cards: list[int]) -> int:
+        out = 0
+        for c in cards:
+            out |= 1 << self.of(c)
+        return out
+
+
+def _known_trump(state: State, seat: int) -> int | None:
     if state.trump == UNDECIDED:
         return None
     if state.concealed and seat != state.folder:
         return None
-    return state.trump_suit_code() or "NT"
+    return state.trump
 
 
-def public_history(state: State, seat: int) -> list[str]:
-    out = []
-    for a in state.history:
-        if a.verb == "trump" and a.seat != seat and a.arg != "seventh" and state.concealed:
-            out.append(f"{a.seat} trump")
-        else:
-            out.append(str(a))
-    return out
+def public_history(state: State, seat: int) -> tuple[Action, ...]:
+    """The hand's actions as `seat` saw them: another seat's trump chosen face down has its argument blank."""
+    if not state.concealed:
+        return tuple(state.history)
+    g = state.game
+    return tuple(g.action(a.seat, "trump") if a.verb == "trump" and a.seat != seat and a.arg != "seventh" else a
+                 for a in state.history)
+
+
+def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], winner: int | None,
+           points: int | None) -> TrickView:
+    return TrickView(leader=leader, seats=tuple(seats), cards=tuple(ids.of(c) for c in cards), winner=winner,
+                     points=points)
 
 
 def build_view(state: State, seat: int) -> View:
     g = state.game
-    codes = g.codes
-    own = [codes[c] for c in sorted(bits(state.hands[seat]), key=lambda c: (g.suit_of[c], -g.strength[c]))]
-    indicator = None
-    if state.concealed and state.indicator >= 0 and seat == state.folder:
-        indicator = codes[state.indicator]
+    ids = _Numbering(g)
+    hand = ids.mask(hand_order(g, state.hands[seat]))
+    owns_indicator = state.concealed and state.indicator >= 0
+    indicator = ids.of(state.indicator) if owns_indicator and seat == state.folder else None
     sizes = [h.bit_count() for h in state.hands]
-    if state.concealed and state.indicator >= 0:
+    if owns_indicator:
         sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
-    tricks = [TrickView(t.leader, [(s, codes[c]) for s, c in zip(t.seats, t.cards, strict=True)], t.winner, t.points)
-              for t in state.tricks]
-    trick = TrickView(state.leader, [(s, codes[c]) for s, c in zip(state.trick_seats, state.trick_cards, strict=True)])
+    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points) for t in state.tricks)
+    trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None)
     has_contract = state.bidder >= 0
     return View(
-        seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
-        to_act=state.to_act, hand=own, hand_sizes=sizes, teams=[list(t) for t in state.hand_teams],
+        game=g, seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
+        to_act=state.to_act, hand=hand, hand_sizes=tuple(sizes), teams=tuple(tuple(t) for t in state.hand_teams),
         history=public_history(state, seat),
         bidder=state.bidder if has_contract else None, bid=state.bid if has_contract else None,
         target=state.target if has_contract else None,
         trump_concealed=state.concealed, trump=_known_trump(state, seat), indicator=indicator,
         exposed_in_trick=state.exposed_trick or None, multiplier=state.multiplier,
         special=state.special.name if state.special else None,
-        sitting_out=[s for s in range(g.n) if state.sitting_out >> s & 1],
-        trick=trick, tricks=tricks, card_points=list(state.team_points), match_scores=list(state.match_scores),
-        legal=[a.notation for a in state.legal_actions()] if seat == state.to_act else [],
-        status=state.status, auction_round=state.round, contract_round=state.contract_round if has_contract else None,
+        sitting_out=tuple(s for s in range(g.n) if state.sitting_out >> s & 1),
+        trick=trick, tricks=tricks, card_points=tuple(state.team_points), match_scores=tuple(state.match_scores),
+        legal=state.legal_actions() if seat == state.to_act else (),
+        status=state.status,
+        # written only where the rule file has a second auction / the match target moved, so that views of other
+        # files stay byte for byte what outside bots always received
+        auction_round=state.round if g.rounds_matter else 0,
+        contract_round=state.contract_round if has_contract and g.rounds_matter else None,
         speaking_for=state.asker if state.asker >= 0 else None, handed_back=state.handed_back, added=state.added,
-        conceded=state.conceded, match_target=state.match_target,
+        conceded=state.conceded,
+        match_target=state.match_target if state.match_target != g.rules.match.win_at else None,
     )
-

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from engine.play.actions import Action, bid_terms
 from engine.play.view import View
 from engine.table.render import Labels
 
@@ -16,19 +17,19 @@ _PLAIN = {"surrender": "offered to surrender", "accept": "accepted the surrender
           "show": "showed the pair (King and Queen of trumps)", "concede": "conceded: the contract fails"}
 
 
-def event_text(entry: str, view: View, lab: Labels, doubling: Sequence[str]) -> Text | None:
-    """One line for a notable history entry (`SEAT VERB [ARG]`), or None for bids, trump choices and cards."""
-    seat_text, _, notation = entry.partition(" ")
-    verb, _, arg = notation.partition(" ")
-    who = lab.who(int(seat_text))
+def event_text(action: Action, view: View, lab: Labels, doubling: Sequence[str]) -> Text | None:
+    """One line for a notable history entry, or None for bids, trump choices and cards."""
+    verb, arg = action.verb, action.arg
+    who = lab.who(action.seat)
+    known = view.trump_code()
     if verb == "call":
-        if view.trump is not None and not view.trump_concealed:
-            return Text(f"{who} called for the trump: {lab.suit(view.trump)}")
+        if known is not None and not view.trump_concealed:
+            return Text(f"{who} called for the trump: {lab.suit(known)}")
         return Text(f"{who} called for the trump")
     if verb == "declare":
         return Text(f"{who} declared {arg}")
     if verb in ("bid", "pass") and arg.endswith("change"):
-        said = "passed" if verb == "pass" else f"bid {arg.split()[0]}"
+        said = "passed" if verb == "pass" else f"bid {bid_terms(arg)[0]}"
         return Text(f"{who} {said} and said change: a new trump card if still holder")
     if verb in _PLAIN:
         return Text(f"{who} {_PLAIN[verb]}")
@@ -43,15 +44,14 @@ def events(view: View, lab: Labels, doubling: Sequence[str], start: int = 0) -> 
     out: list[Text] = []
     asker = -1
     for i, entry in enumerate(view.history):
-        seat_text, _, notation = entry.partition(" ")
-        verb = notation.partition(" ")[0]
+        verb = entry.verb
         line: Text | None
         if verb == "partner":
             if asker < 0:
-                asker = int(seat_text)
+                asker = entry.seat
                 line = Text(f"{lab.who(asker)} asked {lab.who_partner(asker, view)} to speak for them")
             else:
-                line = Text(f"{lab.who(int(seat_text))} handed the speech back to {lab.who(asker)}")
+                line = Text(f"{lab.who(entry.seat)} handed the speech back to {lab.who(asker)}")
         else:
             if verb in ("bid", "pass") or verb in doubling:
                 asker = -1

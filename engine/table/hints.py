@@ -34,9 +34,10 @@ def explain_cards(state: State, seat: int, lab: Labels) -> list[Text]:
     legal = state.legal_actions()
     others = [a.notation for a in legal if a.verb != "play"]
     if view.phase != "play":
-        names = sorted({n.split()[0] for n in view.legal})
+        names = sorted({a.verb for a in view.legal})
         return [Text(f"no card is played during the {view.phase}; you may now: {', '.join(names)}")]
-    codes = list(dict.fromkeys(view.hand + ([view.indicator] if view.indicator else [])))
+    cards = view.hand_cards() + ([view.indicator] if view.indicator is not None else [])
+    codes = list(dict.fromkeys(view.code(c) for c in cards))
     lines: list[Text] = []
     for code in codes:
         action = state.game.action(seat, "play", code)

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, canonical_card
+from engine.play.actions import Action
+from engine.play.game import NO_TRUMP
 from engine.play.view import TrickView, View
 from engine.text import printable
 
@@ -58,39 +60,37 @@ class Labels:
         mark = " (you)" if self.seat in team else ""
         return "team " + "+".join(str(s) for s in team) + mark
 
-    def action(self, notation: str) -> Text:
+    def action(self, action: Action) -> Text:
         """An action without its seat; a played or laid card is shown as a card."""
-        verb, _, arg = notation.partition(" ")
-        if verb in ("play", "trump") and len(arg) in (2, 3) and arg != "NT":
-            return Text(verb + " ").append_text(self.card(arg))
-        return Text(notation)
+        if action.verb in ("play", "trump") and canonical_card(action.arg) == action.arg:
+            return Text(action.verb + " ").append_text(self.card(action.arg))
+        return Text(action.notation)
 
 
 def hand_line(view: View, lab: Labels) -> Text:
     """The seat's cards grouped by suit (the view keeps them sorted by suit and rank)."""
     out = Text("your hand: ")
-    suit = ""
-    for code in view.hand:
-        if code[-1] != suit:
-            if suit:
+    suit = -1
+    suit_of = view.game.suit_of
+    for c in view.hand_cards():
+        if suit_of[c] != suit:
+            if suit >= 0:
                 out.append("   ")
-            suit = code[-1]
+            suit = suit_of[c]
         else:
             out.append(" ")
-        out.append_text(lab.card(code))
+        out.append_text(lab.card(view.code(c)))
     if not view.hand:
         out.append("(no cards)")
-    if view.indicator:
-        out.append("   face down: ").append_text(lab.card(view.indicator))
+    if view.indicator is not None:
+        out.append("   face down: ").append_text(lab.card(view.code(view.indicator)))
     return out
 
 
-def history_item(entry: str, lab: Labels) -> Text:
-    seat_text, _, notation = entry.partition(" ")
-    seat = int(seat_text)
-    if notation == "trump":  # the view blanks a concealed choice
-        return Text(f"{lab.who(seat)}: trump chosen face down")
-    return Text(f"{lab.who(seat)}: ").append_text(lab.action(notation))
+def history_item(action: Action, lab: Labels) -> Text:
+    if action.verb == "trump" and not action.arg:  # the view blanks a concealed choice
+        return Text(f"{lab.who(action.seat)}: trump chosen face down")
+    return Text(f"{lab.who(action.seat)}: ").append_text(lab.action(action))
 
 
 def joined(items: Sequence[Text], sep: str = " · ") -> Text:
@@ -104,7 +104,7 @@ def joined(items: Sequence[Text], sep: str = " · ") -> Text:
 
 def auction_line(view: View, lab: Labels) -> Text:
     """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...)."""
-    items = [history_item(h, lab) for h in view.history if h.split(" ", 2)[1] not in ("play", "call", "show")]
+    items = [history_item(a, lab) for a in view.history if a.verb not in ("play", "call", "show")]
     return Text("auction: ").append_text(joined(items) if items else Text("nobody has spoken yet"))
 
 
@@ -143,33 +143,35 @@ def speech_line(view: View, lab: Labels) -> Text | None:
 
 
 def trump_line(view: View, lab: Labels, open_trump: bool = False) -> Text:
+    known = view.trump_code()
     if view.trump_concealed:
-        if view.trump is not None:
-            return Text(f"trump: concealed (only you know it: {lab.suit(view.trump)})")
+        if known is not None:
+            return Text(f"trump: concealed (only you know it: {lab.suit(known)})")
         return Text("trump: concealed")
-    if view.trump is None:
+    if known is None:
         return Text("trump: not chosen yet") if view.bidder is not None else Text("trump: none yet")
-    if view.trump == "NT":
+    if view.trump == NO_TRUMP:
         return Text("trump: no trumps")
     when = " (open)" if open_trump else f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""
-    return Text(f"trump: {lab.suit(view.trump)}{when}")
+    return Text(f"trump: {lab.suit(known)}{when}")
 
 
-def trick_cards(trick: TrickView, lab: Labels) -> Text:
-    return joined([Text(f"{lab.who(s)} ").append_text(lab.card(c)) for s, c in trick.cards], "  ")
+def trick_cards(view: View, trick: TrickView, lab: Labels) -> Text:
+    return joined([Text(f"{lab.who(s)} ").append_text(lab.card(view.code(c)))
+                   for s, c in zip(trick.seats, trick.cards, strict=True)], "  ")
 
 
 def trick_line(view: View, lab: Labels, number: int) -> Text:
     out = Text(f"trick {number}: ")
     if view.trick.cards:
-        out.append_text(trick_cards(view.trick, lab))
+        out.append_text(trick_cards(view, view.trick, lab))
     else:
         out.append(f"{lab.who(view.trick.leader)} to lead" if view.trick.leader >= 0 else "not started")
     return out
 
 
-def done_trick_line(trick: TrickView, lab: Labels, number: int) -> Text:
-    return (Text(f"trick {number}: ").append_text(trick_cards(trick, lab))
+def done_trick_line(view: View, trick: TrickView, lab: Labels, number: int) -> Text:
+    return (Text(f"trick {number}: ").append_text(trick_cards(view, trick, lab))
             .append(f"  -> {lab.who(trick.winner if trick.winner is not None else -1)} ({trick.points} pts)"))
 
 
@@ -189,13 +191,13 @@ def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab:
                                                                                      strict=True)))
 
 
-def choices_text(legal: Sequence[str], lab: Labels) -> Text:
+def choices_text(legal: Sequence[Action], lab: Labels) -> Text:
     out = Text("choose: ")
-    for i, notation in enumerate(legal, 1):
+    for i, action in enumerate(legal, 1):
         if i > 1:
             out.append("  ")
         out.append(f"{i}) ", style="dim")
-        out.append_text(lab.action(notation))
+        out.append_text(lab.action(action))
     return out
 
 
@@ -214,7 +216,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if view.phase == "play" or view.tricks:
         if view.tricks:
             last = view.tricks[-1]
-            lines.append(Text("last ").append_text(done_trick_line(last, lab, len(view.tricks))))
+            lines.append(Text("last ").append_text(done_trick_line(view, last, lab, len(view.tricks))))
         lines.append(trick_line(view, lab, len(view.tricks) + 1))
         lines.append(points_line(view, lab))
     lines.append(hand_line(view, lab))
@@ -231,7 +233,7 @@ def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: s
                  next_dealer: str = "the same dealer deals again") -> list[Text]:
     """A finished hand as the seat saw it: contract, every trick, card points, the outcome and the score change."""
     lines = [contract_line(view, lab), trump_line(view, lab, open_trump)]
-    lines += [Text("  ").append_text(done_trick_line(t, lab, i)) for i, t in enumerate(view.tricks, 1)]
+    lines += [Text("  ").append_text(done_trick_line(view, t, lab, i)) for i, t in enumerate(view.tricks, 1)]
     if view.status == "annulled":
         lines.append(Text(f"annulled: {annulled_because}; {next_dealer}"))
     else:

@@ -17,7 +17,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from engine.bots.base import CMD_PREFIX, SEARCHERS, Bot, check_bot_spec, make_bot
+from engine.bots.base import Bot, make_bot
+from engine.bots.registry import bot_list, names_program, parse_bot_spec
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.game import Game
@@ -74,7 +75,7 @@ class TableConfig:
 
 def bot_names(spec: str, players: int, seat: int) -> list[str]:
     """One bot name per seat (the player's own entry unused): one name for all, one per seat, or one per bot."""
-    names = [x.strip() for x in spec.split(",") if x.strip()]
+    names = bot_list(spec)
     if len(names) == 1:
         return names * players
     if len(names) == players - 1:
@@ -92,17 +93,22 @@ def bot_seed(seed: int, hand_index: int, seat: int) -> int:
 
 def is_program(name: str) -> bool:
     """Whether a bot name starts an outside program (only ever on the user's own word, never a file's)."""
-    return name.strip().startswith(CMD_PREFIX)
+    return names_program(name)
 
 
 def save_bot_concern(spec: str) -> str | None:
-    """Why a save's bots need the user's consent (an outside program, an unreasonable search effort), or None."""
-    for name in (x.strip() for x in spec.split(",")):
-        if is_program(name):
+    """Why a save's bots need the user's consent (an outside program, an unreasonable search effort), or None.
+    A name that is no bot at all is refused later, with its own message."""
+    for name in bot_list(spec):
+        if names_program(name):
             return f"starts an outside program ({quoted(name)})"
-        base, _, option = name.partition(":")
-        if base in SEARCHERS and option.isascii() and option.isdigit() and int(option) > SAVE_MAX_SEARCH_WORLDS:
-            return (f"asks the {base} bot for {option[:12]} worlds per decision (a save may ask for at most "
+        try:
+            bot = parse_bot_spec(name, bounded=False)
+        except ValueError:
+            continue
+        worlds = bot.options.worlds
+        if bot.kind is not None and worlds is not None and worlds > SAVE_MAX_SEARCH_WORLDS:
+            return (f"asks the {bot.kind.name} bot for {worlds} worlds per decision (a save may ask for at most "
                     f"{SAVE_MAX_SEARCH_WORLDS})")
     return None
 
@@ -126,7 +132,7 @@ class Session:
             if is_program(name) and not allow_programs:
                 raise ValueError(f"{quoted(name)} starts an outside program, which only --bots may ask for")
             try:
-                check_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
+                parse_bot_spec(name)  # an unknown name fails now, not in the middle of a hand; nothing is started
             except ValueError as e:
                 raise ValueError(escaped(str(e), 300)) from None
         self.match = Match(game, seed=config.seed, max_hands=config.max_hands)

@@ -5,8 +5,9 @@ The file was generated once from the search bot of 0.1 (engine/bots/search.py at
 
     cd /work/wt-search && PYTHONPATH=. python3 tests/search_golden/make_pimc_golden.py search
 
-tests/test_search_pimc.py checks that today's `pimc` bot chooses exactly the same. Running this script with `pimc`
-must therefore rewrite the file unchanged (a check, not a way to update the golden data).
+tests/test_search_pimc.py checks that today's `pimc` bot with 0.1's contract policy (`pimc:never`) chooses exactly
+the same. Running this script with `pimc:never` must therefore rewrite the file unchanged (a check, not a way to
+update the golden data).
 
 Two kinds of record per game (twenty-eight, twenty-nine, fifty-six and the house rule house-cot.yaml, loaded from
 a copy in a temporary folder):
@@ -81,7 +82,7 @@ def self_play(game: Game, gi: int, spec: str) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    spec = sys.argv[1] if len(sys.argv) > 1 else "pimc"
+    spec = sys.argv[1] if len(sys.argv) > 1 else "pimc:never"
     data: dict[str, Any] = {"bot": "pimc (the search bot of 0.1, default budget)", "games": {}}
     with tempfile.TemporaryDirectory() as tmp:
         for gi, name in enumerate(GAMES):

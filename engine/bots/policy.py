@@ -1,0 +1,281 @@
+"""The heuristic's rules for every decision outside the card play - bids, trump, raise, doubling, declarations,
+redeals, surrender answers - written once, on masks, from what the acting seat knows (`Knowledge`).
+
+The same rules serve the `heuristic` bot and the fallback of `pimc` and `search` (a `Knowledge` read off the
+seat's View, by `view_knowledge`) and the search bot's rollouts, which finish the auction and contract steps of a
+sampled world as the heuristic would (a `Knowledge` read off the full State for the seat to act, from that seat's
+own cards only, by `state_knowledge`).
+
+`never`: the contract policy of 0.1, kept so that comparisons can be rerun (`heuristic:never`).
+Plain typed Python that mypyc can compile (setup.py's COMPILED list).
+"""
+
+from __future__ import annotations
+
+from engine.bots.model import (
+    DOUBLE_ABOVE_MIN,
+    DOUBLE_MARGIN,
+    DOUBLE_TOPS,
+    PARTNER_MARGIN,
+    RAISE_MARGIN,
+    RAISE_Z,
+    HandModel,
+)
+from engine.play.actions import Action
+from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
+from engine.play.state import State
+
+
+class Knowledge:
+    """What the seat to act knows at a decision, in ints and masks. `trump`: a suit, NO_TRUMP, or UNDECIDED when
+    not chosen or hidden from this seat; `own_indicator`: the seat's own face-down card as a mask (0: none);
+    `standing`: the seat holding the standing bid in the auction (-1: none); `team_of`: each seat's team this
+    hand."""
+
+    def __init__(self, seat: int, phase: int, hand: int, own_indicator: int, trump: int, strength: list[int],
+                 bidder: int, bid: int, standing: int, team_of: list[int]) -> None:
+        self.seat = seat
+        self.phase = phase
+        self.hand = hand
+        self.own_indicator = own_indicator
+        self.trump = trump
+        self.strength = strength
+        self.bidder = bidder
+        self.bid = bid
+        self.standing = standing
+        self.team_of = team_of
+
+    @property
+    def held(self) -> int:
+        """The seat's cards, its own face-down indicator included."""
+        return self.hand | self.own_indicator
+
+    def partners(self, a: int, b: int) -> bool:
+        return self.team_of[a] == self.team_of[b]
+
+
+def known_trump(state: State, seat: int) -> int:
+    """The trump as `seat` knows it: a suit, NO_TRUMP, or UNDECIDED when not chosen or hidden from it."""
+    if state.trump == UNDECIDED or (state.concealed and seat != state.folder):
+        return UNDECIDED
+    return state.trump
+
+
+def state_knowledge(state: State, seat: int) -> Knowledge:
+    """What `seat` knows in a full state, from its own cards and the public facts only."""
+    own = 1 << state.indicator if state.concealed and state.indicator >= 0 and seat == state.folder else 0
+    return Knowledge(seat, state.phase, state.hands[seat], own, known_trump(state, seat), state.strength,
+                     state.bidder, state.bid, state.high_bidder, state.hand_team_of)
+
+
+def first_of(legal: tuple[Action, ...], verbs: tuple[str, ...]) -> Action:
+    for v in verbs:
+        for a in legal:
+            if a.verb == v:
+                return a
+    return legal[0]
+
+
+class ContractPolicy:
+    """The heuristic's decisions outside the card play for one game."""
+
+    def __init__(self, model: HandModel, never: bool = False) -> None:
+        self.model = model
+        self.game = model.game
+        self.never = never
+
+    def action(self, state: State) -> Action:
+        """What the heuristic would do now in `state` (any phase but the card play), for the seat to act."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self.choose(state_knowledge(state, state.to_act), legal)
+
+    def choose(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        """The heuristic's choice among `legal` outside the card play (the first legal action where it has no
+        rule)."""
+        if len(legal) == 1:
+            return legal[0]
+        ph = k.phase
+        if ph == AUCTION:
+            return self._bid(k, legal)
+        if ph == TRUMP:
+            return self.trump_choice(k.hand, legal)
+        if ph == RAISE:
+            return self._raise(k, legal)
+        if ph == DOUBLING:
+            return self._double(k, legal)
+        if ph == DECLARE:
+            return self._declare(k, legal)
+        if ph == POINTLESS or ph == ANSWER:
+            return first_of(legal, ("redeal", "accept", "pass"))
+        return legal[0]
+
+    # --- the auction ------------------------------------------------------------------------------------------
+    def bid_options(self, legal: tuple[Action, ...], code: str) -> tuple[list[Action], Action | None]:
+        """The bids the heuristic looks at (those naming `code` where bids name a suit) and the pass, if legal."""
+        bids: list[Action] = []
+        passing: Action | None = None
+        in_bid = self.game.rules.trump.in_bid
+        for a in legal:
+            if a.verb == "bid":
+                if not in_bid or self.model.code_of(a) == code:
+                    bids.append(a)
+            elif a.verb == "pass" and passing is None:
+                passing = a
+        return bids, passing
+
+    def partner_holds_bid(self, k: Knowledge) -> bool:
+        hb = k.standing
+        return hb >= 0 and hb != k.seat and not self.game.rules.table.bidder_plays_alone and k.partners(hb, k.seat)
+
+    def bid_estimate(self, k: Knowledge) -> tuple[str, float]:
+        """The suit (or NT) the seat would bid and the card points it expects its side to take."""
+        m = self.model
+        suit, units = m.best_trump(k.hand, m.no_trumps)
+        code = "NT" if suit < 0 else self.game.layout.suits[suit]
+        return code, m.expected(k.seat, k.hand, units)
+
+    def _bid(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        for a in legal:
+            if a.verb == "redeal":
+                return a
+        code, est = self.bid_estimate(k)
+        bids, passing = self.bid_options(legal, code)
+        if not bids:
+            return passing if passing is not None else legal[0]
+        margin = PARTNER_MARGIN if self.partner_holds_bid(k) else 0
+        if passing is None or est >= self.model.value_of(bids[0]) + margin:
+            return bids[0]
+        return passing
+
+    # --- the trump --------------------------------------------------------------------------------------------
+    def trump_choice(self, hand: int, legal: tuple[Action, ...]) -> Action:
+        """The heuristic's trump: its best suit; laid as a card, the least useful card of that suit."""
+        g = self.game
+        suit, _ = self.model.best_trump(hand, False)
+        code = g.layout.suits[max(suit, 0)]
+        if not g.rules.trump.as_card:
+            for a in legal:
+                if a.arg == code:
+                    return a
+        best: Action | None = None
+        best_rank = -1
+        for a in legal:
+            if a.verb == "trump" and len(a.arg) > 1 and a.arg[-1] == code and a.arg != "seventh":
+                r = g.rank_of[g.code_ids[a.arg][0]]
+                if best is None or r > best_rank or (r == best_rank and a.arg > best.arg):
+                    best, best_rank = a, r
+        return best if best is not None else legal[0]
+
+    # --- raise ------------------------------------------------------------------------------------------------
+    def raise_estimate(self, k: Knowledge) -> float:
+        """The card points the heuristic expects when asked to raise (-1000: it would not raise at all)."""
+        m = self.model
+        hand = k.held
+        if k.trump >= 0:
+            units = m.units(hand, k.trump)
+        else:   # the partner does not know the trump: only an exceptional hand raises
+            if m.z(hand) < RAISE_Z:
+                return -1000.0
+            units = m.best_trump(hand, False)[1]
+        return m.expected(k.seat, hand, units)
+
+    def _raise(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        raises = [a for a in legal if a.verb == "raise"]
+        if not raises:
+            return legal[0]
+        est = self.raise_estimate(k)
+        return raises[0] if est >= self.model.value_of(raises[0]) + RAISE_MARGIN else first_of(legal, ("pass",))
+
+    # --- doubling ---------------------------------------------------------------------------------------------
+    def _double(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        g = self.game
+        d = g.rules.doubling
+        stake = d.fixed_stake.name if d is not None and d.fixed_stake is not None else ""
+        steps = [a for a in legal if a.verb != "pass" and a.verb != stake]
+        if not steps or k.bidder < 0:
+            return first_of(legal, ("pass",))
+        m = self.model
+        hand = k.held
+        if k.partners(k.seat, k.bidder):
+            if k.trump < 0:
+                return first_of(legal, ("pass",))
+            est = m.expected(k.seat, hand, m.units(hand, k.trump))
+            return steps[0] if est >= k.bid + DOUBLE_MARGIN else first_of(legal, ("pass",))
+        # against the bidder: only with several top cards and a high bid to defeat
+        top = max(k.strength)
+        tops = 0
+        h = hand
+        while h:
+            low = h & -h
+            if k.strength[low.bit_length() - 1] == top:
+                tops += 1
+            h ^= low
+        if tops >= DOUBLE_TOPS and k.bid >= g.rules.auction.bid_min + DOUBLE_ABOVE_MIN:
+            return steps[0]
+        return first_of(legal, ("pass",))
+
+    # --- special contracts ------------------------------------------------------------------------------------
+    def _declare(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        for a in legal:
+            if a.verb == "declare":
+                c = self.game.contracts.get(a.arg)
+                if c is not None and self.sure_sweep(k, not c.no_trumps):
+                    return a
+        return first_of(legal, ("pass",))
+
+    def sure_sweep(self, k: Knowledge, keeps_trump: bool) -> bool:
+        """Every card in the hand is one of the top cards of its suit (so leading them wins every trick), and with
+        trumps kept (the trump known) nobody else holds a trump to ruff with; the seat's own face-down card is no
+        one else's to ruff with."""
+        g = self.game
+        hand = k.hand
+        strength = k.strength
+        for s in range(g.nsuits):
+            mine = hand & g.suit_masks[s]
+            if not mine:
+                continue
+            others = g.suit_masks[s] & ~hand
+            if others and max_strength(strength, others) >= min_strength(strength, mine):
+                return False
+        if keeps_trump and k.trump >= 0:
+            return not g.suit_masks[k.trump] & ~hand & ~k.own_indicator
+        return True
+
+
+def max_strength(strength: list[int], m: int) -> int:
+    best = -1
+    while m:
+        low = m & -m
+        s = strength[low.bit_length() - 1]
+        if s > best:
+            best = s
+        m ^= low
+    return best
+
+
+def min_strength(strength: list[int], m: int) -> int:
+    best = 1 << 30
+    while m:
+        low = m & -m
+        s = strength[low.bit_length() - 1]
+        if s < best:
+            best = s
+        m ^= low
+    return best
+
+
+_POLICIES: dict[tuple[int, bool], ContractPolicy] = {}
+POLICIES_KEPT = 64
+
+
+def policy_for(model: HandModel, never: bool = False) -> ContractPolicy:
+    """The contract policy of this model's game, built once per process."""
+    key = (id(model.game), never)
+    p = _POLICIES.get(key)
+    if p is None or p.model is not model:
+        if len(_POLICIES) >= POLICIES_KEPT:
+            _POLICIES.clear()
+        p = _POLICIES[key] = ContractPolicy(model, never)
+    return p
