@@ -30,6 +30,16 @@ from engine.rules.load import shipped_rulesets
 from engine.sim import bench
 
 
+def _pinned(expected: object, got: object) -> bool:
+    """`got` has every key `expected` gives, with its value (lists element by element; other keys are free)."""
+    if isinstance(expected, dict):
+        return isinstance(got, dict) and all(k in got and _pinned(v, got[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(got, list) and len(got) == len(expected) and all(
+            _pinned(e, a) for e, a in zip(expected, got, strict=True))
+    return expected == got
+
+
 def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     repo = Path(args[0])
@@ -40,13 +50,18 @@ def main() -> int:
         print(f"not compiled: {engine.play.state.__file__}", file=sys.stderr)
         failures += 1
     records = sorted((repo / "tests" / "hands").rglob("*.yaml"))
+    shipped = set(shipped_rulesets())
     for rec_path in records:
         expected_path = rec_path.with_suffix(".json")
         if not expected_path.is_file():
             continue
         rec = read_record(rec_path)
+        pinned_only = rec_path.parent.name == "more"   # the referee's records pin some keys, not the whole report
+        if pinned_only and rec.ruleset not in shipped:
+            continue                                   # a game not shipped yet
         got = report(replay(rec))
-        if got != json.loads(expected_path.read_text(encoding="utf-8")):
+        expected = json.loads(expected_path.read_text(encoding="utf-8"))
+        if not (_pinned(expected, got) if pinned_only else got == expected):
             failures += 1
             print(f"differs: {rec_path}", file=sys.stderr)
     rng = random.Random(5)

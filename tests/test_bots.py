@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,12 @@ from engine.tournament import run
 
 RULESETS = ["twenty-eight", "twenty-nine", "fifty-six", "forty", "twenty-eight-3p", "twenty-eight-6p", "thani",
             "single-hand", "seventh-card", "odisha", "gorakhpur", "cot", "no-jack-discard", "pointless-redeal",
-            "open-trump", "west-bengal-pair", "double-redouble", "twenty-eight-flat"]
+            "open-trump", "west-bengal-pair", "double-redouble", "twenty-eight-flat", "twenty-eight-kerala",
+            "twenty-eight-kerala-3p", "fifty-six-8p", "fifty-six-4p", "fifty-six-double", "bhangi",
+            "four-jacks-honour", "round-scoring", "sets", "kotah"]
+# The auction mechanisms of issue 14 beyond the shipped files: calls, the partner speech, a second auction of
+# one turn each (tests/rulefiles/axes)
+AUCTION_AXES = [str(Path(__file__).parent / "rulefiles" / "axes" / f"{n}.yaml") for n in ("calls", "partner-speech")]
 
 
 def _states(game: Game, hands: int, seed: int, bot: str = "heuristic") -> list[State]:
@@ -55,11 +61,21 @@ def test_heuristic_plays_whole_hands_in_every_ruleset(ruleset: str) -> None:
     assert statuses <= {"complete", "annulled"}
 
 
-@pytest.mark.parametrize("ruleset", ["twenty-eight", "twenty-nine", "fifty-six", "twenty-eight-3p", "single-hand",
-                                     "seventh-card", "no-jack-discard"])
-def test_search_plays_whole_hands(ruleset: str) -> None:
+@pytest.mark.parametrize("ruleset", AUCTION_AXES)
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_bots_play_the_new_speeches_legally(ruleset: str, bot: str) -> None:
     game = load_game(ruleset)
-    assert all(st.is_terminal for st in _finished(game, "search:3", 2))
+    statuses = {st.status for st in _finished(game, bot, 20)}
+    assert statuses <= {"complete", "annulled"}
+
+
+@pytest.mark.parametrize("ruleset", ["twenty-eight", "twenty-nine", "fifty-six", "twenty-eight-3p", "single-hand",
+                                     "seventh-card", "no-jack-discard", "twenty-eight-kerala",
+                                     "twenty-eight-kerala-3p", "fifty-six-4p", "kotah", *AUCTION_AXES])
+@pytest.mark.parametrize("bot", ["search:3", "pimc:3"])
+def test_search_plays_whole_hands(ruleset: str, bot: str) -> None:
+    game = load_game(ruleset)
+    assert all(st.is_terminal for st in _finished(game, bot, 2))
 
 
 def _finished(game: Game, bot: str, hands: int) -> list[State]:
@@ -76,7 +92,8 @@ def _finished(game: Game, bot: str, hands: int) -> list[State]:
 
 
 @pytest.mark.parametrize("ruleset", ["twenty-eight", "twenty-nine", "fifty-six", "seventh-card", "twenty-eight-3p",
-                                     "no-jack-discard", "single-hand"])
+                                     "no-jack-discard", "single-hand", "twenty-eight-kerala", "twenty-eight-kerala-3p",
+                                     "fifty-six-4p", "kotah", *AUCTION_AXES])
 def test_sampled_worlds_look_the_same_from_the_seat(ruleset: str) -> None:
     """A determinized world must agree with everything the seat sees, and give others only cards it cannot see."""
     game = load_game(ruleset)

@@ -48,7 +48,7 @@ def test_clone_copies_every_field() -> None:
     """Every attribute State.__init__ sets is copied by clone() (or is a constructor argument)."""
     source = inspect.getsource(State.__init__)
     fields = set(re.findall(r"self\.(\w+)(?:: [^=]+)? = ", source))
-    constructor = {"game", "dealer", "n", "first", "dealt", "match_scores", "hand_teams"}
+    constructor = {"game", "dealer", "n", "first", "dealt", "match_scores", "match_target", "hand_teams"}
     caches = {"_legal", "_legal_mask", "_extras", "_mask_ready"}   # a clone works them out again
     copied = set(state_module._COPIED_VALUES) | set(state_module._COPIED_LISTS)
     assert fields - constructor - caches - copied == set()

@@ -182,3 +182,133 @@ def test_show_and_simulate_every_shipped_file(name: str) -> None:
     stats = json.loads(sim.stdout)
     assert stats["hands"] == 300 and stats["complete"] + stats["annulled"] == 300
     assert stats["complete"] > 0
+
+
+# ------------------------------------------------------------------------------ issue 14's auction games
+def _random_hands(name: str, count: int, seed: int = 7) -> list[State]:
+    """Finished hands of random legal play (random players pass half the time they may)."""
+    import random
+
+    game = load_game(name)
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        state = game.new_hand(i % game.n, seed=i)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            passing = [a for a in legal if a.verb == "pass"]
+            state.apply(passing[0] if passing and rng.random() < 0.5 else legal[int(rng.random() * len(legal))])
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("name", ["fifty-six-8p", "fifty-six-4p", "fifty-six-double", "twenty-eight-kerala",
+                                  "twenty-eight-kerala-3p"])
+def test_exchanged_stakes_are_conserved(name: str) -> None:
+    """The loser pays the winner: every scored hand moves the match scores by nothing in all - with a lone
+    bidder too, who exchanges the stake with each opponent."""
+    moved = 0
+    for state in _random_hands(name, 300):
+        if state.status == "complete":
+            change = Match(state.game).to_match_points(state)
+            assert sum(change) == 0, (name, change)
+            moved += any(change)
+    assert moved > 100
+
+
+@pytest.mark.parametrize("name", ["twenty-eight-kerala", "twenty-eight-kerala-3p"])
+def test_kerala_contracts_are_scored_by_their_round(name: str) -> None:
+    low, high = (18, 22) if name.endswith("3p") else (20, 24)
+    rounds = {1: 0, 2: 0}
+    for state in _random_hands(name, 400):
+        if state.status != "complete" or state.special is not None:
+            continue
+        r = state.contract_round
+        rounds[r] += 1
+        band = state.game.band_for(state.bid, r)
+        assert band is not None and band.round == r
+        if r == 2:
+            assert state.bid >= high                        # a second-auction bid is at least 24 (22 for three)
+        value = max(state.game_points, key=abs)
+        if state.conceded:
+            assert state.made is False
+        if r == 1 and state.bid <= low and not state.conceded:
+            assert abs(value) in (1, 2)                     # 1, or 1 from each of two opponents
+    assert rounds[1] > 20 and rounds[2] > 20
+
+
+def test_fifty_six_doubling_adds_tables_and_a_higher_bid_cancels_it() -> None:
+    seen = {0: 0, 1: 0, 2: 0}
+    for state in _random_hands("fifty-six-4p", 400):
+        if state.status != "complete":
+            continue
+        seen[state.added] += 1
+        band = state.game.band_for(state.bid)
+        assert band is not None
+        expected = (band.made + state.added) if state.made else (band.failed - state.added)
+        assert state.game_points[state.hand_team_of[state.bidder]] == expected
+        # the doubling steps said since the last bid are what counts
+        steps = 0
+        for a in state.history:
+            if a.verb == "bid":
+                steps = 0
+            elif a.verb in ("double", "redouble"):
+                steps += 1
+        assert state.added == steps
+    assert all(seen.values()), seen
+
+
+def _match_of(name: str, seed: int, max_hands: int = 300) -> Match:
+    import random
+
+    game = load_game(name)
+    rng = random.Random(seed)
+    match = Match(game, seed=seed, max_hands=max_hands)
+    while not match.is_over:
+        state = match.new_hand()
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+        match.record_hand(state)
+    return match
+
+
+def test_sets_open_at_six_cancel_and_three_red_win() -> None:
+    game = load_game("sets")
+    match = Match(game)
+    team0 = replayed("sets-hand-made")            # +1 pip to team 0
+    team1 = replayed("sets-hand-failed")          # -1 pip to team 1
+    for _ in range(5):
+        match.record_hand(team0)
+    def sets(*pairs: tuple[int, int]) -> list[dict[str, int]]:
+        return [{"red": r, "black": b} for r, b in pairs]
+
+    assert match.scores == [5, 0] and match.sets == sets((0, 0), (0, 0))
+    match.record_hand(team0)
+    assert match.scores == [0, 0] and match.sets == sets((1, 0), (0, 0))   # +6: a red set, pips back to 0
+    for _ in range(6):
+        match.record_hand(team1)
+    assert match.sets == sets((1, 0), (0, 1))
+    match.sets = sets((1, 1), (1, 0))
+    match.scores = [5, 0]
+    match.record_hand(team0)
+    assert match.sets == sets((1, 1), (0, 0))                              # red on both sides cancels
+    match.sets = sets((2, 0), (0, 0))
+    match.scores = [5, 0]
+    assert not match.is_over
+    match.record_hand(team0)
+    assert match.sets == sets((3, 0), (0, 0)) and match.is_over and match.winners == [0]
+    # played out, a match ends with three red sets, and no score ever reaches six
+    for seed in range(3):
+        m = _match_of("sets", seed)
+        assert all(-6 < s < 6 for s in m.scores)
+        if m.decided:
+            assert max(st["red"] for st in m.sets) == 3
+
+
+def test_dealer_rotation_by_how_the_hand_ended() -> None:
+    for name in ("twenty-eight-kerala", "fifty-six-8p", "fifty-six-4p"):
+        m = _match_of(name, 3, max_hands=60)
+        for before, after in zip(m.hands, m.hands[1:], strict=False):
+            passed = before.status == "complete"            # 56 and Kerala: the deal passes after a scored hand,
+            assert after.dealer == ((before.dealer + 1) % m.game.n if passed else before.dealer)   # else stays

@@ -103,9 +103,11 @@ def check_end(g: Game, s: State) -> None:
     played = [c for t in s.tricks for c in t.cards]
     assert len(played) == len(set(played)), f"{g.rules.name}: a card was played twice"
     assert not set(played) & {c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]}
-    assert sum(t.points for t in s.tricks) == sum(s.team_points)
-    if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED:
-        return   # annulled, or an accepted surrender ends the hand early
+    # a last-trick transfer is in the last trick's points and taken from the other side's
+    transfer = g.rules.deck.last_trick_transfer if len(s.tricks) == g.tricks_per_hand else 0
+    assert sum(t.points for t in s.tricks) == sum(s.team_points) + transfer * (len(s.team_points) - 1)
+    if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED or s.conceded:
+        return   # annulled, or an accepted surrender or a concession ends the hand early
     aside = [c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]]
     assert sorted(played + aside) == list(range(g.size)), f"{g.rules.name}: not every card was played exactly once"
     assert sum(s.team_points) == g.points_per_hand - sum(g.points[c] for c in aside)

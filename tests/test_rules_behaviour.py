@@ -358,7 +358,7 @@ def _match_trace(game: Game, index: int, rigged: bool = False) -> Iterator[objec
         while not state.is_terminal:
             state.apply(_choose(state.legal_actions(), rng))
         match.record_hand(state)
-        yield state.dealer, state.status, tuple(match.scores), tuple(tuple(st) for st in match.sets)
+        yield state.dealer, state.status, tuple(match.scores), tuple(tuple(st.values()) for st in match.sets)
     yield "over", tuple(match.winners)
 
 

@@ -103,3 +103,36 @@ def test_a_verb_the_table_does_not_know_is_announced_from_its_notation() -> None
     view = dataclasses.replace(view, history=tuple(Action.parse(h) for h in ["2 claim", "3 meld", "1 bid 16"]))
     lab = Labels(0, symbols=False, players=4, teams=[[0, 2], [1, 3]])
     assert [t.plain for t in events(view, lab, [])] == ["seat 2 (partner): claim", "seat 3 (left): meld"]
+
+
+def test_the_new_auction_speeches_are_announced_with_who_and_headed() -> None:
+    """partner (and its hand-back), change and concede each get a line naming who; a speech made for one's partner
+    and a second-auction speech are headed on the screen."""
+    from engine.table.render import screen
+
+    axes = ROOT / "tests" / "rulefiles" / "axes" / "partner-speech.yaml"
+    eight = {0: "JS 9S AS TS KS QS 8S 7S", 1: "JH 9H AH TH KH QH 8H 7H", 2: "JD 9D AD TD KD QD 8D 7D",
+             3: "JC 9C AC TC KC QC 8C 7C"}
+    game = load_game(axes)
+    state = game.new_hand(3, hands=[game.layout.parse_cards(eight[s].split()) for s in range(4)])
+    for text in ["0 partner", "2 partner"]:
+        state.apply(Action.parse(text))
+    lab = Labels(0, symbols=False)
+    view = state.view(0)
+    assert [t.plain for t in events(view, lab, game.doubling_names)] == [
+        "you asked seat 2 to speak for them", "seat 2 handed the speech back to you"]
+    lines = [t.plain for t in screen(view, lab, 1, game.rules.table.teams)]
+    assert "your partner handed the speech back: bid or pass" in lines
+    # seat 0 bids 160 himself; seat 2's own turn lapses (he handed the speech back), so 1 and 3 end the auction
+    for text in ["0 bid 160", "1 pass", "3 pass", "0 trump JS"]:
+        state.apply(Action.parse(text))
+    assert state.round == 2 and state.to_act == 0
+    heading = [t.plain for t in screen(state.view(0), lab, 1, game.rules.table.teams)]
+    assert "second auction" in heading
+    kerala = load_game("twenty-eight-kerala")
+    k = kerala.new_hand(3, hands=[kerala.layout.parse_cards(eight[s].split()) for s in range(4)])
+    for text in ["0 bid 14", "1 pass", "2 pass", "3 pass", "0 trump JS", "0 pass change", "1 bid 24", "2 pass",
+                 "3 pass", "0 pass", "1 concede"]:
+        k.apply(Action.parse(text))
+    assert [t.plain for t in events(k.view(2), Labels(2, symbols=False), [])] == [
+        "seat 0 passed and said change: a new trump card if still holder", "seat 1 conceded: the contract fails"]

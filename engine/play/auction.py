@@ -27,24 +27,24 @@ NO_BID = 1 << 30   # a minimum no bid reaches: the player may not bid
 
 
 class AuctionPhase(StateData):
-    # --- the round under way --------------------------------------------------------------------------
+    # The round under way: its rules and its table of bids (set when a round starts; plain fields, read often).
+    arules: AuctionRules
+    atable: BidTable
+
     @property
     def _round_rules(self) -> AuctionRules:
-        r = self.game.rules
-        if self.round == 2:
-            a = r.second_auction
-            assert a is not None
-            return a
-        return r.auction
+        return self.arules
 
     @property
     def _table(self) -> BidTable:
-        return self.game.rounds[self.round - 1]
+        return self.atable
 
     def _start_auction(self) -> None:
         g = self.game
         a = g.rules.auction
         self.round = self.contract_round = 1
+        self.arules = a
+        self.atable = g.rounds[0]
         self.phase = AUCTION
         if a.redeal_automatic:
             for i in range(a.redeal_seats):
@@ -58,19 +58,19 @@ class AuctionPhase(StateData):
 
     def _start_second_auction(self) -> None:
         """The round after the full deal: the contract holder holds the standing bid and speaks first."""
-        a = self.game.rules.second_auction
+        g = self.game
+        a = g.rules.second_auction
         assert a is not None
         self.round = 2
+        self.arules = a
+        self.atable = g.rounds[1]
         self.phase = RAISE if a.verb == "raise" else AUCTION
         self.high, self.high_bidder = self.bid, self.bidder
         self.passes = self.round_bids = 0
         self.last_was_pass = False
-        n = self.n
-        self.bids_made = [0] * n
-        self.passed = [False] * n
-        self.spoke = [False] * n
         self.lapses = 0
         self.refold = False
+        # (bids made, passes and speeches of round 1 count for nothing here: no later round reads them)
         if a.once:
             self.queue = self._speakers(a.speakers)
             self._ask_next_in_turn()
@@ -79,7 +79,12 @@ class AuctionPhase(StateData):
 
     def _speakers(self, roles: tuple[int, ...]) -> list[int]:
         """The seats of a round of one turn each, in order: by role, each seat once, round the table from the
-        holder."""
+        holder (kept per holder: the same few orders recur)."""
+        cache = self.atable.speakers_of
+        key = self.bidder
+        found = cache.get(key)
+        if found is not None:
+            return list(found)
         order = self._seats_from(self.bidder)
         team = self.hand_team_of[self.bidder]
         out: list[int] = []
@@ -96,6 +101,7 @@ class AuctionPhase(StateData):
                     wanted = True
                 if wanted:
                     out.append(s)
+        cache[key] = tuple(out)
         return out
 
     # --- who may do what ------------------------------------------------------------------------
@@ -122,13 +128,13 @@ class AuctionPhase(StateData):
         return "no points" if not limit else f"at most {limit} points"
 
     def _dealer_forced(self, seat: int) -> bool:
-        return (self.round == 1 and self.game.rules.auction.dealer_must_bid and self.high_bidder < 0
-                and seat == self.dealer and self.passes >= self.n - 1)
+        return (self.arules.dealer_must_bid and self.high_bidder < 0 and seat == self.dealer
+                and self.passes >= self.n - 1)
 
     def _min_bid(self, seat: int) -> int:
         """The lowest value `seat` may bid now (NO_BID: none)."""
         g = self.game
-        a = self._round_rules
+        a = self.arules
         hb = self.high_bidder
         if hb < 0:
             lo = a.bid_min
@@ -160,16 +166,24 @@ class AuctionPhase(StateData):
 
     def _may_demand_redeal(self, seat: int) -> bool:
         a = self.game.rules.auction
-        return (self.round == 1 and not a.redeal_automatic and not self.spoke[seat] and self.asker < 0
+        return (not self.spoke[seat] and self.round == 1 and not a.redeal_automatic and self.asker < 0
                 and (seat - self.first) % self.n < a.redeal_seats and self._weak_first_cards(seat))
 
     def _bid_span(self, p: int) -> tuple[int, int]:
         """The indexes (in the round's bids) of the lowest and highest bid `p` may make (lo > hi: none)."""
-        a = self._round_rules
-        table = self._table
+        a = self.arules
+        table = self.atable
         if self._dealer_forced(p):
             i = table.index_at_least(a.forced_bid)
             return i, i
+        if table.simple:   # the next value above the standing bid
+            count = table.count
+            if self.high_bidder < 0:
+                return 0, count - 1
+            at_least = table.at_least
+            v = self.high + 1
+            lo = at_least[v] if v < len(at_least) else count
+            return (lo, count - 1) if lo < count else (1, 0)
         lo_value = self._min_bid(p)
         if lo_value >= NO_BID or self._one_suit_barred(p):
             return 1, 0
@@ -180,17 +194,29 @@ class AuctionPhase(StateData):
 
     def _auction_legal(self) -> tuple[Action, ...]:
         g = self.game
-        a = self._round_rules
+        a = self.arules
+        table = self.atable
         p = self.to_act
-        lo, hi = self._bid_span(p)
-        if self._dealer_forced(p):
+        if table.simple and not a.dealer_must_bid:   # the common case, inlined: bids above the standing one
+            count = table.count
+            hi = count - 1
+            if self.high_bidder < 0:
+                lo = 0
+            else:
+                at_least = table.at_least
+                v = self.high + 1
+                lo = at_least[v] if v < len(at_least) else count
+                if lo >= count:
+                    lo, hi = 1, 0
+        else:
+            lo, hi = self._bid_span(p)
+        if a.dealer_must_bid and self._dealer_forced(p):
             may_pass = False
         else:
-            must_open = a.first_hand_must_bid and p == self.first and not self.spoke[p]
-            may_pass = not (must_open and lo <= hi)
-        base = self._table.choices(p, self._may_demand_redeal(p), may_pass, lo, hi)
-        if not (a.partner_speech or g.auction_doubling or g.declarations_in_auction
-                or (self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED)):
+            may_pass = not (a.first_hand_must_bid and p == self.first and not self.spoke[p] and lo <= hi)
+        redeal = a.redeal_seats > 0 and self._may_demand_redeal(p)
+        base = table.choices(p, redeal, may_pass, lo, hi)
+        if not table.speeches:
             return base
         extra: list[Action] = []
         if a.partner_speech and self._may_ask_partner(p):
@@ -199,14 +225,14 @@ class AuctionPhase(StateData):
             step = self._auction_double(p)
             if step:
                 extra.append(g.action(p, step))
-        if self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED and p == self.bidder and not self.refold:
-            # the holder may say that he will lay a new trump card if he stays holder
+        if self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED and p == self.bidder:
+            # the holder may say, at any of his speeches, that he will lay a new trump card if he stays holder
             if may_pass:
                 extra.append(g.action(p, "pass", "change"))
             extra.extend(g.action(p, b.verb, b.arg + " change") for b in base if b.verb == a.verb)
         if g.declarations_in_auction:
             extra.extend(self._declarations_as_bids(p))
-        return base + tuple(extra)
+        return base + tuple(extra) if extra else base
 
     # --- hooks for special contracts offered as speeches (`declare NAME`), filled in by the declarations -------
     def _declarations_as_bids(self, seat: int) -> list[Action]:
@@ -222,7 +248,7 @@ class AuctionPhase(StateData):
     def _may_ask_partner(self, p: int) -> bool:
         """`partner`: at one's own turn, or once to hand the speech back."""
         if self.asker >= 0:
-            return self._round_rules.hand_back and not self.handed_back and p != self.asker
+            return self.arules.hand_back and not self.handed_back and p != self.asker
         return self._partner_of(p) >= 0
 
     def _partner_of(self, seat: int) -> int:
@@ -250,29 +276,14 @@ class AuctionPhase(StateData):
     # --- applying ---------------------------------------------------------------------------------
     def _auction_apply(self, a: Action) -> None:
         p = a.seat
-        g = self.game
-        rules = self._round_rules
         verb = a.verb
-        if verb == "partner":
-            if self.asker < 0:
-                self.asker = p
-                self.to_act = self._partner_of(p)
-            else:
-                self.handed_back = True
-                self.to_act = self.asker
+        rules = self.arules
+        if verb != "pass" and verb != rules.verb and self._other_speech(a):
             return
-        if verb == "declare":
-            self._declare_in_auction(a)
-            return
-        if verb == "redeal":
-            self.spoke[p] = True
-            limit = g.rules.auction.redeal_max_points
-            what = "a pointless hand" if not limit else f"at most {limit} points in the first cards"
-            self._annul(f"seat {p} demanded a redeal with {what}", ANNUL_REDEAL)
-            return
-        owner = self.asker if self.asker >= 0 else p   # whose turn this speech is
+        owner = p   # whose turn this speech is
         if self.asker >= 0:
             # the speech of both: the partner's own next turn lapses (he spoke, or handed the speech back)
+            owner = self.asker
             partner = self._partner_of(owner)
             self.lapses |= 1 << partner
             self.spoke[partner] = True
@@ -288,31 +299,60 @@ class AuctionPhase(StateData):
                 self.passes += 1
             self.last_was_pass = True
         elif verb == rules.verb:
-            forced = self._dealer_forced(p)
+            forced = rules.dealer_must_bid and self._dealer_forced(p)
             parts = a.arg.split()
             self.high = int(parts[0])
             self.high_suit = parts[1] if len(parts) > 1 and parts[1] != "change" else ""
-            if parts[-1] == "change" or (self.round == 2 and p == self.bidder
-                                         and rules.holder_refolds == REFOLD_WHEN_BIDDING):
-                self.refold = True
             self.high_bidder = p
             if self.round == 2:
-                if rules.team_keeps_holder and self.hand_team_of[p] == self.hand_team_of[self.bidder]:
-                    self.high_bidder = self.bidder   # a raise by the holder's own side keeps the holder
-                self._set_bid(self.high)
+                self._second_round_bid(p, parts[-1] == "change")
             self.passes = 0
             self.bids_made[p] += 1
             self.round_bids += 1
             self.last_was_pass = False
-            if g.auction_doubling:
+            if self.game.auction_doubling:
                 self.multiplier, self.added, self.dbl_step, self.doubled = 1, 0, 0, False  # a bid cancels
-            if forced or (self.high >= rules.top and rules.ends_at_max_bid):
+            if forced or (rules.ends_at_max_bid and self.high >= rules.top):
                 self._end_round()
                 return
         else:   # a doubling step of the standing bid
             self._apply_double_step()
             self.passes = 0
         self._next_speaker(owner)
+
+    def _other_speech(self, a: Action) -> bool:
+        """`partner`, `redeal` and `declare NAME` (True: applied; the turn's speech is not over or the hand is);
+        a doubling step is applied with the bids and passes."""
+        p = a.seat
+        verb = a.verb
+        if verb == "partner":
+            if self.asker < 0:
+                self.asker = p
+                self.to_act = self._partner_of(p)
+            else:
+                self.handed_back = True
+                self.to_act = self.asker
+            return True
+        if verb == "redeal":
+            self.spoke[p] = True
+            limit = self.arules.redeal_max_points
+            what = "a pointless hand" if not limit else f"at most {limit} points in the first cards"
+            self._annul(f"seat {p} demanded a redeal with {what}", ANNUL_REDEAL)
+            return True
+        if verb == "declare":
+            self._declare_in_auction(a)
+            return True
+        return False
+
+    def _second_round_bid(self, p: int, marked: bool) -> None:
+        """A bid of a later round: the contract's value moves at once; who will hold it, and whether the holder
+        lays a new trump card."""
+        rules = self.arules
+        if marked or (p == self.bidder and rules.holder_refolds == REFOLD_WHEN_BIDDING):
+            self.refold = True
+        if rules.team_keeps_holder and self.hand_team_of[p] == self.hand_team_of[self.bidder]:
+            self.high_bidder = self.bidder   # a raise by the holder's own side keeps the holder
+        self._set_bid(self.high)
 
     def _apply_double_step(self) -> None:
         d = self.game.rules.doubling
@@ -325,15 +365,21 @@ class AuctionPhase(StateData):
 
     def _next_speaker(self, owner: int) -> None:
         """After `owner`'s turn: end the round, or give the turn to the next speaker."""
-        if self._round_rules.once:
+        rules = self.arules
+        if rules.once:
             self.queue.pop(0)
             self._ask_next_in_turn()
             return
-        if self._round_over():
-            return
         n = self.n
-        final = self._round_rules.pass_is_final
-        nxt = (owner + 1) % n
+        if (self.passes >= n - 1 or rules.pass_is_final) and self._round_over():
+            return
+        nxt = owner + 1
+        if nxt == n:
+            nxt = 0
+        if not (self.lapses or rules.pass_is_final):   # the common case: the next seat speaks
+            self.to_act = nxt
+            return
+        final = rules.pass_is_final
         for _ in range(2 * n):
             if final and self.passed[nxt]:
                 nxt = (nxt + 1) % n
@@ -352,7 +398,7 @@ class AuctionPhase(StateData):
     def _ask_next_in_turn(self) -> None:
         """A round of one turn each: the next speaker in the queue (a lapsed turn is dropped)."""
         q = self.queue
-        rules = self._round_rules
+        rules = self.arules
         while q and (self.lapses >> q[0] & 1 or (rules.ask_only_if_able and self._cannot_bid(q[0]))):
             self.lapses &= ~(1 << q[0])
             q.pop(0)
@@ -367,7 +413,7 @@ class AuctionPhase(StateData):
 
     def _round_over(self) -> bool:
         """End the round if everyone else has passed (or annul on an all-pass)."""
-        if self._round_rules.pass_is_final:
+        if self.arules.pass_is_final:
             others_out = all(self.passed[s] for s in range(self.n) if s != self.high_bidder)
         else:
             others_out = self.passes >= (self.n - 1 if self.high_bidder >= 0 else self.n)

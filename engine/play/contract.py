@@ -44,7 +44,7 @@ class ContractPhases(AuctionPhase):
                 out.append(g.action(p, "trump", "NT"))
         if t.seventh_card:
             out.append(g.action(p, "trump", "seventh"))
-        if self._may_redeal_at_trump():
+        if t.redeal_max_points >= 0 and self._may_redeal_at_trump():
             out.append(g.action(p, "redeal"))
         c = g.rules.concede
         if c is not None and (c.after_second_auction if self.rechoosing else c.after_first_auction):

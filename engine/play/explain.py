@@ -52,7 +52,7 @@ def why_illegal(state: State, a: Action) -> str:
         lo, hi = state._bid_span(a.seat)
         return f"a raise must be at least {state._table.values[lo]}" if lo <= hi else "no raise is possible"
     if ph == AUCTION and a.arg == CHANGE:
-        return "only the contract holder marks a speech change, once, in the second auction"
+        return "only the contract holder marks a speech change, in the second auction"
     if ph == TRUMP:
         return f"'{a.notation}' is not a trump choice you can make (you may: " + \
             ", ".join(x.notation for x in state.legal_actions()) + ")"
@@ -79,6 +79,8 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         return "you may not call for the trump now"
     if a.verb == "play" and "call" in verbs and ph == PLAY:
         return "you must call for the trump: you are the first player unable to follow suit"
+    if ph in (AUCTION, RAISE) and a.verb in state.game.doubling_names:
+        return _why_auction_double(state, a)
     if a.verb == "partner":
         if ph not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
             return "there is no partner speech here"
@@ -109,6 +111,29 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
     return f"'{a.verb}' is not allowed during the {what}"
 
 
+def _why_auction_double(state: State, a: Action) -> str:
+    g = state.game
+    d = g.rules.doubling
+    if d is None or not g.auction_doubling:
+        return f"'{a.verb}' is not said in the auction here"
+    names = [st.name for st in d.steps]
+    k = names.index(a.verb)
+    if state.high_bidder < 0 or not state.round_bids:
+        return "there is no bid to double yet"
+    if k < state.dbl_step:
+        return f"{a.verb} has already been said on this bid"
+    if k > state.dbl_step:
+        return f"{a.verb} comes after {names[state.dbl_step]}"
+    if state.asker >= 0:
+        return "while speaking for a partner only a bid or a pass is allowed"
+    ours = state.hand_team_of[a.seat] == state.hand_team_of[state.high_bidder]
+    if ours and not d.steps[k].by_bidding_team:
+        return f"only an opponent of the standing bid may {a.verb} it"
+    if not ours and d.steps[k].by_bidding_team:
+        return f"only the standing bidder's side may {a.verb}"
+    return f"{a.verb} would pass the cap of x{d.cap}"
+
+
 def _why_bid(state: State, a: Action) -> str:
     g = state.game
     au = state._round_rules
@@ -117,7 +142,7 @@ def _why_bid(state: State, a: Action) -> str:
     parts = a.arg.split()
     if parts and parts[-1] == CHANGE:
         if not any(x.arg.endswith(CHANGE) for x in state.legal_actions()):
-            return "only the contract holder marks a speech change, once, in the second auction"
+            return "only the contract holder marks a speech change, in the second auction"
         parts = parts[:-1]
     if not parts or not parts[0].isdigit():
         return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")

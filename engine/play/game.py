@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 from engine.cards import DeckLayout
 from engine.errors import ArgumentError
 from engine.play.actions import Action
-from engine.play.rules import WINDOW_IN_AUCTION, AuctionRules, BandRules, ContractRules, Rules
+from engine.play.rules import (
+    ONE_SUIT_NOBODY,
+    REFOLD_WHEN_MARKED,
+    WINDOW_IN_AUCTION,
+    AuctionRules,
+    BandRules,
+    ContractRules,
+    Rules,
+)
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -72,9 +80,6 @@ class Game:
         self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else [])
                                      if rules.trump.in_bid else [])
         self.bids_per_value = len(self.bid_suits) if rules.trump.in_bid else 1
-        self.rounds = [BidTable(self, rules.auction)]
-        if rules.second_auction is not None:
-            self.rounds.append(BidTable(self, rules.second_auction))
         # the round that fixed a contract matters (is reported and shown) in games with a second auction of bids,
         # or scored by round; not where the only later round is the bidding team's raise
         sa = rules.second_auction
@@ -86,6 +91,9 @@ class Game:
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
         # special contracts offered as speeches of the auction (`declare NAME`): none compiled yet
         self.declarations_in_auction = False
+        self.rounds = [BidTable(self, rules.auction)]
+        if rules.second_auction is not None:
+            self.rounds.append(BidTable(self, rules.second_auction))
         if dbl is not None and dbl.fixed_stake is not None:
             self.doubling_names.append(dbl.fixed_stake.name)
         self.has_pair = rules.pair is not None
@@ -246,8 +254,17 @@ class BidTable:
             while values[i] < v:
                 i += 1
             at_least.append(i)
-        self._at_least = at_least
+        self.at_least = at_least
         self.count = len(values)
+        # a round of one turn each: its speakers in order, by the holder's seat (teams are fixed per holder)
+        self.speakers_of: dict[int, tuple[int, ...]] = {}
+        # the lowest bid is the next value above the standing one, with no other rule to weigh (the fast path)
+        self.simple = not (rules.exact_step or rules.only_opponents or rules.hold or rules.partner_overcall is not None
+                           or rules.second_bid_min >= 0 or rules.after_first_speech_min >= 0
+                           or rules.one_suit_barred != ONE_SUIT_NOBODY)
+        # speeches beyond bids and passes may be offered: partner, a doubling step, change, a declaration
+        self.speeches = (rules.partner_speech or game.auction_doubling or game.declarations_in_auction
+                         or (rules.verb == "bid" and rules.holder_refolds == REFOLD_WHEN_MARKED))
         self._bids: list[list[Action] | None] = [None] * game.n
         self._choices: dict[int, tuple[Action, ...]] = {}
         self._cached = 0
@@ -256,7 +273,7 @@ class BidTable:
         """The index of the lowest bid of at least `value` (`count` when there is none)."""
         if value <= 0:
             return 0
-        return self._at_least[value] if value < len(self._at_least) else self.count
+        return self.at_least[value] if value < len(self.at_least) else self.count
 
     def bid_actions(self, seat: int) -> list[Action]:
         """Every bid of `seat` in increasing order (bids naming a suit: value-major), so legal bids are a slice."""

@@ -38,8 +38,8 @@ def annulled_dealer_words(game: Game, annul_code: int) -> str:
 
 class Match:
     """Plays hands of one game; `scores` are per match team (`game.teams`). With `match.sets`, `sets[t]` is team
-    t's open sets as [red, black]. `win_at` is the winning score now (a hand may move it for the rest of the
-    match)."""
+    t's open sets, {"red": R, "black": B}. `win_at` is the winning score now (a hand may move it for the rest of
+    the match)."""
 
     def __init__(self, game: Game, seed: int | None = None, first_dealer: int = 0, max_hands: int = 1000) -> None:
         check_seed(seed)
@@ -50,7 +50,7 @@ class Match:
         m = game.rules.match
         teams = len(game.rules.table.teams)
         self.scores = [m.start] * teams
-        self.sets = [[0, 0] for _ in range(teams)]
+        self.sets = [{"red": 0, "black": 0} for _ in range(teams)]
         self.win_at = m.win_at
         self.hands: list[HandOutcome] = []
         self.max_hands = max_hands
@@ -100,9 +100,9 @@ class Match:
         at = self.game.rules.match.sets_at
         for t, s in enumerate(self.scores):
             if s >= at or s <= -at:
-                self.sets[t][0 if s > 0 else 1] += 1
+                self.sets[t]["red" if s > 0 else "black"] += 1
                 self.scores[t] = 0
-        for colour in (0, 1):
+        for colour in ("red", "black"):
             common = min(st[colour] for st in self.sets)
             for st in self.sets:
                 st[colour] -= common
@@ -111,7 +111,7 @@ class Match:
     def decided(self) -> bool:
         """A team has reached the winning or losing score (or holds the red sets that win)."""
         m = self.game.rules.match
-        if m.sets_at and any(st[0] >= m.win_sets for st in self.sets):
+        if m.sets_at and any(st["red"] >= m.win_sets for st in self.sets):
             return True
         return any((self.win_at is not None and s >= self.win_at) or (m.lose_at is not None and s <= m.lose_at)
                    for s in self.scores)
@@ -127,11 +127,11 @@ class Match:
         best score (most red sets, then score, where sets are kept)."""
         m = self.game.rules.match
         if m.sets_at:
-            reached = [i for i, st in enumerate(self.sets) if st[0] >= m.win_sets]
+            reached = [i for i, st in enumerate(self.sets) if st["red"] >= m.win_sets]
             if reached:
                 return reached
-            best_sets = max((st[0] - st[1], self.scores[i]) for i, st in enumerate(self.sets))
-            return [i for i, st in enumerate(self.sets) if (st[0] - st[1], self.scores[i]) == best_sets]
+            best_sets = max((st["red"] - st["black"], self.scores[i]) for i, st in enumerate(self.sets))
+            return [i for i, st in enumerate(self.sets) if (st["red"] - st["black"], self.scores[i]) == best_sets]
         if self.win_at is not None:
             reached = [i for i, s in enumerate(self.scores) if s >= self.win_at]
             if reached:

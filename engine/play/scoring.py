@@ -19,8 +19,9 @@ def counting_team(state: StateData) -> int:
 def _with_doubling(state: StateData, made: bool, value: int) -> int:
     """The score after the doubling steps: multiplied, and the paid side receives what steps added on top."""
     value *= state.multiplier
-    if state.added:
-        value += state.added if made else -state.added
+    added = state.added
+    if added:
+        value += added if made else -added
     return value
 
 
@@ -42,8 +43,10 @@ def contract_value(state: StateData) -> tuple[bool, int]:
     if at is not None and state.surrender == SURRENDER_REFUSED and state.bidders_lost_trick:
         return False, failed_v * at.refused_loss_multiplier * state.multiplier
     sc = r.scoring
-    reached = state.team_points[counting_team(state)] >= state.target
-    made = reached != sc.counted_by_opponents
+    if sc.counted_by_opponents:
+        made = state.team_points[counting_team(state)] < state.target
+    else:
+        made = state.team_points[bidders] >= state.target
     if state.fixed_stake:
         return made, state.fixed_stake if made else -state.fixed_stake
     pts = state.team_points[bidders]
@@ -115,9 +118,11 @@ def score_hand(state: StateData) -> tuple[bool, list[int]]:
                 gp[t] = -value
                 units += len({team_of[s] for s in state.hand_teams[t]})
         gp[bidders] = value * units
-    for c in state.game.rules.captures:
-        if c.game_points:
-            team = _capturing_team(state, c)
-            if team >= 0:
-                _give(gp, team, c)
+    captures = state.game.rules.captures
+    if captures:
+        for c in captures:
+            if c.game_points:
+                team = _capturing_team(state, c)
+                if team >= 0:
+                    _give(gp, team, c)
     return made, gp

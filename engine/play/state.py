@@ -41,7 +41,8 @@ from engine.play.view import View, build_view
 # Attributes `clone` copies: explicit, because compiled (mypyc) classes have no __dict__ for copy.copy.
 _COPIED_VALUES = (
     "step", "stage", "phase", "to_act", "status", "annul_reason", "annul_code", "round", "contract_round", "high",
-    "high_bidder", "high_suit", "passes", "round_bids", "last_was_pass", "asker", "handed_back", "lapses", "refold",
+    "high_bidder", "high_suit", "passes", "round_bids", "arules", "atable", "last_was_pass", "asker", "handed_back",
+    "lapses", "refold",
     "bidder", "bid", "target", "trump", "folder", "concealed", "indicator", "seventh", "exposed_trick",
     "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
     "sitting_out", "leader", "led", "led_suits", "played_suits", "trump_mask", "strength", "constraint", "caller",
@@ -95,6 +96,8 @@ class State(TrickPhase):
         self.new_match_target = -1
         self.round = 0
         self.contract_round = 0
+        self.arules = game.rules.auction
+        self.atable = game.rounds[0]
         self.high = 0
         self.high_bidder = -1
         self.high_suit = ""
@@ -252,7 +255,8 @@ class State(TrickPhase):
                 return
             if an.bidding_team_held_all_trumps and not an.held_all_trumps_before_play and self._held_all_trumps():
                 return
-        add_card_point_captures(self)
+        if g.rules.captures:
+            add_card_point_captures(self)
         self._made, self._game_points = score_hand(self)
         self.status = "complete"
         self.phase = DONE

@@ -99,8 +99,8 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
             extras.append(g.action(p, "surrender"))
-        if g.concede_in_play and p == self.bidder and self.special is None and \
-                self.team_points[self.hand_team_of[p]] < self.target:
+        if g.concede_in_play and p == self.bidder and self.special is None and self.caller != p and \
+                self.team_points[self.hand_team_of[p]] < self.target:   # (not once he called: his play is due)
             extras.append(g.action(p, "concede"))
         trick = self.trick_cards
         led = g.suit_of[trick[0]] if trick else -1

@@ -409,8 +409,8 @@ def auction_speeches_agree(rs: Ruleset) -> Iterator[Finding]:
     if a.default_bidder is not None:
         path = ("auction", "default_bidder")
         if a.first_hand_must_bid:
-            yield Finding(path, "the first hand holds the standing bid, so he need not (and, with "
-                          "only_opponents_may_bid, may not) open the bidding",
+            yield Finding(path, "the first hand already holds a standing bid of 0, so he cannot be made to open "
+                          "the bidding",
                           depends=(("auction", "first_hand_must_bid"),), hint="; set first_hand_must_bid: false",
                           fix="also set auction.first_hand_must_bid: false")
         if a.if_all_pass == "dealer_must_bid":
@@ -499,17 +499,22 @@ def counting_side_fits(rs: Ruleset) -> Iterator[Finding]:
 
 
 def sets_fit(rs: Ruleset) -> Iterator[Finding]:
+    """With sets a score returns to 0 at +/-at: a winning or losing score beyond that is never reached."""
     m = rs.match
     if m.sets is None:
         return
-    for key, value in (("win_at", m.win_at), ("lose_at", m.lose_at)):
-        if value is not None:
-            yield Finding(("match", key), f"with sets the score returns to 0 at +/-{m.sets.at}, so {key} {value} "
-                          "would never be reached (or end the match early); the sets decide the match",
-                          depends=(("match", "sets"),), hint=f"; set {key}: null", fix=f"also set match.{key}: null")
-    if m.start != 0:
-        yield Finding(("match", "start"), "with sets every score starts at 0 and returns to 0",
-                      depends=(("match", "sets"),))
+    at = m.sets.at
+    sets = (("match", "sets"),)
+    if m.win_at is not None and m.win_at >= at:
+        yield Finding(("match", "win_at"), f"with sets the score returns to 0 at +{at}, so win_at {m.win_at} is never "
+                      "reached; the red sets decide the match", depends=sets, hint="; set win_at: null",
+                      fix="also set match.win_at: null")
+    if m.lose_at is not None and m.lose_at <= -at:
+        yield Finding(("match", "lose_at"), f"with sets the score returns to 0 at -{at}, so lose_at {m.lose_at} is "
+                      "never reached", depends=sets, hint="; set lose_at: null", fix="also set match.lose_at: null")
+    if not -at < m.start < at:
+        yield Finding(("match", "start"), f"with sets a score returns to 0 at +/-{at}; a start of {m.start} would "
+                      "open a set before the first hand", depends=sets)
 
 
 # --------------------------------------------------------------------------------------------- trump

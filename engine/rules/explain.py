@@ -460,8 +460,13 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
     steps: list[str] = []
     product = 1
     added = 0
+    in_auction = d.window == "in_auction"
     for st in d.steps:
-        side = w.an_opponent if st.by == "opponents" else w.bidders
+        if in_auction:
+            side = "an opponent of the standing bid" if st.by == "opponents" else (
+                "the standing bidder" if w.alone else "a player of the standing bid's side")
+        else:
+            side = w.an_opponent if st.by == "opponents" else w.bidders
         if st.adds is not None:
             added += st.adds
             in_all = f", +{added} in all" if added != st.adds else ""
@@ -470,11 +475,10 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
         product *= st.multiplier
         in_all = f", x{product} in all" if product != st.multiplier else ""
         steps.append(f"{side} may {st.name} (x{st.multiplier}{in_all})")
-    if d.window == "in_auction":
-        side = "an opponent of the standing bid" if not w.alone else "another player than the standing bidder"
-        yield (f"In the auction, at their turn, {side} may say {d.steps[0].name}; then each step at its player's "
-               f"turn: {', then '.join(steps)}; each once per bid. A higher bid cancels them, and the auction goes "
-               "on."), (_p("special", "doubling", "steps"), _p("special", "doubling", "window"))
+    if in_auction:
+        yield (f"In the auction, at their turn, {', then '.join(steps)}; each once per bid. A higher bid cancels "
+               "them, and the auction goes on."), (_p("special", "doubling", "steps"),
+                                                   _p("special", "doubling", "window"))
     else:
         when = "After the trump is chosen" if d.window == "after_trump" else "After every other step, just before "\
             "the first lead"
@@ -502,7 +506,8 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
     how = {"bidding_team": f"Only {w.bidders}'s score moves.",
            "opponents_credited": f"A made contract scores for {w.bidders}, a failed one for {credited}.",
            "exchange": ("The losing side pays the winning side." if w.paired else
-                        f"What {w.bidders} gains, {w.each_other} loses, and the other way round.")}
+                        f"The stake is exchanged between {w.bidders} and {w.each_other} separately, so stakes "
+                        "are conserved.")}
     yield how[sc.method], (_p("scoring", "method"),)
     target = "the bid" if sc.target is None else str(sc.target)
     if sc.target is not None and "call" in sc.target_adjustments:

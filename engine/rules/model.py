@@ -159,7 +159,8 @@ class SecondAuction(Section):
     """A second auction after more cards are dealt (schedule step second_auction); the holder of the top bid at
     its end holds the contract."""
 
-    bids: BidRange
+    bids: BidRange = Field(description="This round's bids: the lowest, the highest, the step, and extra ones; every "
+                           "bid is also above the standing bid.")
     first: Literal["contract_holder"] = Field(
         "contract_holder", description="Who speaks first: the holder of the contract from the first auction; then "
         "round the table.")
@@ -346,7 +347,7 @@ class CaptureBonus(Section):
     trigger: Literal["last_trick", "all_of_rank"] = Field(
         description="last_trick: winning the last trick; all_of_rank: a side whose tricks hold every card of `rank`.")
     rank: Rank | None = Field(None, description="The rank for all_of_rank.")
-    amount: Annotated[int, Field(ge=1, le=1000)]
+    amount: Annotated[int, Field(ge=1, le=1000)] = Field(description="What the capture is worth.")
     unit: Literal["card_points", "game_points"] = Field(
         "card_points", description="card_points count toward the contract; game_points go straight to the score.")
     kind: Literal["bonus", "transfer"] = Field(
@@ -372,7 +373,8 @@ class Special(Section):
     doubling: Doubling | None = None
     capture_bonuses: list[CaptureBonus] = Field(
         default_factory=list, description="Bonuses for capturing cards (deck.last_trick_bonus is one of them).")
-    concede: Concede | None = None
+    concede: Concede | None = Field(
+        None, description="The contract holder may concede: play stops and the contract counts as failed.")
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -401,7 +403,8 @@ class Scoring(Section):
     bands: list[Band] = Field(min_length=1)
     below_half_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
         1, description="Taking less than half the bid multiplies the loss by this.")
-    shortfall_loss: ShortfallLoss | None = None
+    shortfall_loss: ShortfallLoss | None = Field(
+        None, description="A bidding side short of the bid by a lot loses more (bhangi).")
     counted_by: Literal["bidders", "opponents"] = Field(
         "bidders", description="Whose card points are counted against the target: the bidders' (made: they "
         "reach it), or their opponents' (made: the opponents stay below it).")
@@ -436,8 +439,10 @@ class Match(Section):
     start: int = Field(0, description="Every team's score at the start.")
     win_at: int | None = Field(6, description="A team reaching this score wins.")
     lose_at: int | None = Field(-6, description="A team at or below this score loses.")
-    next_dealer: NextDealer = Field(default_factory=NextDealer)
-    sets: Sets | None = None
+    next_dealer: NextDealer = Field(
+        default_factory=NextDealer, description="Who deals the next hand, by how this one ended.")
+    sets: Sets | None = Field(
+        None, description="Scores kept in sets (red at +at, black at -at), the match won by red sets.")
 
 
 class Annul(Section):
@@ -471,7 +476,8 @@ class Ruleset(Section):
     deck: Deck
     schedule: list[ScheduleStep] = Field(min_length=1, description="What happens in a hand, in order.")
     auction: Auction
-    second_auction: SecondAuction | None = None
+    second_auction: SecondAuction | None = Field(
+        None, description="A second auction after the full deal (schedule step second_auction).")
     trump: Trump = Field(default_factory=Trump)
     play: Play = Field(default_factory=Play)
     raise_: Raise | None = Field(None, alias="raise")

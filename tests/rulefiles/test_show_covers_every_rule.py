@@ -17,7 +17,8 @@ from engine.rules.explain import show
 from engine.rules.load import Report, check_ruleset
 from engine.rules.model import Ruleset
 
-BASES = ("twenty-eight", "twenty-nine", "fifty-six", "double-redouble", "cot", "no-jack-discard", "odisha")
+BASES = ("twenty-eight", "twenty-nine", "fifty-six", "double-redouble", "cot", "no-jack-discard", "odisha",
+         "twenty-eight-kerala", "fifty-six-8p")
 
 
 def _options(annotation: Any) -> list[Any]:

@@ -229,3 +229,78 @@ def test_show_reads_cleanly_for_every_shipped_file(name: str) -> None:
     for line in lines:
         assert line[0].isupper() or line[0].isdigit() or line[0] == "`" or line.split()[0].islower(), line
         assert "  " not in line and " ," not in line and ",." not in line and ".." not in line, line
+
+
+# ------------------------------------------------------------------------------ issue 14's auction mechanisms
+AXES = Path(__file__).parent / "axes"
+
+
+def test_calls_exactly_one_step_with_a_default_caller() -> None:
+    lines = rules_lines(AXES / "calls.yaml")
+    assert "Bids from 10 to 100 in steps of 10, then 104, each higher than the last." in lines
+    assert "Each bid is exactly the next one above the standing bid: no jumps." in lines
+    assert "Only an opponent of the standing bidder may bid." in lines
+    assert ("The first hand holds a standing bid of 0 before anyone bids; if nobody bids, he is the bidder at 0."
+            in lines)
+    assert ("The auction ends when all the other players have passed in a row after a bid (the standing bidder's "
+            "own passes do not count).") in lines
+    assert ("Instead of choosing the trump, a bidder whose cards total at most 10 points may ask for a new deal "
+            "(`redeal`).") in lines
+    assert ("The opponents count their card points against a target of 105, less the bid: the contract is made when "
+            "they stay below it.") in lines
+    assert ("The side that wins the last trick takes 10 card points from the opponents (they count toward the "
+            "contract).") in lines
+    assert ("After a scored hand the dealer deals again while his team's score is below another team's; otherwise "
+            "the deal passes to the next player.") in lines
+    assert "Once every step is done, before the first lead: the bidding team was dealt every trump." in lines
+
+
+def test_partner_speech_and_a_second_auction_of_one_turn_each() -> None:
+    lines = rules_lines(AXES / "partner-speech.yaml")
+    assert ("Once a player has spoken (a bid, a pass, or a speech his partner made for him), his bids are at least "
+            "200.") in lines
+    assert ("A player may say `partner` at his turn: his partner at once bids or passes in his place, or hands it "
+            "back once (the asker must then bid or pass); it counts as a speech of both, and the partner's own next "
+            "turn lapses.") in lines
+    assert "The first hand may ask for a new deal at their first turn if their cards total at most 14 points." in lines
+    assert "If every player passes, the deal passes to the next player." in lines
+    assert "Every player speaks once." in lines
+    assert ("A holder who bid again in this auction and stays holder lays his trump card anew (it may be the same "
+            "card).") in lines
+    assert "Bids 160-190: made, the opponents pay the bidders 1; failed, the bidders pay the opponents 2." in lines
+
+
+def test_kerala_rounds_change_and_concede() -> None:
+    lines = rules_lines("twenty-eight-kerala")
+    assert "5. Second auction (see below)." in lines
+    assert ("A player who passed may bid again later; it ends when all the others have passed in a row after the "
+            "last bid (with no bid, once every player has passed).") in lines
+    assert ("A holder who stays holder keeps his trump card, unless one of his speeches in this auction was marked "
+            "change (`bid N change`, `pass change`): then he lays it anew.") in lines
+    assert ("The contract holder may concede (`concede`) instead of laying the trump card after the first auction; "
+            "instead of laying it anew after the second auction (a holder who keeps it concedes in play); at any of "
+            "his turns to play while his side has not reached its target: play stops and the contract counts as "
+            "failed, scored as a contract of the round that fixed it.") in lines
+    assert ("Bids 24-28 fixed in round 2: made, the opponents pay the bidders 2; failed, the bidders pay the "
+            "opponents 3.") in lines
+    three = rules_lines("twenty-eight-kerala-3p")
+    assert "The stake is exchanged between the bidder and each other player separately, so stakes are conserved." \
+        in three
+    assert ("Bids 12-18 fixed in round 1: made, each other player pays the bidder 1; failed, the bidder pays each "
+            "other player 1.") in three
+
+
+def test_doubling_windows_captures_shortfall_and_sets() -> None:
+    assert ("In the auction, at their turn, an opponent of the standing bid may double (the paid side receives 1 "
+            "more), then a player of the standing bid's side may redouble (the paid side receives 1 more, +2 in "
+            "all); each once per bid. A higher bid cancels them, and the auction goes on."
+            ) in rules_lines("fifty-six-8p")
+    assert ("After every other step, just before the first lead, an opponent may double (x2), then the bidding team "
+            "may redouble (x2, x4 in all).") in rules_lines("kotah")
+    assert ("A side whose tricks hold all four Jacks scores 1 more game point, whatever the contract did."
+            ) in rules_lines("four-jacks-honour")
+    assert ("Falling short of the bid by 14 card points or more, the bidding team loses as many game points as the "
+            "bid instead.") in rules_lines("bhangi")
+    assert ("Scores are kept in sets: a team reaching +6 opens a red set, -6 a black one, and its score returns to "
+            "0; sets of one colour open on every side cancel one for one. A team with 3 red sets open wins the "
+            "match.") in rules_lines("sets")
