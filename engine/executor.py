@@ -213,7 +213,8 @@ class DaskExecutor(Executor):
         try:
             distributed: Any = importlib.import_module("distributed")   # untyped where it is typed at all
         except ImportError:
-            raise ClusterError("--cluster needs the 'cluster' extra: pip install 'jacknine[cluster]'") from None
+            raise ClusterError("--cluster needs the 'cluster' extra: pip install '.[cluster]' (from a checkout)") \
+                from None
         Client, LocalCluster = distributed.Client, distributed.LocalCluster  # noqa: N806
         self.spec = spec
         self._cluster: Any = None

@@ -61,13 +61,33 @@ def _commands(text: str) -> list[str]:
 COMMANDS = _commands(OURS)
 
 
-def test_quick_start_has_two_commands() -> None:
+def _quick_start() -> list[str]:
     quick = OURS[OURS.index("## Quick start"): OURS.index("## Playing and simulating")]
-    cmds = [body.strip() for lang, body in _blocks(quick) if lang == ""]
-    assert cmds[0].startswith("python3 -m pip install .") and "jacknine play --ruleset twenty-eight --auto" in cmds[0]
-    assert cmds[1] == "python3 -m pip install -q -e '.[test]' && python3 -m pytest"
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert cmds[1].replace("python3 -m pip", "python3 -m pip") in ci  # CI runs exactly the README's test command
+    return [body.strip() for lang, body in _blocks(quick) if lang == ""]
+
+
+def test_quick_start_has_two_commands() -> None:
+    cmds = _quick_start()
+    assert cmds[0].startswith("python3 -m venv .venv && .venv/bin/pip install . && ")
+    assert cmds[0].endswith(".venv/bin/jacknine play --ruleset twenty-eight --auto")
+    assert cmds[1] == "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest"
+
+
+def test_quick_start_never_installs_into_the_system_python() -> None:
+    """issue 18: a current Debian/Ubuntu refuses `pip install` outside a virtual environment (PEP 668), so every
+    step of both commands after `python3 -m venv .venv` runs the venv's own tools."""
+    for cmd in _quick_start():
+        first, *rest = [part.strip() for part in cmd.split("&&")]
+        assert first == "python3 -m venv .venv", cmd
+        assert rest and all(part.startswith(".venv/bin/") for part in rest), cmd
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    """.ci/run holds the README's test command as one whole line, and its ruff and mypy are the venv's."""
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    assert _quick_start()[1] in ci_lines
+    assert ".venv/bin/ruff check || exit 1" in ci_lines and ".venv/bin/mypy --strict engine || exit 1" in ci_lines
+    assert not [line for line in ci_lines if line.startswith(("python3 -m pip", "ruff ", "mypy "))]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -19,7 +19,7 @@ def test_serve_without_the_extra_says_how_to_install_it(monkeypatch: pytest.Monk
     res = CliRunner().invoke(app, ["serve", "--port", "8999"])
     assert res.exit_code == 2
     assert res.output == ("serve: the web extra is not installed (missing starlette, uvicorn); install it with: "
-                          "python3 -m pip install 'jacknine[web]'\n")
+                          "python3 -m pip install '.[web]' (from a checkout)\n")
 
 
 def test_serve_help_names_its_options() -> None:

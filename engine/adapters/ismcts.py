@@ -41,7 +41,7 @@ class IsmctsBot:
             import pyspiel  # type: ignore[import-not-found]
             from open_spiel.python.algorithms.ismcts import ISMCTSBot
         except ImportError:
-            raise ValueError("bot 'ismcts' needs OpenSpiel: pip install 'jacknine[openspiel]'") from None
+            raise ValueError("bot 'ismcts' needs OpenSpiel: pip install '.[openspiel]' (from a checkout)") from None
         from engine.adapters.openspiel import RolloutEvaluator, use_game
         from engine.adapters.openspiel import register as register_game
 

@@ -1,4 +1,4 @@
-"""OpenSpiel adapter: every rule file as a Python `pyspiel.Game` (install with `pip install 'jacknine[openspiel]'`).
+"""OpenSpiel adapter: every rule file as a Python `pyspiel.Game` (from a checkout: `pip install '.[openspiel]'`).
 
     from engine.adapters.openspiel import register
     register()                                   # once; imports pyspiel

@@ -37,7 +37,7 @@ def serve_cmd(
     missing = [m for m in _NEEDED if importlib.util.find_spec(m) is None]
     if missing:
         fail(f"serve: the web extra is not installed (missing {', '.join(missing)}); install it with: "
-             "python3 -m pip install 'jacknine[web]'", UNREADABLE)
+             "python3 -m pip install '.[web]' (from a checkout)", UNREADABLE)
     import sqlite3
 
     import uvicorn

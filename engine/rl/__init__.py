@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments for every rule file (install with `pip install 'jacknine[rl]'`).
+"""Reinforcement-learning environments for every rule file (install from a checkout: `pip install '.[rl]'`).
 
     import engine.rl
     env = engine.rl.env(ruleset="twenty-nine")            # PettingZoo AEC, one hand per episode
@@ -23,7 +23,7 @@ try:
     from engine.rl.aec import JackNineEnv
     from engine.rl.single import SingleSeatEnv
 except ImportError as e:  # pettingzoo or gymnasium missing
-    raise ImportError(f"engine.rl needs the 'rl' extra: pip install 'jacknine[rl]' ({e})") from None
+    raise ImportError(f"engine.rl needs the 'rl' extra: pip install '.[rl]' (from a checkout) ({e})") from None
 
 __all__ = ["JackNineEnv", "SingleSeatEnv", "env", "raw_env"]
 
