@@ -59,6 +59,8 @@ def compose(text: str, display: str, what: str, fast: bool = False, max_depth: i
             return compose(text, display, what, False, max_depth, max_values)
         mark = e.problem_mark or e.context_mark
         problem = " ".join(str(e.problem or e.context or "invalid YAML").split())
+        if "'\\t'" in problem:  # PyYAML's words for a tab where indentation or a token starts
+            problem += "; YAML indents with spaces, not tabs: use spaces"
         raise UnreadableError(display, f"YAML syntax error: {problem}", *_where(mark)) from None
     except yaml.reader.ReaderError as e:
         character = e.character if isinstance(e.character, int) else ord(str(e.character)[:1] or "?")

@@ -255,8 +255,13 @@ def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved
         return data, origins, chain
     unreadable = safefile.not_regular(parent, "rule file")
     if unreadable == "no such file":
-        at_extends(f"parent file not found: {display_name(parent)} (chain: {names})")
-        return data, origins, chain
+        stem = Path(parent_ref).name.removesuffix(".yaml").removesuffix(".yml")
+        did = _did_you_mean(stem) if stem in shipped_rulesets() else ""
+        did = did.replace("did you mean", "a shipped game is named without .yaml: did you mean")
+        # a file that is not there is input that cannot be read (exit 2, as for the file named on the command line)
+        pos = doc.values[("extends",)]
+        raise UnreadableError(doc.file, f"extends: parent file not found: {display_name(parent)}{did} "
+                              f"(chain: {names})", pos.line, pos.column)
     if unreadable is not None:
         at_extends(f"parent file {display_name(parent)}: {unreadable} (chain: {names})")
         return data, origins, chain

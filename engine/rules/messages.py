@@ -7,6 +7,7 @@ its value, or the mapping that lacks a key should be pointed at.
 from __future__ import annotations
 
 import difflib
+import functools
 import types
 import typing
 from collections.abc import Iterator
@@ -119,6 +120,33 @@ def keys_at(path: KeyPath) -> list[str]:
     return []
 
 
+def _sections(tp: Any, path: tuple[str, ...], depth: int) -> Iterator[tuple[tuple[str, ...], type[BaseModel]]]:
+    """Every section model reachable from `tp` through fields, list items, map values and union branches."""
+    tp = unwrap_type(tp)
+    origin = typing.get_origin(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        yield path, tp
+        if depth:
+            for name, f in tp.model_fields.items():
+                yield from _sections(f.annotation, (*path, f.alias or name), depth - 1)
+    elif origin in (list, tuple, dict, typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        for arg in args[1:] if origin is dict else args:
+            yield from _sections(arg, path, depth)
+
+
+@functools.cache
+def homes_of(key: str, here: KeyPath) -> tuple[str, ...]:
+    """The sections (dotted) where `key` is a known key, other than `here`: a key written in the wrong section."""
+    # the section written in, without list indexes and union branch tags (models' class names)
+    written = tuple(p for p in here if isinstance(p, str) and not p[:1].isupper())
+    found = []
+    for path, model in _sections(Ruleset, (), 3):
+        if path != written and key in {f.alias or n for n, f in model.model_fields.items()}:
+            found.append(".".join(path) or "the top level")
+    return tuple(dict.fromkeys(found))[:3]
+
+
 def literal_values(tp: Any) -> list[str]:
     return [str(v) for v in typing.get_args(tp)] if typing.get_origin(tp) is Literal else []
 
@@ -168,6 +196,9 @@ def _one(err: ErrorDetails, loc: tuple[Any, ...], type_path: tuple[Any, ...] | N
         hint = suggest(str(path[-1]), known)
         if hint:
             return Finding(path, f"unknown key (did you mean '{hint}'?)", "key")
+        home = homes_of(str(path[-1]), tuple(tpath[:-1]))
+        if home:
+            return Finding(path, f"unknown key here; it belongs under {' or '.join(home)}", "key")
         return Finding(path, "unknown key; known keys here: " + ", ".join(known), "key")
     if kind == "missing":
         if isinstance(path[-1], int):  # a short [low, high] pair
