@@ -45,3 +45,51 @@ def test_key_in_the_wrong_section_names_its_section(tmp_path: Path) -> None:
     assert "belongs under match" in err
     _, _, err = _run("validate", _file(tmp_path, HEAD + "auction:\n  bidz: {min: 14, max: 28}\n"))
     assert "did you mean 'bids'?" in err   # a typo is still a typo
+
+
+# ------------------------------------------------------------------------------------------- show and replay
+def _show(ref: str) -> str:
+    code, out, _ = _run("show", ref)
+    assert code == 0
+    return out
+
+
+def test_show_says_no_all_pass_where_the_first_hand_must_bid() -> None:
+    text = _show("twenty-eight")
+    assert "The first hand speaks first and must bid" in text
+    assert "If every player passes" not in text and "every player passed" not in text
+
+
+def test_show_of_a_raise_open_to_everyone_does_not_say_the_bidding_team_may_raise() -> None:
+    text = _show(str(Path(__file__).parent / "rulefiles" / "axes" / "kerala-house.yaml"))
+    assert "The bidding team may raise" not in text
+    assert "then every other player, may raise the contract" in text
+
+
+def test_twenty_nine_notes_say_a_card_names_its_suit() -> None:
+    assert "`trump CARD`" in _show("twenty-nine") and "first four cards" in _show("twenty-nine")
+
+
+def _record(tmp_path: Path, ruleset: str, actions: list[str]) -> str:
+    body = f"ruleset: {ruleset}\ndealer: 0\nseed: 3\nactions: [{', '.join(actions)}]\n"
+    return _file(tmp_path, body, "rec.yaml")
+
+
+def test_text_replay_counts_actions_from_1(tmp_path: Path) -> None:
+    code, out, _ = _run("replay", _record(tmp_path, "twenty-nine", ["1 bid 16", "2 pass", "3 pass", "0 pass",
+                                                                    "1 trump 8C"]))
+    assert code == 1 and "illegal action #5 (of the record's actions, counted from 1) '1 trump 8C'" in out
+
+
+def test_replay_right_after_an_opponents_raise_names_the_raiser(tmp_path: Path) -> None:
+    house = str(Path(__file__).parent / "rulefiles" / "axes" / "kerala-house.yaml")
+    actions = ["1 bid 14", "2 pass", "3 pass", "0 pass", "1 trump TS", "1 pass", "3 pass", "2 raise 24"]
+    _, out, _ = _run("replay", _record(tmp_path, house, actions))
+    assert "seat 1 bid 24" not in out
+    assert "contract: seat 2 raised to 24 (the round goes on; seat 1 holds the contract until it ends)" in out
+
+
+def test_flags_show_no_value_in_help() -> None:
+    for command in ([], ["play"], ["simulate"], ["validate"], ["tournament"], ["replay"]):
+        _, out, _ = _run(*command, "--help")
+        assert "<bool>" not in out, command

@@ -9,9 +9,24 @@ from __future__ import annotations
 import os
 import sys
 from importlib import metadata
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+
+
+def _flags_take_no_value() -> None:
+    """Typer's help shows a flag's type (`--auto <bool>`) as if the flag took a value; a flag has none."""
+    import typer.core
+
+    shown = typer.core.TyperOption.display_type_rich
+
+    def display_type_rich(self: typer.core.TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag or self.count else shown(self, ctx)
+
+    typer.core.TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_take_no_value()
 
 app = typer.Typer(
     name="jacknine",

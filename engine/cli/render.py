@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
+from engine.play.base import AUCTION, RAISE
 from engine.play.game import Game
 from engine.play.match import annulled_dealer_words
 from engine.play.state import State
@@ -44,6 +45,11 @@ def render_hand_summary(state: State) -> str:
         trump = state.trump_suit_code()
         what = f"{state.special.name} by seat {state.bidder}" if state.special else \
             f"seat {state.bidder} bid {state.bid}" + (f" (target {state.target})" if state.target != state.bid else "")
+        if state.special is None and state.round >= 2 and state.phase in (AUCTION, RAISE) \
+                and 0 <= state.high_bidder != state.bidder:
+            # a later round in progress: the bid has moved to the raiser's, the holder changes when it ends
+            what = (f"seat {state.high_bidder} raised to {state.bid} (the round goes on; seat {state.bidder} "
+                    "holds the contract until it ends)")
         tname = SUIT_NAMES.get(trump, "no trumps") if trump else "no trumps"
         extra = f", x{state.multiplier}" if state.multiplier != 1 else ""
         lines.append(f"  contract: {what}, trump {tname}{extra}"
@@ -73,7 +79,9 @@ def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     lines.append(render_hand_summary(s))
     if rep["status"] == "illegal":
         err = rep["error"]
-        lines.append(f"  illegal action #{err['index']} {quoted(err['action'])}: {escaped(err['message'])}")
+        # counted from 1 as a reader counts the record's actions (the JSON report's `index` counts from 0)
+        lines.append(f"  illegal action #{err['index'] + 1} (of the record's actions, counted from 1) "
+                     f"{quoted(err['action'])}: {escaped(err['message'])}")
     elif rep["status"] == "in_progress":
         nxt = rep["next"]
         lines.append(f"  in progress: seat {nxt['seat']} to act; legal: {', '.join(nxt['legal'])}")

@@ -114,7 +114,9 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
 def _schedule(rs: Ruleset) -> Iterator[Line]:
     w = _Words(rs)
     steps = {"auction": "Auction.", "trump": "The bidder chooses the trump.",
-             "raise": f"{w.bidders.capitalize()} may raise the contract.",
+             "raise": (f"{w.bidders.capitalize()}, then every other player, may raise the contract."
+                       if rs.raise_ is not None and rs.raise_.others_may_raise
+                       else f"{w.bidders.capitalize()} may raise the contract."),
              "second_auction": "Second auction (see below)."}
     for i, step in enumerate(rs.schedule):
         text = steps[step] if isinstance(step, str) else f"Deal {step.deal} cards to each player."
@@ -164,8 +166,8 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         standing = " (the standing bidder's own passes do not count)" if a.default_bidder is not None else ""
         yield f"The auction ends when all the other players have passed in a row after {after}{standing}.", (
             _p("auction", "default_bidder"), _p("special", "doubling", "window"))
-    if a.default_bidder is not None:
-        pass
+    if a.default_bidder is not None or (a.first_hand_must_bid and a.if_all_pass == "redeal"):
+        pass  # nobody can pass throughout: there is a standing bid, or the first hand must bid
     elif a.if_all_pass == "redeal":
         who = "the deal passes to the next player" if rs.match.next_dealer.after_all_pass == "next" else \
             "the same dealer deals again"
@@ -558,12 +560,16 @@ def _match(rs: Ruleset) -> Iterator[Line]:
                "otherwise the deal passes to the next player."), (_p(*nd_path, "after_hand"),)
     kinds = {"after_all_pass": "an all-pass", "after_void": "a hand annulled because the bidding side held every "
              "trump", "after_redeal": "a redeal someone asked for", "after_annul": "any other annulled hand"}
+    au = rs.auction
+    if au.default_bidder is not None or au.first_hand_must_bid:  # nobody can pass throughout
+        del kinds["after_all_pass"]
+    unscored = "(every player passed, or annulled)" if "after_all_pass" in kinds else "(annulled)"
     passes = [what for key, what in kinds.items() if getattr(nd, key) == "next"]
     paths = tuple(_p(*nd_path, key) for key in kinds)
     if not passes:
-        yield "After a hand that is not scored (every player passed, or annulled) the same dealer deals again.", paths
+        yield f"After a hand that is not scored {unscored} the same dealer deals again.", paths
     elif len(passes) == len(kinds):
-        yield "After a hand that is not scored (every player passed, or annulled) the deal passes on too.", paths
+        yield f"After a hand that is not scored {unscored} the deal passes on too.", paths
     else:
         yield (f"After {', '.join(passes[:-1]) + ' or ' if len(passes) > 1 else ''}{passes[-1]} the deal passes "
                "on; after any other hand that is not scored the same dealer deals again."), paths
