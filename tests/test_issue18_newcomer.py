@@ -93,3 +93,39 @@ def test_flags_show_no_value_in_help() -> None:
     for command in ([], ["play"], ["simulate"], ["validate"], ["tournament"], ["replay"]):
         _, out, _ = _run(*command, "--help")
         assert "<bool>" not in out, command
+
+
+def test_west_bengal_pair_refused_at_18_gives_the_bid_range() -> None:
+    import random
+
+    from engine import Action, load_game
+    from engine.errors import IllegalActionError
+
+    game = load_game("west-bengal-pair")
+    for seed in range(400):   # the first deal where the bidding side at 18 holds both and has won a trick
+        rnd, state = random.Random(seed), game.new_hand(dealer=0, seed=seed)
+        bid = False
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            eighteen = [a for a in legal if a.verb == "bid" and a.arg.split()[0] == "18"]
+            calls = [a for a in legal if a.verb == "call"]
+            action = eighteen[0] if eighteen and not bid else calls[0] if calls else \
+                rnd.choice([a for a in legal if a.verb != "bid"] or list(legal))
+            bid = bid or bool(eighteen)
+            state.apply(action)
+            seat = state.current_seat
+            if state.bid != 18 or state.concealed or seat < 0 or state.bidder < 0:
+                continue
+            team = state.hand_team_of[seat]
+            held = {game.codes[c] for c in range(len(game.codes)) if state.hands[seat] >> c & 1}
+            trump = state.trump_suit_code()
+            if team == state.hand_team_of[state.bidder] and {f"K{trump}", f"Q{trump}"} <= held and \
+                    any(state.hand_team_of[t.winner] == team for t in state.tricks):
+                try:
+                    state.apply(Action.parse(f"{seat} show pair"))
+                except IllegalActionError as e:
+                    assert "at a bid of 18 (it may at bids 19, 20-28)" in str(e)
+                    assert "King and Queen" not in str(e)
+                    return
+                raise AssertionError("the pair was allowed at 18")
+    raise AssertionError("no such deal found")

@@ -95,8 +95,7 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
     if a.verb == "show" and not state.game.has_pair:
         return "this game has no pair to show"
     if a.verb == "show":
-        return "you cannot show a pair now (it needs King and Queen of the exposed trump in your hand, " \
-               "and a trick already won by your side)"
+        return _why_pair(state, a.seat)
     if a.verb == "surrender":
         if not state.game.has_surrender:
             return "this game has no surrender"
@@ -109,6 +108,32 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
         return f"during the {what} you may: {allowed}"
     return f"'{a.verb}' is not allowed during the {what}"
+
+
+def _why_pair(state: State, p: int) -> str:
+    """The first condition of the pair rule that fails, in the order the state checks them."""
+    g = state.game
+    pr = g.rules.pair
+    if pr is None or state.special is not None or state.trump < 0:
+        return "there is no trump whose pair could be shown now"
+    if state.concealed and (pr.needs_trump_exposed or p != state.indicator_owner):
+        return "a pair may be shown only once the trump is exposed"
+    team = state.hand_team_of[p]
+    if any(state.hand_team_of[s] == team for s in state.pair_shown_by):
+        return "your side has already shown a pair"
+    names = " and ".join(g.rules.deck.ranks[r] for r in pr.ranks)
+    for r in pr.ranks:
+        if not state.hands[p] & state.trump_mask & g.rank_masks[r]:
+            return f"a pair is {names} of the trump suit, and you do not hold both"
+    if pr.needs_won_trick and not any(state.hand_team_of[t.winner] == team for t in state.tricks):
+        return "a pair may be shown only after your side has won a trick"
+    if pr.right_after_winning and not (state.tricks and state.hand_team_of[state.tricks[-1].winner] == team):
+        return "a pair may be shown only right after your side has won a trick"
+    if team == state.hand_team_of[state.bidder] and pr.bidding_team_adjust(state.bid) is None:
+        allowed = [f"{b.lo}-{b.hi}" if b.lo != b.hi else str(b.lo) for b in pr.bidding_team if b.adjust is not None]
+        where = f" (it may at bids {', '.join(allowed)})" if allowed else ""
+        return f"the bidding team may not show a pair at a bid of {state.bid}{where}"
+    return "you cannot show a pair now"
 
 
 def _why_auction_double(state: State, a: Action) -> str:
