@@ -28,8 +28,13 @@ _SEQUENCE = re.compile(
 _LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x85\u2028\u2029]")
 
 
+# Letters and symbols that display as nothing, so a name can look empty or like another: the Hangul fillers
+# (letters by category) and the braille blank.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _unsafe(ch: str) -> bool:
-    return unicodedata.category(ch) in _UNSAFE_CATEGORIES
+    return ch in _BLANK_LOOKING or unicodedata.category(ch) in _UNSAFE_CATEGORIES
 
 
 def printable(text: str, keep_newlines: bool = False) -> str:

@@ -129,3 +129,32 @@ def test_west_bengal_pair_refused_at_18_gives_the_bid_range() -> None:
                     return
                 raise AssertionError("the pair was allowed at 18")
     raise AssertionError("no such deal found")
+
+
+# ------------------------------------------------------------------------------------------- the terminal
+HOSTILE_NAMES = ["e\x1b]0;T\x07v.yaml", "r\u202ex.yaml", "h\u3164\u115f\u1160\uffa0\u2800.yaml"]
+
+
+def _clean(text: str) -> bool:
+    return not any(ch in text for ch in "\x1b\x07\u202e\u3164\u115f\u1160\uffa0\u2800")
+
+
+def test_hostile_file_names_are_escaped_by_validate_diff_and_new(tmp_path: Path) -> None:
+    for i, name in enumerate(HOSTILE_NAMES):
+        path = _file(tmp_path, HEAD + "auction:\n  pass_is_final: true\n", name)
+        for args in (["validate", path], ["diff", "twenty-eight", path], ["show", path, "--origin"]):
+            code, out, err = _run(*args)
+            assert code == 0 and _clean(out + err), (args, out, err)
+            assert "\\x1b" in out or "\\u" in out, (args, out)
+        created = str(tmp_path / f"new{i}-{name}")
+        for _ in range(2):   # created, then "already exists"
+            _, out, err = _run("new", "--extends", "twenty-eight", "-o", created)
+            assert _clean(out + err) and (out + err).strip(), (out, err)
+
+
+def test_letters_that_display_as_nothing_are_escaped() -> None:
+    from engine.text import escaped, one_line
+
+    for ch in "\u3164\u115f\u1160\uffa0\u2800":
+        assert escaped(f"a{ch}b") == f"a\\u{ord(ch):04x}b"
+        assert one_line(f"a{ch}b") == "ab"

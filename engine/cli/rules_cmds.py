@@ -19,7 +19,7 @@ from engine.errors import Problem, UnreadableError
 from engine.rules import explain
 from engine.rules.load import Report, check_ruleset, shipped_rulesets
 from engine.rules.schema import schema_text
-from engine.text import one_line
+from engine.text import escaped, one_line, shell_word
 
 REPO_SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "ruleset.schema.json"
 PACKAGED_SCHEMA = Path(__file__).resolve().parents[1] / "data" / "schema" / "ruleset.schema.json"
@@ -90,7 +90,7 @@ def validate(
             for p in problems:
                 typer.echo(str(p), err=True)
             if not problems:
-                typer.echo(f"{ref}: ok")
+                typer.echo(f"{escaped(ref)}: ok")
     if fmt is Format.json:
         typer.echo(json.dumps([p.as_dict() for p in found], indent=2))
     raise typer.Exit(code)
@@ -128,7 +128,7 @@ def new(
 ) -> None:
     """Start a house-rule file that extends a ruleset; never overwrites a file."""
     if output.exists():
-        typer.echo(f"{output}: already exists; jacknine new never overwrites a file", err=True)
+        typer.echo(f"{escaped(str(output))}: already exists; jacknine new never overwrites a file", err=True)
         raise typer.Exit(UNREADABLE)
     parent = _report_or_exit(extends)
     ref = extends
@@ -146,9 +146,9 @@ def new(
         with output.open("x", encoding="utf-8") as f:
             f.write(text)
     except OSError as e:
-        typer.echo(f"{output}: cannot write ({e.strerror or e})", err=True)
+        typer.echo(f"{escaped(str(output))}: cannot write ({escaped(str(e.strerror or e))})", err=True)
         raise typer.Exit(UNREADABLE) from None
-    typer.echo(f"{output}: created; check it with `jacknine validate {output}`")
+    typer.echo(f"{escaped(str(output))}: created; check it with `jacknine validate {shell_word(str(output))}`")
 
 
 def _template(name: str, ref: str, schema_ref: str, parent: Report) -> str:
@@ -192,9 +192,9 @@ def diff(
     assert ra is not None and rb is not None
     lines = explain.diff(ra, rb)
     if not lines:
-        typer.echo(f"{b} has the same rules as {a}")
+        typer.echo(f"{escaped(b)} has the same rules as {escaped(a)}")
         return
-    typer.echo(f"{b} changes {len(lines)} rule(s) of {a}:")
+    typer.echo(f"{escaped(b)} changes {len(lines)} rule(s) of {escaped(a)}:")
     for line in lines:
         typer.echo(f"  {line}")
 
