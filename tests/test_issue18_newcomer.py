@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -158,3 +161,28 @@ def test_letters_that_display_as_nothing_are_escaped() -> None:
     for ch in "\u3164\u115f\u1160\uffa0\u2800":
         assert escaped(f"a{ch}b") == f"a\\u{ord(ch):04x}b"
         assert one_line(f"a{ch}b") == "ab"
+
+
+def _jacknine(args: list[str], env: dict[str, str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    root = str(Path(__file__).resolve().parents[1])
+    full = {**os.environ, "PYTHONPATH": root, **env}
+    code = "import sys; from engine.cli.app import main; sys.argv[0] = 'jacknine'; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], input=stdin, capture_output=True, text=True,
+                          encoding="utf-8", errors="replace", env=full, cwd=cwd, timeout=120)
+
+
+def test_show_under_latin1_replaces_what_it_cannot_encode(tmp_path: Path) -> None:
+    path = _file(tmp_path, HEAD.replace("description: d", "description: 'Ours \u2014 with \u2660'"))
+    done = _jacknine(["show", path], {"PYTHONIOENCODING": "latin-1"}, tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "Ours ? with ?" in done.stdout
+
+
+def test_the_table_under_an_ascii_terminal_encoding_plays(tmp_path: Path) -> None:
+    done = _jacknine(["play", "--ruleset", "twenty-eight", "--seed", "3", "--save", "s.yaml"],
+                     {"PYTHONIOENCODING": "ascii"}, tmp_path, stdin="q\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "-- your bid --" in done.stdout
+
+
+def test_play_auto_refuses_a_negative_seed_in_one_line(tmp_path: Path) -> None:
+    done = _jacknine(["play", "--ruleset", "twenty-eight", "--auto", "--seed", "-1"], {}, tmp_path)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "--seed" in done.stderr

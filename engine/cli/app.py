@@ -115,5 +115,15 @@ def _usage_error(e: Exception) -> int:
     return code
 
 
+def _replace_what_cannot_be_shown() -> None:
+    """A terminal or pipe whose encoding lacks a character (`PYTHONIOENCODING=ascii`, a latin-1 locale) shows '?'
+    in its place instead of ending the command with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure) and getattr(stream, "errors", "strict") == "strict":
+            reconfigure(errors="replace")
+
+
 def main() -> None:
+    _replace_what_cannot_be_shown()
     sys.exit(run())
