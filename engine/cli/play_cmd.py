@@ -40,8 +40,9 @@ def play_cmd(
                                              show_default=False)] = None,
     bots: Annotated[str | None, typer.Option("--bots", help="Bot name for every other seat, or one per seat "
                                              "separated by commas (default: heuristic).", show_default=False)] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed for the deals and the bots (default: 0 with "
-                                             "--auto, else a random one, shown and saved).", show_default=False)]
+    seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed for the deals and the bots "
+                                             "(default: 0 with --auto, else a random one, shown and saved).",
+                                             show_default=False)]
     = None,
     save: Annotated[Path | None, typer.Option("--save", help="Match save file, rewritten after every move; an "
                                               "existing file is replaced only if it is a save of this same match "
