@@ -5,14 +5,13 @@
 Two figures (see engine.sim.bench): `hands_per_second`, hands finished by `random_playout` (the play phase on
 card bitmasks, as the search bots' rollouts play), and `api_hands_per_second`, hands driven from Python through
 `legal_actions()` / `apply()`. Both deal from seeds and play the whole rule file. The yardstick
-(../shared/bench/yardstick28.py, when present) deals and plays a stripped-down 28-like hand with no auction and no
-trump; it is timed in each of several rounds beside the engine, and the medians are printed, since only ratios
+(benchmarks/yardstick.py, plain Python of our own) deals and plays a stripped-down 28-like hand with no auction
+and no trump; it is timed in each of several rounds beside the engine, and the medians are printed, since only ratios
 measured side by side hold on a noisy machine.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
@@ -24,19 +23,15 @@ import engine.play.state as state_module
 from engine import load_game
 from engine.sim import bench
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # this folder, whatever the working directory
+import yardstick as plain_yardstick  # noqa: E402
+
 ROUNDS = 5
 
 
-def yardstick() -> Callable[[float], float] | None:
-    """The yardstick's `rate(seconds)`, or None when ../shared/bench/yardstick28.py is not there."""
-    path = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "yardstick28.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("yardstick28", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    rate: Callable[[float], float] = mod.rate
+def yardstick() -> Callable[[float], float]:
+    """The yardstick's `rate(seconds)`: benchmarks/yardstick.py, shipped beside this script."""
+    rate: Callable[[float], float] = plain_yardstick.rate
     return rate
 
 
@@ -51,11 +46,10 @@ def main() -> None:
     rounds: list[dict[str, Any]] = []
     for _ in range(ROUNDS):
         result = bench(game, hands // ROUNDS)
-        if rate is not None:
-            yard = rate(max(0.5, result["seconds"] + result["api_seconds"]) / 2)
-            result["yardstick_deals_per_second"] = yard
-            result["ratio_to_yardstick"] = result["hands_per_second"] / yard
-            result["api_ratio_to_yardstick"] = result["api_hands_per_second"] / yard
+        yard = rate(max(0.5, result["seconds"] + result["api_seconds"]) / 2)
+        result["yardstick_deals_per_second"] = yard
+        result["ratio_to_yardstick"] = result["hands_per_second"] / yard
+        result["api_ratio_to_yardstick"] = result["api_hands_per_second"] / yard
         rounds.append(result)
     out: dict[str, Any] = {"ruleset": game.rules.name, "hands": hands, "rounds": ROUNDS,
                            "compiled": not state_module.__file__.endswith(".py")}

@@ -5,7 +5,7 @@
 
 The positions are every decision with a choice (more than one legal action) in `--hands` hands that heuristic bots
 play from fixed seeds: the same positions for every bot and every build. Each round times every bot over all of them
-(a fresh bot, seed 1), then the yardstick (../shared/bench/yardstick28.py) for about as long; the medians over the
+(a fresh bot, seed 1), then the yardstick (benchmarks/yardstick.py) for about as long; the medians over the
 rounds are printed, as one JSON line per build, ruleset and bot:
 
 - `ms_play`, `ms_contract`, `ms_all`: milliseconds per decision in the play phase, in the auction and contract steps,
@@ -105,8 +105,7 @@ def measure(args: argparse.Namespace) -> list[dict[str, Any]]:
                 per[b].append({"ms_play": 1000 * play / max(n_play, 1), "ms_contract": 1000 * other / max(n_other, 1),
                                "ms_all": 1000 * (play + other) / max(n_play + n_other, 1),
                                "n_play": n_play, "n_contract": n_other})
-            if rate is not None:
-                yard.append(rate(max(0.5, spent / len(bots))))
+            yard.append(rate(max(0.5, spent / len(bots))))
         for b in bots:
             row: dict[str, Any] = {"build": "compiled" if compiled_modules() else "pure-python",
                                    "compiled": compiled_modules(), "engine": str(Path(engine.__file__).parent),
