@@ -41,6 +41,10 @@ from engine.play.rules import (
     AuctionRules,
     BandRules,
     CaptureRules,
+    ClaimRules,
+    DeclarationRules,
+    MeldKindRules,
+    MeldRules,
     ConcedeRules,
     ContractRules,
     DeckRules,
@@ -51,6 +55,7 @@ from engine.play.rules import (
     PairBandRules,
     PairRules,
     PartnerOvercallRules,
+    MELD_NO_BOUND,
     PlayRules,
     Rules,
     ScoringRules,
@@ -67,6 +72,8 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
+    "special.claims.window",             # one allowed value (at one's turn in the last trick)
+    "special.claims.claim",              # one allowed value (the last trick, by the caller himself)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -86,7 +93,8 @@ _WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "
 
 def _table(t: m.Table) -> TableRules:
     return TableRules(players=t.players, teams=tuple(tuple(team) for team in t.teams),
-                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder")
+                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder",
+                      after_bidder_leads_first=t.first_lead == "after_bidder")
 
 
 def _deck(rs: m.Ruleset) -> DeckRules:
@@ -183,7 +191,10 @@ def _trump(t: m.Trump) -> TrumpRules:
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
-                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points)
+                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points,
+                      last_card=t.last_card is not None,
+                      last_card_needs_distinct_suits=t.last_card is not None and t.last_card.only_when_suits_differ,
+                      shown_at_first_lead=t.shown_at_first_lead)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -211,7 +222,41 @@ def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRul
 
 def _contract(c: m.SpecialContract) -> ContractRules:
     return ContractRules(name=c.name, anyone=c.who == "anyone", partner_sits_out=c.partner == "sits_out",
-                         no_trumps=c.trumps == "none", made=c.made, failed=c.failed)
+                         no_trumps=c.trumps == "none", first_card_trumps=c.trumps == "first_card_led",
+                         reversed_ranking=c.ranking == "reversed", made=c.made, failed=c.failed,
+                         failed_to_partner=c.failed if c.failed_to_partner is None else c.failed_to_partner,
+                         stops_at_first_lost_trick=c.stops_at_first_lost_trick,
+                         barred_with_one_suit=c.barred_with_one_suit, no_melds="melds" in c.switches_off,
+                         no_claims="claims" in c.switches_off)
+
+
+def _declarations(d: m.Declarations) -> DeclarationRules:
+    return DeclarationRules(from_bidder=d.first == "bidder", bidding_side_priority=d.priority == "bidding_side")
+
+
+def _melds(md: m.Melds | None, ranks: tuple[str, ...]) -> MeldRules | None:
+    if md is None:
+        return None
+    lo, hi = md.target_bounds if md.target_bounds is not None else (-MELD_NO_BOUND, MELD_NO_BOUND)
+    kinds = []
+    for k in md.kinds:
+        x = k.extra
+        kinds.append(MeldKindRules(name=k.name, ranks=tuple(ranks.index(r) for r in k.ranks), plain=k.plain,
+                                   trump=k.trump, extra_rank=-1 if x is None else ranks.index(x.rank),
+                                   extra_plain=k.plain if x is None else x.plain,
+                                   extra_trump=k.trump if x is None else x.trump))
+    return MeldRules(kinds=tuple(kinds), after_tricks=tuple(sorted(set(md.after_tricks))), target_lo=lo,
+                     target_hi=hi)
+
+
+def _claim(c: m.Claim) -> ClaimRules:
+    return ClaimRules(name=c.name, side_won_every_trick=c.who == "side_won_every_trick",
+                      side_showed_meld=c.who == "side_showed_meld", needs_lost_trick=c.needs_lost_trick,
+                      melds_beat_by=-1 if c.melds_beat_opponents_by is None else c.melds_beat_opponents_by,
+                      made=c.made, made_by_counting_side=c.made if c.made_by_counting_side is None
+                      else c.made_by_counting_side, failed=c.failed,
+                      barred_within=0 if c.barred_within is None else c.barred_within,
+                      match_target_after=-1 if c.match_target_after is None else c.match_target_after)
 
 
 def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
@@ -250,7 +295,8 @@ def _scoring(s: m.Scoring) -> ScoringRules:
                         shortfall_loss=0 if sl is None or sl.loss == "bid" else sl.loss,
                         counted_by_opponents=s.counted_by == "opponents",
                         fixed_target=-1 if s.target is None else s.target,
-                        target_less_call="call" in s.target_adjustments)
+                        target_less_call="call" in s.target_adjustments,
+                        target_moved_by_melds="melds" in s.target_adjustments)
 
 
 def _match(mt: m.Match) -> MatchRules:
@@ -285,7 +331,9 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
-        contracts=tuple(_contract(c) for c in special.contracts), all_tricks=_all_tricks(special.all_tricks),
+        contracts=tuple(_contract(c) for c in special.contracts),
+        declarations=_declarations(special.declarations), melds=_melds(special.melds, deck.ranks),
+        claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
         scoring=_scoring(rs.scoring), match=_match(rs.match),
         annul=_annul(rs.annul, deck.ranks))

@@ -102,6 +102,9 @@ class TrumpRules(Record):
     no_trumps: bool
     no_trumps_reversed: bool
     redeal_max_points: int         # -1: none; else a bidder whose cards total at most this may redeal instead
+    last_card: bool                # `trump last`: the suit of the last card dealt to the bidder
+    last_card_needs_distinct_suits: bool   # only when the cards held at the trump step are of different suits
+    shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,8 +155,58 @@ class ContractRules(Record):
     anyone: bool                   # any player may declare it (else only the bidder)
     partner_sits_out: bool
     no_trumps: bool
+    first_card_trumps: bool        # the suit of the declarer's first lead is trumps
+    reversed_ranking: bool         # the ranks run the other way for the hand
     made: int
     failed: int
+    failed_to_partner: int         # the score when the declarer's own partner won the lost trick
+    stops_at_first_lost_trick: bool
+    barred_with_one_suit: bool     # not for a player whose cards are all of one suit
+    no_melds: bool                 # no meld may be shown in this contract
+    no_claims: bool                # no claim may be made in this contract
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclarationRules(Record):
+    """The window of special contracts after the full deal (special.declarations)."""
+
+    from_bidder: bool              # the bidder is asked first (else the first hand)
+    bidding_side_priority: bool    # an opponent's declaration stands unless a later bidding-side player declares
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldKindRules(Record):
+    name: str
+    ranks: tuple[int, ...]         # rank indexes the meld needs, in one suit
+    plain: int
+    trump: int
+    extra_rank: int                # -1: none; else a rank index that raises the value when also held
+    extra_plain: int
+    extra_trump: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldRules(Record):
+    kinds: tuple[MeldKindRules, ...]
+    after_tricks: tuple[int, ...]  # trick numbers (from 1) after which the side that won it may show melds
+    target_lo: int                 # bounds of the counting side's target (MELD_NO_BOUND: none)
+    target_hi: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimRules(Record):
+    """A claim of the last trick by the caller himself (special.claims), at his turn in the last trick."""
+
+    name: str
+    side_won_every_trick: bool     # who: a player whose side has won every trick so far
+    side_showed_meld: bool         # who: a player whose side has shown a meld
+    needs_lost_trick: bool
+    melds_beat_by: int             # -1: no points test; else own melds + this must exceed opponents' points + melds
+    made: int
+    made_by_counting_side: int
+    failed: int
+    barred_within: int             # 0: none; else not for a side this many match units or fewer from winning
+    match_target_after: int        # -1: none; else the match's new winning score once claimed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -207,6 +260,7 @@ class ScoringRules(Record):
     counted_by_opponents: bool     # the bidders' opponents count their card points against the target
     fixed_target: int              # -1: the target is the bid
     target_less_call: bool         # the bid lowers the fixed target
+    target_moved_by_melds: bool    # melds move the counting side's target (its own down, the others' up)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -267,6 +321,7 @@ class TableRules(Record):
     teams: tuple[tuple[int, ...], ...]
     bidder_plays_alone: bool
     bidder_leads_first: bool       # else the first hand leads
+    after_bidder_leads_first: bool # the player after the bidder leads the first trick
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,6 +339,9 @@ class Rules(Record):
     second_auction: AuctionRules | None   # the round after the full deal: second_auction or raise
     pair: PairRules | None
     contracts: tuple[ContractRules, ...]
+    declarations: DeclarationRules
+    melds: MeldRules | None
+    claims: tuple[ClaimRules, ...]
     all_tricks: AllTricksRules | None
     doubling: DoublingRules | None
     captures: tuple[CaptureRules, ...]   # bonuses counted when the hand is scored (not the last trick's card points)
@@ -299,3 +357,6 @@ STEP_AUCTION, STEP_TRUMP, STEP_SECOND_AUCTION = -1, -2, -3
 # trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
 SEVENTH_CARD = 7
 SEVENTH_CARD_INDEX = SEVENTH_CARD - 1
+
+# special.melds.target_bounds absent: the target is not bounded
+MELD_NO_BOUND = 1 << 30

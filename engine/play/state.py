@@ -20,6 +20,7 @@ from engine.play.base import (
     DECLARE,
     DONE,
     DOUBLING,
+    MELDS,
     NO_SURRENDER,
     NOT_ANNULLED,
     PHASE_NAMES,
@@ -33,6 +34,8 @@ from engine.play.base import (
     Trick,
 )
 from engine.play.game import Game, check_seat
+from engine.play.claims import claim_score
+from engine.play.melds import meld_apply, meld_legal
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
 from engine.play.tricks import TrickPhase
@@ -47,12 +50,12 @@ _COPIED_VALUES = (
     "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
     "sitting_out", "leader", "led", "led_suits", "played_suits", "trump_mask", "strength", "constraint", "caller",
     "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
-    "new_match_target",
+    "new_match_target", "last_card", "fold_secret", "pending", "pending_by", "at_first_lead", "claim", "claimer",
     "_game_points", "_made",
 )
 _COPIED_LISTS = (
     "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
-    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of",
+    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "melds_shown", "meld_points",
 )
 
 
@@ -132,6 +135,15 @@ class State(TrickPhase):
         self.doubled = False
         self.special = None
         self.declarer = -1
+        self.last_card = False
+        self.fold_secret = False
+        self.pending = -1
+        self.pending_by = -1
+        self.at_first_lead = False
+        self.melds_shown = []
+        self.meld_points = [0] * len(teams)
+        self.claim = -1
+        self.claimer = -1
         self.sitting_out = 0
         self.hand_teams = [list(t) for t in teams]
         self.hand_team_of = list(game.team_of)
@@ -176,6 +188,8 @@ class State(TrickPhase):
             self.given[seat] = start + k
         if self.seventh:
             self._take_seventh_card()
+        if self.last_card:
+            self._take_last_card()
 
     def _after_full_deal(self) -> bool:
         """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
@@ -258,6 +272,8 @@ class State(TrickPhase):
         if g.rules.captures:
             add_card_point_captures(self)
         self._made, self._game_points = score_hand(self)
+        if self.claim >= 0:   # a claim's value replaces the hand's score
+            self._game_points = claim_score(self)
         self.status = "complete"
         self.phase = DONE
         self.to_act = -1
@@ -326,6 +342,8 @@ class State(TrickPhase):
             return self._declare_legal()
         if ph == ANSWER:
             return self._answer_legal()
+        if ph == MELDS:
+            return meld_legal(self)
         return []
 
     def normalise(self, action: Action) -> Action:
@@ -384,6 +402,8 @@ class State(TrickPhase):
             self._declare_apply(action)
         elif ph == ANSWER:
             self._answer_apply(action)
+        elif ph == MELDS:
+            meld_apply(self, action)
 
     def clone(self) -> State:
         """An independent copy (tricks already played are shared: they never change)."""

@@ -20,8 +20,10 @@ from engine.play.base import (
     TRUMP_IF_ABLE,
     TrickRecord,
 )
+from engine.play.claims import apply_claim, claim_actions
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
+from engine.play.melds import open_meld_window
 from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
@@ -46,6 +48,8 @@ class TrickPhase(ContractPhases):
             leader = self.declarer
         elif g.rules.table.bidder_leads_first and self.bidder >= 0:
             leader = self.bidder
+        elif g.rules.table.after_bidder_leads_first and self.bidder >= 0:
+            leader = (self.bidder + 1) % self.n
         else:
             leader = self.first
         while self.sitting_out >> leader & 1:
@@ -57,7 +61,10 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play)
+        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.rules.claims)
+        sp = self.special
+        self.at_first_lead = ((self.concealed and g.rules.trump.shown_at_first_lead)
+                              or (sp is not None and sp.first_card_trumps))
 
     def _next_seat(self, s: int) -> int:
         s = (s + 1) % self.n
@@ -99,6 +106,8 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
             extras.append(g.action(p, "surrender"))
+        if g.rules.claims:
+            extras.extend(claim_actions(self, p))
         if g.concede_in_play and p == self.bidder and self.special is None and self.caller != p and \
                 self.team_points[self.hand_team_of[p]] < self.target:   # (not once he called: his play is due)
             extras.append(g.action(p, "concede"))
@@ -239,6 +248,8 @@ class TrickPhase(ContractPhases):
             self._show_pair(a.seat)
         elif verb == "concede":
             self._concede()
+        elif verb == "declare":
+            apply_claim(self, a)
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -306,6 +317,10 @@ class TrickPhase(ContractPhases):
         self.history.append(g.play_action[p][card])
         self._legal = None
         self._mask_ready = False
+        if self.at_first_lead:
+            self.at_first_lead = False
+            if self._first_lead(card):
+                return
         if card == self.indicator and self.concealed:
             # the indicator is the bidder's last card: exposed as it is played, or played face up as a plain
             # card with the trump still concealed, as the rule file says
@@ -328,6 +343,27 @@ class TrickPhase(ContractPhases):
             self._resolve_trick()
         else:
             self.to_act = self.after[p]
+
+    def _first_lead(self, card: int) -> bool:
+        """As the first card of trick 1 is led: a concealed trump is shown (trump.shown_at_first_lead), or the
+        card's suit becomes trumps (a special contract's first_card_led), and the void deal is checked then.
+        True when that annulled the hand."""
+        g = self.game
+        sp = self.special
+        if sp is not None and sp.first_card_trumps:
+            self._set_trump(g.suit_of[card])
+            if sp.reversed_ranking:
+                self.strength = g.reversed_strength
+            self.exposed_trick = 1
+            an = g.rules.annul
+            if an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self._held_all_trumps():
+                return True
+            return False
+        self._expose()
+        if self.indicator >= 0:
+            self.hands[self.folder] |= 1 << self.indicator
+            self.indicator = -1
+        return False
 
     def _resolve_trick(self) -> None:
         g = self.game
@@ -358,5 +394,9 @@ class TrickPhase(ContractPhases):
         self.trick_seats = []
         self.power_from = 0
         self.leader = self.to_act = winner
-        if len(self.tricks) == g.tricks_per_hand:
+        sp = self.special
+        if len(self.tricks) == g.tricks_per_hand or (
+                sp is not None and sp.stops_at_first_lost_trick and winner != self.declarer):
             self._finish()
+        elif g.rules.melds is not None:
+            open_meld_window(self, winner)

@@ -223,11 +223,11 @@ def _known_trump(state: State, seat: int) -> int | None:
 
 def public_history(state: State, seat: int) -> tuple[Action, ...]:
     """The hand's actions as `seat` saw them: another seat's trump chosen face down has its argument blank."""
-    if not state.concealed:
+    if not state.concealed and not state.fold_secret:
         return tuple(state.history)
     g = state.game
-    return tuple(g.action(a.seat, "trump") if a.verb == "trump" and a.seat != seat and a.arg != "seventh" else a
-                 for a in state.history)
+    return tuple(g.action(a.seat, "trump") if a.verb == "trump" and a.seat != seat
+                 and a.arg not in ("seventh", "last") else a for a in state.history)
 
 
 def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], winner: int | None,
