@@ -7,6 +7,7 @@ Each change is a house-rule file in a folder of its own that extends a shipped g
 
 from __future__ import annotations
 
+import copy
 import random
 import typing
 from collections.abc import Iterator
@@ -113,6 +114,39 @@ LAST_TRICK_1 = {"special": {"capture_bonuses": [{"trigger": "last_trick", "amoun
 JACKS = {"special": {"capture_bonuses": [{"trigger": "all_of_rank", "rank": "J", "amount": 1,
                                           "unit": "game_points"}]}}
 SETS = {"match": {"win_at": None, "lose_at": None, "sets": {"at": 6, "win_sets": 3}}}
+# Thunee's special contracts, melds and claims as its file writes them, for changes of one field each
+TH_THUNEE: dict[str, Any] = {"name": "thunee", "who": "anyone", "partner": "plays", "trumps": "first_card_led",
+                             "made": 4, "failed": -4, "failed_to_partner": -8, "stops_at_first_lost_trick": True,
+                             "barred_with_one_suit": True, "switches_off": ["melds", "claims"]}
+TH_ROYALS: dict[str, Any] = {**TH_THUNEE, "name": "royals", "ranking": "reversed"}
+
+
+def _contracts(**change: Any) -> dict[str, Any]:
+    return {"special": {"contracts": [copy.deepcopy({**TH_THUNEE, **change}),
+                                      copy.deepcopy({**TH_ROYALS, **change})]}}
+
+
+JODI: dict[str, Any] = {"name": "jodi", "ranks": ["K", "Q"], "plain": 20, "trump": 40,
+                        "extra": {"rank": "J", "plain": 30, "trump": 50}}
+
+
+def _jodi(**change: Any) -> dict[str, Any]:
+    return copy.deepcopy({"special": {"melds": {"kinds": [{**JODI, **change}], "after_tricks": [1, 3]}}})
+
+
+DOUBLE: dict[str, Any] = {"name": "double", "who": "side_won_every_trick", "made": 2, "failed": -4, "barred_within": 1}
+KHANAAK: dict[str, Any] = {"name": "khanaak", "who": "side_showed_meld", "needs_lost_trick": True,
+                           "melds_beat_opponents_by": 10, "made": 3, "made_by_counting_side": 6, "failed": -4,
+                           "match_target_after": 13}
+
+
+EASY_KHANAAK: dict[str, Any] = {"needs_lost_trick": False, "melds_beat_opponents_by": None}
+
+
+def _claims(double: dict[str, Any] | None = None, khanaak: dict[str, Any] | None = None) -> dict[str, Any]:
+    return copy.deepcopy({"special": {"claims": [{**DOUBLE, **(double or {})}, {**KHANAAK, **(khanaak or {})}]}})
+
+
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
                                     "schedule": [{"deal": 12}, "auction"]}),
@@ -291,6 +325,36 @@ CHANGES: dict[str, Change] = {
     "annul.trump_never_exposed": ("twenty-nine", {"annul": {"trump_never_exposed": False}}),
     "annul.held_all_trumps_checked": ("twenty-eight-3p", {"annul": {"held_all_trumps_checked": "before_play"}}),
     "annul.pointless_hand_may_redeal": ("twenty-eight-6p", {"annul": {"pointless_hand_may_redeal": True}}),
+    # Thunee's mechanisms
+    "trump.last_card.only_when_suits_differ": ("thunee", {"trump": {"last_card": {"only_when_suits_differ": False}}}),
+    "trump.shown_at_first_lead": ("thunee", {"trump": {"shown_at_first_lead": False}}),
+    "special.contracts[].ranking": ("thunee", _contracts(ranking="normal")),
+    "special.contracts[].failed_to_partner": ("thunee", _contracts(failed_to_partner=-2)),
+    "special.contracts[].stops_at_first_lost_trick": ("thunee", _contracts(stops_at_first_lost_trick=False)),
+    "special.contracts[].barred_with_one_suit": ("thunee", _contracts(barred_with_one_suit=False)),
+    "special.contracts[].switches_off": ("thunee", _contracts(switches_off=[])),
+    "special.declarations.first": ("thunee", {"special": {"declarations": {"first": "first_hand"}}}),
+    "special.declarations.priority": ("thunee", {"special": {"declarations": {"priority": "first_declared"}}}),
+    "special.melds.kinds[].name": ("thunee", _jodi(name="pair")),
+    "special.melds.kinds[].ranks": ("thunee", _jodi(ranks=["K", "J"])),
+    "special.melds.kinds[].plain": ("thunee", _jodi(plain=60)),
+    "special.melds.kinds[].trump": ("thunee", _jodi(trump=80)),
+    "special.melds.kinds[].extra.rank": ("thunee", _jodi(extra={"rank": "A", "plain": 30, "trump": 50})),
+    "special.melds.kinds[].extra.plain": ("thunee", _jodi(extra={"rank": "J", "plain": 90, "trump": 50})),
+    "special.melds.kinds[].extra.trump": (("thunee", _jodi(ranks=["K"], extra={"rank": "Q", "plain": 30, "trump": 50})),
+                                          _jodi(ranks=["K"], extra={"rank": "Q", "plain": 30, "trump": 90})),
+    "special.melds.after_tricks": ("thunee", {"special": {"melds": {"after_tricks": [2]}}}),
+    "special.melds.target_bounds": ("thunee", {"special": {"melds": {"target_bounds": [80, 130]}}}),
+    "special.claims[].name": ("thunee", _claims(double={"name": "dbl"})),
+    "special.claims[].who": ("thunee", _claims(double={"who": "side_showed_meld"})),
+    "special.claims[].needs_lost_trick": ("thunee", _claims(double={"needs_lost_trick": True})),
+    "special.claims[].melds_beat_opponents_by": ("thunee", _claims(khanaak={"melds_beat_opponents_by": None})),
+    "special.claims[].made": ("thunee", _claims(double={"made": 5})),
+    "special.claims[].made_by_counting_side": (("thunee", _claims(khanaak=EASY_KHANAAK)), _claims(
+        khanaak={**EASY_KHANAAK, "made_by_counting_side": None})),
+    "special.claims[].failed": ("thunee", _claims(double={"failed": -1})),
+    "special.claims[].barred_within": ("thunee", _claims(double={"barred_within": 11})),
+    "special.claims[].match_target_after": ("thunee", _claims(khanaak={"match_target_after": 3})),
 }
 
 
@@ -304,7 +368,8 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 
 # Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
-RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void"}
+RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
+          "special.contracts[].barred_with_one_suit"}
 
 
 def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:

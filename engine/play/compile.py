@@ -72,8 +72,8 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
-    "special.claims.window",             # one allowed value (at one's turn in the last trick)
-    "special.claims.claim",              # one allowed value (the last trick, by the caller himself)
+    "special.claims[].window",             # one allowed value (at one's turn in the last trick)
+    "special.claims[].claim",              # one allowed value (the last trick, by the caller himself)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
