@@ -754,5 +754,7 @@ CHECKS: tuple[Check, ...] = (
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
-    for check in CHECKS:
+    from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+
+    for check in CHECKS + DECLARATION_CHECKS:
         yield from check(rs)

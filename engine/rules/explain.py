@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.rules.checks import cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.load import Report
-from engine.rules.model import BidRange, CaptureBonus, PartnerSpeech, Ruleset
+from engine.rules.model import BidRange, CaptureBonus, Claim, PartnerSpeech, Ruleset
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
 
@@ -86,7 +86,8 @@ def _table(rs: Ruleset) -> Iterator[Line]:
     else:
         teams = " against ".join(_seats(team) for team in t.teams)
         yield f"Teams (seats): {teams}.", (_p("table", "teams"),)
-    leader = "the player after the dealer (first hand)" if t.first_lead == "first_hand" else "the bidder"
+    leader = {"first_hand": "the player after the dealer (first hand)", "bidder": "the bidder",
+              "after_bidder": "the player after the bidder"}[t.first_lead]
     yield f"The first trick is led by {leader}.", (_p("table", "first_lead"),)
 
 
@@ -254,9 +255,18 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.seventh_card:
         yield ("The bidder may instead take the seventh card dealt to them (`trump seventh`): it is laid aside "
                "face down as the indicator, and its suit is trump."), (_p("trump", "seventh_card"),)
+    if t.last_card is not None:
+        when = (" when the cards they hold then are all of different suits" if t.last_card.only_when_suits_differ
+                else "")
+        hidden = ", known only to them until it is shown" if t.concealed else ""
+        yield (f"The bidder may instead say `trump last`{when}: the suit of the last card dealt to them is trump "
+               f"(the card stays in their hand){hidden}."), (_p("trump", "last_card"),)
     if t.may_redeal is not None:
         yield (f"Instead of choosing the trump, a bidder whose cards total at most {t.may_redeal.max_points} points "
                "may ask for a new deal (`redeal`)."), (_p("trump", "may_redeal"),)
+    if t.shown_at_first_lead and t.concealed:
+        yield ("The trump is shown to all as the first card of trick 1 is led, and counts from that card on; a "
+               "trump card laid face down returns to its owner's hand."), (_p("trump", "shown_at_first_lead"),)
     if t.no_trumps and t.no_trumps_ranking == "reversed":
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
@@ -264,11 +274,12 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
-    caller = " except a caller, as below" if rs.trump.concealed and rs.play.reveal.caller_must_trump else ""
+    calls = rs.trump.concealed and not rs.trump.shown_at_first_lead
+    caller = " except a caller, as below" if calls and rs.play.reveal.caller_must_trump else ""
     yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
            f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
-    if rs.trump.concealed:
+    if rs.trump.concealed and not rs.trump.shown_at_first_lead:
         yield from _concealed(rs)
     seen = "led" if rs.play.suit_counts_as_led_when == "led" else "played (led or thrown)"
     for i, rank in enumerate(rs.play.no_discard_before_suit_led):
@@ -382,16 +393,43 @@ def _special(rs: Ruleset) -> Iterator[Line]:
     w = _Words(rs)
     if s.pair is not None:
         yield from _pair(rs)
+    d = s.declarations
+    first = "the first hand" if d.first == "first_hand" else "the bidder"
     for i, c in enumerate(s.contracts):
-        who = "the bidder" if c.who == "bidder" else "any player (the first to declare, from the first hand)"
-        trumps = "without trumps" if c.trumps == "none" else "with the chosen trump"
+        if c.who == "bidder":
+            who = "the bidder"
+        elif d.priority == "first_declared":
+            who = f"any player (asked once round from {first}; the first to declare plays it)"
+        else:
+            who = (f"any player (asked once round from {first}; a declaration by the bidder's side closes the "
+                   "window, one by an opponent stands unless a later player of the bidder's side declares too)")
+        trumps = {"none": "without trumps", "keep": "with the chosen trump",
+                  "first_card_led": "with the suit of the first card they lead as trump (a trump card laid face "
+                                    "down returns unseen to its owner's hand)"}[c.trumps]
         partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
         partner = "" if w.alone else (
             f"; their {partners} lay their cards aside" if c.partner == "sits_out"
-            else f"; their {partners} play, and a trick won by one counts as lost")
+            else f"; their {partners} {'play' if partners == 'partners' else 'plays'}, and a trick won by one counts as lost")
         stake = _stake(rs, c.made, c.failed, "the declarer" if w.alone else "the declarer's team")
+        extra = ""
+        if c.ranking == "reversed":
+            extra += f"; the ranks run {' '.join(reversed(rs.deck.ranks))} from high to low for the hand"
+        if c.barred_with_one_suit:
+            extra += "; not for a player whose cards are all of one suit"
+        if c.stops_at_first_lost_trick:
+            extra += "; play stops at the first trick the declarer does not win"
+        if c.failed_to_partner is not None and not w.alone:
+            to_partner = _stake(rs, 0, c.failed_to_partner, "the declarer").split("; ")[-1].removeprefix("failed, ")
+            extra += f"; lost to a trick won by one of the declarer's side, {to_partner}"
+        if c.switches_off:
+            extra += "; no " + " and no ".join(c.switches_off) + " in it"
         yield (f"{c.name} (`declare {c.name}`): after the full deal {who} may undertake to win every trick "
-               f"alone, {trumps}, leading the first trick{partner}; {stake}."), (_p("special", "contracts", i),)
+               f"alone, {trumps}, leading the first trick{partner}{extra}; {stake}."), (
+            _p("special", "contracts", i), _p("special", "declarations"))
+    if s.melds is not None:
+        yield from _melds(rs)
+    for i, cl in enumerate(s.claims):
+        yield _claim(rs, cl), (_p("special", "claims", i),)
     if s.all_tricks is not None:
         yield f"If {w.bidders} wins every trick, the score is multiplied by {s.all_tricks.multiplier}.", (
             _p("special", "all_tricks"),)
@@ -411,6 +449,50 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         when = "; ".join(moments[x] for x in s.concede.when)
         yield (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
                "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
+
+
+def _melds(rs: Ruleset) -> Iterator[Line]:
+    md = rs.special.melds
+    assert md is not None
+    tricks = " or ".join(str(t) for t in md.after_tricks)
+    yield (f"Right after their side wins trick {tricks}, before the next lead, the trick's winner and then each "
+           "partner may show melds still in their hand (`show NAME SUIT`): several, each kind once per suit a "
+           "hand."), (_p("special", "melds", "after_tricks"),)
+    for i, k in enumerate(md.kinds):
+        cards = "+".join(k.ranks)
+        more = "" if k.extra is None else (f"; with the {k.extra.rank} of the suit too, {k.extra.plain} "
+                                           f"({k.extra.trump} in trumps)")
+        yield f"{k.name}: {cards} of one suit, worth {k.plain} ({k.trump} in trumps){more}.", (
+            _p("special", "melds", "kinds", i),)
+    moves = "melds" in rs.scoring.target_adjustments
+    if moves:
+        bounds = ("" if md.target_bounds is None else
+                  f", within {md.target_bounds[0]}-{md.target_bounds[1]}")
+        yield (f"A meld shown by the counting side lowers its target by the meld's value, one shown by the other "
+               f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
+                                                                                     "target_bounds"))
+
+
+def _claim(rs: Ruleset, c: Claim) -> str:
+    w = _Words(rs)
+    who = {"side_won_every_trick": "a player whose side has won every trick so far",
+           "side_showed_meld": "a player whose side has shown a meld"}[c.who]
+    tests = ["he wins the last trick himself"]
+    if c.needs_lost_trick:
+        tests.append("his side has lost a trick")
+    if c.melds_beat_opponents_by is not None:
+        tests.append(f"his side's melds plus {c.melds_beat_opponents_by} exceed the opponents' card points (from "
+                     "their tricks) plus their melds")
+    made = f"his side scores {c.made}"
+    if c.made_by_counting_side is not None:
+        made += f" ({c.made_by_counting_side} on the counting side)"
+    barred = "" if c.barred_within is None else (f", not for a side {c.barred_within} or fewer short of winning "
+                                                 "the match")
+    target = "" if c.match_target_after is None else (f" Once it has been claimed the match is played to "
+                                                      f"{c.match_target_after}.")
+    return (f"{c.name} (`declare {c.name}`): at his turn in the last trick, before playing, {who} may claim "
+            f"it{barred} (one claim a hand). It succeeds if {', '.join(tests[:-1]) + ' and ' if len(tests) > 1 else ''}"
+            f"{tests[-1]}: {made}; otherwise the opponents score {-c.failed}. It replaces the hand's score.{target}")
 
 
 def _capture(rs: Ruleset, b: CaptureBonus) -> str:
@@ -512,6 +594,8 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
     target = "the bid" if sc.target is None else str(sc.target)
     if sc.target is not None and "call" in sc.target_adjustments:
         target += ", less the bid"
+    if "melds" in sc.target_adjustments:
+        target += " (moved by melds, as below)" if rs.special.melds is not None else ""
     if sc.counted_by == "opponents":
         yield (f"{w.others.capitalize()} count their card points against a target of {target}: the contract is "
                "made when they stay below it."), (_p("scoring", "counted_by"), _p("scoring", "target"),
@@ -582,6 +666,9 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
             text = f"At the end, {who} turns out to have held every trump."
         else:
             text = f"Once every step is done, before the first lead: {who} was dealt every trump."
+            if any(c.trumps == "first_card_led" for c in rs.special.contracts):
+                text += (" In a special contract whose trump is the first card led, this is checked as that card "
+                         "is led.")
         yield text, (_p("annul", "bidding_team_held_all_trumps"), _p("annul", "held_all_trumps_checked"))
     if a.trump_never_exposed:
         yield "The trump is never exposed.", (_p("annul", "trump_never_exposed"),)

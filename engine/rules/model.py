@@ -337,7 +337,7 @@ class Declarations(Section):
 class MeldExtra(Section):
     """A further card of the meld's suit that raises its value."""
 
-    rank: Rank
+    rank: Rank = Field(description="The further card's rank.")
     plain: int = Field(description="The value with this card, in a plain suit.")
     trump: int = Field(description="The value with this card, in the trump suit.")
 
