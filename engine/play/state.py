@@ -33,8 +33,8 @@ from engine.play.base import (
     Result,
     Trick,
 )
-from engine.play.game import Game, check_seat
 from engine.play.claims import claim_score
+from engine.play.game import Game, check_seat
 from engine.play.melds import meld_apply, meld_legal
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand

@@ -409,7 +409,8 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
         partner = "" if w.alone else (
             f"; their {partners} lay their cards aside" if c.partner == "sits_out"
-            else f"; their {partners} {'play' if partners == 'partners' else 'plays'}, and a trick won by one counts as lost")
+            else f"; their {partners} {'play' if partners == 'partners' else 'plays'}, and a trick won by one "
+                 "counts as lost")
         stake = _stake(rs, c.made, c.failed, "the declarer" if w.alone else "the declarer's team")
         extra = ""
         if c.ranking == "reversed":
@@ -474,7 +475,6 @@ def _melds(rs: Ruleset) -> Iterator[Line]:
 
 
 def _claim(rs: Ruleset, c: Claim) -> str:
-    w = _Words(rs)
     who = {"side_won_every_trick": "a player whose side has won every trick so far",
            "side_showed_meld": "a player whose side has shown a meld"}[c.who]
     tests = ["he wins the last trick himself"]
