@@ -106,8 +106,9 @@ def check_end(g: Game, s: State) -> None:
     # a last-trick transfer is in the last trick's points and taken from the other side's
     transfer = g.rules.deck.last_trick_transfer if len(s.tricks) == g.tricks_per_hand else 0
     assert sum(t.points for t in s.tricks) == sum(s.team_points) + transfer * (len(s.team_points) - 1)
-    if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED or s.conceded:
-        return   # annulled, or an accepted surrender or a concession ends the hand early
+    stopped = s.special is not None and s.special.stops_at_first_lost_trick and s.made is False
+    if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED or s.conceded or stopped:
+        return   # annulled, or an accepted surrender, a concession or a contract's first lost trick ends it early
     aside = [c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]]
     assert sorted(played + aside) == list(range(g.size)), f"{g.rules.name}: not every card was played exactly once"
     assert sum(s.team_points) == g.points_per_hand - sum(g.points[c] for c in aside)

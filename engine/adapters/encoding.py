@@ -11,7 +11,7 @@ equal on random hands of every shipped rule file, and blind to swaps of other se
 from __future__ import annotations
 
 from engine.play.actions import Action, bid_terms
-from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
+from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
@@ -115,6 +115,11 @@ def _auction_names(g: Game) -> list[str]:
             out += ["pass change"] + [f"{a.notation} change" for a in g.rounds[1].bid_actions(0)]
     if r.concede is not None:
         out.append("concede")
+    if r.trump.last_card:
+        out.append("trump last")
+    out += [f"declare {c.name}" for c in r.claims]
+    if r.melds is not None:
+        out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
     return out
 
 
@@ -125,8 +130,10 @@ class Observation:
         g = game
         self.game = game
         n, size = g.n, g.size
+        # the meld window is the last phase: files without melds keep the layout they always had
+        phases = len(PHASE_NAMES) if g.rules.melds is not None else MELDS
         self.parts = [("hand", size), ("played", size), ("trick", n * size), ("indicator", size),
-                      ("trump", g.nsuits + 2), ("phase", len(PHASE_NAMES)), ("bidder", n + 1), ("to_act", n + 1),
+                      ("trump", g.nsuits + 2), ("phase", phases), ("bidder", n + 1), ("to_act", n + 1),
                       ("contract", 4), ("card_points", 2), ("bids", n)]
         self.offsets: dict[str, int] = {}
         k = 0

@@ -141,10 +141,12 @@ class WorldDrawer:
         for i in range(start, len(replay.actions)):
             a = replay.actions[i]
             if a is None:
-                opts = [x for x in state.legal_actions() if x.verb == "trump" and x.arg != "seventh"]
+                opts = [x for x in state.legal_actions() if x.verb == "trump" and x.arg not in ("seventh", "last")]
                 if game.rules.trump.as_card:
+                    # a card still face down, or one that went back unseen into the hand (then held or played)
                     b = replay.seats[i]
-                    opts = [x for x in opts if any(held[b] >> c & 1 for c in game.code_ids[x.arg])]
+                    mine = held[b] | self.seen.played_by[b]
+                    opts = [x for x in opts if any(mine >> c & 1 for c in game.code_ids[x.arg])]
                 while opts:
                     pick = opts.pop(randbelow(rng, len(opts)))
                     trial = state.clone()
