@@ -142,7 +142,7 @@ def final(session: Session) -> tuple[list[int], list[list[str]]]:
 
 
 @pytest.mark.parametrize(("ruleset", "seat", "seed"), [
-    ("twenty-eight", 0, 11), ("twenty-eight", 2, 12), ("twenty-nine", 1, 13), ("fifty-six", 3, 14),
+    ("twenty-eight", 0, 11), ("twenty-eight", 2, 12), ("twenty-nine", 1, 13), ("fifty-six", 3, 14), ("thunee", 2, 16),
 ])
 def test_whole_match_never_shows_hidden_cards(tmp_path: Path, ruleset: str, seat: int, seed: int) -> None:
     drv, session = play(tmp_path, ruleset, seat, seed, passive)
