@@ -22,7 +22,7 @@ from engine.bots.model import (
     HandModel,
 )
 from engine.play.actions import Action
-from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
+from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.state import State
 
 
@@ -109,6 +109,8 @@ class ContractPolicy:
             return self._declare(k, legal)
         if ph == POINTLESS or ph == ANSWER:
             return first_of(legal, ("redeal", "accept", "pass"))
+        if ph == MELDS:   # a shown meld only ever helps its side
+            return first_of(legal, ("show", "pass"))
         return legal[0]
 
     # --- the auction ------------------------------------------------------------------------------------------
