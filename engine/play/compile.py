@@ -11,12 +11,12 @@ from pathlib import Path
 
 from engine.play.game import Game
 from engine.play.rules import (
-    LED_FOLLOW_OR_DISCARD,
-    LED_MAY_CALL_AND_PLAY_INDICATOR,
-    LED_MUST_CALL,
     DECLARE_AFTER_DEAL,
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
+    LED_FOLLOW_OR_DISCARD,
+    LED_MAY_CALL_AND_PLAY_INDICATOR,
+    LED_MUST_CALL,
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,

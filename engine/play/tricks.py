@@ -104,9 +104,9 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "concede"))
         trick = self.trick_cards
         if g.play_declarations and not trick and self.special is None:
-            for c in g.play_declarations:   # before leading trick N
-                if c.trick == len(self.tricks) + 1 and self._may_declare(c, p):
-                    extras.append(g.action(p, "declare", c.name))
+            for dc in g.play_declarations:   # before leading trick N
+                if dc.trick == len(self.tricks) + 1 and self._may_declare(dc, p):
+                    extras.append(g.action(p, "declare", dc.name))
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
             c = self.constraint

@@ -806,8 +806,8 @@ CHECKS: tuple[Check, ...] = (
     teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
     deal_fits_deck, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
     dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
-    contract_names_unique,
-    contract_scores_signed, declarations_fit, doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
+    contract_names_unique, contract_scores_signed, declarations_fit,
+    doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
     annul_options, auction_speeches_agree, second_auction_fits, trump_redeal_fits, captures_fit, concede_fits,
     counting_side_fits, sets_fit,
 )
