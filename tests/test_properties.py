@@ -106,7 +106,7 @@ def check_end(g: Game, s: State) -> None:
     # a last-trick transfer is in the last trick's points and taken from the other side's
     transfer = g.rules.deck.last_trick_transfer if len(s.tricks) == g.tricks_per_hand else 0
     assert sum(t.points for t in s.tricks) == sum(s.team_points) + transfer * (len(s.team_points) - 1)
-    stopped = s.special is not None and s.special.stops_at_first_lost_trick and s.made is False
+    stopped = s.special is not None and s.special.stops_at_first_loss and s.made is False
     if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED or s.conceded or stopped:
         return   # annulled, or an accepted surrender, a concession or a contract's first lost trick ends it early
     aside = [c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]]

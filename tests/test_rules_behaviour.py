@@ -116,7 +116,7 @@ JACKS = {"special": {"capture_bonuses": [{"trigger": "all_of_rank", "rank": "J",
 SETS = {"match": {"win_at": None, "lose_at": None, "sets": {"at": 6, "win_sets": 3}}}
 # Thunee's special contracts, melds and claims as its file writes them, for changes of one field each
 TH_THUNEE: dict[str, Any] = {"name": "thunee", "who": "anyone", "partner": "plays", "trumps": "first_card_led",
-                             "made": 4, "failed": -4, "failed_to_partner": -8, "stops_at_first_lost_trick": True,
+                             "made": 4, "failed": -4, "failed_to_partner": -8, "stops_at_first_loss": True,
                              "barred_with_one_suit": True, "switches_off": ["melds", "claims"]}
 TH_ROYALS: dict[str, Any] = {**TH_THUNEE, "name": "royals", "ranking": "reversed"}
 
@@ -330,7 +330,7 @@ CHANGES: dict[str, Change] = {
     "trump.shown_at_first_lead": ("thunee", {"trump": {"shown_at_first_lead": False}}),
     "special.contracts[].ranking": ("thunee", _contracts(ranking="normal")),
     "special.contracts[].failed_to_partner": ("thunee", _contracts(failed_to_partner=-2)),
-    "special.contracts[].stops_at_first_lost_trick": ("thunee", _contracts(stops_at_first_lost_trick=False)),
+    "special.contracts[].stops_at_first_loss": ("thunee", _contracts(stops_at_first_loss=False)),
     "special.contracts[].barred_with_one_suit": ("thunee", _contracts(barred_with_one_suit=False)),
     "special.contracts[].switches_off": ("thunee", _contracts(switches_off=[])),
     "special.declarations.first": ("thunee", {"special": {"declarations": {"first": "first_hand"}}}),

@@ -132,6 +132,9 @@ class StateData:
     claim: int               # index of the claim made this hand (-1: none)
     claimer: int
     sitting_out: int
+    dummies: int             # bits: seats whose cards lie face up and are played by the declarer
+    exposed: int             # bits: seats whose cards lie face up for everyone to see
+    hand_tricks: int         # tricks in this hand (fewer when a declaration stopped the deal)
     hand_teams: list[list[int]]
     hand_team_of: list[int]
     # play
@@ -151,6 +154,13 @@ class StateData:
     bidders_lost_trick: bool
     _legal: tuple[Action, ...] | None
     _legal_mask: int
+
+    @property
+    def controller(self) -> int:
+        """The seat whose player chooses the action now: the seat to act, or the declarer for his dummy (-1 once
+        the hand is over)."""
+        p = self.to_act
+        return self.declarer if p >= 0 and self.dummies >> p & 1 else p
 
     @property
     def indicator_owner(self) -> int:

@@ -37,7 +37,7 @@ def claim_actions(state: StateData, seat: int) -> list[Action]:
     claims = g.rules.claims
     sp = state.special
     if (not claims or state.claim >= 0 or (sp is not None and sp.no_claims)
-            or len(state.tricks) != g.tricks_per_hand - 1 or state.bidder < 0):
+            or len(state.tricks) != state.hand_tricks - 1 or state.bidder < 0):
         return []
     return [g.action(seat, "declare", c.name) for c in claims if _offered(state, seat, c)]
 

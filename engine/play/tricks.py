@@ -61,7 +61,8 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.rules.claims)
+        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.play_declarations
+                               or g.rules.claims)
         sp = self.special
         self.at_first_lead = ((self.concealed and g.rules.trump.shown_at_first_lead)
                               or (sp is not None and sp.first_card_trumps))
@@ -112,6 +113,10 @@ class TrickPhase(ContractPhases):
                 self.team_points[self.hand_team_of[p]] < self.target:   # (not once he called: his play is due)
             extras.append(g.action(p, "concede"))
         trick = self.trick_cards
+        if g.play_declarations and not trick and self.special is None:
+            for dc in g.play_declarations:   # before leading trick N
+                if dc.trick == len(self.tricks) + 1 and self._may_declare(dc, p):
+                    extras.append(g.action(p, "declare", dc.name))
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
             c = self.constraint
@@ -249,7 +254,10 @@ class TrickPhase(ContractPhases):
         elif verb == "concede":
             self._concede()
         elif verb == "declare":
-            apply_claim(self, a)
+            if a.arg in self.game.contracts:
+                self._take_contract(self.game.contracts[a.arg], a.seat)
+            else:
+                apply_claim(self, a)
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -376,7 +384,7 @@ class TrickPhase(ContractPhases):
             pts += points[c]
         winner = self.trick_seats[win]
         team = self.hand_team_of[winner]
-        if len(self.tricks) + 1 == g.tricks_per_hand:
+        if len(self.tricks) + 1 == self.hand_tricks:
             d = g.rules.deck
             pts += d.last_trick_bonus
             if d.last_trick_transfer:   # the last trick's loser gives the amount to its winner
@@ -387,16 +395,16 @@ class TrickPhase(ContractPhases):
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[team] += pts
         self.tricks_won_by[winner] += 1
+        special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
-                self.special is not None and winner != self.declarer):
+                special is not None and not special.side_wins and winner != self.declarer):
             self.bidders_lost_trick = True
         self.trick_cards = []
         self.trick_seats = []
         self.power_from = 0
         self.leader = self.to_act = winner
-        sp = self.special
-        if len(self.tricks) == g.tricks_per_hand or (
-                sp is not None and sp.stops_at_first_lost_trick and winner != self.declarer):
+        if len(self.tricks) == self.hand_tricks or (
+                special is not None and special.stops_at_first_loss and self.bidders_lost_trick):
             self._finish()
         elif g.rules.melds is not None:
             open_meld_window(self, winner)
