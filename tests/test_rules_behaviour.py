@@ -336,7 +336,7 @@ CHANGES: dict[str, Change] = {
     "special.declarations.first": ("thunee", {"special": {"declarations": {"first": "first_hand"}}}),
     "special.declarations.priority": ("thunee", {"special": {"declarations": {"priority": "first_declared"}}}),
     "special.melds.kinds[].name": ("thunee", _jodi(name="pair")),
-    "special.melds.kinds[].ranks": ("thunee", _jodi(ranks=["K", "J"])),
+    "special.melds.kinds[].ranks": ("thunee", _jodi(ranks=["K", "A"])),
     "special.melds.kinds[].plain": ("thunee", _jodi(plain=60)),
     "special.melds.kinds[].trump": ("thunee", _jodi(trump=80)),
     "special.melds.kinds[].extra.rank": ("thunee", _jodi(extra={"rank": "A", "plain": 30, "trump": 50})),
