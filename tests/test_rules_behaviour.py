@@ -126,25 +126,29 @@ def _contracts(**change: Any) -> dict[str, Any]:
                                       copy.deepcopy({**TH_ROYALS, **change})]}}
 
 
-JODI: dict[str, Any] = {"name": "jodi", "ranks": ["K", "Q"], "plain": 20, "trump": 40,
-                        "extra": {"rank": "J", "plain": 30, "trump": 50}}
+JODI: dict[str, Any] = {"name": "jodi", "ranks": ["K", "Q"], "plain_value": 20, "trump_value": 40,
+                        "extra": {"rank": "J", "plain_value": 30, "trump_value": 50}, "after_tricks": [1, 3]}
 
 
 def _jodi(**change: Any) -> dict[str, Any]:
-    return copy.deepcopy({"special": {"melds": {"kinds": [{**JODI, **change}], "after_tricks": [1, 3]}}})
+    return copy.deepcopy({"special": {"melds": {**JODI, **change}}})
 
 
-DOUBLE: dict[str, Any] = {"name": "double", "who": "side_won_every_trick", "made": 2, "failed": -4, "barred_within": 1}
+DOUBLE: dict[str, Any] = {"name": "double", "who": "unbeaten_side", "barred_within": 1,
+                          "rewards": {"on_time": 2, "failed": -4}}
 KHANAAK: dict[str, Any] = {"name": "khanaak", "who": "side_showed_meld", "needs_lost_trick": True,
-                           "melds_beat_opponents_by": 10, "made": 3, "made_by_counting_side": 6, "failed": -4,
-                           "match_target_after": 13}
-
-
+                           "melds_beat_opponents_by": 10, "match_target_after": 13,
+                           "rewards": {"on_time": 3, "on_time_by_counting_side": 6, "failed": -4}}
 EASY_KHANAAK: dict[str, Any] = {"needs_lost_trick": False, "melds_beat_opponents_by": None}
 
 
 def _claims(double: dict[str, Any] | None = None, khanaak: dict[str, Any] | None = None) -> dict[str, Any]:
-    return copy.deepcopy({"special": {"claims": [{**DOUBLE, **(double or {})}, {**KHANAAK, **(khanaak or {})}]}})
+    return {"special": {"claims": [copy.deepcopy({**DOUBLE, **(double or {})}),
+                                   copy.deepcopy({**KHANAAK, **(khanaak or {})})]}}
+
+
+def _rewards(base: dict[str, Any], **change: Any) -> dict[str, Any]:
+    return {"rewards": {**base["rewards"], **change}}
 
 
 CHANGES: dict[str, Change] = {
@@ -335,26 +339,29 @@ CHANGES: dict[str, Change] = {
     "special.contracts[].switches_off": ("thunee", _contracts(switches_off=[])),
     "special.declarations.first": ("thunee", {"special": {"declarations": {"first": "first_hand"}}}),
     "special.declarations.priority": ("thunee", {"special": {"declarations": {"priority": "first_declared"}}}),
-    "special.melds.kinds[].name": ("thunee", _jodi(name="pair")),
-    "special.melds.kinds[].ranks": ("thunee", _jodi(ranks=["K", "A"])),
-    "special.melds.kinds[].plain": ("thunee", _jodi(plain=60)),
-    "special.melds.kinds[].trump": ("thunee", _jodi(trump=80)),
-    "special.melds.kinds[].extra.rank": ("thunee", _jodi(extra={"rank": "A", "plain": 30, "trump": 50})),
-    "special.melds.kinds[].extra.plain": ("thunee", _jodi(extra={"rank": "J", "plain": 90, "trump": 50})),
-    "special.melds.kinds[].extra.trump": (("thunee", _jodi(ranks=["K"], extra={"rank": "Q", "plain": 30, "trump": 50})),
-                                          _jodi(ranks=["K"], extra={"rank": "Q", "plain": 30, "trump": 90})),
-    "special.melds.after_tricks": ("thunee", {"special": {"melds": {"after_tricks": [2]}}}),
-    "special.melds.target_bounds": ("thunee", {"special": {"melds": {"target_bounds": [80, 130]}}}),
+    "special.melds.name": ("thunee", _jodi(name="pair")),
+    "special.melds.ranks": ("thunee", _jodi(ranks=["K", "A"])),
+    "special.melds.plain_value": ("thunee", _jodi(plain_value=60)),
+    "special.melds.trump_value": ("thunee", _jodi(trump_value=80)),
+    "special.melds.extra.rank": ("thunee", _jodi(extra={"rank": "A", "plain_value": 30, "trump_value": 50})),
+    "special.melds.extra.plain_value": ("thunee", _jodi(extra={"rank": "J", "plain_value": 90, "trump_value": 50})),
+    "special.melds.extra.trump_value": (("thunee", _jodi(ranks=["K"], extra={"rank": "Q", "plain_value": 30,
+                                                                             "trump_value": 50})),
+                                        _jodi(ranks=["K"], extra={"rank": "Q", "plain_value": 30, "trump_value": 90})),
+    "special.melds.after_tricks": ("thunee", _jodi(after_tricks=[2])),
+    "special.melds.target_bounds": ("thunee", _jodi(target_bounds=[80, 130])),
     "special.claims[].name": ("thunee", _claims(double={"name": "dbl"})),
     "special.claims[].who": ("thunee", _claims(double={"who": "side_showed_meld"})),
     "special.claims[].needs_lost_trick": ("thunee", _claims(double={"needs_lost_trick": True})),
     "special.claims[].melds_beat_opponents_by": ("thunee", _claims(khanaak={"melds_beat_opponents_by": None})),
-    "special.claims[].made": ("thunee", _claims(double={"made": 5})),
-    "special.claims[].made_by_counting_side": (("thunee", _claims(khanaak=EASY_KHANAAK)), _claims(
-        khanaak={**EASY_KHANAAK, "made_by_counting_side": None})),
-    "special.claims[].failed": ("thunee", _claims(double={"failed": -1})),
     "special.claims[].barred_within": ("thunee", _claims(double={"barred_within": 11})),
     "special.claims[].match_target_after": ("thunee", _claims(khanaak={"match_target_after": 3})),
+    "special.claims[].rewards.on_time": ("thunee", _claims(double=_rewards(DOUBLE, on_time=5))),
+    "special.claims[].rewards.on_time_by_counting_side": (
+        ("thunee", _claims(khanaak=EASY_KHANAAK)),
+        _claims(khanaak={**EASY_KHANAAK, **_rewards(KHANAAK, on_time_by_counting_side=None)})),
+    "special.claims[].rewards.on_time_score": ("thunee", _claims(double=_rewards(DOUBLE, on_time_score="adds"))),
+    "special.claims[].rewards.failed": ("thunee", _claims(double=_rewards(DOUBLE, failed=-1))),
 }
 
 

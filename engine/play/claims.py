@@ -4,8 +4,8 @@ A claim is offered by who may make it (a side that has won every trick so far, a
 its window (at one's turn in the last trick, before playing), at most one a hand and not in a contract that
 switches claims off, nor to a side within `barred_within` match units of winning. Play goes on; at the end the
 claim is judged (the caller won the last trick himself; his side lost a trick; a points test on the melds) and
-its value in match units replaces the hand's score: to the caller's side when it succeeds, to the opponents when
-it fails."""
+its value in match units replaces the hand's score (or is added to it): to the caller's side when it succeeds, to
+the opponents when it fails."""
 
 from __future__ import annotations
 
@@ -80,15 +80,16 @@ def claim_succeeded(state: StateData) -> bool:
     return True
 
 
-def claim_score(state: StateData) -> list[int]:
-    """The match units of a hand with a claim: the claim's value replaces the hand's score."""
+def claim_score(state: StateData, hand: list[int]) -> list[int]:
+    """The match units of a hand with a claim: the claim's value replaces the hand's score `hand`, or is added
+    to it."""
     c = state.game.rules.claims[state.claim]
     team = state.hand_team_of[state.claimer]
-    gp = [0] * len(state.hand_teams)
+    gp = list(hand) if c.adds else [0] * len(state.hand_teams)
     if claim_succeeded(state):
-        gp[team] = c.made_by_counting_side if team == counting_team(state) else c.made
+        gp[team] += c.made_by_counting_side if team == counting_team(state) else c.made
     else:
         for t in range(len(gp)):
             if t != team:
-                gp[t] = -c.failed
+                gp[t] -= c.failed
     return gp

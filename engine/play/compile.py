@@ -78,8 +78,7 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
-    "special.claims[].window",             # one allowed value (at one's turn in the last trick)
-    "special.claims[].claim",              # one allowed value (the last trick, by the caller himself)
+    "special.claims[].claims",             # one allowed value (the last trick, by the caller himself)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -247,27 +246,25 @@ def _declarations(d: m.Declarations) -> DeclarationRules:
     return DeclarationRules(from_bidder=d.first == "bidder", bidding_side_priority=d.priority == "bidding_side")
 
 
-def _melds(md: m.Melds | None, ranks: tuple[str, ...]) -> MeldRules | None:
+def _melds(md: m.Meld | None, ranks: tuple[str, ...]) -> MeldRules | None:
     if md is None:
         return None
     lo, hi = md.target_bounds if md.target_bounds is not None else (-MELD_NO_BOUND, MELD_NO_BOUND)
-    kinds = []
-    for k in md.kinds:
-        x = k.extra
-        kinds.append(MeldKindRules(name=k.name, ranks=tuple(ranks.index(r) for r in k.ranks), plain=k.plain,
-                                   trump=k.trump, extra_rank=-1 if x is None else ranks.index(x.rank),
-                                   extra_plain=k.plain if x is None else x.plain,
-                                   extra_trump=k.trump if x is None else x.trump))
-    return MeldRules(kinds=tuple(kinds), after_tricks=tuple(sorted(set(md.after_tricks))), target_lo=lo,
-                     target_hi=hi)
+    x = md.extra
+    kind = MeldKindRules(name=md.name, ranks=tuple(ranks.index(r) for r in md.ranks), plain=md.plain_value,
+                         trump=md.trump_value, extra_rank=-1 if x is None else ranks.index(x.rank),
+                         extra_plain=md.plain_value if x is None else x.plain_value,
+                         extra_trump=md.trump_value if x is None else x.trump_value)
+    return MeldRules(kinds=(kind,), after_tricks=tuple(sorted(set(md.after_tricks))), target_lo=lo, target_hi=hi)
 
 
 def _claim(c: m.Claim) -> ClaimRules:
-    return ClaimRules(name=c.name, side_won_every_trick=c.who == "side_won_every_trick",
+    r = c.rewards
+    return ClaimRules(name=c.name, side_won_every_trick=c.who == "unbeaten_side",
                       side_showed_meld=c.who == "side_showed_meld", needs_lost_trick=c.needs_lost_trick,
                       melds_beat_by=-1 if c.melds_beat_opponents_by is None else c.melds_beat_opponents_by,
-                      made=c.made, made_by_counting_side=c.made if c.made_by_counting_side is None
-                      else c.made_by_counting_side, failed=c.failed,
+                      made=r.on_time, made_by_counting_side=r.on_time if r.on_time_by_counting_side is None
+                      else r.on_time_by_counting_side, failed=r.failed, adds=r.on_time_score == "adds",
                       barred_within=0 if c.barred_within is None else c.barred_within,
                       match_target_after=-1 if c.match_target_after is None else c.match_target_after)
 

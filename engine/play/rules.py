@@ -218,6 +218,7 @@ class ClaimRules(Record):
     made: int
     made_by_counting_side: int
     failed: int
+    adds: bool                     # the claim's value is added to the hand's score (else it replaces it)
     barred_within: int             # 0: none; else not for a side this many match units or fewer from winning
     match_target_after: int        # -1: none; else the match's new winning score once claimed
 

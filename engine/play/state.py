@@ -284,8 +284,8 @@ class State(TrickPhase):
         if g.rules.captures:
             add_card_point_captures(self)
         self._made, self._game_points = score_hand(self)
-        if self.claim >= 0:   # a claim's value replaces the hand's score
-            self._game_points = claim_score(self)
+        if self.claim >= 0:   # a claim's value replaces the hand's score, or is added to it
+            self._game_points = claim_score(self, self._game_points)
         self.status = "complete"
         self.phase = DONE
         self.to_act = -1

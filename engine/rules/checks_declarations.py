@@ -71,26 +71,21 @@ def melds_fit(rs: Ruleset) -> Iterator[Finding]:
         yield Finding(MELDS, "a meld shown here would count for nothing", depends=(ADJUST,),
                       hint="; add melds to scoring.target_adjustments", fix="also add melds to "
                       "scoring.target_adjustments")
-    names: set[str] = set()
-    for i, k in enumerate(md.kinds):
-        path = (*MELDS, "kinds", i)
-        if k.name in names:
-            yield Finding((*path, "name"), f"{k.name} is listed twice")
-        names.add(k.name)
-        if not k.ranks:
-            yield Finding((*path, "ranks"), "a meld needs at least one rank")
-        for j, r in enumerate(k.ranks):
-            if r not in rs.deck.ranks:
-                yield Finding((*path, "ranks", j), f"rank {r} is not in the deck (deck.ranks is "
-                              f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
-            elif r in k.ranks[:j]:
-                yield Finding((*path, "ranks", j), f"{r} is listed twice")
-        if k.extra is not None:
-            if k.extra.rank not in rs.deck.ranks:
-                yield Finding((*path, "extra", "rank"), f"rank {k.extra.rank} is not in the deck (deck.ranks is "
-                              f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
-            elif k.extra.rank in k.ranks:
-                yield Finding((*path, "extra", "rank"), f"{k.extra.rank} is already one of the meld's ranks")
+    path = MELDS
+    if not md.ranks:
+        yield Finding((*path, "ranks"), "a meld needs at least one rank")
+    for j, r in enumerate(md.ranks):
+        if r not in rs.deck.ranks:
+            yield Finding((*path, "ranks", j), f"rank {r} is not in the deck (deck.ranks is "
+                          f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
+        elif r in md.ranks[:j]:
+            yield Finding((*path, "ranks", j), f"{r} is listed twice")
+    if md.extra is not None:
+        if md.extra.rank not in rs.deck.ranks:
+            yield Finding((*path, "extra", "rank"), f"rank {md.extra.rank} is not in the deck (deck.ranks is "
+                          f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
+        elif md.extra.rank in md.ranks:
+            yield Finding((*path, "extra", "rank"), f"{md.extra.rank} is already one of the meld's ranks")
     tricks = _tricks(rs)
     for i, t in enumerate(md.after_tricks):
         if t >= tricks:
@@ -111,8 +106,10 @@ def claims_fit(rs: Ruleset) -> Iterator[Finding]:
             yield Finding((*path, "name"), f"{c.name} is already the name of a contract or claim (`declare "
                           f"{c.name}` would be ambiguous)", depends=(CONTRACTS,))
         taken.add(c.name)
-        if c.made < 0 or c.failed > 0 or (c.made_by_counting_side is not None and c.made_by_counting_side < 0):
-            yield Finding(path, "made is what the caller's side wins (0 or more), failed what it loses (0 or less)")
+        r = c.rewards
+        if r.on_time < 0 or r.failed > 0 or (r.on_time_by_counting_side is not None and r.on_time_by_counting_side < 0):
+            yield Finding((*path, "rewards"), "on_time is what the caller's side wins (0 or more), failed what it "
+                          "loses (0 or less)")
         if c.who == "side_showed_meld" and sp.melds is None:
             yield Finding((*path, "who"), "no meld can be shown here (special.melds)", depends=(MELDS,))
         if c.melds_beat_opponents_by is not None and sp.melds is None:

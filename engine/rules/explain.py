@@ -506,26 +506,23 @@ def _melds(rs: Ruleset) -> Iterator[Line]:
     md = rs.special.melds
     assert md is not None
     tricks = " or ".join(str(t) for t in md.after_tricks)
+    cards = "+".join(md.ranks)
+    more = "" if md.extra is None else (f"; with the {md.extra.rank} of the suit too, {md.extra.plain_value} "
+                                        f"({md.extra.trump_value} in trumps)")
     yield (f"Right after their side wins trick {tricks}, before the next lead, the trick's winner and then each "
-           "partner may show melds still in their hand (`show NAME SUIT`): several, each kind once per suit a "
-           "hand."), (_p("special", "melds", "after_tricks"),)
-    for i, k in enumerate(md.kinds):
-        cards = "+".join(k.ranks)
-        more = "" if k.extra is None else (f"; with the {k.extra.rank} of the suit too, {k.extra.plain} "
-                                           f"({k.extra.trump} in trumps)")
-        yield f"{k.name}: {cards} of one suit, worth {k.plain} ({k.trump} in trumps){more}.", (
-            _p("special", "melds", "kinds", i),)
-    moves = "melds" in rs.scoring.target_adjustments
-    if moves:
+           f"partner may show {md.name} still in their hand (`show {md.name} SUIT`), several, each suit once a hand: "
+           f"{cards} of one suit, worth {md.plain_value} ({md.trump_value} in trumps){more}."), (
+        _p("special", "melds"),)
+    if "melds" in rs.scoring.target_adjustments:
         bounds = ("" if md.target_bounds is None else
                   f", within {md.target_bounds[0]}-{md.target_bounds[1]}")
-        yield (f"A meld shown by the counting side lowers its target by the meld's value, one shown by the other "
+        yield (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other "
                f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
-                                                                                     "target_bounds"))
+                                                                                    "target_bounds"))
 
 
 def _claim(rs: Ruleset, c: Claim) -> str:
-    who = {"side_won_every_trick": "a player whose side has won every trick so far",
+    who = {"unbeaten_side": "a player whose side has won every trick so far",
            "side_showed_meld": "a player whose side has shown a meld"}[c.who]
     tests = ["he wins the last trick himself"]
     if c.needs_lost_trick:
@@ -533,16 +530,19 @@ def _claim(rs: Ruleset, c: Claim) -> str:
     if c.melds_beat_opponents_by is not None:
         tests.append(f"his side's melds plus {c.melds_beat_opponents_by} exceed the opponents' card points (from "
                      "their tricks) plus their melds")
-    made = f"his side scores {c.made}"
-    if c.made_by_counting_side is not None:
-        made += f" ({c.made_by_counting_side} on the counting side)"
+    r = c.rewards
+    made = f"his side scores {r.on_time}"
+    if r.on_time_by_counting_side is not None:
+        made += f" ({r.on_time_by_counting_side} on the counting side)"
     barred = "" if c.barred_within is None else (f", not for a side {c.barred_within} or fewer short of winning "
                                                  "the match")
     target = "" if c.match_target_after is None else (f" Once it has been claimed the match is played to "
                                                       f"{c.match_target_after}.")
+    score = "replaces the hand's score" if r.on_time_score == "replaces" else "is added to the hand's score"
+    tested = (", ".join(tests[:-1]) + " and " if len(tests) > 1 else "") + tests[-1]
     return (f"{c.name} (`declare {c.name}`): at his turn in the last trick, before playing, {who} may claim "
-            f"it{barred} (one claim a hand). It succeeds if {', '.join(tests[:-1]) + ' and ' if len(tests) > 1 else ''}"
-            f"{tests[-1]}: {made}; otherwise the opponents score {-c.failed}. It replaces the hand's score.{target}")
+            f"it{barred} (one claim a hand). It succeeds if {tested}: {made}; otherwise the opponents score "
+            f"{-r.failed}. Its value {score}.{target}")
 
 
 def _capture(rs: Ruleset, b: CaptureBonus) -> str:

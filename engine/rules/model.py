@@ -369,57 +369,60 @@ class MeldExtra(Section):
     """A further card of the meld's suit that raises its value."""
 
     rank: Rank = Field(description="The further card's rank.")
-    plain: int = Field(description="The value with this card, in a plain suit.")
-    trump: int = Field(description="The value with this card, in the trump suit.")
+    plain_value: int = Field(description="The value with this card, in a plain suit.")
+    trump_value: int = Field(description="The value with this card, in the trump suit.")
 
 
-class MeldKind(Section):
-    """Cards of one suit in one hand, shown as `show NAME SUIT`."""
+class Meld(Section):
+    """Melds in any suit: the ranks of one suit in one hand, shown as `show NAME SUIT`. Right after his side wins
+    one of the listed tricks, the winner and then each partner may show the melds they hold (several, each suit
+    once a hand), before the next lead. What a meld does is scoring.target_adjustments: melds."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `show NAME SUIT`.")]
     ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks the meld needs.")
-    plain: int = Field(description="Its value in a plain suit.")
-    trump: int = Field(description="Its value in the trump suit.")
+    plain_value: int = Field(description="Its value in a plain suit.")
+    trump_value: int = Field(description="Its value in the trump suit.")
     extra: MeldExtra | None = Field(None, description="A further card that raises the value when also held.")
-
-
-class Melds(Section):
-    """Melds in any suit: right after winning one of the listed tricks, the winner and then each partner may show
-    melds they hold (several, each suit once a hand), before the next lead. What a meld does is
-    scoring.target_adjustments: melds."""
-
-    kinds: list[MeldKind] = Field(min_length=1, description="The melds that may be shown.")
     after_tricks: list[Annotated[int, Field(ge=1)]] = Field(
         min_length=1, description="The tricks (numbered from 1) after which the side that won it may show melds.")
     target_bounds: tuple[int, int] | None = Field(
         None, description="The counting side's target stays within these bounds (default: no bounds).")
 
 
+class ClaimRewards(Section):
+    """What a claim is worth, in match units: to the caller's side when it succeeds, `failed` (negative) when it
+    does not, paid to the opponents."""
+
+    on_time: int = Field(description="What the caller's side wins when the claim succeeds.")
+    on_time_by_counting_side: int | None = Field(
+        None, description="What it wins instead when the caller is on the counting side (scoring.counted_by).")
+    on_time_score: Literal["adds", "replaces"] = Field(
+        "replaces", description="Whether the claim's value is added to the hand's score or replaces it.")
+    failed: int = Field(description="Negative: what the caller's side loses when the claim fails; paid to the "
+                        "opponents.")
+
+
 class Claim(Section):
-    """A claim of tricks still to play (`declare NAME`), scored in match units in place of the hand's score."""
+    """A claim of tricks still to play (`declare NAME`): who may make it, what it claims, what must also hold for
+    it to succeed, and what it is worth."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
-    who: Literal["side_won_every_trick", "side_showed_meld"] = Field(
-        description="side_won_every_trick: a player whose side has won every trick so far; side_showed_meld: a "
+    who: Literal["unbeaten_side", "side_showed_meld"] = Field(
+        description="unbeaten_side: a player of a side that has won every trick so far; side_showed_meld: a "
         "player whose side has shown a meld this hand.")
-    window: Literal["own_turn_in_last_trick"] = Field(
-        "own_turn_in_last_trick", description="When it may be claimed: at one's turn in the last trick, before "
-        "playing.")
-    claim: Literal["last_trick_by_caller"] = Field(
-        "last_trick_by_caller", description="What is claimed: the caller wins the last trick himself.")
+    claims: Literal["last_trick_by_caller"] = Field(
+        "last_trick_by_caller", description="What is claimed: the caller wins the last trick himself; said at his "
+        "turn in the last trick, before playing (play goes on).")
     needs_lost_trick: bool = Field(
         False, description="It succeeds only if the caller's side has lost a trick this hand.")
     melds_beat_opponents_by: int | None = Field(
         None, description="It succeeds only if the caller's side's melds plus this many points exceed the "
         "opponents' card points (from their tricks) plus their melds.")
-    made: int = Field(description="What the caller's side wins when it succeeds.")
-    made_by_counting_side: int | None = Field(
-        None, description="What it wins instead when the caller is on the counting side (scoring.counted_by).")
-    failed: int = Field(description="Negative: what the caller's side loses; paid to the opponents.")
     barred_within: Annotated[int, Field(ge=1)] | None = Field(
         None, description="Not for a side this many match units or fewer short of winning the match.")
     match_target_after: int | None = Field(
         None, description="Once it has been claimed, the match is played to this score.")
+    rewards: ClaimRewards = Field(description="What it is worth.")
 
 
 class Surrender(Section):
@@ -502,7 +505,7 @@ class Special(Section):
     declarations: Declarations = Field(
         default_factory=Declarations, description="Who is asked first in the window of special contracts, and "
         "which declaration stands.")
-    melds: Melds | None = Field(None, description="Melds in any suit, shown after winning given tricks.")
+    melds: Meld | None = Field(None, description="Melds in any suit, shown after winning given tricks.")
     claims: list[Claim] = Field(
         default_factory=list, description="Claims of the tricks still to play (at most one a hand).")
     all_tricks: AllTricks | None = None
