@@ -608,6 +608,9 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
             elif first_deal >= tricks:
                 yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
                               "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+        if c.window == "first_auction" and c.who != "anyone":
+            yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
+                          "there is open to any player", hint="; set who: anyone")
         if c.window == "first_auction" and "auction" not in rs.schedule:
             yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
         if c.partner == "dummy" and c.must_win == "declarer":
