@@ -142,6 +142,8 @@ class HiddenSlots:
         shown = _shown_indicator(game, seen)
         if shown >= 0:
             fixed[v.bidder or 0] |= 1 << shown
+        for s in range(n):   # hands lying face up stay where they are
+            fixed[s] |= seen.exposed[s]
         self.fixed = fixed
         self.pool = seen.unknown & ~(1 << shown if shown >= 0 else 0)
         need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]
