@@ -113,3 +113,19 @@ def test_every_bot_finishes_hands_legally(ruleset: str) -> None:
             bot = bots[state.controller]
             state.apply(bot.choose(state.view(state.to_act), state.legal_actions()))
         assert state.status in ("complete", "annulled")
+
+
+def test_a_player_at_the_table_bids_cot_and_plays_his_dummy(tmp_path: Path) -> None:
+    from tests.test_table_session import by_number, play
+
+    def cot_first(state: State, k: int) -> str:
+        if any(a.notation == "declare cot" for a in state.legal_actions()):
+            return "declare cot"
+        return by_number(state, k)
+
+    drv, session = play(tmp_path, "cot-four", 0, 7, cot_first, max_hands=6)
+    out = drv.buf.getvalue()
+    assert "(your dummy)" in out and "face up (" in out
+    hands = [h["actions"] for h in session.snapshot().hands]
+    cot = [h for h in hands if "0 declare cot" in h]
+    assert cot and any(a.startswith("2 play") for h in cot for a in h)
