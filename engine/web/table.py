@@ -8,7 +8,6 @@ in `jacknine play --resume`, and every deal follows from the seed the table comm
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,12 +58,6 @@ class Entry:
 def commitment(seed: int) -> str:
     """The SHA-256 of the seed's decimal digits (what `printf %s SEED | sha256sum` prints)."""
     return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
-
-
-def hand_seeds(seed: int, hands: int) -> list[int]:
-    """The deal seed of each hand of a match with this seed, in order: what `jacknine deal --seed` re-deals."""
-    rng = random.Random(seed)   # as `Match.new_hand` draws them
-    return [rng.getrandbits(32) for _ in range(hands)]
 
 
 def bot_seed(seed: int, hand_index: int, seat: int, step: int) -> int:
