@@ -259,6 +259,30 @@ CHANGES: dict[str, Change] = {
          "failed": -3}]}}),
     "special.contracts[].failed": ("thani", {"special": {"contracts": [
         {"name": "thani", "who": "bidder", "partner": "plays", "trumps": "keep", "made": 4, "failed": -7}]}}),
+    "special.contracts[].window": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "anyone", "window": "first_auction", "made": 4, "failed": -5}]}}),
+    "special.contracts[].trick": ("thani-late", {"special": {"contracts": [
+        {"name": "thani", "who": "sole_winner", "window": "before_trick", "trick": 3, "made": 4, "failed": -5}]}}),
+    "special.contracts[].deal": ("cot-four", {"special": {"contracts": [
+        {"name": "cot", "who": "anyone", "window": "first_auction", "partner": "dummy", "trumps": "none",
+         "must_win": "side", "stops_at_first_loss": True, "made": 4, "failed": -5}]}}),
+    # (declared before trick 2 and stopped at the first loss: a trick the partner wins shows at once)
+    "special.contracts[].must_win": (("thani-late", {"special": {"contracts": [
+        {"name": "thani", "who": "sole_winner", "window": "before_trick", "trick": 2, "stops_at_first_loss": True,
+         "made": 4, "failed": -5}]}}), {"special": {"contracts": [
+            {"name": "thani", "who": "sole_winner", "window": "before_trick", "trick": 2, "stops_at_first_loss": True,
+             "must_win": "side", "made": 4, "failed": -5}]}}),
+    "special.contracts[].stops_at_first_loss": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "bidder", "stops_at_first_loss": True, "made": 4, "failed": -5}]}}),
+    "special.contracts[].sure_sweep": ("single-hand", {"special": {"contracts": [
+        {"name": "single-hand", "who": "anyone", "partner": "sits_out", "trumps": "none", "sure_sweep": "forbidden",
+         "made": 3, "failed": -3}]}}),
+    "special.contracts[].played": ("single-hand-show", {"special": {"contracts": [
+        {"name": "single-hand", "who": "anyone", "partner": "sits_out", "trumps": "none", "sure_sweep": "forbidden",
+         "made": 3, "failed": -3},
+        {"name": "show", "who": "anyone", "trumps": "none", "sure_sweep": "required", "played": True, "made": 3,
+         "failed": -3}]}}),
+    "play.exposed_after_deal": ("twenty-nine", {"play": {"exposed_after_deal": "bidders_partner"}}),
     "special.all_tricks.multiplier": ("cot", {"special": {"all_tricks": {"multiplier": 3}}}),
     "special.all_tricks.surrender.refused_loss_multiplier": ("cot", {
         "special": {"all_tricks": {"surrender": {"refused_loss_multiplier": 3}}}}),
@@ -334,7 +358,6 @@ CHANGES: dict[str, Change] = {
     "trump.shown_at_first_lead": ("thunee", {"trump": {"shown_at_first_lead": False}}),
     "special.contracts[].ranking": ("thunee", _contracts(ranking="normal")),
     "special.contracts[].failed_to_partner": ("thunee", _contracts(failed_to_partner=-2)),
-    "special.contracts[].stops_at_first_loss": ("thunee", _contracts(stops_at_first_loss=False)),
     "special.contracts[].barred_with_one_suit": ("thunee", _contracts(barred_with_one_suit=False)),
     "special.contracts[].switches_off": ("thunee", _contracts(switches_off=[])),
     "special.declarations.first": ("thunee", {"special": {"declarations": {"first": "first_hand"}}}),
@@ -376,7 +399,8 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 # Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
 RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
-          "special.contracts[].barred_with_one_suit"}
+          "special.contracts[].barred_with_one_suit", "special.contracts[].sure_sweep",
+          "special.contracts[].played"}
 
 
 def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:
@@ -403,8 +427,10 @@ def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object
         legal = state.legal_actions()
         yield state.to_act, tuple(a.notation for a in legal)
         state.apply(_choose(legal, rng))
-    # the outcome as the replay report gives it: status, contract target, card and game points
+    # the outcome as the replay report gives it: status, contract target, card and game points; and the hands
+    # left lying face up, as a view shows them (what the players saw)
     yield state.status, state.target, tuple(state.game_points), tuple(state.team_points)
+    yield state.view(0).to_dict().get("exposed")
 
 
 def _choose(legal: list[Action], rng: random.Random) -> Action:

@@ -36,7 +36,7 @@ def hidden_codes(state: State, seat: int) -> set[str]:
         own.add(g.codes[state.indicator])
     hidden: set[str] = set()
     for s in range(g.n):
-        if s != seat:
+        if s != seat and not state.exposed >> s & 1:   # a hand lying face up (a dummy, ...) is everyone's to see
             hidden |= {g.codes[c] for c in bits(state.hands[s])}
     if state.indicator >= 0:
         if state.concealed and seat != state.high_bidder:

@@ -15,7 +15,7 @@ from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
-from engine.play.view import View, public_history
+from engine.play.view import View, hand_order, public_history
 
 FIXED_VERBS = ("pass", "redeal", "call", "show pair", "surrender", "accept", "refuse")
 
@@ -135,6 +135,12 @@ class Observation:
         self.parts = [("hand", size), ("played", size), ("trick", n * size), ("indicator", size),
                       ("trump", g.nsuits + 2), ("phase", phases), ("bidder", n + 1), ("to_act", n + 1),
                       ("contract", 4), ("card_points", 2), ("bids", n)]
+        # hands that may lie face up (a dummy, an exposed partner, a hand shown): a part only where a rule can do
+        # it, so the other files' tensors stay as they were
+        r = g.rules
+        self.exposes = r.play.bidders_partner_exposed or any(c.dummy or not c.played for c in r.contracts)
+        if self.exposes:
+            self.parts.append(("exposed", n * size))
         self.offsets: dict[str, int] = {}
         k = 0
         for name, width in self.parts:
@@ -197,6 +203,9 @@ class Observation:
         for a in view.history:
             if a.verb == "bid":
                 out[off["bids"] + rel(a.seat)] = bid_terms(a.arg)[0] / top
+        if self.exposes:
+            for e in view.exposed:
+                put_cards(off["exposed"] + rel(e.seat) * g.size, hand_order(g, e.cards))
         return out
 
 
@@ -278,6 +287,11 @@ class Observation:
             if last[s] > 0:
                 where.append(b0 + (s - seat) % n)
                 values.append(last[s] / top)
+        if self.exposes and state.exposed:
+            e0 = self.offsets["exposed"]
+            for s in range(n):
+                if s != seat and state.exposed >> s & 1:
+                    ones |= canonical(hands[s], copies, g.first_copy_mask) << (e0 + (s - seat) % n * size)
         return ones, where, values
 
 

@@ -370,6 +370,9 @@ def partners_exist(rs: Ruleset) -> Iterator[Finding]:
         if contract.partner == "sits_out":
             yield Finding(("special", "contracts", i, "partner"), "nobody has a partner here to sit out; "
                           "remove partner: sits_out", depends=(ALONE, TEAMS))
+    if rs.play.exposed_after_deal == "bidders_partner":
+        yield Finding(("play", "exposed_after_deal"), "the bidder has no partner here whose cards could lie face up",
+                      depends=(ALONE, TEAMS), hint="; set exposed_after_deal: nobody")
 
 
 def pointless_redeal_seats(rs: Ruleset) -> Iterator[Finding]:
@@ -608,6 +611,9 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
             elif first_deal >= tricks:
                 yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
                               "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+        if c.window == "first_auction" and c.who != "anyone":
+            yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
+                          "there is open to any player", hint="; set who: anyone")
         if c.window == "first_auction" and "auction" not in rs.schedule:
             yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
         if c.partner == "dummy" and c.must_win == "declarer":
@@ -622,7 +628,7 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
         if not c.played:
             if c.sure_sweep != "required":
                 yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
-                              "certain: set sure_sweep: required", hint="; add sure_sweep: required")
+                              "certain", hint="; add sure_sweep: required")
             if c.window != "after_full_deal":
                 yield Finding((*path, "window"), "a hand is shown once every card is dealt",
                               hint="; remove window (after_full_deal)")
