@@ -186,3 +186,17 @@ def test_the_table_under_an_ascii_terminal_encoding_plays(tmp_path: Path) -> Non
 def test_play_auto_refuses_a_negative_seed_in_one_line(tmp_path: Path) -> None:
     done = _jacknine(["play", "--ruleset", "twenty-eight", "--auto", "--seed", "-1"], {}, tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "--seed" in done.stderr
+
+
+def test_new_writes_no_schema_path_into_an_installed_package(tmp_path: Path) -> None:
+    out = tmp_path / "ours.yaml"
+    assert _run("new", "--extends", "twenty-nine", "-o", str(out))[0] == 0
+    first = out.read_text(encoding="utf-8").splitlines()[:2]
+    assert not any("$schema=" in line and not line.endswith("$schema=ruleset.schema.json`.") for line in first)
+    inside = Path(__file__).resolve().parents[1] / "examples" / "zz-issue18-new.yaml"
+    try:
+        assert _run("new", "--extends", "twenty-nine", "-o", str(inside))[0] == 0
+        line = inside.read_text(encoding="utf-8").splitlines()[0]
+        assert line == "# yaml-language-server: $schema=../schemas/ruleset.schema.json"
+    finally:
+        inside.unlink(missing_ok=True)

@@ -135,13 +135,7 @@ def new(
     if extends not in shipped_rulesets():
         ref = os.path.relpath(Path(extends).resolve(), output.resolve().parent)
         ref = ref if ref.startswith(".") or os.path.isabs(ref) else "./" + ref
-    try:
-        schema_ref = os.path.relpath(schema_file(), output.resolve().parent)
-    except ValueError:  # another drive on Windows
-        schema_ref = str(schema_file())
-    if schema_ref.startswith(os.pardir + os.sep + os.pardir):  # far away: an absolute path reads better
-        schema_ref = str(schema_file())
-    text = _template(_file_name(output), ref, schema_ref, parent)
+    text = _template(_file_name(output), ref, _schema_line(output), parent)
     try:
         with output.open("x", encoding="utf-8") as f:
             f.write(text)
@@ -151,12 +145,24 @@ def new(
     typer.echo(f"{escaped(str(output))}: created; check it with `jacknine validate {shell_word(str(output))}`")
 
 
-def _template(name: str, ref: str, schema_ref: str, parent: Report) -> str:
+def _schema_line(output: Path) -> str:
+    """The editor's schema line: a path relative to the new file when it lies in a checkout of this repository
+    (it then holds wherever the checkout is cloned), else no path at all but how to get one, since a path into an
+    installed package (site-packages) breaks as soon as the file is shared."""
+    checkout = REPO_SCHEMA.parents[1]
+    folder = output.resolve().parent
+    if REPO_SCHEMA.is_file() and folder.is_relative_to(checkout):
+        return f"# yaml-language-server: $schema={Path(os.path.relpath(REPO_SCHEMA, folder)).as_posix()}"
+    return ("# For key completion in an editor with the YAML language server: `jacknine schema > ruleset.schema.json`"
+            "\n# beside this file, then make this line `# yaml-language-server: $schema=ruleset.schema.json`.")
+
+
+def _template(name: str, ref: str, schema_line: str, parent: Report) -> str:
     rs = parent.ruleset
     assert rs is not None
     band = rs.scoring.bands[0]
     bids = rs.auction.bids
-    return f"""# yaml-language-server: $schema={schema_ref}
+    return f"""{schema_line}
 schema_version: 1
 name: {name}
 extends: {ref}
