@@ -80,6 +80,8 @@ def read_record_text(text: str, source: str = "<record>", base_dir: Path | None 
         raise UnreadableError(source, "hands: missing (give every seat's cards, or a seed)", 1)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise bad("seed", "must be a whole number")
+    if seed is not None and seed < 0:  # as the API refuses it: -5 would deal as 5 does
+        raise bad("seed", f"{seed} is negative; a deal seed is a whole number, 0 or more")
     hands: list[list[str]] | None = None
     if hands_raw is not None:
         hands = _read_hands(hands_raw, lambda m: bad("hands", m))

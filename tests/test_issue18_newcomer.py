@@ -200,3 +200,12 @@ def test_new_writes_no_schema_path_into_an_installed_package(tmp_path: Path) -> 
         assert line == "# yaml-language-server: $schema=../schemas/ruleset.schema.json"
     finally:
         inside.unlink(missing_ok=True)
+
+
+def test_a_record_with_a_negative_seed_is_refused(tmp_path: Path) -> None:
+    path = _file(tmp_path, "ruleset: twenty-eight\ndealer: 0\nseed: -5\nactions: []\n", "neg.yaml")
+    code, out, err = _run("replay", path)
+    assert code == 2 and out == "" and "seed: -5 is negative" in err
+    line = '{"ruleset": "twenty-eight", "dealer": 0, "seed": -5, "actions": []}\n'
+    code, _, err = _run("replay", "--json", _file(tmp_path, line, "neg.jsonl"))
+    assert code == 2 and "seed: -5 is negative" in err
