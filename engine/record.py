@@ -174,10 +174,18 @@ def _json_line(line: bytes) -> bool:
 # --------------------------------------------------------------------------------------------- playing
 def game_for(record: HandRecord) -> Game:
     ref = record.ruleset
-    if ("/" in ref or ref.endswith((".yaml", ".yml"))) and record.base_dir is not None:
+    if ("/" in ref or ref.endswith((".yaml", ".yml"))) and record.base_dir is not None \
+            and not _home(ref).is_absolute():   # `~/h.yaml` is the home folder's, wherever the record is
         candidate = record.base_dir / ref
         ref = str(candidate)
     return load_game(ref)
+
+
+def _home(ref: str) -> Path:
+    try:
+        return Path(ref).expanduser()
+    except RuntimeError:  # `~someone` with no such user: as written
+        return Path(ref)
 
 
 def deal_for(game: Game, record: HandRecord) -> list[list[int]]:

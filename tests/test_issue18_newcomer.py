@@ -209,3 +209,21 @@ def test_a_record_with_a_negative_seed_is_refused(tmp_path: Path) -> None:
     line = '{"ruleset": "twenty-eight", "dealer": 0, "seed": -5, "actions": []}\n'
     code, _, err = _run("replay", "--json", _file(tmp_path, line, "neg.jsonl"))
     assert code == 2 and "seed: -5 is negative" in err
+
+
+def test_tilde_in_a_saves_ruleset_means_home_as_in_records(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "h.yaml").write_text(HEAD, encoding="utf-8")
+    env = {"HOME": str(home)}
+    assert _jacknine(["play", "--ruleset", "~/h.yaml", "--seed", "2", "--save", "s.yaml"], env, tmp_path,
+                     "q\n").returncode == 0
+    save = tmp_path / "s.yaml"
+    text = save.read_text(encoding="utf-8")
+    stored = next(line.split(": ", 1)[1] for line in text.splitlines() if line.startswith("ruleset: "))
+    save.write_text(text.replace(f"ruleset: {stored}\n", "ruleset: ~/h.yaml\n"), encoding="utf-8")
+    done = _jacknine(["play", "--resume", "s.yaml"], env, tmp_path, "q\n")
+    assert done.returncode == 0 and "no such file" not in done.stderr, done.stderr
+    record = _file(tmp_path, "ruleset: ~/h.yaml\ndealer: 0\nseed: 1\nactions: []\n", "r.yaml")
+    done = _jacknine(["replay", record], env, tmp_path)
+    assert done.returncode == 0, done.stderr

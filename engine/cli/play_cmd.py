@@ -128,7 +128,15 @@ def _stored_ruleset(ref: str, save_path: Path) -> str:
     """A shipped name stays a name; a path is written relative to the save's folder (as hand records do)."""
     if not _is_path(ref):
         return ref
-    return os.path.relpath(_resolved(Path(ref)), _resolved(save_path).parent)
+    return os.path.relpath(_resolved(_home(ref)), _resolved(save_path).parent)
+
+
+def _home(ref: str) -> Path:
+    """`~` and `~user` expanded, as in a hand record's or an `extends` path (an unknown user: as written)."""
+    try:
+        return Path(ref).expanduser()
+    except RuntimeError:
+        return Path(ref)
 
 
 def _resolved(path: Path) -> Path:
@@ -199,8 +207,10 @@ def _saved_game(ref: str, resume: Path) -> Game:
     """The rule file a save names (a path is relative to the save's folder). Whatever is wrong with it is one
     line naming the save; the rule file's own problems are listed by `jacknine validate`."""
     target: str | Path = ref
-    if _is_path(ref) and not Path(ref).is_absolute():
+    if _is_path(ref) and not _home(ref).is_absolute():
         target = _resolved(resume).parent / ref
+    elif _is_path(ref):
+        target = _home(ref)   # `~/h.yaml` means the home folder in a save, as in a record and in `extends`
     where = f"{_shown(resume)}: ruleset {quoted(ref)}"
     try:
         return load_game(target)
