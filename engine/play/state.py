@@ -72,7 +72,10 @@ def _holds(legal: tuple[Action, ...], action: Action) -> bool:
 
 
 class State(TrickPhase):
-    """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`."""
+    """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`.
+
+    Not thread-safe: a State used by two threads at once is corrupted without an error (nothing is locked on the
+    hot path); give each thread its own `clone()`, or guard one with a lock."""
 
     def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
                  match_scores: list[int] | None = None, start: bool = True,
