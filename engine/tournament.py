@@ -127,7 +127,8 @@ def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
     return res
 
 
-Chunk = tuple[Rules, str | None, tuple[str, ...], int, list[int], float | None]
+# ... and the wall-clock time (time.time()) after which no further deal is started, or None
+Chunk = tuple[Rules, str | None, tuple[str, ...], int, list[int], float | None, float | None]
 _WORKER_GAMES: dict[tuple[Rules, str | None], Game] = {}
 
 
@@ -140,10 +141,15 @@ def _worker_game(rules: Rules, ref: str | None) -> Game:
 
 
 def _play_chunk(args: Chunk, game: Game | None = None) -> list[DealResult]:
-    rules, ref, specs, seed, indices, time_limit = args
+    rules, ref, specs, seed, indices, time_limit, deadline = args
     game = game or _worker_game(rules, ref)
     try:
-        return [play_deal(game, specs, seed, i, time_limit) for i in indices]
+        out = []
+        for i in indices:
+            if deadline is not None and time.time() >= deadline:
+                break   # the overall time bound: the deals begun are finished, no other is started
+            out.append(play_deal(game, specs, seed, i, time_limit))
+        return out
     finally:
         close_external_bots()
 
@@ -151,28 +157,35 @@ def _play_chunk(args: Chunk, game: Game | None = None) -> list[DealResult]:
 def run(game: Game, specs: Sequence[str], deals: int, seed: int, workers: int = 1,
         time_limit: float | None = None, on_progress: Callable[[int], None] | None = None,
         cluster: str | None = None, start: int = 0, on_deal: Callable[[DealResult], None] | None = None,
-        executor: Executor | None = None) -> dict[str, Any]:
+        executor: Executor | None = None, max_seconds: float | None = None) -> dict[str, Any]:
     """Play `deals` duplicate deals of `game` (numbers `start` on) and return the report (see `summarise`).
     The work runs in this process, in `workers` processes, or on `cluster` (engine.executor), or on `executor`
-    when given (left open); `on_deal` sees each deal's result in deal order."""
+    when given (left open); `on_deal` sees each deal's result in deal order. With `max_seconds` no deal is
+    started after that many seconds; the report then says how many of the deals asked for were played."""
     if len(specs) != 2:
         raise ValueError(f"a duplicate tournament takes exactly two bots, not {len(specs)}")
     for spec in specs:   # fail early on a bad name, before any process starts
         check_bot_spec(spec)
     results: list[DealResult] = []
+    deadline = None if max_seconds is None else time.time() + max_seconds
     if executor is not None:
-        _run_on(executor, game, specs, deals, seed, time_limit, on_progress, start, on_deal, results)
+        _run_on(executor, game, specs, deals, seed, time_limit, on_progress, start, on_deal, results, deadline)
     else:
         with make_executor(workers, cluster) as ex:
-            _run_on(ex, game, specs, deals, seed, time_limit, on_progress, start, on_deal, results)
+            _run_on(ex, game, specs, deals, seed, time_limit, on_progress, start, on_deal, results, deadline)
     results.sort(key=lambda r: r.index)
-    return summarise(game, specs, seed, results)
+    report = summarise(game, specs, seed, results)
+    if max_seconds is not None:
+        report["max_seconds"] = max_seconds
+        report["deals_asked"] = deals
+        report["stopped_by_max_seconds"] = len(results) < deals
+    return report
 
 
 def _run_on(ex: Executor, game: Game, specs: Sequence[str], deals: int, seed: int, time_limit: float | None,
             on_progress: Callable[[int], None] | None, start: int, on_deal: Callable[[DealResult], None] | None,
-            results: list[DealResult]) -> None:
-    jobs: list[Chunk] = [(game.rules, game.ref, tuple(specs), seed, list(part), time_limit)
+            results: list[DealResult], deadline: float | None = None) -> None:
+    jobs: list[Chunk] = [(game.rules, game.ref, tuple(specs), seed, list(part), time_limit, deadline)
                          for part in chunks(range(start, start + deals), ex.workers)]
     # in this process the game at hand is played; elsewhere each worker rebuilds it once from the rules sent
     fn = partial(_play_chunk, game=game) if isinstance(ex, InlineExecutor) else _play_chunk

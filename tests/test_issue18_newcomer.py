@@ -235,3 +235,14 @@ def test_the_api_docs_say_a_state_is_not_thread_safe() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "A `State` is not safe to share between threads" in readme
     assert "Not thread-safe" in (State.__doc__ or "")
+
+
+def test_tournament_max_seconds_bounds_the_run_and_is_reported() -> None:
+    code, out, _ = _run("tournament", "--hands", "100000", "--max-seconds", "0.5", "--json")
+    import json
+
+    report = json.loads(out)
+    assert code == 0 and report["max_seconds"] == 0.5 and report["deals_asked"] == 100000
+    assert report["stopped_by_max_seconds"] and 0 < report["deals"] < 100000
+    code, out, _ = _run("tournament", "--hands", "1", "--max-seconds", "600")
+    assert code == 0 and "time bound --max-seconds 600: not reached; 1 of 1 deals played" in out

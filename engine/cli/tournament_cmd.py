@@ -30,6 +30,9 @@ def tournament_cmd(
     cluster: Annotated[str | None, typer.Option("--cluster", help=CLUSTER_HELP)] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01,
                                               help="Seconds an outside bot may take per decision.")] = 2.0,
+    max_seconds: Annotated[float | None, typer.Option(
+        "--max-seconds", min=0.01, help="Start no deal after this many seconds in all; the report says how many "
+        "of the deals were played.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", help="Write one JSON line per deal to a new file (a shard `tournament merge` reads).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
@@ -68,7 +71,7 @@ def tournament_cmd(
         on_deal = (lambda r: shards.write_row(sink, r)) if sink is not None else None
         report = run(game, specs, len(span), seed, workers=workers, time_limit=time_limit,
                      on_progress=bar.update if bar is not None else None, cluster=cluster, start=span.start,
-                     on_deal=on_deal)
+                     on_deal=on_deal, max_seconds=max_seconds)
     except ValueError as e:
         fail(f"--bots: {e}", UNREADABLE)
     except ClusterError as e:
@@ -115,6 +118,10 @@ def render(report: dict[str, Any]) -> str:
     lines += ["", f"difference {d['bots']}: {d['game_points_per_hand']:+.3f} game points per hand, "
                   f"95% CI [{lo:+.3f}, {hi:+.3f}]",
               f"annulled hands: {report['annulled_hands']}"]
+    if "max_seconds" in report:
+        stopped = "stopped there" if report["stopped_by_max_seconds"] else "not reached"
+        lines.append(f"time bound --max-seconds {report['max_seconds']:g}: {stopped}; {report['deals']} of "
+                     f"{report['deals_asked']} deals played")
     for b in report["bots"]:
         for x in b["incident_examples"]:
             lines.append(f"incident ({b['bot']}): {x}")
