@@ -246,3 +246,16 @@ def test_tournament_max_seconds_bounds_the_run_and_is_reported() -> None:
     assert report["stopped_by_max_seconds"] and 0 < report["deals"] < 100000
     code, out, _ = _run("tournament", "--hands", "1", "--max-seconds", "600")
     assert code == 0 and "time bound --max-seconds 600: not reached; 1 of 1 deals played" in out
+
+
+def test_a_rule_file_edited_in_place_with_the_same_size_and_time_is_read_again(tmp_path: Path) -> None:
+    from engine import load_game
+
+    path = tmp_path / "h.yaml"
+    path.write_text(HEAD.replace("name: x", "name: aa"), encoding="utf-8")
+    before = path.stat()
+    assert load_game(str(path)).rules.name == "aa"
+    path.write_text(HEAD.replace("name: x", "name: bb"), encoding="utf-8")   # same size
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+    assert load_game(str(path)).rules.name == "bb"

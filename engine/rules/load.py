@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import errno
 import functools
+import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +29,7 @@ from engine import safefile
 from engine.errors import Problem, RulesetError, UnreadableError
 from engine.rules import checks, messages
 from engine.rules.model import SCHEMA_VERSION, Ruleset
-from engine.rules.yamlpos import Document, KeyPath, dotted, read_document
+from engine.rules.yamlpos import MAX_BYTES, Document, KeyPath, dotted, read_document
 from engine.text import escaped, quoted
 
 REPO_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
@@ -153,17 +155,23 @@ def locate(ref: str | Path, base_dir: Path | None = None) -> Path | None:
 
 # ------------------------------------------------------------------------------------------ resolving
 @functools.lru_cache(maxsize=256)
-def _read_cached(path: str, display: str, stamp: tuple[int, int]) -> Document:
+def _read_cached(path: str, display: str, stamp: tuple[int, int], digest: str) -> Document:
     return read_document(Path(path), display)
 
 
 def _read(path: Path) -> Document:
+    """The parsed file, from the cache when its bytes are the ones parsed before: a file edited in place keeping
+    its size and time (an editor, a copy with preserved times) is keyed by a hash of what it holds now."""
     display = display_name(path)
     try:
         st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            return read_document(path, display)   # the reader says what is wrong with it
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read(MAX_BYTES + 1)).hexdigest()
     except (OSError, ValueError):
         return read_document(path, display)  # raises the right UnreadableError
-    return _read_cached(str(path), display, (st.st_mtime_ns, st.st_size))
+    return _read_cached(str(path), display, (st.st_mtime_ns, st.st_size), digest)
 
 
 def _origins(doc: Document) -> Origins:
@@ -454,12 +462,21 @@ def load_ruleset(ref: str | Path) -> Ruleset:
     """The Ruleset of a shipped name or a file path; RulesetError or UnreadableError otherwise."""
     text = str(ref)
     if not isinstance(ref, Path) and text in shipped_rulesets():
-        return _load_shipped(text, os.path.getmtime(shipped_rulesets()[text]))
+        return _load_shipped(text, _digest(shipped_rulesets()[text]))
     return _load(ref)
 
 
+def _digest(path: Path) -> str:
+    """What the file holds now, as a cache key (its time and size can stay the same across an edit)."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read(MAX_BYTES + 1)).hexdigest()
+    except OSError:
+        return ""   # the loader says what is wrong
+
+
 @functools.lru_cache(maxsize=64)
-def _load_shipped(name: str, mtime: float) -> Ruleset:
+def _load_shipped(name: str, digest: str) -> Ruleset:
     # The engine loads rule files at start-up and per match: shipped files are parsed once per process.
     return _load(name)
 
