@@ -259,3 +259,14 @@ def test_a_rule_file_edited_in_place_with_the_same_size_and_time_is_read_again(t
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
     assert load_game(str(path)).rules.name == "bb"
+
+
+def test_play_into_a_closed_pipe_saves_and_says_nothing_about_the_save(tmp_path: Path) -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    code = "import sys; from engine.cli.app import main; sys.argv[0] = 'jacknine'; main()"
+    shell = (f"yes 1 | {sys.executable} -c \"{code}\" play --ruleset twenty-eight --seed 1 --save s.yaml 2>err.txt"
+             " | head -2 >/dev/null; echo ${PIPESTATUS[1]} > rc.txt")
+    subprocess.run(["bash", "-c", shell], cwd=tmp_path, env={**os.environ, "PYTHONPATH": root}, timeout=120)
+    assert (tmp_path / "rc.txt").read_text().strip() == "141"
+    assert "cannot write the save" not in (tmp_path / "err.txt").read_text()
+    assert (tmp_path / "s.yaml").is_file()

@@ -76,6 +76,8 @@ def play_cmd(
              secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
     try:
         code = session.run()
+    except BrokenPipeError:
+        raise   # nobody reads the screen: the session saved the match; the command ends quietly (141)
     except OSError as e:  # the save's folder vanished, the disk is full...
         fail(f"{_shown(session.save_path)}: cannot write the save ({os_reason(e)})", UNREADABLE)
     raise typer.Exit(code)
