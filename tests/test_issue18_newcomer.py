@@ -270,3 +270,12 @@ def test_play_into_a_closed_pipe_saves_and_says_nothing_about_the_save(tmp_path:
     assert (tmp_path / "rc.txt").read_text().strip() == "141"
     assert "cannot write the save" not in (tmp_path / "err.txt").read_text()
     assert (tmp_path / "s.yaml").is_file()
+
+
+def test_the_table_says_when_an_outside_bot_fails_and_the_random_bot_plays(tmp_path: Path) -> None:
+    done = _jacknine(["play", "--ruleset", "twenty-eight", "--seed", "1", "--bots", "cmd:false", "--save", "s.yaml"],
+                     {}, tmp_path, "1\n1\n1\n1\nq\n")
+    told = [line for line in done.stdout.splitlines() if "its bot 'cmd:false' failed" in line]
+    assert done.returncode == 0 and told, done.stdout[-2000:]
+    assert all("the random bot plays for it while it fails" in line for line in told)
+    assert len(told) <= 3   # once per seat while it keeps failing, not at every decision

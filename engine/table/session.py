@@ -143,6 +143,7 @@ class Session:
         self.announced = 0     # history entries of the current hand already announced
         self.state: State | None = None
         self.hand_bots: list[Bot | None] = []
+        self.failing: set[int] = set()   # seats whose outside bot failed its last decision (told once)
         self.written = written
         self.resumed = prior is not None
         if prior is not None:
@@ -305,7 +306,24 @@ class Session:
         if bot is None:
             return None
         view = build_view(state, state.to_act) if bot.needs_view else None
-        return bot.choose(view, state.legal_actions())
+        incidents = getattr(bot, "incidents", None)
+        before = len(incidents) if isinstance(incidents, list) else 0
+        action = bot.choose(view, state.legal_actions())
+        if isinstance(incidents, list) and len(incidents) > before:
+            self._bot_failed(who, str(getattr(bot, "name", "the outside bot")), str(incidents[-1]))
+        else:
+            self.failing.discard(who)
+        return action
+
+    def _bot_failed(self, seat: int, name: str, incident: str) -> None:
+        """An outside bot that failed a decision is replaced by the random bot for it: the player is told, once
+        while it keeps failing (and again if it fails after answering well)."""
+        if seat in self.failing:
+            return
+        self.failing.add(seat)
+        reason = incident.removesuffix("; the random bot played")
+        self.out(f"! seat {seat}: its bot {quoted(name)} failed ({escaped(reason, 300)}); the random bot plays "
+                 "for it while it fails")
 
     def _play_hand(self, state: State) -> None:
         hand_index = len(self.match.hands)
