@@ -60,9 +60,9 @@ def test_narrower_bids_blame_the_bids_not_the_parent_bands(here: Path) -> None:
           "auction: {bids: {min: 12}}\n")
     assert lines("house.yaml") == [
         "house.yaml:5:23: auction.bids.min: bids 12-15 are in no pair band; special.pair.bidding_team[0].bids is "
-        "inherited from shipped twenty-nine.yaml:58: also override special.pair.bidding_team",
+        "inherited from shipped twenty-nine.yaml:60: also override special.pair.bidding_team",
         "house.yaml:5:23: auction.bids.min: bids 12-15 are in no band; scoring.bands[0].bids is inherited from "
-        "shipped twenty-nine.yaml:67: also override scoring.bands"]
+        "shipped twenty-nine.yaml:69: also override scoring.bands"]
 
 
 def test_dropped_rank_can_be_zeroed(here: Path) -> None:
