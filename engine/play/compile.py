@@ -41,6 +41,7 @@ from engine.play.rules import (
     AuctionRules,
     BandRules,
     CaptureRules,
+    ClaimRules,
     ConcedeRules,
     ContractRules,
     DeckRules,
@@ -48,6 +49,7 @@ from engine.play.rules import (
     DoublingStepRules,
     FixedStakeRules,
     MatchRules,
+    MeldRules,
     PairBandRules,
     PairRules,
     PartnerOvercallRules,
@@ -67,6 +69,8 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
+    "special.claims.who",                # one allowed value (a player of a side unbeaten so far)
+    "special.claims.claims",             # one allowed value (every remaining trick for the side)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -180,10 +184,15 @@ def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
 
 
 def _trump(t: m.Trump) -> TrumpRules:
+    o = t.opening
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
-                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points)
+                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points,
+                      open_by_choice=o is not None and o.by_choice,
+                      open_lead_trump=o is not None and o.by_choice and o.lead_trump_after,
+                      open_after_trick=0 if o is None or o.after_trick is None else o.after_trick,
+                      open_from_bid=0 if o is None else o.from_bid)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -191,10 +200,13 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
     return PlayRules(
         compulsory_call=r.call == "compulsory_first_void", caller_must_trump=r.caller_must_trump,
         retroactive=r.retroactive, last_trick_forces_exposure=r.last_trick_forces_exposure,
-        bidder_leads_trump_freely=b.lead_trump_suit == "free", when_trump_suit_led=_LED[b.when_trump_suit_led],
+        bidder_leads_trump_freely=b.lead_trump_suit != "only_when_nothing_else",
+        no_trump_lead_to_first_trick=b.lead_trump_suit == "not_to_first_trick",
+        when_trump_suit_led=_LED[b.when_trump_suit_led],
         void_in_plain_suit=_VOID[b.void_in_plain_suit],
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
-        suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump)
+        suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump,
+        blind_cut=p.blind_cut, exhausted_trumps=p.exhausted_trumps)
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
@@ -211,7 +223,26 @@ def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRul
 
 def _contract(c: m.SpecialContract) -> ContractRules:
     return ContractRules(name=c.name, anyone=c.who == "anyone", partner_sits_out=c.partner == "sits_out",
-                         no_trumps=c.trumps == "none", made=c.made, failed=c.failed)
+                         no_trumps=c.trumps == "none", made=c.made, failed=c.failed,
+                         in_second_auction=c.offered == "in_second_auction", open_trump=c.open_trump,
+                         stops_at_lost_trick=c.stops_at_lost_trick)
+
+
+def _claim(c: m.Claim) -> ClaimRules:
+    r = c.rewards
+    return ClaimRules(name=c.name, provable=c.certainty == "provable", first_moment=c.first_moment,
+                      stops_play=c.stops_play, on_time=r.on_time, on_time_replaces=r.on_time_score == "replaces",
+                      on_time_before_trick=r.on_time_before_trick or 0, wrong_but_won=r.wrong_but_won,
+                      failed=r.failed)
+
+
+def _melds(md: m.Meld | None, ranks: tuple[str, ...]) -> MeldRules | None:
+    if md is None:
+        return None
+    return MeldRules(ranks=tuple(ranks.index(x) for x in md.ranks), trump_value=md.trump_value,
+                     plain_value=md.plain_value, needs_won_trick="side_won_a_trick" in md.when,
+                     needs_trump_exposed="trump_exposed" in md.when, target_lo=md.target_bounds[0],
+                     target_hi=md.target_bounds[1])
 
 
 def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
@@ -285,7 +316,9 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
-        contracts=tuple(_contract(c) for c in special.contracts), all_tricks=_all_tricks(special.all_tricks),
+        contracts=tuple(_contract(c) for c in special.contracts),
+        claims=tuple(_claim(c) for c in special.claims), melds=_melds(special.melds, deck.ranks),
+        all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
         scoring=_scoring(rs.scoring), match=_match(rs.match),
         annul=_annul(rs.annul, deck.ranks))

@@ -7,7 +7,7 @@ from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
 from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP
 from engine.play.game import NO_TRUMP
-from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, WINDOW_AFTER_TRUMP
+from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, WINDOW_AFTER_TRUMP, ContractRules
 
 
 class ContractPhases(AuctionPhase):
@@ -83,6 +83,9 @@ class ContractPhases(AuctionPhase):
                 self.hands[p] ^= 1 << card
         if not t.concealed and not self.seventh and self.trump >= 0:
             self.exposed_trick = 1
+        if self.special is not None and self.special.open_trump and self.concealed:
+            self._open_trump()          # a contract played open from the start: the fold returns at once
+            self.open_duty = True
         d = g.rules.doubling
         if not (d is not None and d.window == WINDOW_AFTER_TRUMP and not self.rechoosing and self._start_doubling()):
             self._next_step()
@@ -190,7 +193,35 @@ class ContractPhases(AuctionPhase):
             self._next_step()
 
     def _eligible_contracts(self, seat: int) -> list[str]:
-        return [c.name for c in self.game.rules.contracts if c.anyone or seat == self.bidder]
+        return [c.name for c in self.game.rules.contracts
+                if not c.in_second_auction and (c.anyone or seat == self.bidder)]
+
+    # --- the holder's choice to open the trump before trick 1 (trump.opening.by_choice) -----------------
+    def _start_opening(self) -> bool:
+        """Ask the holder of a concealed trump card `open` or `pass` (the DECLARE phase, flagged `opening`)."""
+        if not (self.game.rules.trump.open_by_choice and self.concealed and self.indicator >= 0
+                and self.special is None):
+            return False
+        self.opening = True
+        self.phase = DECLARE
+        self.to_act = self.folder
+        return True
+
+    def _opening_apply(self, a: Action) -> None:
+        self.opening = False
+        if a.verb == "open":
+            self._open_trump()
+            self.open_duty = self.game.rules.trump.open_lead_trump
+        self._next_step()
+
+    def _open_trump(self) -> None:
+        """The concealed trump becomes known to all: the folded card, shown, rejoins its owner's hand."""
+        self.concealed = False
+        self.exposed_trick = len(self.tricks) + 1
+        if self.indicator >= 0:
+            self.hands[self.folder] |= 1 << self.indicator
+            self.shown[self.folder] |= 1 << self.indicator
+            self.indicator = -1
 
     def _start_declarations(self) -> bool:
         self.queue = [s for s in self._seats_from(self.first) if self._eligible_contracts(s)]
@@ -203,9 +234,14 @@ class ContractPhases(AuctionPhase):
     def _declare_legal(self) -> list[Action]:
         g = self.game
         p = self.to_act
+        if self.opening:
+            return [g.action(p, "open"), g.action(p, "pass")]
         return [g.action(p, "pass")] + [g.action(p, "declare", n) for n in self._eligible_contracts(p)]
 
     def _declare_apply(self, a: Action) -> None:
+        if self.opening:
+            self._opening_apply(a)
+            return
         if a.verb == "pass":
             self.queue.pop(0)
             if self.queue:
@@ -213,9 +249,12 @@ class ContractPhases(AuctionPhase):
             else:
                 self._next_step()
             return
+        self._take_special(self.game.contracts[a.arg], a.seat)
+        self._next_step()
+
+    def _take_special(self, c: ContractRules, p: int) -> None:
+        """Seat `p` holds the special contract `c`: its side, its partners out where they sit out, its trump."""
         g = self.game
-        c = g.contracts[a.arg]
-        p = a.seat
         self.special = c
         self.declarer = p
         if g.rules.table.bidder_plays_alone or p != self.bidder:
@@ -233,7 +272,28 @@ class ContractPhases(AuctionPhase):
             self.indicator = -1
             self.concealed = False
             self.exposed_trick = 0
-        self._next_step()
+
+    # --- special contracts offered as speeches of the second auction (above every number) ------------------
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        if self.round != 2 or self.special is not None:
+            return []
+        g = self.game
+        return [g.action(seat, "declare", c.name) for c in g.rules.contracts
+                if c.in_second_auction and (c.anyone or seat == self.bidder)]
+
+    def _declare_in_auction(self, a: Action) -> None:
+        """The declaration outranks every number: its declarer is the new holder and the round ends at once."""
+        p = a.seat
+        if self.asker >= 0:     # said in the asker's place: the speech of both
+            self.spoke[self.asker] = True
+            self.asker = -1
+            self.handed_back = False
+        self.spoke[p] = True
+        self.round_bids += 1
+        self.high_bidder = p
+        self.refold = True
+        self._take_special(self.game.contracts[a.arg], p)
+        self._end_round()
 
     def _regroup_for_declarer(self, declarer: int) -> None:
         """A declarer from another team (or at a lone-bidder table) plays with their own team."""

@@ -89,8 +89,12 @@ class Game:
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
-        # special contracts offered as speeches of the auction (`declare NAME`): none compiled yet
-        self.declarations_in_auction = False
+        # special contracts offered as speeches of the auction (`declare NAME`), in the second auction
+        self.declarations_in_auction = any(c.in_second_auction for c in rules.contracts)
+        # play that leaves the inlined common path: claims to offer, lead duties to weigh
+        self.has_claims = bool(rules.claims)
+        self.lead_duties = (rules.play.exhausted_trumps or rules.trump.open_lead_trump
+                            or any(c.open_trump for c in rules.contracts))
         self.rounds = [BidTable(self, rules.auction)]
         if rules.second_auction is not None:
             self.rounds.append(BidTable(self, rules.second_auction))

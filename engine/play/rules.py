@@ -102,6 +102,10 @@ class TrumpRules(Record):
     no_trumps: bool
     no_trumps_reversed: bool
     redeal_max_points: int         # -1: none; else a bidder whose cards total at most this may redeal instead
+    open_by_choice: bool           # before trick 1 the holder says `open` or `pass`
+    open_lead_trump: bool          # having opened by choice, the holder on lead to trick 1 leads a trump
+    open_after_trick: int          # 0: none; else a contract still concealed at the end of this trick opens...
+    open_from_bid: int             # ... when its bid is at least this
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,11 +115,14 @@ class PlayRules(Record):
     retroactive: bool
     last_trick_forces_exposure: bool
     bidder_leads_trump_freely: bool
+    no_trump_lead_to_first_trick: bool  # (with bidder_leads_trump_freely) not to trick 1, unless nothing else
     when_trump_suit_led: int       # LED_*
     void_in_plain_suit: int        # VOID_*
     no_discard_ranks: frozenset[int]   # rank indexes a void player may not discard while their suit is unseen
     suit_seen_when_played: bool    # a suit counts as seen once played (else once led)
     must_not_undertrump: bool
+    blind_cut: bool                # void players play face down while the trump is concealed (no call)
+    exhausted_trumps: bool         # a bidder whose trump lead nobody followed keeps leading trumps
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,6 +161,37 @@ class ContractRules(Record):
     no_trumps: bool
     made: int
     failed: int
+    in_second_auction: bool        # a speech of the second auction above every number (else declared after)
+    open_trump: bool               # the trump is open from the start; the declarer leads a trump to trick 1
+    stops_at_lost_trick: bool      # play stops at the first trick the declarer loses
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimRules(Record):
+    """A claim of the remaining tricks by the caller's side (special.claims), `declare NAME` at one's turn."""
+
+    name: str
+    provable: bool                 # it must be certain from the caller's knowledge
+    first_moment: bool             # on time only at the side's first moment (late and never-made are wrong)
+    stops_play: bool
+    on_time: int
+    on_time_replaces: bool         # else added to the side's result
+    on_time_before_trick: int      # 0: always; else no reward once this trick has begun
+    wrong_but_won: int
+    failed: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldRules(Record):
+    """Melds in any suit shown by the engine (special.melds)."""
+
+    ranks: tuple[int, ...]         # rank indexes
+    trump_value: int
+    plain_value: int
+    needs_won_trick: bool
+    needs_trump_exposed: bool
+    target_lo: int
+    target_hi: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,6 +322,8 @@ class Rules(Record):
     second_auction: AuctionRules | None   # the round after the full deal: second_auction or raise
     pair: PairRules | None
     contracts: tuple[ContractRules, ...]
+    claims: tuple[ClaimRules, ...]
+    melds: MeldRules | None
     all_tricks: AllTricksRules | None
     doubling: DoublingRules | None
     captures: tuple[CaptureRules, ...]   # bonuses counted when the hand is scored (not the last trick's card points)

@@ -20,8 +20,10 @@ from engine.play.base import (
     TRUMP_IF_ABLE,
     TrickRecord,
 )
+from engine.play.claims import SEAT_FACTOR, cards_played, claim_actions
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
+from engine.play.melds import show_melds
 from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
@@ -57,7 +59,9 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play)
+        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.has_claims or g.lead_duties)
+        if g.rules.melds is not None:
+            self._show_melds(self.to_act)
 
     def _next_seat(self, s: int) -> int:
         s = (s + 1) % self.n
@@ -102,6 +106,8 @@ class TrickPhase(ContractPhases):
         if g.concede_in_play and p == self.bidder and self.special is None and self.caller != p and \
                 self.team_points[self.hand_team_of[p]] < self.target:   # (not once he called: his play is due)
             extras.append(g.action(p, "concede"))
+        if g.has_claims and self.special is None:
+            extras.extend(self._claims_open(p))
         trick = self.trick_cards
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
@@ -117,11 +123,16 @@ class TrickPhase(ContractPhases):
             return self._discards(h), extras
         concealed = self.concealed
         owner = concealed and p == self.indicator_owner
+        pl = g.rules.play
         if not trick:
+            if p == self.bidder and (self.exhausted or (self.open_duty and not self.tricks)):
+                trumps = h & self.trump_mask    # a lead duty: trumps while he holds any
+                if trumps:
+                    return trumps, extras
             if owner:
                 if not h and self.indicator >= 0:
                     return 1 << self.indicator, extras
-                if not g.rules.play.bidder_leads_trump_freely:
+                if not pl.bidder_leads_trump_freely or (pl.no_trump_lead_to_first_trick and not self.tricks):
                     plain = h & ~self.trump_mask
                     if plain:
                         return plain, extras
@@ -131,8 +142,9 @@ class TrickPhase(ContractPhases):
             return follow, extras
         if not concealed:
             return self._discards(h), extras
+        if pl.blind_cut:
+            return self._blind_options(p, h, led, owner), extras
         call = g.action(p, "call")
-        pl = g.rules.play
         if owner:
             if led == self.trump:
                 rule = pl.when_trump_suit_led
@@ -201,6 +213,20 @@ class TrickPhase(ContractPhases):
                 out.extend(g.suit_plays(p, s, v))
         return tuple(out)
 
+    def _blind_options(self, p: int, h: int, led: int, owner: bool) -> int:
+        """play.blind_cut: a void player plays any card face down; the bidder as bidder_while_concealed says, the
+        folded card played face down in place of a call."""
+        if not owner:
+            return self._discards(h)
+        pl = self.game.rules.play
+        fold = 1 << self.indicator if self.indicator >= 0 else 0
+        if not h:
+            return fold             # his last card
+        if led == self.trump:
+            return h | (fold if pl.when_trump_suit_led != LED_FOLLOW_OR_DISCARD else 0)
+        m = h & ~self.trump_mask if pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR else h
+        return (m | fold) or h
+
     # --- optional actions at one's turn to play -----------------------------------------------------
     def _pair_allowed(self, p: int) -> bool:
         g = self.game
@@ -226,6 +252,18 @@ class TrickPhase(ContractPhases):
             return pr.bidding_team_adjust(self.bid) is not None
         return True
 
+    def _claims_open(self, p: int) -> list[Action]:
+        return claim_actions(self, p)
+
+    def _claim(self, a: Action) -> None:
+        """A claim of the remaining tricks: kept for the grading when the hand is scored; play goes on."""
+        self.claims.append(a.seat * SEAT_FACTOR + cards_played(self, self.trick_size))
+        if self.game.rules.claims[0].stops_play:
+            self._finish()
+
+    def _show_melds(self, p: int) -> None:
+        show_melds(self, p)
+
     def _surrender_allowed(self, p: int) -> bool:
         return (self.game.has_surrender and self.surrender == NO_SURRENDER and self.special is None
                 and self.hand_team_of[p] != self.hand_team_of[self.bidder] and not self.bidders_lost_trick)
@@ -239,6 +277,8 @@ class TrickPhase(ContractPhases):
             self._show_pair(a.seat)
         elif verb == "concede":
             self._concede()
+        elif verb == "declare":
+            self._claim(a)
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -306,15 +346,24 @@ class TrickPhase(ContractPhases):
         self.history.append(g.play_action[p][card])
         self._legal = None
         self._mask_ready = False
+        blind = self.concealed and g.rules.play.blind_cut
         if card == self.indicator and self.concealed:
+            if blind and self.hands[p]:
+                self.face_down |= 1 << card     # the folded card, face down to cut
+                self.indicator = -1
             # the indicator is the bidder's last card: exposed as it is played, or played face up as a plain
             # card with the trump still concealed, as the rule file says
-            if g.rules.play.last_trick_forces_exposure:
+            elif blind or g.rules.play.last_trick_forces_exposure:
                 self._expose()
+                self.indicator = -1
+                if blind:
+                    self.power_from = 0     # every trump of the trick counts (face-down trumps turn up)
             else:
                 self.indicator = -1
         else:
             self.hands[p] ^= 1 << card
+            if blind and self.trick_cards and g.suit_of[card] != self.led:
+                self.face_down |= 1 << card
         self.caller = -1
         trick = self.trick_cards
         suit = g.suit_of[card]
@@ -328,10 +377,19 @@ class TrickPhase(ContractPhases):
             self._resolve_trick()
         else:
             self.to_act = self.after[p]
+            if g.rules.melds is not None:
+                self._show_melds(self.to_act)
 
     def _resolve_trick(self) -> None:
         g = self.game
         cards = self.trick_cards
+        if self.face_down:
+            # the blind cut: face-down trumps are turned up and open the trump; plain ones stay down for good
+            if self.concealed and self.face_down & self.trump_mask:
+                self._open_trump()
+                self.power_from = 0
+            self.hidden |= self.face_down & ~self.trump_mask
+            self.face_down = 0
         win = winning_index(cards, g.suit_of, self.strength, self.trump if not self.concealed else -1,
                             self.power_from)
         pts = 0
@@ -358,5 +416,29 @@ class TrickPhase(ContractPhases):
         self.trick_seats = []
         self.power_from = 0
         self.leader = self.to_act = winner
+        if g.lead_duties or g.rules.trump.open_after_trick:
+            self._after_trick_duties(cards)
+        if self.special is not None and self.special.stops_at_lost_trick and winner != self.declarer:
+            self._finish()      # the contract is lost: play stops
+            return
         if len(self.tricks) == g.tricks_per_hand:
             self._finish()
+        elif g.rules.melds is not None:
+            self._show_melds(winner)
+
+    def _after_trick_duties(self, cards: list[int]) -> None:
+        """At the end of a trick: a high contract still concealed opens (trump.opening.after_trick), and a bidder
+        whose trump lead nobody followed must go on leading trumps (play.exhausted_trumps)."""
+        g = self.game
+        t = g.rules.trump
+        if (t.open_after_trick == len(self.tricks) and self.concealed and self.special is None
+                and self.bid >= t.open_from_bid):
+            self._open_trump()
+            self.exposed_trick = len(self.tricks)
+        if (g.rules.play.exhausted_trumps and self.special is None and not self.exhausted and self.trump >= 0
+                and self.tricks[-1].leader == self.bidder and g.suit_of[cards[0]] == self.trump):
+            followed = False
+            for c in cards[1:]:
+                if g.suit_of[c] == self.trump:
+                    followed = True
+            self.exhausted = not followed

@@ -181,6 +181,23 @@ class TrumpRedeal(Section):
     max_points: Points = Field(description="The bidder's cards may total at most this many points.")
 
 
+class TrumpOpening(Section):
+    """How a concealed trump comes to be open other than by a call: by the holder's choice before trick 1, or by
+    itself at the end of a trick for high contracts."""
+
+    by_choice: bool = Field(
+        False, description="Before trick 1 the contract holder says `open` (the folded card rejoins his hand and "
+        "the suit is shown) or `pass` (it stays concealed).")
+    lead_trump_after: bool = Field(
+        True, description="Having opened by choice, a holder on lead to trick 1 must lead a trump (if he holds "
+        "one).")
+    after_trick: Annotated[int, Field(ge=1, le=20)] | None = Field(
+        None, description="A contract still concealed at the end of this trick is opened then (the folded card "
+        "is shown and rejoins the hand)...")
+    from_bid: Annotated[int, Field(ge=0)] = Field(
+        0, description="... when its bid is at least this.")
+
+
 class Trump(Section):
     """How trumps are chosen and kept."""
 
@@ -198,6 +215,9 @@ class Trump(Section):
         "normal", description="In a no-trump hand the ranks keep their order, or run the other way (7 high, J low).")
     may_redeal: TrumpRedeal | None = Field(
         None, description="Instead of choosing the trump, a bidder whose cards total little may ask for a new deal.")
+    opening: TrumpOpening | None = Field(
+        None, description="A concealed trump opened by the holder's choice before trick 1, or at the end of a "
+        "trick for contracts of a given bid or more.")
 
 
 # ---------------------------------------------------------------------------------------------- play
@@ -219,7 +239,9 @@ class Reveal(Section):
 class BidderWhileConcealed(Section):
     """What the bidder may do while the trump is concealed."""
 
-    lead_trump_suit: Literal["only_when_nothing_else", "free"] = "only_when_nothing_else"
+    lead_trump_suit: Literal["only_when_nothing_else", "free", "not_to_first_trick"] = Field(
+        "only_when_nothing_else", description="Leading the concealed suit from his hand: only when holding "
+        "nothing else; freely; or never to trick 1 (unless holding nothing else), freely after it.")
     when_trump_suit_led: Literal["follow_or_discard", "may_call_and_play_indicator", "must_call"] = Field(
         "follow_or_discard",
         description="When another player leads the trump suit and the bidder cannot follow from hand.")
@@ -246,6 +268,14 @@ class Play(Section):
     must_not_undertrump: bool = Field(
         False, description="A void player may not play a trump lower than one already played to the trick, "
         "unless holding nothing else.")
+    blind_cut: bool = Field(
+        False, description="While the trump is concealed a player who cannot follow plays face down (there is no "
+        "call); the bidder's choices stay those of bidder_while_concealed, the folded card played face down in "
+        "place of a call. At the end of the trick face-down trumps are turned up (the highest trump wins, the "
+        "trump is open and the folded card rejoins the hand); face-down plain cards stay face down for good.")
+    exhausted_trumps: bool = Field(
+        False, description="A bidder who led a trump that no other player followed must lead trumps while he "
+        "holds any (not in special contracts).")
 
 
 # ------------------------------------------------------------------------------------ raise / special
@@ -290,6 +320,15 @@ class SpecialContract(Section):
     trumps: Literal["keep", "none"] = Field("keep", description="Keep the chosen trump, or play without.")
     made: int
     failed: int
+    offered: Literal["after_full_deal", "in_second_auction"] = Field(
+        "after_full_deal", description="after_full_deal: a declaration after every step; in_second_auction: a "
+        "speech of the second auction above every number, which ends the round; its declarer then lays the "
+        "trump card as a new holder.")
+    open_trump: bool = Field(
+        False, description="The trump is open from the start: a folded card returns to the declarer's hand at "
+        "once and, on lead to trick 1, he must lead a trump (if he holds one).")
+    stops_at_lost_trick: bool = Field(
+        False, description="Play stops at the first trick the declarer loses (the contract has failed).")
 
 
 class Surrender(Section):
@@ -366,8 +405,75 @@ class Concede(Section):
         "while his side has not reached its target.")
 
 
+class ClaimRewards(Section):
+    """What a claim is worth, by its grade. On time: `on_time` is added to the claiming side's result of the hand
+    (`on_time_score: adds`; for the contract's opponents their result is what the failed contract pays them), or
+    is its result (`replaces`). Wrong - early (not yet certain), late (after the side's first moment) or due but
+    never made - the claimed tricks still won: `wrong_but_won` replaces the result; a trick lost after the claim:
+    `failed` replaces it. The other side moves by the opposite amount under scoring.method exchange."""
+
+    on_time: int = Field(1, description="On time: added to (or replacing) the side's result.")
+    on_time_score: Literal["adds", "replaces"] = Field(
+        "adds", description="Whether `on_time` is added to the side's result of the hand or replaces it.")
+    on_time_before_trick: Annotated[int, Field(ge=1, le=21)] | None = Field(
+        None, description="On time but made once this trick has begun: no reward, the hand scores as usual.")
+    wrong_but_won: int = Field(-2, description="Early, late or never made, the claimed tricks still won: the "
+                               "side's result.")
+    failed: int = Field(-5, description="A trick lost after the claim: the side's result.")
+
+
+class Claim(Section):
+    """A claim of the remaining tricks (`declare NAME` at one's turn to play): who may make it, what it claims,
+    whether it must be certain and made at the side's first moment, and what it is worth."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
+    who: Literal["unbeaten_side"] = Field(
+        "unbeaten_side", description="unbeaten_side: a player of a side that has won every trick so far (either "
+        "side: the contract's opponents too), once per side, at his turn to play before his card.")
+    claims: Literal["remaining_tricks_by_side"] = Field(
+        "remaining_tricks_by_side", description="What is claimed: every remaining trick for the caller's side.")
+    certainty: Literal["none", "provable"] = Field(
+        "provable", description="provable: the claim must be provable from the caller's own knowledge (his cards, "
+        "the cards he saw played or shown, the voids shown) against every consistent lie of the unseen cards and "
+        "every legal play of the others, his partner's choices included (forced plays count); none: any claim "
+        "that comes true is on time.")
+    first_moment: bool = Field(
+        True, description="With certainty provable: a claim is on time only at the side's first moment - the "
+        "first turn to play at which either of its players could prove it; later calls are late, and a side that "
+        "won every trick without calling, though such a moment came, is scored as wrong.")
+    stops_play: bool = Field(False, description="A claim ends play (else play goes on and decides it).")
+    rewards: ClaimRewards = Field(default_factory=ClaimRewards)
+
+
+MeldWhen = Literal["side_won_a_trick", "trump_exposed"]
+
+
+class Meld(Section):
+    """King and Queen (or other ranks) of one suit in one hand, shown by the engine at the holder's turn to play
+    once the conditions hold; each suit once per hand, several per hand and per side; none in special contracts."""
+
+    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks making the meld.")
+    trump_value: int = Field(description="What a meld of the trump suit moves the target by.")
+    plain_value: int = Field(description="What a meld of another suit moves the target by.")
+    when: list[MeldWhen] = Field(
+        default_factory=lambda: _meld_when(), description="side_won_a_trick: the holder's side has won a trick; "
+        "trump_exposed: the trump is known to all.")
+    target_bounds: tuple[int, int] = Field(
+        description="The target stays within these bounds: shown by the bidding side it is lowered, by an "
+        "opponent raised.")
+
+
+def _meld_when() -> list[MeldWhen]:
+    return ["side_won_a_trick", "trump_exposed"]
+
+
 class Special(Section):
     pair: Pair | None = None
+    claims: list[Claim] = Field(
+        default_factory=list, description="Claims of the remaining tricks, with rewards by timing (never in "
+        "special contracts).")
+    melds: Meld | None = Field(
+        None, description="Melds in any suit, shown compulsorily by the engine (never in special contracts).")
     contracts: list[SpecialContract] = Field(default_factory=list)
     all_tricks: AllTricks | None = None
     doubling: Doubling | None = None
