@@ -108,6 +108,8 @@ def check_end(g: Game, s: State) -> None:
     assert sum(t.points for t in s.tricks) == sum(s.team_points) + transfer * (len(s.team_points) - 1)
     if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED or s.conceded:
         return   # annulled, or an accepted surrender or a concession ends the hand early
+    if s.special is not None and s.special.stops_at_lost_trick and s.bidders_lost_trick:
+        return   # a special contract that stops at its first lost trick (PCC)
     aside = [c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]]
     assert sorted(played + aside) == list(range(g.size)), f"{g.rules.name}: not every card was played exactly once"
     assert sum(s.team_points) == g.points_per_hand - sum(g.points[c] for c in aside)
@@ -187,6 +189,7 @@ def hidden_codes(g: Game, s: State, seat: int) -> set[str]:
     """Codes of cards other seats still hold unseen, less any code the viewer may legitimately see."""
     seen = {g.codes[c] for c in range(g.size) if s.hands[seat] >> c & 1}
     seen |= {g.codes[c] for t in s.tricks for c in t.cards} | {g.codes[c] for c in s.trick_cards}
+    seen |= {g.codes[c] for m in getattr(s, "melded", ()) for c in range(g.size) if m >> c & 1}  # shown melds
     if s.indicator >= 0 and (not s.concealed or seat == s.indicator_owner):
         seen.add(g.codes[s.indicator])    # exposed (face up) or the viewer's own indicator
     out: set[str] = set()
@@ -240,7 +243,7 @@ def test_view_blind_to_other_hands(name: str) -> None:
             check_view_blind(g, s1, seat)
             # public events that depend on hidden cards (an annulment, who is asked about a pointless hand)
             # legitimately tell the hands apart: compare only while both hands stand at the same point
-            if (s1.status, s1.phase, s1.to_act) != (s2.status, s2.phase, s2.to_act):
+            if (s1.status, s1.phase, s1.to_act, s1.meld_suits) != (s2.status, s2.phase, s2.to_act, s2.meld_suits):
                 break
             assert s1.view(seat) == s2.view(seat), f"{name}: seat {seat}'s view depends on seats {a}/{b}'s cards"
             compared += 1

@@ -28,6 +28,8 @@ class ActionSpace:
         names: list[str] = list(FIXED_VERBS)
         names += g.doubling_names
         names += [f"declare {c}" for c in g.contracts]
+        names += [f"declare {c.name}" for c in g.rules.claims]
+        names += ["open"] if g.rules.trump.open_by_choice else []
         names += [a.notation for a in g.bid_actions(0)]
         names += [f"trump {code}" for code in dict.fromkeys(g.codes)]
         names += [f"trump {s}" for s in g.layout.suits] + ["trump seventh"]
@@ -162,9 +164,10 @@ class Observation:
                         break
 
         put_cards(off["hand"], view.hand_cards())
-        put_cards(off["played"], [c for t in view.tricks for c in t.cards])
+        put_cards(off["played"], [c for t in view.tricks for c in t.cards if c >= 0])
         for seat, c in zip(view.trick.seats, view.trick.cards, strict=True):
-            put_cards(off["trick"] + rel(seat) * g.size, [c])
+            if c >= 0:      # a card played face down that this seat did not see stays blank
+                put_cards(off["trick"] + rel(seat) * g.size, [c])
         if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
         if view.trump is None:

@@ -148,6 +148,7 @@ class StateData:
     shown: list[int]         # per seat: cards everyone knows he holds (a folded card shown, melds)
     claims: list[int]        # per claim made: seat * 1000 + the number of cards played before it
     meld_suits: int          # suit bits of the melds shown
+    melded: list[int]        # per seat: the cards of the melds he showed (public while he holds them)
     grading: bool            # a replay inside the claims' grading: no grading of its own
     _legal: tuple[Action, ...] | None
     _legal_mask: int

@@ -40,3 +40,4 @@ def show_melds(st: StateData, p: int) -> None:
         st.target = min(md.target_hi, max(md.target_lo, st.target + change))
         st.meld_suits |= 1 << su
         st.shown[p] |= cards
+        st.melded[p] |= cards

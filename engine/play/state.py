@@ -53,7 +53,7 @@ _COPIED_VALUES = (
 )
 _COPIED_LISTS = (
     "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
-    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "shown", "claims",
+    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "shown", "claims", "melded",
 )
 
 
@@ -163,6 +163,7 @@ class State(TrickPhase):
         self.shown = [0] * n
         self.claims = []
         self.meld_suits = 0
+        self.melded = [0] * n
         self.grading = False
         self._legal = None
         self._legal_mask = 0
