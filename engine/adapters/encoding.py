@@ -216,6 +216,19 @@ class Observation:
         first into the 0/1 positions at once): the positions holding 1.0 as the bits of one int, and the other
         non-zero positions with their values."""
         g = self.game
+        if state.face_down or state.hidden:
+            # cards played face down (the blind cut): what the seat saw of them is the view's to say
+            enc = self.encode(state.view(seat))
+            ones = 0
+            where: list[int] = []
+            values: list[float] = []
+            for i, x in enumerate(enc):
+                if x == 1.0:
+                    ones |= 1 << i
+                elif x:
+                    where.append(i)
+                    values.append(x)
+            return ones, where, values
         n = g.n
         size = g.size
         fc = self.first_copy
@@ -252,8 +265,8 @@ class Observation:
         ones |= 1 << (self.o_to_act + ((to_act - seat) % n if to_act >= 0 else n))
         top = self.top
         c0 = self.o_contract
-        where: list[int] = [c0 + 2]
-        values: list[float] = [state.multiplier / 8.0]
+        where = [c0 + 2]
+        values = [state.multiplier / 8.0]
         if bidder >= 0:
             where += [c0, c0 + 1]
             values += [state.bid / top, state.target / top]
