@@ -122,6 +122,9 @@ class StateData:
     special: ContractRules | None
     declarer: int
     sitting_out: int
+    dummies: int             # bits: seats whose cards lie face up and are played by the declarer
+    exposed: int             # bits: seats whose cards lie face up for everyone to see
+    hand_tricks: int         # tricks in this hand (fewer when a declaration stopped the deal)
     hand_teams: list[list[int]]
     hand_team_of: list[int]
     # play
@@ -152,6 +155,13 @@ class StateData:
     grading: bool            # a replay inside the claims' grading: no grading of its own
     _legal: tuple[Action, ...] | None
     _legal_mask: int
+
+    @property
+    def controller(self) -> int:
+        """The seat whose player chooses the action now: the seat to act, or the declarer for his dummy (-1 once
+        the hand is over)."""
+        p = self.to_act
+        return self.declarer if p >= 0 and self.dummies >> p & 1 else p
 
     @property
     def indicator_owner(self) -> int:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.play.actions import Action
 from engine.play.rules import SCORE_EXCHANGE, ClaimRules
-from engine.play.sweep import sweep_provable
+from engine.play.sweep_proof import sweep_provable
 
 if TYPE_CHECKING:
     from engine.play.base import StateData as StateBase
@@ -49,7 +49,7 @@ def cards_played(st: StateBase, trick_size: int) -> int:
 
 def _sweeper(st: StateData) -> int:
     """The hand team that won every trick of a complete hand (-1: none)."""
-    if len(st.tricks) != st.game.tricks_per_hand:
+    if len(st.tricks) != st.hand_tricks:
         return -1
     team = st.hand_team_of[st.tricks[0].winner]
     for t in st.tricks:
@@ -70,7 +70,7 @@ def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
     """(cards played before the turn, provable) for each turn to play of `team`'s players before card number
     `upto` (counted from 0) is played, replayed from the deal; the first proof found ends the list."""
     replay = _replay(st)
-    total = st.game.tricks_per_hand * st.trick_size
+    total = st.hand_tricks * st.trick_size
     out: list[tuple[int, bool]] = []
     played = 0
     for a in st.history:
@@ -110,7 +110,7 @@ def grade_claims(st: StateData, gp: list[int]) -> list[int]:
 def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: list[int]) -> int | None:
     """The side's result for a sweep with its claim (None: the hand scores as usual)."""
     if claim is None:
-        proofs = _turn_proofs(st, team, st.game.tricks_per_hand * st.trick_size)
+        proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
         return rules.wrong_but_won if any(ok for _, ok in proofs) else None
     at = claim % SEAT_FACTOR
     if rules.provable:

@@ -11,6 +11,10 @@ from pathlib import Path
 
 from engine.play.game import Game
 from engine.play.rules import (
+    DECLARE_AFTER_DEAL,
+    DECLARE_BEFORE_TRICK,
+    DECLARE_IN_AUCTION,
+    DECLARE_IN_SECOND_AUCTION,
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
@@ -30,6 +34,9 @@ from engine.play.rules import (
     STEP_AUCTION,
     STEP_SECOND_AUCTION,
     STEP_TRUMP,
+    SWEEP_ANY,
+    SWEEP_FORBIDDEN,
+    SWEEP_REQUIRED,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
@@ -85,6 +92,9 @@ _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCT
          "second_auction": STEP_SECOND_AUCTION}
 _REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
 _ROLE = {"bidder": ROLE_HOLDER, "partner": ROLE_PARTNERS}
+_DECLARE = {"after_full_deal": DECLARE_AFTER_DEAL, "first_auction": DECLARE_IN_AUCTION,
+            "second_auction": DECLARE_IN_SECOND_AUCTION, "before_trick": DECLARE_BEFORE_TRICK}
+_SWEEP = {"any": SWEEP_ANY, "forbidden": SWEEP_FORBIDDEN, "required": SWEEP_REQUIRED}
 _WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "before_play": WINDOW_BEFORE_PLAY}
 
 
@@ -206,7 +216,8 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
         void_in_plain_suit=_VOID[b.void_in_plain_suit],
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
         suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump,
-        blind_cut=p.blind_cut, exhausted_trumps=p.exhausted_trumps)
+        blind_cut=p.blind_cut, exhausted_trumps=p.exhausted_trumps,
+        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner")
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
@@ -222,10 +233,12 @@ def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRul
 
 
 def _contract(c: m.SpecialContract) -> ContractRules:
-    return ContractRules(name=c.name, anyone=c.who == "anyone", partner_sits_out=c.partner == "sits_out",
-                         no_trumps=c.trumps == "none", made=c.made, failed=c.failed,
-                         in_second_auction=c.offered == "in_second_auction", open_trump=c.open_trump,
-                         stops_at_lost_trick=c.stops_at_lost_trick)
+    return ContractRules(name=c.name, anyone=c.who == "anyone", sole_winner=c.who == "sole_winner",
+                         window=_DECLARE[c.window], trick=c.trick or 0, stops_deal=c.deal == "stops",
+                         partner_sits_out=c.partner == "sits_out", dummy=c.partner == "dummy",
+                         no_trumps=c.trumps == "none", side_wins=c.must_win == "side",
+                         stops_at_first_loss=c.stops_at_first_loss, sure_sweep=_SWEEP[c.sure_sweep],
+                         played=c.played, made=c.made, failed=c.failed or 0, open_trump=c.open_trump)
 
 
 def _claim(c: m.Claim) -> ClaimRules:

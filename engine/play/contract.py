@@ -1,4 +1,5 @@
-"""Steps between the auction and the first lead: trump choice, doubling, redeal and special contracts. (The raise
+"""Steps between the auction and the first lead: trump choice, doubling, redeal and special contracts (the
+declarations of every window: after the full deal, in the first auction, before a trick). (The raise
 and the second auction are rounds of the auction: engine/play/auction.py.)"""
 
 from __future__ import annotations
@@ -7,7 +8,18 @@ from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
 from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP
 from engine.play.game import NO_TRUMP
-from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, WINDOW_AFTER_TRUMP, ContractRules
+from engine.play.rules import (
+    DECLARE_AFTER_DEAL,
+    DECLARE_IN_AUCTION,
+    DECLARE_IN_SECOND_AUCTION,
+    SEVENTH_CARD,
+    SEVENTH_CARD_INDEX,
+    SWEEP_ANY,
+    SWEEP_REQUIRED,
+    WINDOW_AFTER_TRUMP,
+    ContractRules,
+)
+from engine.play.sweep import is_sure_sweep
 
 
 class ContractPhases(AuctionPhase):
@@ -192,9 +204,138 @@ class ContractPhases(AuctionPhase):
         else:
             self._next_step()
 
+    # --- declarations (special contracts): one shape, three windows ------------------------------------
+    def _holding(self, seat: int) -> int:
+        """The cards `seat` holds, a trump card it laid face down included."""
+        h = self.hands[seat]
+        if seat == self.folder and self.concealed and self.indicator >= 0:
+            h |= 1 << self.indicator
+        return h
+
+    def _may_declare(self, c: ContractRules, seat: int) -> bool:
+        """Who may declare `c` (its window is checked by the caller) and whether his cards meet its sure-sweep
+        rule."""
+        if c.sole_winner:
+            if self.tricks_won_by[seat] != len(self.tricks):
+                return False
+        elif not c.anyone and seat != self.bidder:
+            return False
+        if c.sure_sweep != SWEEP_ANY:
+            return is_sure_sweep(self.game, self._holding(seat)) == (c.sure_sweep == SWEEP_REQUIRED)
+        return True
+
     def _eligible_contracts(self, seat: int) -> list[str]:
         return [c.name for c in self.game.rules.contracts
-                if not c.in_second_auction and (c.anyone or seat == self.bidder)]
+                if c.window == DECLARE_AFTER_DEAL and self._may_declare(c, seat)]
+
+    def _start_declarations(self) -> bool:
+        if self.special is not None:   # a declaration of the auction already holds the hand
+            return False
+        self.queue = [s for s in self._seats_from(self.first) if self._eligible_contracts(s)]
+        if not self.queue:
+            return False
+        self.phase = DECLARE
+        self.to_act = self.queue[0]
+        return True
+
+    def _declare_legal(self) -> list[Action]:
+        g = self.game
+        p = self.to_act
+        if self.opening:
+            return [g.action(p, "open"), g.action(p, "pass")]
+        return [g.action(p, "pass")] + [g.action(p, "declare", n) for n in self._eligible_contracts(p)]
+
+    def _declare_apply(self, a: Action) -> None:
+        if self.opening:
+            self._opening_apply(a)
+            return
+        if a.verb == "pass":
+            self.queue.pop(0)
+            if self.queue:
+                self.to_act = self.queue[0]
+            else:
+                self._next_step()
+            return
+        if self._take_contract(self.game.contracts[a.arg], a.seat):
+            self._next_step()
+
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        if self.special is not None:
+            return []
+        window = DECLARE_IN_AUCTION if self.round == 1 else DECLARE_IN_SECOND_AUCTION
+        g = self.game
+        return [g.action(seat, "declare", c.name) for c in g.rules.contracts
+                if c.window == window and self._may_declare(c, seat)]
+
+    def _declare_in_auction(self, a: Action) -> None:
+        if self.round == 2:
+            self._declare_in_second_auction(a)
+            return
+        self._declare_in_first_auction(a)
+
+    def _declare_in_second_auction(self, a: Action) -> None:
+        """A declaration of the second auction outranks every number: its declarer is the new holder, lays the
+        trump card anew, and the round ends at once."""
+        p = a.seat
+        if self.asker >= 0:     # said in the asker's place: the speech of both
+            self.spoke[self.asker] = True
+            self.asker = -1
+            self.handed_back = False
+        self.spoke[p] = True
+        self.round_bids += 1
+        self.high_bidder = p
+        self.refold = True
+        self._take_contract(self.game.contracts[a.arg], p)
+        self._end_round()
+
+    def _declare_in_first_auction(self, a: Action) -> None:
+        """A declaration outranks every number and ends the auction: its declarer holds the contract, and the
+        schedule goes on without the trump step and later rounds of bidding (and, if it stops the deal, without
+        dealing)."""
+        p = a.seat
+        c = self.game.contracts[a.arg]
+        self.spoke[p] = True
+        self.high_bidder = p
+        if self.game.rules.table.bidder_plays_alone:
+            self._regroup_for_declarer(p)
+            self.team_points = [0] * len(self.hand_teams)
+        self.bidder = p
+        if c.stops_deal:
+            self.hand_tricks = self.given[p]
+        if self._take_contract(c, p):
+            self._next_step()
+
+    def _take_contract(self, c: ContractRules, p: int) -> bool:
+        """Seat `p` declares `c`: he holds the contract; False when that ends the hand (a hand shown instead of
+        played)."""
+        g = self.game
+        self.special = c
+        self.declarer = p
+        if g.rules.table.bidder_plays_alone or p != self.bidder:
+            self._regroup_for_declarer(p)
+        self.bidder = p
+        team = self.hand_teams[self.hand_team_of[p]]
+        if c.partner_sits_out or c.dummy:
+            for s in team:
+                if s != p:
+                    if c.partner_sits_out:
+                        self.sitting_out |= 1 << s
+                    else:
+                        self.dummies |= 1 << s
+                        self.exposed |= 1 << s
+        if c.no_trumps:
+            if self.indicator >= 0 and self.concealed:
+                self.hands[self.indicator_owner] |= 1 << self.indicator
+            self._set_trump(NO_TRUMP)
+            self.indicator = -1
+            self.concealed = False
+            self.exposed_trick = 0
+        self.bidders_lost_trick = False   # the undertaking runs from the declaration on
+        if not c.played:
+            self.exposed |= 1 << p
+            self._finish()
+            return False
+        return True
 
     # --- the holder's choice to open the trump before trick 1 (trump.opening.by_choice) -----------------
     def _start_opening(self) -> bool:
@@ -223,77 +364,14 @@ class ContractPhases(AuctionPhase):
             self.shown[self.folder] |= 1 << self.indicator
             self.indicator = -1
 
-    def _start_declarations(self) -> bool:
-        self.queue = [s for s in self._seats_from(self.first) if self._eligible_contracts(s)]
-        if not self.queue:
-            return False
-        self.phase = DECLARE
-        self.to_act = self.queue[0]
-        return True
-
-    def _declare_legal(self) -> list[Action]:
-        g = self.game
-        p = self.to_act
-        if self.opening:
-            return [g.action(p, "open"), g.action(p, "pass")]
-        return [g.action(p, "pass")] + [g.action(p, "declare", n) for n in self._eligible_contracts(p)]
-
-    def _declare_apply(self, a: Action) -> None:
-        if self.opening:
-            self._opening_apply(a)
-            return
-        if a.verb == "pass":
-            self.queue.pop(0)
-            if self.queue:
-                self.to_act = self.queue[0]
-            else:
-                self._next_step()
-            return
-        self._take_special(self.game.contracts[a.arg], a.seat)
-        self._next_step()
-
-    def _take_special(self, c: ContractRules, p: int) -> None:
-        """Seat `p` holds the special contract `c`: its side, its partners out where they sit out, its trump."""
-        g = self.game
-        self.special = c
-        self.declarer = p
-        if g.rules.table.bidder_plays_alone or p != self.bidder:
-            self._regroup_for_declarer(p)
-        self.bidder = p
-        if c.partner_sits_out:
-            team = self.hand_teams[self.hand_team_of[p]]
-            for s in team:
-                if s != p:
-                    self.sitting_out |= 1 << s
-        if c.no_trumps:
-            if self.indicator >= 0 and self.concealed:
-                self.hands[self.indicator_owner] |= 1 << self.indicator
-            self._set_trump(NO_TRUMP)
-            self.indicator = -1
-            self.concealed = False
-            self.exposed_trick = 0
-
-    # --- special contracts offered as speeches of the second auction (above every number) ------------------
-    def _declarations_as_bids(self, seat: int) -> list[Action]:
-        if self.round != 2 or self.special is not None:
-            return []
-        g = self.game
-        return [g.action(seat, "declare", c.name) for c in g.rules.contracts
-                if c.in_second_auction and (c.anyone or seat == self.bidder)]
-
-    def _declare_in_auction(self, a: Action) -> None:
-        """The declaration outranks every number: its declarer is the new holder and the round ends at once."""
-        p = a.seat
-        if self.asker >= 0:     # said in the asker's place: the speech of both
-            self.spoke[self.asker] = True
-            self.asker = -1
-            self.handed_back = False
-        self.spoke[p] = True
-        self.round_bids += 1
-        self.high_bidder = p
-        self.refold = True
-        self._take_special(self.game.contracts[a.arg], p)
-        self._end_round()
+    def _expose_partners(self) -> None:
+        """play.exposed_after_deal: once every card is dealt and the bidder is known, his partners' cards lie face
+        up to the end of the hand."""
+        if self.game.rules.play.bidders_partner_exposed and self.bidder >= 0 and \
+                self.given[self.bidder] >= len(self.dealt[self.bidder]):
+            for s in self.hand_teams[self.hand_team_of[self.bidder]]:
+                if s != self.bidder:
+                    self.exposed |= 1 << s
 
     def _regroup_for_declarer(self, declarer: int) -> None:
         """A declarer from another team (or at a lone-bidder table) plays with their own team."""

@@ -24,6 +24,10 @@ LED_FOLLOW_OR_DISCARD, LED_MAY_CALL_AND_PLAY_INDICATOR, LED_MUST_CALL = range(3)
 VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY_OR_INDICATOR = range(3)
 # scoring.method
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
+# special.contracts[].window: after the full deal (asked in turn), a speech of the first auction, before a trick
+DECLARE_AFTER_DEAL, DECLARE_IN_AUCTION, DECLARE_BEFORE_TRICK, DECLARE_IN_SECOND_AUCTION = range(4)
+# special.contracts[].sure_sweep
+SWEEP_ANY, SWEEP_FORBIDDEN, SWEEP_REQUIRED = range(3)
 # special.doubling.window
 WINDOW_AFTER_TRUMP, WINDOW_IN_AUCTION, WINDOW_BEFORE_PLAY = range(3)
 # who speaks in a round of one turn each: the contract holder, his partners (from him round the table), everyone
@@ -123,6 +127,7 @@ class PlayRules(Record):
     must_not_undertrump: bool
     blind_cut: bool                # void players play face down while the trump is concealed (no call)
     exhausted_trumps: bool         # a bidder whose trump lead nobody followed keeps leading trumps
+    bidders_partner_exposed: bool  # once dealt, the bidder's partners' cards lie face up to the end
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,14 +161,21 @@ class ContractRules(Record):
     """A special contract to win every trick (`declare NAME`)."""
 
     name: str
-    anyone: bool                   # any player may declare it (else only the bidder)
+    anyone: bool                   # any player may declare it (else only the bidder, or with sole_winner ...)
+    sole_winner: bool              # ... only a player who has won every trick so far himself
+    window: int                    # DECLARE_* (when it is offered)
+    trick: int                     # DECLARE_BEFORE_TRICK: declared before leading this trick (1-based)
+    stops_deal: bool               # declared in the first auction: no more cards are dealt
     partner_sits_out: bool
+    dummy: bool                    # the partners' cards lie face up and the declarer plays them
     no_trumps: bool
+    side_wins: bool                # every trick must go to the declarer's side (else to the declarer himself)
+    stops_at_first_loss: bool
+    sure_sweep: int                # SWEEP_*: what the declarer's cards must be
+    played: bool                   # else the cards are shown instead of played: the hand ends, made
     made: int
     failed: int
-    in_second_auction: bool        # a speech of the second auction above every number (else declared after)
     open_trump: bool               # the trump is open from the start; the declarer leads a trump to trick 1
-    stops_at_lost_trick: bool      # play stops at the first trick the declarer loses
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -46,7 +46,8 @@ _COPIED_VALUES = (
     "lapses", "refold",
     "bidder", "bid", "target", "trump", "folder", "concealed", "indicator", "seventh", "exposed_trick",
     "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
-    "sitting_out", "leader", "led", "led_suits", "played_suits", "trump_mask", "strength", "constraint", "caller",
+    "sitting_out", "dummies", "exposed", "hand_tricks", "leader", "led", "led_suits", "played_suits", "trump_mask",
+    "strength", "constraint", "caller",
     "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
     "new_match_target", "opening", "open_duty", "exhausted", "face_down", "hidden", "meld_suits", "grading",
     "_game_points", "_made",
@@ -134,6 +135,9 @@ class State(TrickPhase):
         self.special = None
         self.declarer = -1
         self.sitting_out = 0
+        self.dummies = 0
+        self.exposed = 0
+        self.hand_tricks = game.tricks_per_hand
         self.hand_teams = [list(t) for t in teams]
         self.hand_team_of = list(game.team_of)
         self.leader = -1
@@ -202,10 +206,17 @@ class State(TrickPhase):
 
     def _next_step(self) -> None:
         schedule = self.game.rules.schedule
+        exposing = self.game.rules.play.bidders_partner_exposed
         while self.status == "in_progress":
+            if exposing:
+                self._expose_partners()
             if self.step < len(schedule):
                 code = schedule[self.step]
                 self.step += 1
+                special = self.special
+                if special is not None and (code == STEP_TRUMP or code == STEP_SECOND_AUCTION
+                                            or (code > 0 and special.stops_deal)):
+                    continue   # a declaration of the auction holds the hand: its trump, no more bidding
                 if code > 0:
                     self._deal(code)
                     if self.given[0] >= len(self.dealt[0]) and self._after_full_deal():
@@ -264,7 +275,8 @@ class State(TrickPhase):
         an = g.rules.annul
         # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
         # included), not after an accepted surrender or a concession, which end the hand by agreement
-        if self.surrender != SURRENDER_ACCEPTED and not self.conceded and self.trump >= 0:
+        shown = self.special is not None and not self.special.played
+        if self.surrender != SURRENDER_ACCEPTED and not self.conceded and not shown and self.trump >= 0:
             if an.trump_never_exposed and self.concealed:
                 self._annul("the trump was never exposed", ANNUL_NEVER_EXPOSED)
                 return
@@ -282,7 +294,7 @@ class State(TrickPhase):
     # --- the public interface -----------------------------------------------------------------------
     @property
     def current_seat(self) -> int:
-        """The seat to act, or -1 when the hand is over."""
+        """The seat to act, or -1 when the hand is over (see `controller` for who chooses a dummy's play)."""
         return self.to_act
 
     @property

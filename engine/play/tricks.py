@@ -59,7 +59,8 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.has_claims or g.lead_duties)
+        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.play_declarations
+                               or g.has_claims or g.lead_duties)
         if g.rules.melds is not None:
             self._show_melds(self.to_act)
 
@@ -109,6 +110,10 @@ class TrickPhase(ContractPhases):
         if g.has_claims and self.special is None:
             extras.extend(self._claims_open(p))
         trick = self.trick_cards
+        if g.play_declarations and not trick and self.special is None:
+            for dc in g.play_declarations:   # before leading trick N
+                if dc.trick == len(self.tricks) + 1 and self._may_declare(dc, p):
+                    extras.append(g.action(p, "declare", dc.name))
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
             c = self.constraint
@@ -278,7 +283,10 @@ class TrickPhase(ContractPhases):
         elif verb == "concede":
             self._concede()
         elif verb == "declare":
-            self._claim(a)
+            if a.arg in self.game.contracts:
+                self._take_contract(self.game.contracts[a.arg], a.seat)
+            else:
+                self._claim(a)
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -398,7 +406,7 @@ class TrickPhase(ContractPhases):
             pts += points[c]
         winner = self.trick_seats[win]
         team = self.hand_team_of[winner]
-        if len(self.tricks) + 1 == g.tricks_per_hand:
+        if len(self.tricks) + 1 == self.hand_tricks:
             d = g.rules.deck
             pts += d.last_trick_bonus
             if d.last_trick_transfer:   # the last trick's loser gives the amount to its winner
@@ -409,8 +417,9 @@ class TrickPhase(ContractPhases):
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[team] += pts
         self.tricks_won_by[winner] += 1
+        special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
-                self.special is not None and winner != self.declarer):
+                special is not None and not special.side_wins and winner != self.declarer):
             self.bidders_lost_trick = True
         self.trick_cards = []
         self.trick_seats = []
@@ -418,10 +427,8 @@ class TrickPhase(ContractPhases):
         self.leader = self.to_act = winner
         if g.lead_duties or g.rules.trump.open_after_trick:
             self._after_trick_duties(cards)
-        if self.special is not None and self.special.stops_at_lost_trick and winner != self.declarer:
-            self._finish()      # the contract is lost: play stops
-            return
-        if len(self.tricks) == g.tricks_per_hand:
+        if len(self.tricks) == self.hand_tricks or (
+                special is not None and special.stops_at_first_loss and self.bidders_lost_trick):
             self._finish()
         elif g.rules.melds is not None:
             self._show_melds(winner)

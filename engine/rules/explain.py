@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.rules.checks import cards_per_player, deck_size, has_indicator_card, total_points
+from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.load import Report
-from engine.rules.model import BidRange, CaptureBonus, PartnerSpeech, Ruleset
+from engine.rules.model import BidRange, CaptureBonus, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
 
@@ -278,6 +278,11 @@ def _play(rs: Ruleset) -> Iterator[Line]:
     if rs.play.must_not_undertrump:
         yield ("A player who cannot follow may not play a trump lower than one already in the trick, unless "
                "holding nothing else."), (_p("play", "must_not_undertrump"),)
+    if rs.play.exposed_after_deal == "bidders_partner":
+        partners = "partners lay" if max(len(t) for t in rs.table.teams) > 2 else "partner lays"
+        yield (f"Once every card is dealt and the bidder is known, the bidder's {partners} his cards face up for "
+               "everyone to see, to the end of the hand; he still chooses his own plays."), (
+            _p("play", "exposed_after_deal"),)
 
 
 def _concealed(rs: Ruleset) -> Iterator[Line]:
@@ -383,15 +388,7 @@ def _special(rs: Ruleset) -> Iterator[Line]:
     if s.pair is not None:
         yield from _pair(rs)
     for i, c in enumerate(s.contracts):
-        who = "the bidder" if c.who == "bidder" else "any player (the first to declare, from the first hand)"
-        trumps = "without trumps" if c.trumps == "none" else "with the chosen trump"
-        partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
-        partner = "" if w.alone else (
-            f"; their {partners} lay their cards aside" if c.partner == "sits_out"
-            else f"; their {partners} play, and a trick won by one counts as lost")
-        stake = _stake(rs, c.made, c.failed, "the declarer" if w.alone else "the declarer's team")
-        yield (f"{c.name} (`declare {c.name}`): after the full deal {who} may undertake to win every trick "
-               f"alone, {trumps}, leading the first trick{partner}; {stake}."), (_p("special", "contracts", i),)
+        yield _declaration(rs, c), (_p("special", "contracts", i),)
     if s.all_tricks is not None:
         yield f"If {w.bidders} wins every trick, the score is multiplied by {s.all_tricks.multiplier}.", (
             _p("special", "all_tricks"),)
@@ -411,6 +408,66 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         when = "; ".join(moments[x] for x in s.concede.when)
         yield (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
                "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
+
+
+_SWEEP_TEST = ("a sure sweep: at no-trumps, leading, every card he holds outranks all the cards of its suit he "
+               "lacks or has above it at least as many of his own cards of that suit as he lacks")
+
+
+def _declaration(rs: Ruleset, c: SpecialContract) -> str:
+    """One declaration: who, when, on what cards, what it undertakes, how it is played, what it is worth."""
+    w = _Words(rs)
+    team = "the declarer" if w.alone else "the declarer's team"
+    if c.who == "sole_winner":
+        who = "a player who has won every trick so far himself"
+    elif c.who == "bidder":
+        who = "the bidder"
+    elif c.window == "after_full_deal":
+        who = "any player (the first to declare, asked in turn from the first hand)"
+    else:
+        who = "any player"
+    if c.window == "first_auction":
+        when = (f"at his turn in the first auction {who} may declare it instead of a number: it outranks every "
+                "number and ends the auction")
+        if c.deal == "stops":
+            when += f", and no more cards are dealt (the hand is played on the first {cards_before(rs, 'auction')})"
+    elif c.window == "before_trick":
+        when = f"before leading trick {c.trick}, {who} may declare it"
+    else:
+        when = f"after the full deal {who} may declare it"
+    if c.sure_sweep == "forbidden":
+        when += ", but not with " + _SWEEP_TEST
+    elif c.sure_sweep == "required":
+        when += ", holding " + _SWEEP_TEST
+    if not c.played:
+        return (f"{c.name} (`declare {c.name}`): {when}; he lays his cards face up and the hand ends without play, "
+                f"{team} scoring {_signed(c.made)} in place of the hand's score.")
+    trumps = "without trumps" if c.trumps == "none" else "with the trump as it stands"
+    partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
+    if w.alone:
+        partner = ""
+    elif c.partner == "sits_out":
+        partner = "; his partners lay their cards aside" if partners == "partners" else \
+            "; his partner lays his cards aside"
+    elif c.partner == "dummy":
+        whose = "partners'" if partners == "partners" else "partner's"
+        partner = (f"; his {whose} cards lie face up and he plays them himself (written with their seat), a "
+                   "trick they win counting as his side's")
+    elif partners == "partners":
+        partner = "; his partners play their own cards, and a trick one of them wins counts as lost" \
+            if c.must_win == "declarer" else "; his partners play their own cards"
+    else:
+        partner = "; his partner plays his own cards, and a trick he wins counts as lost" \
+            if c.must_win == "declarer" else "; his partner plays his own cards"
+    if c.must_win == "declarer":
+        undertaking = "every trick from then on himself" if c.window == "before_trick" else "every trick himself"
+    else:
+        undertaking = "every trick for his side"
+    lead = "" if c.window == "before_trick" else ", leading the first trick"
+    stop = "; play stops at the first trick lost" if c.stops_at_first_loss else ""
+    stake = _stake(rs, c.made, c.failed or 0, team)
+    return (f"{c.name} (`declare {c.name}`): {when}; he undertakes to win {undertaking}, {trumps}{lead}{partner}"
+            f"{stop}; {stake}, in place of the hand's score.")
 
 
 def _capture(rs: Ruleset, b: CaptureBonus) -> str:

@@ -276,6 +276,10 @@ class Play(Section):
     exhausted_trumps: bool = Field(
         False, description="A bidder who led a trump that no other player followed must lead trumps while he "
         "holds any (not in special contracts).")
+    exposed_after_deal: Literal["nobody", "bidders_partner"] = Field(
+        "nobody", description="Cards lying face up for every player to see: bidders_partner, once every card is "
+        "dealt and the bidder is known, the bidder's partners' cards, to the end of the hand (they still choose "
+        "their own plays).")
 
 
 # ------------------------------------------------------------------------------------ raise / special
@@ -311,24 +315,48 @@ class Pair(Section):
 
 
 class SpecialContract(Section):
-    """A contract to win every trick, declared after the full deal (Thani, Single Hand, ...)."""
+    """A contract to win every trick, or a hand shown instead of played: a declaration (Thani, Single Hand, Cot on
+    four cards, a sure sweep laid down). Who may declare it, in which window, what it undertakes, how sure the
+    declarer's cards must be, what it is worth, and whether play stops."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
-    who: Literal["bidder", "anyone"]
-    partner: Literal["plays", "sits_out"] = Field(
-        "plays", description="Whether the declarer's partners play their cards or lay them aside.")
+    who: Literal["bidder", "anyone", "sole_winner"] = Field(
+        description="Who may declare it: the bidder; any player; a player who has won every trick so far himself "
+        "(window before_trick).")
+    window: Literal["after_full_deal", "first_auction", "second_auction", "before_trick"] = Field(
+        "after_full_deal", description="When: once every step before play is done, players asked in turn from the "
+        "first hand; as a speech at one's turn in the first auction, outranking every number and ending it; as a "
+        "speech of the second auction, outranking every number and ending the round, its declarer then laying "
+        "the trump card as a new holder; before leading trick `trick`, by the player on lead.")
+    trick: Annotated[int, Field(ge=2, le=20)] | None = Field(
+        None, description="For window before_trick: the trick the declaration is made before (the declarer is on "
+        "lead to it).")
+    deal: Literal["continues", "stops"] = Field(
+        "continues", description="For window first_auction: the rest of the schedule is dealt, or no more cards "
+        "are dealt and the hand is played on the cards dealt so far.")
+    partner: Literal["plays", "sits_out", "dummy"] = Field(
+        "plays", description="Whether the declarer's partners play their own cards, lay them aside, or lay them "
+        "face up for the declarer to play (a dummy, written with the dummy's seat).")
     trumps: Literal["keep", "none"] = Field("keep", description="Keep the chosen trump, or play without.")
-    made: int
-    failed: int
-    offered: Literal["after_full_deal", "in_second_auction"] = Field(
-        "after_full_deal", description="after_full_deal: a declaration after every step; in_second_auction: a "
-        "speech of the second auction above every number, which ends the round; its declarer then lays the "
-        "trump card as a new holder.")
+    must_win: Literal["declarer", "side"] = Field(
+        "declarer", description="Who must win every trick from the declaration on: the declarer himself, or his "
+        "side (his partners' tricks count).")
+    stops_at_first_loss: bool = Field(
+        False, description="Play stops at the first trick the declaration loses (it is failed).")
+    sure_sweep: Literal["any", "forbidden", "required"] = Field(
+        "any", description="The declarer's cards: any; may not be a sure sweep; must be a sure sweep. A sure sweep "
+        "wins every trick at no-trumps with its holder leading, whatever the others hold: each card outranks "
+        "every card of its suit he lacks, or has above it in that suit at least as many of his own cards as he "
+        "lacks cards of that suit.")
+    played: bool = Field(
+        True, description="false: the cards are shown face up instead of played; the hand ends at once, made.")
+    made: int = Field(description="Match units to the declarer's team when made (replacing the hand's score).")
+    failed: int | None = Field(
+        None, description="Match units to the declarer's team when failed (negative: a loss); needed unless the "
+        "hand is shown instead of played.")
     open_trump: bool = Field(
         False, description="The trump is open from the start: a folded card returns to the declarer's hand at "
         "once and, on lead to trick 1, he must lead a trump (if he holds one).")
-    stops_at_lost_trick: bool = Field(
-        False, description="Play stops at the first trick the declarer loses (the contract has failed).")
 
 
 class Surrender(Section):
