@@ -113,6 +113,16 @@ LAST_TRICK_1 = {"special": {"capture_bonuses": [{"trigger": "last_trick", "amoun
 JACKS = {"special": {"capture_bonuses": [{"trigger": "all_of_rank", "rank": "J", "amount": 1,
                                           "unit": "game_points"}]}}
 SETS = {"match": {"win_at": None, "lose_at": None, "sets": {"at": 6, "win_sets": 3}}}
+PCC_304 = {"name": "pcc", "who": "anyone", "window": "second_auction", "partner": "sits_out", "trumps": "keep",
+           "open_trump": True, "stops_at_first_loss": True, "made": 4, "failed": -5}
+CAPS_REWARDS = {"on_time": 1, "on_time_score": "adds", "on_time_before_trick": 7, "wrong_but_won": -2, "failed": -5}
+CAPS_304 = {"name": "caps", "certainty": "provable", "first_moment": True, "stops_play": False,
+            "rewards": CAPS_REWARDS}
+MELDS_304 = {"ranks": ["K", "Q"], "trump_value": 40, "plain_value": 20, "when": ["side_won_a_trick", "trump_exposed"],
+             "target_bounds": [0, 314]}
+# caps that need not be certain: any claim that comes true is on time (so on-time rewards show in random play)
+CAPS_ANY_CLAIM = CAPS_304 | {"certainty": "none"}
+CAPS_ANY = {"special": {"claims": [CAPS_ANY_CLAIM]}}
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
                                     "schedule": [{"deal": 12}, "auction"]}),
@@ -291,6 +301,43 @@ CHANGES: dict[str, Change] = {
     "annul.trump_never_exposed": ("twenty-nine", {"annul": {"trump_never_exposed": False}}),
     "annul.held_all_trumps_checked": ("twenty-eight-3p", {"annul": {"held_all_trumps_checked": "before_play"}}),
     "annul.pointless_hand_may_redeal": ("twenty-eight-6p", {"annul": {"pointless_hand_may_redeal": True}}),
+    # 304's mechanisms: the blind cut, opening the trump, lead duties, PCC, caps (claims), marriages (melds)
+    "play.blind_cut": ("three-hundred-and-four", {"play": {"blind_cut": False}}),
+    "play.exhausted_trumps": ("three-hundred-and-four", {"play": {"exhausted_trumps": False}}),
+    "trump.opening.by_choice": ("three-hundred-and-four", {"trump": {"opening": {"by_choice": False}}}),
+    "trump.opening.lead_trump_after": ("three-hundred-and-four", {"trump": {"opening": {
+        "lead_trump_after": False}}}),
+    "trump.opening.after_trick": ("three-hundred-and-four", {"trump": {"opening": {"after_trick": 3}}}),
+    "trump.opening.from_bid": ("three-hundred-and-four", {"trump": {"opening": {"from_bid": 160}}}),
+    "special.contracts[].open_trump": ("three-hundred-and-four", {"special": {"contracts": [PCC_304 | {
+        "open_trump": False}]}}),
+    "special.claims[].name": ("three-hundred-and-four", {"special": {"claims": [{"name": "kaps"}]}}),
+    "special.claims[].certainty": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "certainty": "none"}]}}),
+    "special.claims[].first_moment": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "first_moment": False}]}}),
+    "special.claims[].stops_play": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "stops_play": True}]}}),
+    "special.claims[].rewards.on_time": (("three-hundred-and-four", CAPS_ANY), {"special": {"claims": [
+        CAPS_ANY_CLAIM | {"rewards": CAPS_REWARDS | {"on_time": 3}}]}}),
+    "special.claims[].rewards.on_time_score": (("three-hundred-and-four", CAPS_ANY), {"special": {"claims": [
+        CAPS_ANY_CLAIM | {"rewards": CAPS_REWARDS | {"on_time_score": "replaces"}}]}}),
+    "special.claims[].rewards.on_time_before_trick": (("three-hundred-and-four", CAPS_ANY), {"special": {"claims": [
+        CAPS_ANY_CLAIM | {"rewards": CAPS_REWARDS | {"on_time_before_trick": None}}]}}),
+    "special.claims[].rewards.wrong_but_won": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "rewards": CAPS_REWARDS | {"wrong_but_won": -1}}]}}),
+    "special.claims[].rewards.failed": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "rewards": CAPS_REWARDS | {"failed": -4}}]}}),
+    "special.melds.ranks": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
+        "ranks": ["K", "J"]}}}),
+    "special.melds.trump_value": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
+        "trump_value": 80}}}),
+    "special.melds.plain_value": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
+        "plain_value": 60}}}),
+    "special.melds.when": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
+        "when": ["side_won_a_trick"]}}}),
+    "special.melds.target_bounds": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
+        "target_bounds": [200, 300]}}}),
 }
 
 
@@ -304,7 +351,11 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 
 # Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
-RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void"}
+RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
+          # (sweeps, which claims are graded on: a seat holding every trump)
+          "special.claims[].certainty", "special.claims[].first_moment", "special.claims[].rewards.on_time",
+          "special.claims[].rewards.on_time_score", "special.claims[].rewards.on_time_before_trick",
+          "special.claims[].rewards.wrong_but_won"}
 
 
 def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:

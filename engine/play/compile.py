@@ -76,8 +76,8 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
-    "special.claims.who",                # one allowed value (a player of a side unbeaten so far)
-    "special.claims.claims",             # one allowed value (every remaining trick for the side)
+    "special.claims[].who",                # one allowed value (a player of a side unbeaten so far)
+    "special.claims[].claims",             # one allowed value (every remaining trick for the side)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
