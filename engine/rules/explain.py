@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.load import Report
-from engine.rules.model import BidRange, CaptureBonus, PartnerSpeech, Ruleset, SpecialContract
+from engine.rules.model import BidRange, CaptureBonus, Claim, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
 
@@ -257,6 +257,17 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.may_redeal is not None:
         yield (f"Instead of choosing the trump, a bidder whose cards total at most {t.may_redeal.max_points} points "
                "may ask for a new deal (`redeal`)."), (_p("trump", "may_redeal"),)
+    o = t.opening
+    if o is not None and o.by_choice:
+        duty = "; having opened, on lead to trick 1 he must lead a trump if he holds one" if o.lead_trump_after \
+            else ""
+        yield ("Before trick 1 the holder of a concealed trump says `open` (the folded card rejoins his hand and the "
+               f"trump suit is shown) or `pass` (it stays concealed){duty}."), (
+            _p("trump", "opening", "by_choice"), _p("trump", "opening", "lead_trump_after"))
+    if o is not None and o.after_trick is not None:
+        yield (f"A contract of {o.from_bid} or more still concealed at the end of trick {o.after_trick} is opened "
+               "then: the folded card is shown and rejoins the hand."), (
+            _p("trump", "opening", "after_trick"), _p("trump", "opening", "from_bid"))
     if t.no_trumps and t.no_trumps_ranking == "reversed":
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
@@ -264,12 +275,18 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
-    caller = " except a caller, as below" if rs.trump.concealed and rs.play.reveal.caller_must_trump else ""
+    caller = " except a caller, as below" if (rs.trump.concealed and rs.play.reveal.caller_must_trump
+                                              and not rs.play.blind_cut) else ""
     yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
            f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
-    if rs.trump.concealed:
+    if rs.trump.concealed and rs.play.blind_cut:
+        yield from _blind_cut(rs)
+    elif rs.trump.concealed:
         yield from _concealed(rs)
+    if rs.play.exhausted_trumps:
+        yield ("Exhausted trumps: a bidder who led a trump that no other player followed must lead trumps from "
+               "then on while he holds any (not in special contracts)."), (_p("play", "exhausted_trumps"),)
     seen = "led" if rs.play.suit_counts_as_led_when == "led" else "played (led or thrown)"
     for i, rank in enumerate(rs.play.no_discard_before_suit_led):
         yield (f"A void player may not discard a {rank} of a suit not yet {seen}, unless holding nothing else "
@@ -311,6 +328,33 @@ def _concealed(rs: Ruleset) -> Iterator[Line]:
     yield _trump_suit_led(rs), (_p(*bw, "when_trump_suit_led"),)
     if not compulsory:  # a compulsory call leaves the bidder no other choice when a plain suit is led
         yield _bidder_void(rs), (_p(*bw, "void_in_plain_suit"), _p(*rv, "call"))
+
+
+def _blind_cut(rs: Ruleset) -> Iterator[Line]:
+    b = rs.play.bidder_while_concealed
+    bw = ("play", "bidder_while_concealed")
+    yield ("While the trump is concealed a player who cannot follow suit plays a card face down; there is no call. "
+           "At the end of the trick the face-down cards are looked at: trumps among them are turned up and the "
+           "highest trump wins, the folded card is shown and rejoins its owner's hand and the trump is open from "
+           "the next trick; with no trump among them the highest card of the suit led wins and the face-down "
+           "cards stay face down for good (their points go with the trick; only the bidder sees them)."), (
+        _p("play", "blind_cut"),)
+    leads = {"only_when_nothing_else": "may not lead the trump suit while holding other suits",
+             "free": "may lead the trump suit from his hand",
+             "not_to_first_trick": "may not lead the trump suit to trick 1 (unless he holds nothing else), and may "
+                                   "after it"}
+    yield (f"The bidder {leads[b.lead_trump_suit]}; the folded card is never led: he plays it face down to cut, "
+           "or as his last card, exposed as it is played."), (_p(*bw, "lead_trump_suit"),)
+    if b.void_in_plain_suit == "discard_plain_or_call_and_play_indicator":
+        void = ("cuts with the folded card or plays a card of another plain suit face down, never a trump from his "
+                "hand (holding only trumps, he must cut with the folded card)")
+    else:
+        void = "plays any card face down, or cuts with the folded card"
+    yield f"A bidder who cannot follow a plain suit {void}.", (_p(*bw, "void_in_plain_suit"),)
+    led = ("plays a plain card, never the folded card" if b.when_trump_suit_led == "follow_or_discard"
+           else "plays any card, the folded card included")
+    yield f"When the trump suit is led and the bidder cannot follow from his hand, he {led}.", (
+        _p(*bw, "when_trump_suit_led"),)
 
 
 def _only_seventh(rs: Ruleset) -> bool:
@@ -398,6 +442,10 @@ def _special(rs: Ruleset) -> Iterator[Line]:
                    "play; if the bidder accepts, the hand counts as made at the single score; if refused, losing "
                    f"a trick costs {w.bidders} {m} times the failed score."), (
                 _p("special", "all_tricks", "surrender"),)
+    for i, cl in enumerate(s.claims):
+        yield from _claim(rs, cl, i)
+    if s.melds is not None:
+        yield from _melds(rs)
     if s.doubling is not None:
         yield from _doubling(rs)
     if s.concede is not None:
@@ -408,6 +456,50 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         when = "; ".join(moments[x] for x in s.concede.when)
         yield (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
                "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
+
+
+def _claim(rs: Ruleset, c: Claim, i: int) -> Iterator[Line]:
+    w = _Words(rs)
+    path = _p("special", "claims", i)
+    stop = "play stops" if c.stops_play else "play goes on"
+    yield (f"{c.name} (`declare {c.name}`): at his turn to play, before his card, a player of a side that has won "
+           "every trick so far (either side) may claim every remaining trick for his side, once per side; "
+           f"{stop}."), (path,)
+    r = c.rewards
+    if c.certainty == "provable":
+        yield ("The claim must be certain from what the caller knows - his cards, the cards played and shown to him, "
+               "the voids shown (a bidder who laid a concealed trump also saw the face-down cards) - whatever the "
+               "unseen cards and however the others play, his partner's choices included; while the trump is "
+               "concealed nothing counts as certain."), (_p(*path, "certainty"),)
+        if c.first_moment:
+            yield ("It must come at his side's first moment: the first turn to play at which either of its players "
+                   "could be certain. A later claim is late; a side that wins every trick without claiming, though "
+                   "such a moment came, is scored as if it claimed wrongly."), (_p(*path, "first_moment"),)
+    how = "is added to the side's result of the hand" if r.on_time_score == "adds" else "is the side's result"
+    before = f", made before trick {r.on_time_before_trick} begins" if r.on_time_before_trick else ""
+    also = " (made later, the hand scores as usual)" if r.on_time_before_trick else ""
+    yield (f"A correct claim{before}: {_signed(r.on_time)} {how} (for {w.an_opponent}'s side, its result is what the "
+           f"failed contract pays it){also}. Early, late or never made, the tricks still won: the side scores "
+           f"{_signed(r.wrong_but_won)}; a trick lost after the claim: {_signed(r.failed)}; in place of the hand's "
+           "score, the other side the opposite."), (_p(*path, "rewards"),)
+
+
+def _melds(rs: Ruleset) -> Iterator[Line]:
+    md = rs.special.melds
+    assert md is not None
+    cards = " and ".join(md.ranks)
+    when = []
+    if "side_won_a_trick" in md.when:
+        when.append("his side has won a trick")
+    if "trump_exposed" in md.when:
+        when.append("the trump is known to all")
+    cond = " and ".join(when) or "it is his turn"
+    lo, hi = md.target_bounds
+    yield (f"Melds: {cards} of one suit in one hand, worth {md.trump_value} in trumps and {md.plain_value} in "
+           f"another suit, are shown by the engine at the holder's first turn to play at which {cond}, both cards "
+           "still in his hand; each suit once, several per hand. Shown by the bidding side a meld lowers the "
+           f"target by its value, by an opponent it raises it, within {lo}..{hi}; none in special contracts."), (
+        _p("special", "melds"),)
 
 
 _SWEEP_TEST = ("a sure sweep: at no-trumps, leading, every card he holds outranks all the cards of its suit he "
@@ -426,7 +518,10 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
         who = "any player (the first to declare, asked in turn from the first hand)"
     else:
         who = "any player"
-    if c.window == "first_auction":
+    if c.window == "second_auction":
+        when = (f"at his turn in the second auction {who} may declare it instead of a number: it outranks every "
+                "number and ends the round, and he lays the trump card as a new holder")
+    elif c.window == "first_auction":
         when = (f"at his turn in the first auction {who} may declare it instead of a number: it outranks every "
                 "number and ends the auction")
         if c.deal == "stops":
@@ -443,6 +538,9 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
         return (f"{c.name} (`declare {c.name}`): {when}; he lays his cards face up and the hand ends without play, "
                 f"{team} scoring {_signed(c.made)} in place of the hand's score.")
     trumps = "without trumps" if c.trumps == "none" else "with the trump as it stands"
+    if c.open_trump and c.trumps != "none":
+        trumps = ("with the trump open from the start (the folded card returns to his hand at once), leading a "
+                  "trump to trick 1")
     partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
     if w.alone:
         partner = ""
@@ -463,7 +561,7 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
         undertaking = "every trick from then on himself" if c.window == "before_trick" else "every trick himself"
     else:
         undertaking = "every trick for his side"
-    lead = "" if c.window == "before_trick" else ", leading the first trick"
+    lead = "" if c.window == "before_trick" or (c.open_trump and c.trumps != "none") else ", leading the first trick"
     stop = "; play stops at the first trick lost" if c.stops_at_first_loss else ""
     stake = _stake(rs, c.made, c.failed or 0, team)
     return (f"{c.name} (`declare {c.name}`): {when}; he undertakes to win {undertaking}, {trumps}{lead}{partner}"
