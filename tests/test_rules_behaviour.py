@@ -121,7 +121,7 @@ CAPS_304 = {"name": "caps", "certainty": "provable", "first_moment": True, "stop
 MELDS_304 = {"ranks": ["K", "Q"], "trump_value": 40, "plain_value": 20, "when": ["side_won_a_trick", "trump_exposed"],
              "target_bounds": [0, 314]}
 # caps that need not be certain: any claim that comes true is on time (so on-time rewards show in random play)
-CAPS_ANY_CLAIM = CAPS_304 | {"certainty": "none"}
+CAPS_ANY_CLAIM = CAPS_304 | {"certainty": "none", "first_moment": False}
 CAPS_ANY = {"special": {"claims": [CAPS_ANY_CLAIM]}}
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
@@ -312,8 +312,7 @@ CHANGES: dict[str, Change] = {
     "special.contracts[].open_trump": ("three-hundred-and-four", {"special": {"contracts": [PCC_304 | {
         "open_trump": False}]}}),
     "special.claims[].name": ("three-hundred-and-four", {"special": {"claims": [{"name": "kaps"}]}}),
-    "special.claims[].certainty": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
-        "certainty": "none"}]}}),
+    "special.claims[].certainty": ("three-hundred-and-four", {"special": {"claims": [CAPS_ANY_CLAIM]}}),
     "special.claims[].first_moment": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
         "first_moment": False}]}}),
     "special.claims[].stops_play": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
@@ -335,7 +334,7 @@ CHANGES: dict[str, Change] = {
     "special.melds.plain_value": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
         "plain_value": 60}}}),
     "special.melds.when": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
-        "when": ["side_won_a_trick"]}}}),
+        "when": ["trump_exposed"]}}}),
     "special.melds.target_bounds": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
         "target_bounds": [200, 300]}}}),
 }
