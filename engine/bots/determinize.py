@@ -158,6 +158,8 @@ class HiddenSlots:
         for seat, card in _laid_cards(game, seen):
             fixed[seat] |= 1 << card
             laid |= 1 << card
+        for s in range(n):   # hands lying face up stay where they are
+            fixed[s] |= seen.exposed[s]
         self.fixed = fixed
         self.pool = seen.unknown & ~laid
         down = unseen_plays(v)

@@ -10,8 +10,9 @@ from engine.play.rules import ContractRules
 
 # Phases of a hand
 AUCTION, TRUMP, DOUBLING, RAISE, POINTLESS, DECLARE, PLAY, ANSWER, DONE, DEALING = range(10)
+MELDS = 10   # the window for showing melds after a won trick (special.melds)
 PHASE_NAMES = ("auction", "trump", "doubling", "raise", "redeal", "declarations", "play", "surrender",
-               "done", "dealing")
+               "done", "dealing", "melds")
 
 # What a caller must do after calling for the trump in the same turn
 FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
@@ -121,6 +122,15 @@ class StateData:
     doubled: bool
     special: ContractRules | None
     declarer: int
+    last_card: bool          # the trump is the suit of the last card dealt to the folder (`trump last`)
+    fold_secret: bool        # the trump card laid face down went back unseen: the history keeps it hidden
+    pending: int             # a declaration standing while later players may still declare (-1: none)
+    pending_by: int
+    at_first_lead: bool      # something happens as the first card of trick 1 is led (trump shown or fixed)
+    melds_shown: list[int]   # kind * 64 + suit * 16 + seat, for each meld shown this hand
+    meld_points: list[int]   # per hand team: the value of the melds it showed
+    claim: int               # index of the claim made this hand (-1: none)
+    claimer: int
     sitting_out: int
     dummies: int             # bits: seats whose cards lie face up and are played by the declarer
     exposed: int             # bits: seats whose cards lie face up for everyone to see
@@ -184,6 +194,9 @@ class StateData:
         raise NotImplementedError
 
     def _finish(self) -> None:
+        raise NotImplementedError
+
+    def _held_all_trumps(self) -> bool:
         raise NotImplementedError
 
     def _concede(self) -> None:

@@ -1,147 +1,95 @@
-"""Claims of the remaining tricks (special.claims): who may claim now, and how a finished hand's claims are graded.
+"""Claims of the tricks still to play (special.claims), said as `declare NAME` at one's turn to play.
 
-A claim is `declare NAME` at one's turn to play, before one's card, by a player of a side that has won every
-trick so far, once per side; play goes on (or stops, where the claim says so). When the hand is scored the claim
-is graded for the side:
-- failed: the side lost a trick after claiming;
-- with `certainty: provable` and `first_moment`, for a side that won every trick: early when the caller could
-  not prove the sweep at his call (engine.play.sweep), late when either player of the side could prove it at an
-  earlier turn to play, on time otherwise; a side that won every trick without claiming, though one of its
-  players could prove it at a turn, is graded as never made;
-- on time: the reward adds to (or replaces) the side's result of the hand, unless the claim came once the trick
-  `on_time_before_trick` had begun; early, late, never made: `wrong_but_won` replaces it; failed: `failed`.
-
-The turns before the claim are looked at again by replaying the hand's actions on a fresh state: grading costs
-nothing during play, and only hands with a claim or a sweep are replayed.
-"""
+A claim is offered by who may make it (a side that has won every trick so far, a side that has shown a meld), in
+its window (at one's turn in the last trick, before playing), at most one a hand and not in a contract that
+switches claims off, nor to a side within `barred_within` match units of winning. Play goes on; at the end the
+claim is judged (the caller won the last trick himself; his side lost a trick; a points test on the melds) and
+its value in match units replaces the hand's score (or is added to it): to the caller's side when it succeeds, to
+the opponents when it fails."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.play.actions import Action
-from engine.play.rules import SCORE_EXCHANGE, ClaimRules
-from engine.play.sweep_proof import sweep_provable
-
-if TYPE_CHECKING:
-    from engine.play.base import StateData as StateBase
-    from engine.play.state import State as StateData
-
-SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of cards played before it
+from engine.play.base import StateData
+from engine.play.melds import side_showed_meld
+from engine.play.rules import ClaimRules
+from engine.play.scoring import counting_team
 
 
-def claim_actions(st: StateBase, p: int) -> list[Action]:
-    """The claims `p` may make at this turn to play."""
-    team = st.hand_team_of[p]
-    for t in st.tricks:
-        if st.hand_team_of[t.winner] != team:
-            return []
-    for c in st.claims:
-        if st.hand_team_of[c // SEAT_FACTOR] == team:
-            return []
-    g = st.game
-    return [g.action(p, "declare", c.name) for c in g.rules.claims]
+def _offered(state: StateData, seat: int, c: ClaimRules) -> bool:
+    team = state.hand_team_of[seat]
+    if c.side_won_every_trick:
+        for t in state.tricks:
+            if state.hand_team_of[t.winner] != team:
+                return False
+    if c.side_showed_meld and not side_showed_meld(state, seat):
+        return False
+    if c.barred_within and state.match_target is not None:
+        mine = state.match_scores[state.game.team_of[seat]]
+        if state.match_target - mine <= c.barred_within:
+            return False
+    return True
 
 
-def cards_played(st: StateBase, trick_size: int) -> int:
-    return len(st.tricks) * trick_size + len(st.trick_cards)
+def claim_actions(state: StateData, seat: int) -> list[Action]:
+    """The `declare NAME` claims `seat` may make now, at its turn to play."""
+    g = state.game
+    claims = g.rules.claims
+    sp = state.special
+    if (not claims or state.claim >= 0 or (sp is not None and sp.no_claims)
+            or len(state.tricks) != state.hand_tricks - 1 or state.bidder < 0):
+        return []
+    return [g.action(seat, "declare", c.name) for c in claims if not c.remaining and _offered(state, seat, c)]
 
 
-def _sweeper(st: StateData) -> int:
-    """The hand team that won every trick of a complete hand (-1: none)."""
-    if len(st.tricks) != st.hand_tricks:
-        return -1
-    team = st.hand_team_of[st.tricks[0].winner]
-    for t in st.tricks:
-        if st.hand_team_of[t.winner] != team:
-            return -1
-    return team
+def apply_claim(state: StateData, a: Action) -> None:
+    g = state.game
+    for i, c in enumerate(g.rules.claims):
+        if c.name == a.arg:
+            state.claim = i
+            state.claimer = a.seat
+            if c.match_target_after >= 0:
+                state.new_match_target = c.match_target_after
+            return
 
 
-def _replay(st: StateData) -> StateData:
-    from engine.play.state import State
-
-    replay = State(st.game, st.dealer, st.dealt, st.match_scores, match_target=st.match_target)
-    replay.grading = True
-    return replay
-
-
-def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
-    """(cards played before the turn, provable) for each turn to play of `team`'s players before card number
-    `upto` (counted from 0) is played, replayed from the deal; the first proof found ends the list."""
-    replay = _replay(st)
-    total = st.hand_tricks * st.trick_size
-    out: list[tuple[int, bool]] = []
-    played = 0
-    for a in st.history:
-        if a.verb == "play":
-            if played > upto:
-                break
-            if st.hand_team_of[a.seat] == team:
-                ok = sweep_provable(replay, a.seat)
-                out.append((played, ok))
-                if ok:
-                    return out
-            played += 1
-            if played == total:
-                break        # the last card: the replay would score itself
-        replay.apply(a)
-    return out
+def _raw_points(state: StateData, team: int) -> int:
+    """The card points of the tricks `team` won, without bonuses or transfers."""
+    points = state.game.points
+    total = 0
+    for t in state.tricks:
+        if state.hand_team_of[t.winner] == team:
+            for card in t.cards:
+                total += points[card]
+    return total
 
 
-def grade_claims(st: StateData, gp: list[int]) -> list[int]:
-    """The hand's game points after its claims (`gp`: as the contract scored them)."""
-    rules: ClaimRules = st.game.rules.claims[0]
-    if st.special is not None:
-        return gp
-    sweeper = _sweeper(st)
-    by_team = {st.hand_team_of[c // SEAT_FACTOR]: c for c in st.claims}
-    if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
-        claim = by_team.get(sweeper)
-        value = _graded(st, rules, sweeper, claim, gp)
-        if value is not None:
-            return _exchange(st, gp, sweeper, value)
-    for team in by_team:
-        if team != sweeper:
-            return _exchange(st, gp, team, rules.failed)
+def claim_succeeded(state: StateData) -> bool:
+    c = state.game.rules.claims[state.claim]
+    seat = state.claimer
+    team = state.hand_team_of[seat]
+    if not state.tricks or state.tricks[-1].winner != seat:
+        return False
+    if c.needs_lost_trick and all(state.hand_team_of[t.winner] == team for t in state.tricks):
+        return False
+    if c.melds_beat_by >= 0:
+        others = [t for t in range(len(state.hand_teams)) if t != team]
+        theirs = sum(_raw_points(state, t) + state.meld_points[t] for t in others)
+        if state.meld_points[team] + c.melds_beat_by <= theirs:
+            return False
+    return True
+
+
+def claim_score(state: StateData, hand: list[int]) -> list[int]:
+    """The match units of a hand with a claim: the claim's value replaces the hand's score `hand`, or is added
+    to it."""
+    c = state.game.rules.claims[state.claim]
+    team = state.hand_team_of[state.claimer]
+    gp = list(hand) if c.adds else [0] * len(state.hand_teams)
+    if claim_succeeded(state):
+        gp[team] += c.made_by_counting_side if team == counting_team(state) else c.made
+    else:
+        for t in range(len(gp)):
+            if t != team:
+                gp[t] -= c.failed
     return gp
-
-
-def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: list[int]) -> int | None:
-    """The side's result for a sweep with its claim (None: the hand scores as usual)."""
-    if claim is None:
-        proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
-        return rules.wrong_but_won if any(ok for _, ok in proofs) else None
-    at = claim % SEAT_FACTOR
-    if rules.provable:
-        if not _provable_at(st, claim):
-            return rules.wrong_but_won          # early
-        if rules.first_moment:
-            earlier = _turn_proofs(st, team, at - 1) if at > 0 else []
-            if any(ok for played, ok in earlier if played < at):
-                return rules.wrong_but_won      # late
-    trick = at // st.trick_size + 1
-    if rules.on_time_before_trick and trick >= rules.on_time_before_trick:
-        return None
-    return rules.on_time if rules.on_time_replaces else gp[team] + rules.on_time
-
-
-def _provable_at(st: StateData, claim: int) -> bool:
-    seat, at = claim // SEAT_FACTOR, claim % SEAT_FACTOR
-    replay = _replay(st)
-    played = 0
-    for a in st.history:
-        if a.verb == "play":
-            if played == at:
-                break
-            played += 1
-        replay.apply(a)
-    return sweep_provable(replay, seat)
-
-
-def _exchange(st: StateData, gp: list[int], team: int, value: int) -> list[int]:
-    out = list(gp)
-    exchange = st.game.rules.scoring.method == SCORE_EXCHANGE
-    for t in range(len(out)):
-        out[t] = value if t == team else (-value if exchange else 0)
-    return out

@@ -18,6 +18,7 @@ from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
+    MELD_NO_BOUND,
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -52,10 +53,12 @@ from engine.play.rules import (
     ConcedeRules,
     ContractRules,
     DeckRules,
+    DeclarationRules,
     DoublingRules,
     DoublingStepRules,
     FixedStakeRules,
     MatchRules,
+    MeldKindRules,
     MeldRules,
     PairBandRules,
     PairRules,
@@ -76,8 +79,6 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
-    "special.claims[].who",                # one allowed value (a player of a side unbeaten so far)
-    "special.claims[].claims",             # one allowed value (every remaining trick for the side)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -100,7 +101,8 @@ _WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "
 
 def _table(t: m.Table) -> TableRules:
     return TableRules(players=t.players, teams=tuple(tuple(team) for team in t.teams),
-                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder")
+                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder",
+                      after_bidder_leads_first=t.first_lead == "after_bidder")
 
 
 def _deck(rs: m.Ruleset) -> DeckRules:
@@ -202,7 +204,10 @@ def _trump(t: m.Trump) -> TrumpRules:
                       open_by_choice=o is not None and o.by_choice,
                       open_lead_trump=o is not None and o.by_choice and o.lead_trump_after,
                       open_after_trick=0 if o is None or o.after_trick is None else o.after_trick,
-                      open_from_bid=0 if o is None else o.from_bid)
+                      open_from_bid=0 if o is None else o.from_bid,
+                      last_card=t.last_card is not None,
+                      last_card_needs_distinct_suits=t.last_card is not None and t.last_card.only_when_suits_differ,
+                      shown_at_first_lead=t.shown_at_first_lead)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -238,24 +243,43 @@ def _contract(c: m.SpecialContract) -> ContractRules:
                          partner_sits_out=c.partner == "sits_out", dummy=c.partner == "dummy",
                          no_trumps=c.trumps == "none", side_wins=c.must_win == "side",
                          stops_at_first_loss=c.stops_at_first_loss, sure_sweep=_SWEEP[c.sure_sweep],
-                         played=c.played, made=c.made, failed=c.failed or 0, open_trump=c.open_trump)
+                         played=c.played, made=c.made, failed=c.failed or 0,
+                         first_card_trumps=c.trumps == "first_card_led", reversed_ranking=c.ranking == "reversed",
+                         failed_to_partner=(c.failed or 0) if c.failed_to_partner is None else c.failed_to_partner,
+                         barred_with_one_suit=c.barred_with_one_suit, no_melds="melds" in c.switches_off,
+                         no_claims="claims" in c.switches_off, open_trump=c.open_trump)
 
 
-def _claim(c: m.Claim) -> ClaimRules:
-    r = c.rewards
-    return ClaimRules(name=c.name, provable=c.certainty == "provable", first_moment=c.first_moment,
-                      stops_play=c.stops_play, on_time=r.on_time, on_time_replaces=r.on_time_score == "replaces",
-                      on_time_before_trick=r.on_time_before_trick or 0, wrong_but_won=r.wrong_but_won,
-                      failed=r.failed)
+def _declarations(d: m.Declarations) -> DeclarationRules:
+    return DeclarationRules(from_bidder=d.first == "bidder", bidding_side_priority=d.priority == "bidding_side")
 
 
 def _melds(md: m.Meld | None, ranks: tuple[str, ...]) -> MeldRules | None:
     if md is None:
         return None
-    return MeldRules(ranks=tuple(ranks.index(x) for x in md.ranks), trump_value=md.trump_value,
-                     plain_value=md.plain_value, needs_won_trick="side_won_a_trick" in md.when,
-                     needs_trump_exposed="trump_exposed" in md.when, target_lo=md.target_bounds[0],
-                     target_hi=md.target_bounds[1])
+    lo, hi = md.target_bounds if md.target_bounds is not None else (-MELD_NO_BOUND, MELD_NO_BOUND)
+    x = md.extra
+    kind = MeldKindRules(name=md.name, ranks=tuple(ranks.index(r) for r in md.ranks), plain=md.plain_value,
+                         trump=md.trump_value, extra_rank=-1 if x is None else ranks.index(x.rank),
+                         extra_plain=md.plain_value if x is None else x.plain_value,
+                         extra_trump=md.trump_value if x is None else x.trump_value)
+    return MeldRules(kinds=(kind,), after_tricks=tuple(sorted(set(md.after_tricks))), target_lo=lo, target_hi=hi,
+                     compulsory=md.compulsory, needs_won_trick="side_won_a_trick" in md.when,
+                     needs_trump_exposed="trump_exposed" in md.when)
+
+
+def _claim(c: m.Claim) -> ClaimRules:
+    r = c.rewards
+    return ClaimRules(name=c.name, side_won_every_trick=c.who == "unbeaten_side",
+                      side_showed_meld=c.who == "side_showed_meld", needs_lost_trick=c.needs_lost_trick,
+                      melds_beat_by=-1 if c.melds_beat_opponents_by is None else c.melds_beat_opponents_by,
+                      made=r.on_time, made_by_counting_side=r.on_time if r.on_time_by_counting_side is None
+                      else r.on_time_by_counting_side, failed=r.failed, adds=r.on_time_score == "adds",
+                      barred_within=0 if c.barred_within is None else c.barred_within,
+                      match_target_after=-1 if c.match_target_after is None else c.match_target_after,
+                      remaining=c.claims == "remaining_tricks_by_side", provable=c.certainty == "provable",
+                      first_moment=c.first_moment, stops_play=c.stops_play,
+                      on_time_before_trick=r.on_time_before_trick or 0, wrong_but_won=r.wrong_but_won)
 
 
 def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
@@ -294,7 +318,8 @@ def _scoring(s: m.Scoring) -> ScoringRules:
                         shortfall_loss=0 if sl is None or sl.loss == "bid" else sl.loss,
                         counted_by_opponents=s.counted_by == "opponents",
                         fixed_target=-1 if s.target is None else s.target,
-                        target_less_call="call" in s.target_adjustments)
+                        target_less_call="call" in s.target_adjustments,
+                        target_moved_by_melds="melds" in s.target_adjustments)
 
 
 def _match(mt: m.Match) -> MatchRules:
@@ -330,8 +355,8 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts),
-        claims=tuple(_claim(c) for c in special.claims), melds=_melds(special.melds, deck.ranks),
-        all_tricks=_all_tricks(special.all_tricks),
+        declarations=_declarations(special.declarations), melds=_melds(special.melds, deck.ranks),
+        claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
         scoring=_scoring(rs.scoring), match=_match(rs.match),
         annul=_annul(rs.annul, deck.ranks))

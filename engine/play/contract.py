@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
-from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP
+from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP
 from engine.play.rules import (
     DECLARE_AFTER_DEAL,
@@ -56,6 +56,8 @@ class ContractPhases(AuctionPhase):
                 out.append(g.action(p, "trump", "NT"))
         if t.seventh_card:
             out.append(g.action(p, "trump", "seventh"))
+        if t.last_card and not self.rechoosing and self._may_take_last_card(p):
+            out.append(g.action(p, "trump", "last"))
         if t.redeal_max_points >= 0 and self._may_redeal_at_trump():
             out.append(g.action(p, "redeal"))
         c = g.rules.concede
@@ -78,6 +80,9 @@ class ContractPhases(AuctionPhase):
         self.concealed = t.concealed
         if a.arg == "seventh":
             self.seventh = True
+        elif a.arg == "last":
+            self.last_card = True
+            self._take_last_card()
         elif a.arg == "NT":
             self._set_trump(NO_TRUMP)
         elif len(a.arg) == 1:
@@ -93,7 +98,7 @@ class ContractPhases(AuctionPhase):
             if t.concealed:
                 self.indicator = card
                 self.hands[p] ^= 1 << card
-        if not t.concealed and not self.seventh and self.trump >= 0:
+        if not t.concealed and not self.seventh and not self.last_card and self.trump >= 0:
             self.exposed_trick = 1
         if self.special is not None and self.special.open_trump and self.concealed:
             self._open_trump()          # a contract played open from the start: the fold returns at once
@@ -114,6 +119,23 @@ class ContractPhases(AuctionPhase):
                 self.hands[p] ^= 1 << card
             else:
                 self.indicator = -1
+                self.exposed_trick = 1
+
+    def _may_take_last_card(self, p: int) -> bool:
+        """trump.last_card: offered, where the rule says so, only when the cards held are of different suits."""
+        if not self.game.rules.trump.last_card_needs_distinct_suits:
+            return True
+        h = self.hands[p]
+        return sum(1 for m in self.game.suit_masks if h & m) == h.bit_count()
+
+    def _take_last_card(self) -> None:
+        """`trump last`: once the folder has been dealt all his cards, the suit of the last one is trumps (the card
+        stays in his hand)."""
+        p = self.folder
+        cards = self.dealt[p]
+        if self.given[p] >= len(cards) and self.trump == UNDECIDED:
+            self._set_trump(self.game.suit_of[cards[-1]])
+            if not self.concealed:
                 self.exposed_trick = 1
 
     # --- doubling -----------------------------------------------------------------------------------
@@ -228,10 +250,16 @@ class ContractPhases(AuctionPhase):
         return [c.name for c in self.game.rules.contracts
                 if c.window == DECLARE_AFTER_DEAL and self._may_declare(c, seat)]
 
+    def _one_suit_hand(self, seat: int) -> bool:
+        held = self._dealt_mask(seat)
+        return sum(1 for m in self.game.suit_masks if held & m) == 1
+
     def _start_declarations(self) -> bool:
         if self.special is not None:   # a declaration of the auction already holds the hand
             return False
-        self.queue = [s for s in self._seats_from(self.first) if self._eligible_contracts(s)]
+        d = self.game.rules.declarations
+        first = self.bidder if d.from_bidder and self.bidder >= 0 else self.first
+        self.queue = [s for s in self._seats_from(first) if self._eligible_contracts(s)]
         if not self.queue:
             return False
         self.phase = DECLARE
@@ -243,20 +271,36 @@ class ContractPhases(AuctionPhase):
         p = self.to_act
         if self.opening:
             return [g.action(p, "open"), g.action(p, "pass")]
-        return [g.action(p, "pass")] + [g.action(p, "declare", n) for n in self._eligible_contracts(p)]
+        one_suit = self._one_suit_hand(p)
+        return [g.action(p, "pass")] + [g.action(p, "declare", c.name) for c in g.rules.contracts
+                                         if c.window == DECLARE_AFTER_DEAL and self._may_declare(c, p)
+                                         and not (c.barred_with_one_suit and one_suit)]
 
     def _declare_apply(self, a: Action) -> None:
+        g = self.game
         if self.opening:
             self._opening_apply(a)
             return
-        if a.verb == "pass":
-            self.queue.pop(0)
-            if self.queue:
-                self.to_act = self.queue[0]
-            else:
+        if a.verb == "declare":
+            p = a.seat
+            if not g.rules.declarations.bidding_side_priority:
+                if self._take_contract(g.contracts[a.arg], p):
+                    self._next_step()
+                return
+            # a declaration by the bidder's side closes the window; an opponent's stands unless a later player
+            # of the bidder's side declares too, so only those are still asked
+            self.pending = [c.name for c in g.rules.contracts].index(a.arg)
+            self.pending_by = p
+            bidders = self.hand_team_of[self.bidder]
+            later = [s for s in self.queue[1:] if self.hand_team_of[s] == bidders]
+            self.queue = [p] + (later if self.hand_team_of[p] != bidders else [])
+        self.queue.pop(0)
+        if self.queue:
+            self.to_act = self.queue[0]
+        elif self.pending >= 0:
+            if self._take_contract(g.rules.contracts[self.pending], self.pending_by):
                 self._next_step()
-            return
-        if self._take_contract(self.game.contracts[a.arg], a.seat):
+        else:
             self._next_step()
 
     def _declarations_as_bids(self, seat: int) -> list[Action]:
@@ -323,13 +367,17 @@ class ContractPhases(AuctionPhase):
                     else:
                         self.dummies |= 1 << s
                         self.exposed |= 1 << s
-        if c.no_trumps:
+        if c.no_trumps or c.first_card_trumps:
             if self.indicator >= 0 and self.concealed:
                 self.hands[self.indicator_owner] |= 1 << self.indicator
-            self._set_trump(NO_TRUMP)
+                self.fold_secret = True   # it goes back unseen
+            self._set_trump(NO_TRUMP if c.no_trumps else UNDECIDED)
             self.indicator = -1
             self.concealed = False
+            self.last_card = False
             self.exposed_trick = 0
+        if c.reversed_ranking:
+            self.strength = g.reversed_strength
         self.bidders_lost_trick = False   # the undertaking runs from the declaration on
         if not c.played:
             self.exposed |= 1 << p

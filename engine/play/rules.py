@@ -110,6 +110,9 @@ class TrumpRules(Record):
     open_lead_trump: bool          # having opened by choice, the holder on lead to trick 1 leads a trump
     open_after_trick: int          # 0: none; else a contract still concealed at the end of this trick opens...
     open_from_bid: int             # ... when its bid is at least this
+    last_card: bool                # `trump last`: the suit of the last card dealt to the bidder
+    last_card_needs_distinct_suits: bool   # only when the cards held at the trump step are of different suits
+    shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,6 +172,8 @@ class ContractRules(Record):
     partner_sits_out: bool
     dummy: bool                    # the partners' cards lie face up and the declarer plays them
     no_trumps: bool
+    first_card_trumps: bool        # the suit of the declarer's first lead is trumps
+    reversed_ranking: bool         # the ranks run the other way for the hand
     side_wins: bool                # every trick must go to the declarer's side (else to the declarer himself)
     stops_at_first_loss: bool
     sure_sweep: int                # SWEEP_*: what the declarer's cards must be
@@ -176,34 +181,63 @@ class ContractRules(Record):
     made: int
     failed: int
     open_trump: bool               # the trump is open from the start; the declarer leads a trump to trick 1
+    failed_to_partner: int         # the score when the declarer's own partner won the lost trick
+    barred_with_one_suit: bool     # not for a player whose cards are all of one suit
+    no_melds: bool                 # no meld may be shown in this contract
+    no_claims: bool                # no claim may be made in this contract
 
 
 @dataclass(frozen=True, kw_only=True)
-class ClaimRules(Record):
-    """A claim of the remaining tricks by the caller's side (special.claims), `declare NAME` at one's turn."""
+class DeclarationRules(Record):
+    """The window of special contracts after the full deal (special.declarations)."""
 
+    from_bidder: bool              # the bidder is asked first (else the first hand)
+    bidding_side_priority: bool    # an opponent's declaration stands unless a later bidding-side player declares
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldKindRules(Record):
     name: str
-    provable: bool                 # it must be certain from the caller's knowledge
-    first_moment: bool             # on time only at the side's first moment (late and never-made are wrong)
-    stops_play: bool
-    on_time: int
-    on_time_replaces: bool         # else added to the side's result
-    on_time_before_trick: int      # 0: always; else no reward once this trick has begun
-    wrong_but_won: int
-    failed: int
+    ranks: tuple[int, ...]         # rank indexes the meld needs, in one suit
+    plain: int
+    trump: int
+    extra_rank: int                # -1: none; else a rank index that raises the value when also held
+    extra_plain: int
+    extra_trump: int
 
 
 @dataclass(frozen=True, kw_only=True)
 class MeldRules(Record):
-    """Melds in any suit shown by the engine (special.melds)."""
-
-    ranks: tuple[int, ...]         # rank indexes
-    trump_value: int
-    plain_value: int
-    needs_won_trick: bool
-    needs_trump_exposed: bool
-    target_lo: int
+    kinds: tuple[MeldKindRules, ...]
+    after_tricks: tuple[int, ...]  # trick numbers (from 1) after which the side that won it may show melds
+    compulsory: bool               # the engine shows them at the holder's turn to play (no window after tricks)
+    needs_won_trick: bool          # (compulsory) the holder's side has won a trick
+    needs_trump_exposed: bool      # (compulsory) the trump is known to all
+    target_lo: int                 # bounds of the counting side's target (MELD_NO_BOUND: none)
     target_hi: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimRules(Record):
+    """A claim of the last trick by the caller himself (special.claims), at his turn in the last trick."""
+
+    name: str
+    side_won_every_trick: bool     # who: a player whose side has won every trick so far
+    side_showed_meld: bool         # who: a player whose side has shown a meld
+    needs_lost_trick: bool
+    melds_beat_by: int             # -1: no points test; else own melds + this must exceed opponents' points + melds
+    made: int
+    made_by_counting_side: int
+    failed: int
+    adds: bool                     # the claim's value is added to the hand's score (else it replaces it)
+    barred_within: int             # 0: none; else not for a side this many match units or fewer from winning
+    match_target_after: int        # -1: none; else the match's new winning score once claimed
+    remaining: bool                # every remaining trick for the side (else the last trick by the caller)
+    provable: bool                 # it must be certain from the caller's knowledge
+    first_moment: bool             # on time only at the side's first moment (late and never-made are wrong)
+    stops_play: bool
+    on_time_before_trick: int      # 0: always; else no reward once this trick has begun
+    wrong_but_won: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -257,6 +291,7 @@ class ScoringRules(Record):
     counted_by_opponents: bool     # the bidders' opponents count their card points against the target
     fixed_target: int              # -1: the target is the bid
     target_less_call: bool         # the bid lowers the fixed target
+    target_moved_by_melds: bool    # melds move the counting side's target (its own down, the others' up)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -317,6 +352,7 @@ class TableRules(Record):
     teams: tuple[tuple[int, ...], ...]
     bidder_plays_alone: bool
     bidder_leads_first: bool       # else the first hand leads
+    after_bidder_leads_first: bool # the player after the bidder leads the first trick
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -334,8 +370,9 @@ class Rules(Record):
     second_auction: AuctionRules | None   # the round after the full deal: second_auction or raise
     pair: PairRules | None
     contracts: tuple[ContractRules, ...]
-    claims: tuple[ClaimRules, ...]
+    declarations: DeclarationRules
     melds: MeldRules | None
+    claims: tuple[ClaimRules, ...]
     all_tricks: AllTricksRules | None
     doubling: DoublingRules | None
     captures: tuple[CaptureRules, ...]   # bonuses counted when the hand is scored (not the last trick's card points)
@@ -351,3 +388,6 @@ STEP_AUCTION, STEP_TRUMP, STEP_SECOND_AUCTION = -1, -2, -3
 # trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
 SEVENTH_CARD = 7
 SEVENTH_CARD_INDEX = SEVENTH_CARD - 1
+
+# special.melds.target_bounds absent: the target is not bounded
+MELD_NO_BOUND = 1 << 30

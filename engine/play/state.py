@@ -20,6 +20,7 @@ from engine.play.base import (
     DECLARE,
     DONE,
     DOUBLING,
+    MELDS,
     NO_SURRENDER,
     NOT_ANNULLED,
     PHASE_NAMES,
@@ -32,10 +33,12 @@ from engine.play.base import (
     Result,
     Trick,
 )
-from engine.play.claims import grade_claims
+from engine.play.claims import claim_score
 from engine.play.game import Game, check_seat
+from engine.play.melds import meld_apply, meld_legal
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
+from engine.play.sweep_claims import grade_claims
 from engine.play.tricks import TrickPhase
 from engine.play.view import View, build_view
 
@@ -50,11 +53,13 @@ _COPIED_VALUES = (
     "strength", "constraint", "caller",
     "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
     "new_match_target", "opening", "open_duty", "exhausted", "face_down", "hidden", "meld_suits", "grading",
+    "new_match_target", "last_card", "fold_secret", "pending", "pending_by", "at_first_lead", "claim", "claimer",
     "_game_points", "_made",
 )
 _COPIED_LISTS = (
     "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
     "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "shown", "claims", "melded",
+    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "melds_shown", "meld_points",
 )
 
 
@@ -134,6 +139,15 @@ class State(TrickPhase):
         self.doubled = False
         self.special = None
         self.declarer = -1
+        self.last_card = False
+        self.fold_secret = False
+        self.pending = -1
+        self.pending_by = -1
+        self.at_first_lead = False
+        self.melds_shown = []
+        self.meld_points = [0] * len(teams)
+        self.claim = -1
+        self.claimer = -1
         self.sitting_out = 0
         self.dummies = 0
         self.exposed = 0
@@ -191,6 +205,8 @@ class State(TrickPhase):
             self.given[seat] = start + k
         if self.seventh:
             self._take_seventh_card()
+        if self.last_card:
+            self._take_last_card()
 
     def _after_full_deal(self) -> bool:
         """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
@@ -285,6 +301,8 @@ class State(TrickPhase):
         if g.rules.captures:
             add_card_point_captures(self)
         self._made, self._game_points = score_hand(self)
+        if self.claim >= 0:   # a claim's value replaces the hand's score, or is added to it
+            self._game_points = claim_score(self, self._game_points)
         if g.rules.claims and not self.grading:
             self._game_points = grade_claims(self, self._game_points)
         self.status = "complete"
@@ -355,6 +373,8 @@ class State(TrickPhase):
             return self._declare_legal()
         if ph == ANSWER:
             return self._answer_legal()
+        if ph == MELDS:
+            return meld_legal(self)
         return []
 
     def normalise(self, action: Action) -> Action:
@@ -413,6 +433,8 @@ class State(TrickPhase):
             self._declare_apply(action)
         elif ph == ANSWER:
             self._answer_apply(action)
+        elif ph == MELDS:
+            meld_apply(self, action)
 
     def clone(self) -> State:
         """An independent copy (tricks already played are shared: they never change)."""

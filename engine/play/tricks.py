@@ -20,10 +20,10 @@ from engine.play.base import (
     TRUMP_IF_ABLE,
     TrickRecord,
 )
-from engine.play.claims import SEAT_FACTOR, cards_played, claim_actions
+from engine.play.claims import apply_claim, claim_actions
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
-from engine.play.melds import show_melds
+from engine.play.melds import open_meld_window, show_melds
 from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
@@ -31,6 +31,7 @@ from engine.play.rules import (
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
 )
+from engine.play.sweep_claims import SEAT_FACTOR, cards_played, remaining_claim_actions
 
 
 class TrickPhase(ContractPhases):
@@ -48,6 +49,8 @@ class TrickPhase(ContractPhases):
             leader = self.declarer
         elif g.rules.table.bidder_leads_first and self.bidder >= 0:
             leader = self.bidder
+        elif g.rules.table.after_bidder_leads_first and self.bidder >= 0:
+            leader = (self.bidder + 1) % self.n
         else:
             leader = self.first
         while self.sitting_out >> leader & 1:
@@ -61,8 +64,11 @@ class TrickPhase(ContractPhases):
         self.trick_size = self.n - self.sitting_out.bit_count()
         self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.play_declarations
                                or g.has_claims or g.lead_duties)
-        if g.rules.melds is not None:
+        if g.rules.melds is not None and g.rules.melds.compulsory:
             self._show_melds(self.to_act)
+        sp = self.special
+        self.at_first_lead = ((self.concealed and g.rules.trump.shown_at_first_lead)
+                              or (sp is not None and sp.first_card_trumps))
 
     def _next_seat(self, s: int) -> int:
         s = (s + 1) % self.n
@@ -104,11 +110,13 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
             extras.append(g.action(p, "surrender"))
+        if g.rules.claims:
+            extras.extend(claim_actions(self, p))
         if g.concede_in_play and p == self.bidder and self.special is None and self.caller != p and \
                 self.team_points[self.hand_team_of[p]] < self.target:   # (not once he called: his play is due)
             extras.append(g.action(p, "concede"))
         if g.has_claims and self.special is None:
-            extras.extend(self._claims_open(p))
+            extras.extend(remaining_claim_actions(self, p))
         trick = self.trick_cards
         if g.play_declarations and not trick and self.special is None:
             for dc in g.play_declarations:   # before leading trick N
@@ -257,14 +265,18 @@ class TrickPhase(ContractPhases):
             return pr.bidding_team_adjust(self.bid) is not None
         return True
 
-    def _claims_open(self, p: int) -> list[Action]:
-        return claim_actions(self, p)
+    def _is_remaining_claim(self, name: str) -> bool:
+        for c in self.game.rules.claims:
+            if c.name == name:
+                return c.remaining
+        return False
 
     def _claim(self, a: Action) -> None:
         """A claim of the remaining tricks: kept for the grading when the hand is scored; play goes on."""
         self.claims.append(a.seat * SEAT_FACTOR + cards_played(self, self.trick_size))
-        if self.game.rules.claims[0].stops_play:
-            self._finish()
+        for c in self.game.rules.claims:
+            if c.name == a.arg and c.stops_play:
+                self._finish()
 
     def _show_melds(self, p: int) -> None:
         show_melds(self, p)
@@ -286,7 +298,10 @@ class TrickPhase(ContractPhases):
             if a.arg in self.game.contracts:
                 self._take_contract(self.game.contracts[a.arg], a.seat)
             else:
-                self._claim(a)
+                if self._is_remaining_claim(a.arg):
+                    self._claim(a)
+                else:
+                    apply_claim(self, a)
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -354,6 +369,10 @@ class TrickPhase(ContractPhases):
         self.history.append(g.play_action[p][card])
         self._legal = None
         self._mask_ready = False
+        if self.at_first_lead:
+            self.at_first_lead = False
+            if self._first_lead(card):
+                return
         blind = self.concealed and g.rules.play.blind_cut
         if card == self.indicator and self.concealed:
             if blind and self.hands[p]:
@@ -387,6 +406,27 @@ class TrickPhase(ContractPhases):
             self.to_act = self.after[p]
             if g.rules.melds is not None:
                 self._show_melds(self.to_act)
+
+    def _first_lead(self, card: int) -> bool:
+        """As the first card of trick 1 is led: a concealed trump is shown (trump.shown_at_first_lead), or the
+        card's suit becomes trumps (a special contract's first_card_led), and the void deal is checked then.
+        True when that annulled the hand."""
+        g = self.game
+        sp = self.special
+        if sp is not None and sp.first_card_trumps:
+            self._set_trump(g.suit_of[card])
+            if sp.reversed_ranking:
+                self.strength = g.reversed_strength
+            self.exposed_trick = 1
+            an = g.rules.annul
+            if an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self._held_all_trumps():
+                return True
+            return False
+        self._expose()
+        if self.indicator >= 0:
+            self.hands[self.folder] |= 1 << self.indicator
+            self.indicator = -1
+        return False
 
     def _resolve_trick(self) -> None:
         g = self.game
@@ -431,7 +471,10 @@ class TrickPhase(ContractPhases):
                 special is not None and special.stops_at_first_loss and self.bidders_lost_trick):
             self._finish()
         elif g.rules.melds is not None:
-            self._show_melds(winner)
+            if g.rules.melds.compulsory:
+                self._show_melds(winner)
+            else:
+                open_meld_window(self, winner)
 
     def _after_trick_duties(self, cards: list[int]) -> None:
         """At the end of a trick: a high contract still concealed opens (trump.opening.after_trick), and a bidder

@@ -270,15 +270,14 @@ def public_history(state: State, seat: int) -> tuple[Action, ...]:
     so has a card played face down that he did not see."""
     blind = state.game.rules.play.blind_cut
     down = unseen_face_down(state, seat) if blind else 0
-    if not state.concealed and not blind:
+    if not state.concealed and not state.fold_secret and not blind:
         return tuple(state.history)
     g = state.game
     codes = {g.codes[c] for c in range(g.size) if down >> c & 1}
     out: list[Action] = []
-    blank_trump = state.concealed or blind   # (with the blind cut: a fold taken back unseen, too)
     for a in state.history:
-        if a.verb == "trump" and a.seat != seat and a.arg != "seventh" and blank_trump:
-            a = g.action(a.seat, "trump")
+        if a.verb == "trump" and a.seat != seat and a.arg not in ("seventh", "last"):
+            a = g.action(a.seat, "trump")    # (with the blind cut: a fold taken back unseen, too)
         elif a.verb == "play" and a.arg in codes:
             a = g.action(a.seat, "play")
         out.append(a)

@@ -370,6 +370,9 @@ def partners_exist(rs: Ruleset) -> Iterator[Finding]:
         if contract.partner == "sits_out":
             yield Finding(("special", "contracts", i, "partner"), "nobody has a partner here to sit out; "
                           "remove partner: sits_out", depends=(ALONE, TEAMS))
+    if rs.play.exposed_after_deal == "bidders_partner":
+        yield Finding(("play", "exposed_after_deal"), "the bidder has no partner here whose cards could lie face up",
+                      depends=(ALONE, TEAMS), hint="; set exposed_after_deal: nobody")
 
 
 def pointless_redeal_seats(rs: Ruleset) -> Iterator[Finding]:
@@ -608,6 +611,9 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
             elif first_deal >= tricks:
                 yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
                               "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+        if c.window == "first_auction" and c.who != "anyone":
+            yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
+                          "there is open to any player", hint="; set who: anyone")
         if c.window == "first_auction" and "auction" not in rs.schedule:
             yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
         if c.partner == "dummy" and c.must_win == "declarer":
@@ -622,7 +628,7 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
         if not c.played:
             if c.sure_sweep != "required":
                 yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
-                              "certain: set sure_sweep: required", hint="; add sure_sweep: required")
+                              "certain", hint="; add sure_sweep: required")
             if c.window != "after_full_deal":
                 yield Finding((*path, "window"), "a hand is shown once every card is dealt",
                               hint="; remove window (after_full_deal)")
@@ -878,23 +884,25 @@ def claims_fit(rs: Ruleset) -> Iterator[Finding]:
 
 
 def melds_fit(rs: Ruleset) -> Iterator[Finding]:
+    """Melds the engine shows (compulsory) have conditions and no window after tricks; melds shown by choice have
+    the window and no conditions."""
     md = rs.special.melds
     if md is None:
         return
     path = ("special", "melds")
-    for i, r in enumerate(md.ranks):
-        if r not in rs.deck.ranks:
-            yield Finding((*path, "ranks", i), f"{r} is not a rank of this deck", depends=(RANKS,))
-    if len(set(md.ranks)) != len(md.ranks) or not md.ranks:
-        yield Finding((*path, "ranks"), "a meld is two or more different ranks of one suit")
-    lo, hi = md.target_bounds
-    if lo > hi:
-        yield Finding((*path, "target_bounds"), f"the lower bound {lo} is above the upper {hi}")
-    if "trump_exposed" not in md.when and rs.trump.concealed:
-        yield Finding((*path, "when"), "a meld's value (trumps or another suit) would give a concealed trump "
-                      "away: it needs trump_exposed", depends=(CONCEALED,), hint="; add trump_exposed to when")
-    if md.trump_value < 0 or md.plain_value < 0:
-        yield Finding(path, "a meld's values are what it moves the target by: 0 or more")
+    if md.compulsory:
+        if md.after_tricks:
+            yield Finding((*path, "after_tricks"), "compulsory melds are shown by the engine at the holder's turn "
+                          "to play, not in a window after tricks", hint="; remove after_tricks")
+        if "trump_exposed" not in md.when and rs.trump.concealed:
+            yield Finding((*path, "when"), "a meld's value (trumps or another suit) would give a concealed trump "
+                          "away: it needs trump_exposed", depends=(CONCEALED,), hint="; add trump_exposed to when")
+    else:
+        if not md.after_tricks:
+            yield Finding(path, "melds shown by choice need the tricks after which they may be shown",
+                          hint="; add after_tricks: [N, ...] or compulsory: true")
+        if md.when:
+            yield Finding((*path, "when"), "when is the condition of compulsory melds", hint="; add compulsory: true")
 
 
 CHECKS: tuple[Check, ...] = (
@@ -910,5 +918,7 @@ CHECKS: tuple[Check, ...] = (
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
-    for check in CHECKS:
+    from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+
+    for check in CHECKS + DECLARATION_CHECKS:
         yield from check(rs)

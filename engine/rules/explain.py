@@ -86,7 +86,8 @@ def _table(rs: Ruleset) -> Iterator[Line]:
     else:
         teams = " against ".join(_seats(team) for team in t.teams)
         yield f"Teams (seats): {teams}.", (_p("table", "teams"),)
-    leader = "the player after the dealer (first hand)" if t.first_lead == "first_hand" else "the bidder"
+    leader = {"first_hand": "the player after the dealer (first hand)", "bidder": "the bidder",
+              "after_bidder": "the player after the bidder"}[t.first_lead]
     yield f"The first trick is led by {leader}.", (_p("table", "first_lead"),)
 
 
@@ -254,6 +255,12 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.seventh_card:
         yield ("The bidder may instead take the seventh card dealt to them (`trump seventh`): it is laid aside "
                "face down as the indicator, and its suit is trump."), (_p("trump", "seventh_card"),)
+    if t.last_card is not None:
+        when = (" when the cards they hold then are all of different suits" if t.last_card.only_when_suits_differ
+                else "")
+        hidden = ", known only to them until it is shown" if t.concealed else ""
+        yield (f"The bidder may instead say `trump last`{when}: the suit of the last card dealt to them is trump "
+               f"(the card stays in their hand){hidden}."), (_p("trump", "last_card"),)
     if t.may_redeal is not None:
         yield (f"Instead of choosing the trump, a bidder whose cards total at most {t.may_redeal.max_points} points "
                "may ask for a new deal (`redeal`)."), (_p("trump", "may_redeal"),)
@@ -268,6 +275,9 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
         yield (f"A contract of {o.from_bid} or more still concealed at the end of trick {o.after_trick} is opened "
                "then: the folded card is shown and rejoins the hand."), (
             _p("trump", "opening", "after_trick"), _p("trump", "opening", "from_bid"))
+    if t.shown_at_first_lead and t.concealed:
+        yield ("The trump is shown to all as the first card of trick 1 is led, and counts from that card on; a "
+               "trump card laid face down returns to its owner's hand."), (_p("trump", "shown_at_first_lead"),)
     if t.no_trumps and t.no_trumps_ranking == "reversed":
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
@@ -275,14 +285,14 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
-    caller = " except a caller, as below" if (rs.trump.concealed and rs.play.reveal.caller_must_trump
-                                              and not rs.play.blind_cut) else ""
+    calls = rs.trump.concealed and not rs.trump.shown_at_first_lead and not rs.play.blind_cut
+    caller = " except a caller, as below" if calls and rs.play.reveal.caller_must_trump else ""
     yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
            f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
     if rs.trump.concealed and rs.play.blind_cut:
         yield from _blind_cut(rs)
-    elif rs.trump.concealed:
+    elif rs.trump.concealed and not rs.trump.shown_at_first_lead:
         yield from _concealed(rs)
     if rs.play.exhausted_trumps:
         yield ("Exhausted trumps: a bidder who led a trump that no other player followed must lead trumps from "
@@ -433,6 +443,13 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         yield from _pair(rs)
     for i, c in enumerate(s.contracts):
         yield _declaration(rs, c), (_p("special", "contracts", i),)
+    if s.melds is not None:
+        yield from (_compulsory_melds(rs) if s.melds.compulsory else _melds(rs))
+    for i, cl in enumerate(s.claims):
+        if cl.claims == "remaining_tricks_by_side":
+            yield from _remaining_claim(rs, cl, i)
+        else:
+            yield _claim(rs, cl), (_p("special", "claims", i),)
     if s.all_tricks is not None:
         yield f"If {w.bidders} wins every trick, the score is multiplied by {s.all_tricks.multiplier}.", (
             _p("special", "all_tricks"),)
@@ -442,10 +459,6 @@ def _special(rs: Ruleset) -> Iterator[Line]:
                    "play; if the bidder accepts, the hand counts as made at the single score; if refused, losing "
                    f"a trick costs {w.bidders} {m} times the failed score."), (
                 _p("special", "all_tricks", "surrender"),)
-    for i, cl in enumerate(s.claims):
-        yield from _claim(rs, cl, i)
-    if s.melds is not None:
-        yield from _melds(rs)
     if s.doubling is not None:
         yield from _doubling(rs)
     if s.concede is not None:
@@ -458,7 +471,7 @@ def _special(rs: Ruleset) -> Iterator[Line]:
                "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
 
 
-def _claim(rs: Ruleset, c: Claim, i: int) -> Iterator[Line]:
+def _remaining_claim(rs: Ruleset, c: Claim, i: int) -> Iterator[Line]:
     w = _Words(rs)
     path = _p("special", "claims", i)
     stop = "play stops" if c.stops_play else "play goes on"
@@ -484,7 +497,7 @@ def _claim(rs: Ruleset, c: Claim, i: int) -> Iterator[Line]:
            "score, the other side the opposite."), (_p(*path, "rewards"),)
 
 
-def _melds(rs: Ruleset) -> Iterator[Line]:
+def _compulsory_melds(rs: Ruleset) -> Iterator[Line]:
     md = rs.special.melds
     assert md is not None
     cards = " and ".join(md.ranks)
@@ -494,12 +507,15 @@ def _melds(rs: Ruleset) -> Iterator[Line]:
     if "trump_exposed" in md.when:
         when.append("the trump is known to all")
     cond = " and ".join(when) or "it is his turn"
-    lo, hi = md.target_bounds
-    yield (f"Melds: {cards} of one suit in one hand, worth {md.trump_value} in trumps and {md.plain_value} in "
-           f"another suit, are shown by the engine at the holder's first turn to play at which {cond}, both cards "
-           "still in his hand; each suit once, several per hand. Shown by the bidding side a meld lowers the "
-           f"target by its value, by an opponent it raises it, within {lo}..{hi}; none in special contracts."), (
+    yield (f"Melds ({md.name}): {cards} of one suit in one hand, worth {md.trump_value} in trumps and "
+           f"{md.plain_value} in another suit, are shown by the engine at the holder's first turn to play at which "
+           f"{cond}, both cards still in his hand; each suit once, several per hand; none in special contracts."), (
         _p("special", "melds"),)
+    if "melds" in rs.scoring.target_adjustments:
+        bounds = "" if md.target_bounds is None else f", within {md.target_bounds[0]}-{md.target_bounds[1]}"
+        yield (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other "
+               f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
+                                                                                    "target_bounds"))
 
 
 _SWEEP_TEST = ("a sure sweep: at no-trumps, leading, every card he holds outranks all the cards of its suit he "
@@ -515,7 +531,13 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
     elif c.who == "bidder":
         who = "the bidder"
     elif c.window == "after_full_deal":
-        who = "any player (the first to declare, asked in turn from the first hand)"
+        d = rs.special.declarations
+        first = "the first hand" if d.first == "first_hand" else "the bidder"
+        if d.priority == "first_declared":
+            who = f"any player (the first to declare, asked in turn from {first})"
+        else:
+            who = (f"any player (asked once round from {first}; a declaration by the bidder's side closes the "
+                   "window, one by an opponent stands unless a later player of the bidder's side declares too)")
     else:
         who = "any player"
     if c.window == "second_auction":
@@ -534,11 +556,17 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
         when += ", but not with " + _SWEEP_TEST
     elif c.sure_sweep == "required":
         when += ", holding " + _SWEEP_TEST
+    if c.barred_with_one_suit:
+        when += ", but not with cards all of one suit"
     if not c.played:
         return (f"{c.name} (`declare {c.name}`): {when}; he lays his cards face up and the hand ends without play, "
                 f"{team} scoring {_signed(c.made)} in place of the hand's score.")
-    trumps = "without trumps" if c.trumps == "none" else "with the trump as it stands"
-    if c.open_trump and c.trumps != "none":
+    trumps = {"none": "without trumps", "keep": "with the trump as it stands",
+              "first_card_led": "with the suit of the first card he leads as trump (a trump card laid face down "
+                                "returns unseen to its owner's hand)"}[c.trumps]
+    if c.ranking == "reversed":
+        trumps += f", the ranks running {' '.join(reversed(rs.deck.ranks))} from high to low for the hand"
+    if c.open_trump and c.trumps == "keep":
         trumps = ("with the trump open from the start (the folded card returns to his hand at once), leading a "
                   "trump to trick 1")
     partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
@@ -563,9 +591,57 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
         undertaking = "every trick for his side"
     lead = "" if c.window == "before_trick" or (c.open_trump and c.trumps != "none") else ", leading the first trick"
     stop = "; play stops at the first trick lost" if c.stops_at_first_loss else ""
+    if c.failed_to_partner is not None and not w.alone:
+        to_partner = _stake(rs, 0, c.failed_to_partner, team).split("; ")[-1].removeprefix("failed, ")
+        stop += f"; lost to a trick won by his own partner, {to_partner}"
+    if c.switches_off:
+        stop += "; no " + " and no ".join(c.switches_off) + " in it"
     stake = _stake(rs, c.made, c.failed or 0, team)
     return (f"{c.name} (`declare {c.name}`): {when}; he undertakes to win {undertaking}, {trumps}{lead}{partner}"
             f"{stop}; {stake}, in place of the hand's score.")
+
+
+def _melds(rs: Ruleset) -> Iterator[Line]:
+    md = rs.special.melds
+    assert md is not None
+    tricks = " or ".join(str(t) for t in md.after_tricks)
+    cards = "+".join(md.ranks)
+    more = "" if md.extra is None else (f"; with the {md.extra.rank} of the suit too, {md.extra.plain_value} "
+                                        f"({md.extra.trump_value} in trumps)")
+    yield (f"Right after their side wins trick {tricks}, before the next lead, the trick's winner and then each "
+           f"partner may show {md.name} still in their hand (`show {md.name} SUIT`), several, each suit once a hand: "
+           f"{cards} of one suit, worth {md.plain_value} ({md.trump_value} in trumps){more}."), (
+        _p("special", "melds"),)
+    if "melds" in rs.scoring.target_adjustments:
+        bounds = ("" if md.target_bounds is None else
+                  f", within {md.target_bounds[0]}-{md.target_bounds[1]}")
+        yield (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other "
+               f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
+                                                                                    "target_bounds"))
+
+
+def _claim(rs: Ruleset, c: Claim) -> str:
+    who = {"unbeaten_side": "a player whose side has won every trick so far",
+           "side_showed_meld": "a player whose side has shown a meld"}[c.who]
+    tests = ["he wins the last trick himself"]
+    if c.needs_lost_trick:
+        tests.append("his side has lost a trick")
+    if c.melds_beat_opponents_by is not None:
+        tests.append(f"his side's melds plus {c.melds_beat_opponents_by} exceed the opponents' card points (from "
+                     "their tricks) plus their melds")
+    r = c.rewards
+    made = f"his side scores {r.on_time}"
+    if r.on_time_by_counting_side is not None:
+        made += f" ({r.on_time_by_counting_side} on the counting side)"
+    barred = "" if c.barred_within is None else (f", not for a side {c.barred_within} or fewer short of winning "
+                                                 "the match")
+    target = "" if c.match_target_after is None else (f" Once it has been claimed the match is played to "
+                                                      f"{c.match_target_after}.")
+    score = "replaces the hand's score" if r.on_time_score == "replaces" else "is added to the hand's score"
+    tested = (", ".join(tests[:-1]) + " and " if len(tests) > 1 else "") + tests[-1]
+    return (f"{c.name} (`declare {c.name}`): at his turn in the last trick, before playing, {who} may claim "
+            f"it{barred} (one claim a hand). It succeeds if {tested}: {made}; otherwise the opponents score "
+            f"{-r.failed}. Its value {score}.{target}")
 
 
 def _capture(rs: Ruleset, b: CaptureBonus) -> str:
@@ -667,6 +743,8 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
     target = "the bid" if sc.target is None else str(sc.target)
     if sc.target is not None and "call" in sc.target_adjustments:
         target += ", less the bid"
+    if "melds" in sc.target_adjustments:
+        target += " (moved by melds, as below)" if rs.special.melds is not None else ""
     if sc.counted_by == "opponents":
         yield (f"{w.others.capitalize()} count their card points against a target of {target}: the contract is "
                "made when they stay below it."), (_p("scoring", "counted_by"), _p("scoring", "target"),
@@ -737,6 +815,9 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
             text = f"At the end, {who} turns out to have held every trump."
         else:
             text = f"Once every step is done, before the first lead: {who} was dealt every trump."
+            if any(c.trumps == "first_card_led" for c in rs.special.contracts):
+                text += (" In a special contract whose trump is the first card led, this is checked as that card "
+                         "is led.")
         yield text, (_p("annul", "bidding_team_held_all_trumps"), _p("annul", "held_all_trumps_checked"))
     if a.trump_never_exposed:
         yield "The trump is never exposed.", (_p("annul", "trump_never_exposed"),)

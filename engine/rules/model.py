@@ -51,9 +51,9 @@ class Table(Section):
         False, description="The final bidder plays alone against a temporary team of all the others.")
     direction: Literal["clockwise", "counterclockwise"] = Field(
         "counterclockwise", description="Which way play goes round the table; for display only.")
-    first_lead: Literal["first_hand", "bidder"] = Field(
-        "first_hand", description="Who leads to the first trick: the player after the dealer, or the bidder. "
-        "A special contract's declarer always leads.")
+    first_lead: Literal["first_hand", "bidder", "after_bidder"] = Field(
+        "first_hand", description="Who leads to the first trick: the player after the dealer, the bidder, or the "
+        "player after the bidder. A special contract's declarer always leads.")
 
 
 # ---------------------------------------------------------------------------------------------- deck
@@ -198,6 +198,13 @@ class TrumpOpening(Section):
         0, description="... when its bid is at least this.")
 
 
+class LastCard(Section):
+    """`trump last`: the bidder takes as trump the suit of the last card dealt to him; it stays in his hand."""
+
+    only_when_suits_differ: bool = Field(
+        True, description="Only when the cards he holds at the trump step are all of different suits.")
+
+
 class Trump(Section):
     """How trumps are chosen and kept."""
 
@@ -218,6 +225,12 @@ class Trump(Section):
     opening: TrumpOpening | None = Field(
         None, description="A concealed trump opened by the holder's choice before trick 1, or at the end of a "
         "trick for contracts of a given bid or more.")
+    last_card: LastCard | None = Field(
+        None, description="The bidder may say `trump last`: the suit of the last card dealt to him is trumps (known "
+        "only to him while the trump is concealed).")
+    shown_at_first_lead: bool = Field(
+        False, description="A concealed trump is shown to all as the first card of trick 1 is led (that card and "
+        "every later one count with it); the trump card laid face down returns to its owner's hand.")
 
 
 # ---------------------------------------------------------------------------------------------- play
@@ -314,6 +327,9 @@ class Pair(Section):
         None, description="The target stays within these bounds (default: the bid range).")
 
 
+SwitchedOff = Literal["melds", "claims"]
+
+
 class SpecialContract(Section):
     """A contract to win every trick, or a hand shown instead of played: a declaration (Thani, Single Hand, Cot on
     four cards, a sure sweep laid down). Who may declare it, in which window, what it undertakes, how sure the
@@ -337,7 +353,12 @@ class SpecialContract(Section):
     partner: Literal["plays", "sits_out", "dummy"] = Field(
         "plays", description="Whether the declarer's partners play their own cards, lay them aside, or lay them "
         "face up for the declarer to play (a dummy, written with the dummy's seat).")
-    trumps: Literal["keep", "none"] = Field("keep", description="Keep the chosen trump, or play without.")
+    trumps: Literal["keep", "none", "first_card_led"] = Field(
+        "keep", description="Keep the chosen trump, play without, or take the suit of the first card the declarer "
+        "leads (shown at once). Without the kept trump, a trump card laid face down returns to its owner's hand.")
+    ranking: Literal["normal", "reversed"] = Field(
+        "normal", description="The ranks' order for the hand: as the deck lists them, or the other way round "
+        "(card points unchanged).")
     must_win: Literal["declarer", "side"] = Field(
         "declarer", description="Who must win every trick from the declaration on: the declarer himself, or his "
         "side (his partners' tricks count).")
@@ -357,6 +378,112 @@ class SpecialContract(Section):
     open_trump: bool = Field(
         False, description="The trump is open from the start: a folded card returns to the declarer's hand at "
         "once and, on lead to trick 1, he must lead a trump (if he holds one).")
+    failed_to_partner: int | None = Field(
+        None, description="The score instead of `failed` when the trick the declarer lost was won by his own "
+        "partner.")
+    barred_with_one_suit: bool = Field(
+        False, description="A player whose cards are all of one suit may not declare it.")
+    switches_off: list[SwitchedOff] = Field(
+        default_factory=list, description="Rules that do not apply in this contract: melds (none may be shown), "
+        "claims (none may be made).")
+
+
+class Declarations(Section):
+    """The window in which special contracts are declared after the full deal: once round the table."""
+
+    first: Literal["first_hand", "bidder"] = Field(
+        "first_hand", description="Who is asked first: the first hand, or the bidder (then round the table).")
+    priority: Literal["first_declared", "bidding_side"] = Field(
+        "first_declared", description="first_declared: the first declaration closes the window; bidding_side: a "
+        "declaration by the bidder's side closes it, one by an opponent stands unless a later player of the "
+        "bidder's side declares too (only those are still asked).")
+
+
+MeldWhen = Literal["side_won_a_trick", "trump_exposed"]
+
+
+class MeldExtra(Section):
+    """A further card of the meld's suit that raises its value."""
+
+    rank: Rank = Field(description="The further card's rank.")
+    plain_value: int = Field(description="The value with this card, in a plain suit.")
+    trump_value: int = Field(description="The value with this card, in the trump suit.")
+
+
+class Meld(Section):
+    """Melds in any suit: the ranks of one suit in one hand, shown as `show NAME SUIT`. Right after his side wins
+    one of the listed tricks, the winner and then each partner may show the melds they hold (several, each suit
+    once a hand), before the next lead. What a meld does is scoring.target_adjustments: melds."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `show NAME SUIT`.")]
+    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks the meld needs.")
+    plain_value: int = Field(description="Its value in a plain suit.")
+    trump_value: int = Field(description="Its value in the trump suit.")
+    extra: MeldExtra | None = Field(None, description="A further card that raises the value when also held.")
+    after_tricks: list[Annotated[int, Field(ge=1)]] = Field(
+        default_factory=list, description="The tricks (numbered from 1) after which the side that won it may show "
+        "melds (not with compulsory).")
+    target_bounds: tuple[int, int] | None = Field(
+        None, description="The counting side's target stays within these bounds (default: no bounds).")
+    compulsory: bool = Field(
+        False, description="The engine shows every meld a player holds at his turn to play once the conditions of "
+        "`when` hold, both cards still in his hand (no `show` action, no window after tricks).")
+    when: list[MeldWhen] = Field(
+        default_factory=list, description="For compulsory melds: side_won_a_trick, the holder's side has won a "
+        "trick; trump_exposed, the trump is known to all.")
+
+
+class ClaimRewards(Section):
+    """What a claim is worth, in match units: to the caller's side when it succeeds, `failed` (negative) when it
+    does not, paid to the opponents."""
+
+    on_time: int = Field(description="What the caller's side wins when the claim succeeds.")
+    on_time_by_counting_side: int | None = Field(
+        None, description="What it wins instead when the caller is on the counting side (scoring.counted_by).")
+    on_time_score: Literal["adds", "replaces"] = Field(
+        "replaces", description="Whether the claim's value is added to the hand's score or replaces it.")
+    failed: int = Field(description="Negative: what the caller's side loses when the claim fails; paid to the "
+                        "opponents.")
+    on_time_before_trick: Annotated[int, Field(ge=1, le=21)] | None = Field(
+        None, description="A claim of the remaining tricks made once this trick has begun earns nothing: the hand "
+        "scores as usual.")
+    wrong_but_won: int = Field(
+        -2, description="A claim of the remaining tricks made early (not yet certain), late (after the side's "
+        "first moment) or due but never made, the tricks still won: the side's result.")
+
+
+class Claim(Section):
+    """A claim of tricks still to play (`declare NAME`): who may make it, what it claims, what must also hold for
+    it to succeed, and what it is worth."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
+    who: Literal["unbeaten_side", "side_showed_meld"] = Field(
+        description="unbeaten_side: a player of a side that has won every trick so far; side_showed_meld: a "
+        "player whose side has shown a meld this hand.")
+    claims: Literal["last_trick_by_caller", "remaining_tricks_by_side"] = Field(
+        "last_trick_by_caller", description="What is claimed: last_trick_by_caller, the caller wins the last trick "
+        "himself, said at his turn in the last trick before playing; remaining_tricks_by_side, every trick still "
+        "to play goes to the caller's side, said at any turn to play before his card, once per side (play goes "
+        "on).")
+    certainty: Literal["none", "provable"] = Field(
+        "none", description="provable: the claim must be provable from the caller's own knowledge (his cards, the "
+        "cards he saw played or shown, the voids shown) against every consistent lie of the unseen cards and "
+        "every legal play of the others, his partner's choices included (forced plays count).")
+    first_moment: bool = Field(
+        False, description="With certainty provable: on time only at the side's first moment, the first turn to "
+        "play at which either of its players could prove it; later claims are late, and a side that wins every "
+        "trick without claiming, though such a moment came, is scored as wrong (rewards.wrong_but_won).")
+    stops_play: bool = Field(False, description="A claim of the remaining tricks ends play.")
+    needs_lost_trick: bool = Field(
+        False, description="It succeeds only if the caller's side has lost a trick this hand.")
+    melds_beat_opponents_by: int | None = Field(
+        None, description="It succeeds only if the caller's side's melds plus this many points exceed the "
+        "opponents' card points (from their tricks) plus their melds.")
+    barred_within: Annotated[int, Field(ge=1)] | None = Field(
+        None, description="Not for a side this many match units or fewer short of winning the match.")
+    match_target_after: int | None = Field(
+        None, description="Once it has been claimed, the match is played to this score.")
+    rewards: ClaimRewards = Field(description="What it is worth.")
 
 
 class Surrender(Section):
@@ -433,76 +560,16 @@ class Concede(Section):
         "while his side has not reached its target.")
 
 
-class ClaimRewards(Section):
-    """What a claim is worth, by its grade. On time: `on_time` is added to the claiming side's result of the hand
-    (`on_time_score: adds`; for the contract's opponents their result is what the failed contract pays them), or
-    is its result (`replaces`). Wrong - early (not yet certain), late (after the side's first moment) or due but
-    never made - the claimed tricks still won: `wrong_but_won` replaces the result; a trick lost after the claim:
-    `failed` replaces it. The other side moves by the opposite amount under scoring.method exchange."""
-
-    on_time: int = Field(1, description="On time: added to (or replacing) the side's result.")
-    on_time_score: Literal["adds", "replaces"] = Field(
-        "adds", description="Whether `on_time` is added to the side's result of the hand or replaces it.")
-    on_time_before_trick: Annotated[int, Field(ge=1, le=21)] | None = Field(
-        None, description="On time but made once this trick has begun: no reward, the hand scores as usual.")
-    wrong_but_won: int = Field(-2, description="Early, late or never made, the claimed tricks still won: the "
-                               "side's result.")
-    failed: int = Field(-5, description="A trick lost after the claim: the side's result.")
-
-
-class Claim(Section):
-    """A claim of the remaining tricks (`declare NAME` at one's turn to play): who may make it, what it claims,
-    whether it must be certain and made at the side's first moment, and what it is worth."""
-
-    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
-    who: Literal["unbeaten_side"] = Field(
-        "unbeaten_side", description="unbeaten_side: a player of a side that has won every trick so far (either "
-        "side: the contract's opponents too), once per side, at his turn to play before his card.")
-    claims: Literal["remaining_tricks_by_side"] = Field(
-        "remaining_tricks_by_side", description="What is claimed: every remaining trick for the caller's side.")
-    certainty: Literal["none", "provable"] = Field(
-        "provable", description="provable: the claim must be provable from the caller's own knowledge (his cards, "
-        "the cards he saw played or shown, the voids shown) against every consistent lie of the unseen cards and "
-        "every legal play of the others, his partner's choices included (forced plays count); none: any claim "
-        "that comes true is on time.")
-    first_moment: bool = Field(
-        True, description="With certainty provable: a claim is on time only at the side's first moment - the "
-        "first turn to play at which either of its players could prove it; later calls are late, and a side that "
-        "won every trick without calling, though such a moment came, is scored as wrong.")
-    stops_play: bool = Field(False, description="A claim ends play (else play goes on and decides it).")
-    rewards: ClaimRewards = Field(default_factory=ClaimRewards)
-
-
-MeldWhen = Literal["side_won_a_trick", "trump_exposed"]
-
-
-class Meld(Section):
-    """King and Queen (or other ranks) of one suit in one hand, shown by the engine at the holder's turn to play
-    once the conditions hold; each suit once per hand, several per hand and per side; none in special contracts."""
-
-    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks making the meld.")
-    trump_value: int = Field(description="What a meld of the trump suit moves the target by.")
-    plain_value: int = Field(description="What a meld of another suit moves the target by.")
-    when: list[MeldWhen] = Field(
-        default_factory=lambda: _meld_when(), description="side_won_a_trick: the holder's side has won a trick; "
-        "trump_exposed: the trump is known to all.")
-    target_bounds: tuple[int, int] = Field(
-        description="The target stays within these bounds: shown by the bidding side it is lowered, by an "
-        "opponent raised.")
-
-
-def _meld_when() -> list[MeldWhen]:
-    return ["side_won_a_trick", "trump_exposed"]
-
-
 class Special(Section):
     pair: Pair | None = None
-    claims: list[Claim] = Field(
-        default_factory=list, description="Claims of the remaining tricks, with rewards by timing (never in "
-        "special contracts).")
-    melds: Meld | None = Field(
-        None, description="Melds in any suit, shown compulsorily by the engine (never in special contracts).")
     contracts: list[SpecialContract] = Field(default_factory=list)
+    declarations: Declarations = Field(
+        default_factory=Declarations, description="Who is asked first in the window of special contracts, and "
+        "which declaration stands.")
+    melds: Meld | None = Field(None, description="Melds in any suit, shown after winning given tricks, or by the "
+                               "engine at the holder's turn.")
+    claims: list[Claim] = Field(
+        default_factory=list, description="Claims of the tricks still to play (at most one a hand of each kind).")
     all_tricks: AllTricks | None = None
     doubling: Doubling | None = None
     capture_bonuses: list[CaptureBonus] = Field(
@@ -544,8 +611,10 @@ class Scoring(Section):
         "reach it), or their opponents' (made: the opponents stay below it).")
     target: Points | None = Field(
         None, description="The counting side's target, a fixed number (default: the bid).")
-    target_adjustments: list[Literal["call"]] = Field(
-        default_factory=list, description="call: the bid lowers the counting side's fixed target by its value.")
+    target_adjustments: list[Literal["call", "melds"]] = Field(
+        default_factory=list, description="call: the bid lowers the counting side's fixed target by its value; "
+        "melds: a meld shown by the counting side lowers its target by the meld's value, one shown by the other "
+        "side raises it.")
 
 
 class NextDealer(Section):

@@ -343,7 +343,8 @@ class Session:
         pickers = asked.pickers if asked is not None else []
         extra = self.game.doubling_names
         while True:
-            p = parse_input(self.read_line("> "), seat, choices, self.game.layout, extra, pickers)
+            # (a dummy's cards are its own seat's plays, chosen here by its declarer)
+            p = parse_input(self.read_line("> "), state.to_act, choices, self.game.layout, extra, pickers)
             if p.needs_suit is not None:
                 p = self._ask_suit(p)
             if p.command == EXPLAIN:
