@@ -15,6 +15,8 @@ from engine import load_game
 from engine.cli.app import app
 
 MORE = Path(__file__).parent / "hands" / "more"
+CAPS = {"name": "caps", "who": "unbeaten_side", "claims": "remaining_tricks_by_side", "certainty": "provable",
+        "first_moment": True, "rewards": {"on_time": 1, "on_time_score": "adds", "failed": -5}}
 
 
 def _state(stem: str):  # type: ignore[no-untyped-def]
@@ -50,11 +52,11 @@ def test_a_face_down_trump_is_turned_up_for_all() -> None:
     ({"trump": {"concealed": False}}, "the blind cut is played while a trump card lies face down"),
     ({"play": {"reveal": {"call": "compulsory_first_void"}}}, "nobody calls for the trump"),
     ({"trump": {"opening": {"after_trick": 8}}}, "opening at the end of the last one"),
-    ({"special": {"claims": [{"name": "pcc"}]}}, "already the name"),
-    ({"special": {"claims": [{"name": "caps", "certainty": "none"}]}}, "it needs certainty: provable"),
+    ({"special": {"claims": [CAPS | {"name": "pcc"}]}}, "already the name"),
+    ({"special": {"claims": [CAPS | {"certainty": "none"}]}}, "it needs certainty: provable"),
     ({"second_auction": None, "schedule": [{"deal": 4}, "auction", "trump", {"deal": 4}]}, "no second_auction"),
-    ({"special": {"melds": {"trump_value": 40, "plain_value": 20, "when": ["side_won_a_trick"],
-                            "target_bounds": [0, 304]}}}, "would give a concealed trump away"),
+    ({"special": {"melds": {"name": "marriage", "compulsory": True, "trump_value": 40, "plain_value": 20,
+                            "when": ["side_won_a_trick"]}}}, "would give a concealed trump away"),
 ])
 def test_validate_refuses_what_cannot_be_played(tmp_path: Path, change: dict, words: str) -> None:  # type: ignore[type-arg]
     path = tmp_path / "house.yaml"

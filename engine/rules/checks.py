@@ -869,7 +869,9 @@ def claims_fit(rs: Ruleset) -> Iterator[Finding]:
             yield Finding((*path, "name"), f"'{c.name}' is already the name of a special contract or claim: "
                           "`declare NAME` must name one thing", hint="; choose another name")
         names.add(c.name)
-        if i:
+        if c.claims != "remaining_tricks_by_side":
+            continue
+        if any(x.claims == "remaining_tricks_by_side" for x in rs.special.claims[:i]):
             yield Finding(path, "jacknine grades one claim of the remaining tricks per file",
                           hint="; keep one claim")
         if not _two_sides(rs):
@@ -878,6 +880,9 @@ def claims_fit(rs: Ruleset) -> Iterator[Finding]:
         if r.on_time_before_trick is not None and r.on_time_before_trick > tricks:
             yield Finding((*path, "rewards", "on_time_before_trick"), f"there are only {tricks} tricks",
                           depends=(SCHEDULE,))
+        if c.who != "unbeaten_side":
+            yield Finding((*path, "who"), "the remaining tricks are claimed by a side that has won every trick so "
+                          "far", hint="; set who: unbeaten_side")
         if c.first_moment and c.certainty == "none":
             yield Finding((*path, "first_moment"), "the side's first moment is the first turn at which the sweep "
                           "could be proved: it needs certainty: provable", hint="; set first_moment: false")
