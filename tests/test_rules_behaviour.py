@@ -420,7 +420,7 @@ CHANGES: dict[str, Change] = {
     "special.claims[].claims": ("three-hundred-and-four", {"special": {"claims": [CAPS_ANY_CLAIM | {
         "claims": "last_trick_by_caller"}]}}),
     "special.melds.compulsory": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
-        "compulsory": False, "after_tricks": [1, 2]}}}),
+        "compulsory": False, "when": [], "after_tricks": [1, 2]}}}),
 }
 
 
