@@ -275,7 +275,7 @@ def test_e10_pair_targets(ruleset: str, record: str, bid: int, target: int) -> N
 def test_e10_west_bengal_pair_not_offered_for_low_bids() -> None:
     s, _ = _pair_target("west-bengal-pair", PAIR_OWN, 18)
     assert "show pair" not in legal(s)
-    assert "you cannot show a pair now" in refused(s, "0 show pair")
+    assert "may not show a pair at a bid of 18 (it may at bids 19, 20-28)" in refused(s, "0 show pair")  # issue 18
 
 
 def _doubled(ruleset: str, bid: int, window: list[str], with_pair: bool) -> State:
