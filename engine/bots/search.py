@@ -36,7 +36,7 @@ CONTRACT_WORLDS = 24           # worlds per auction or contract decision
 CLOSE = 0.15                  # a bid or raise is searched when the heuristic's estimate is this near (share of points)
 CONFIDENCE = 1.0              # standard errors by which a contract search must beat the heuristic's choice
 DRAWS_PER_WORLD = 2            # candidate worlds drawn for each world kept
-CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations")
+CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations", "surrender")
 
 
 class SearchBot(ViewBot):
