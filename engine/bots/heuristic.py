@@ -55,7 +55,8 @@ def view_knowledge(seen: Seen) -> Knowledge:
             break
     facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
                   len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
-                  v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high)
+                  v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high,
+                  v.trump_concealed)
     return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength, bidder, v.bid or 0,
                      last_bidder(v), team_of, facts)
 
@@ -145,6 +146,8 @@ def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Ac
 
 def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: int | None) -> Action:
     v = seen.view
+    if v.special is not None and v.bidder == v.seat:
+        return _lead_alone(game, seen, cards)
     on_bidding_side = v.bidder is not None and seen.partners(v.seat, v.bidder)
     trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
     # draw trumps: the bidding side with the master trump while opponents may still hold trumps
@@ -159,6 +162,19 @@ def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: in
     # lead low from the longest side suit, keeping cards that may still win
     length = [(seen.hand & game.suit_masks[s]).bit_count() for s in range(game.nsuits)]
     return min(side, key=lambda ac: (game.points[ac[1]], -length[game.suit_of[ac[1]]], seen.strength[ac[1]]))[0]
+
+
+def _lead_alone(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
+    """A special contract for every trick: draw the trumps still out with the highest trump, then lead from the
+    top of a suit (the card most sure to win)."""
+    trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
+    if trump >= 0 and seen.outstanding(trump):
+        trumps = [(a, c) for a, c in cards if game.suit_of[c] == trump]
+        if trumps:
+            return max(trumps, key=lambda ac: seen.strength[ac[1]])[0]
+    masters = [(a, c) for a, c in cards if _master_now(game, seen, c, None)]
+    pool = masters or list(cards)
+    return max(pool, key=lambda ac: seen.strength[ac[1]])[0]
 
 
 def _ruffable(seen: Seen, card: int, power: int | None) -> bool:

@@ -34,12 +34,12 @@ class Facts:
     the bidding side has lost a trick; `tricks`: tricks finished; `leading`: the seat is to lead; `special`: a
     special contract is under way; `round`: the round of bidding that fixed the contract (0: none);
     `speaking_for`: the seat whose speech this seat is making (-1: its own); `high`: the standing bid's number
-    in the auction."""
+    in the auction; `concealed`: the trump is face down."""
 
     def __init__(self, unknown: int = 0, sizes: list[int] | None = None, points: list[int] | None = None,
                  target: int = 0, multiplier: int = 1, lost_trick: bool = False, tricks: int = 0,
                  leading: bool = False, special: bool = False, round_: int = 0, speaking_for: int = -1,
-                 high: int = 0) -> None:
+                 high: int = 0, concealed: bool = False) -> None:
         self.unknown = unknown
         self.sizes = sizes if sizes is not None else []
         self.points = points if points is not None else []
@@ -52,6 +52,7 @@ class Facts:
         self.round = round_
         self.speaking_for = speaking_for
         self.high = high
+        self.concealed = concealed
 
 
 class Knowledge:
@@ -112,7 +113,7 @@ def state_facts(state: State, seat: int) -> Facts:
             unknown |= 1 << state.indicator
     return Facts(unknown, sizes, list(state.team_points), state.target, state.multiplier, state.bidders_lost_trick,
                  len(state.tricks), state.phase == PLAY and not state.trick_cards, state.special is not None,
-                 state.contract_round, state.asker, state.high)
+                 state.contract_round, state.asker, state.high, state.concealed)
 
 
 SPECIAL_SPEECHES = ("double", "redouble", "partner", "declare")

@@ -18,7 +18,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from engine.bots.model import Z_WEIGHT
+from engine.bots.model import SPREAD_HANDS, Z_WEIGHT
 from engine.play.actions import Action
 from engine.play.base import UNDECIDED
 from engine.play.game import NO_TRUMP
@@ -31,8 +31,9 @@ SWEEP_SAMPLES = 48       # random placements of the unseen cards per sweep estim
 MAKE_SD = 0.12           # spread of a side's card points about the hand evaluation's estimate (share of the pack)
 BID_SLACK = 0.03         # how far over its bid a bidder's own estimate lies, as the auction goes (share)
 DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (share of the pack)
-DOUBLE_CHANCE = 0.62     # the other side doubles when the contract fails at least this often (a redouble may come)
+DOUBLE_CHANCE = 0.80     # the other side doubles when the contract fails at least this often (a redouble may come)
 REDOUBLE_CHANCE = 0.60   # the bidding side redoubles, or takes a fixed stake, when it makes the contract this often
+AUCTION_REDOUBLE_EXTRA = 0.15   # a redouble inside the auction needs this much more
 OTHER_SIDE_MAKES = 0.6   # how often a contract of the other side is made, as the heuristic sees it blind
 DECLARE_EDGE = 0.25      # game points by which a special contract must beat playing the plain one
 MIN_SWEEP = 0.5          # never play for every trick with less chance than this
@@ -73,6 +74,7 @@ class SpecialRules:
         self.policy = policy
         self.model = policy.model
         self.game = policy.game
+        self._side_spread: dict[int, tuple[float, float]] = {}
 
     # --- estimates --------------------------------------------------------------------------------------------
     def band_values(self, k: Knowledge) -> tuple[int, int]:
@@ -106,11 +108,32 @@ class SpecialRules:
         n = held.bit_count()
         if n == 0:
             return 0.0
-        mean, sd = m.spread(n)
-        units = m.units(held, k.trump) if k.trump >= 0 else m.best_trump(held, False)[1] - 1.0
+        if k.trump >= 0:
+            mean, sd = m.spread(n)
+            units = m.units(held, k.trump)
+        else:   # the trump unknown: the top cards only (the bidder's trump is seldom the seat's own long suit)
+            mean, sd = self.side_spread(n)
+            units = m.units(held, NO_TRUMP)
         z = (units - mean) / sd
         x = (Z_WEIGHT * z - BID_SLACK) / MAKE_SD
         return phi(x)
+
+    def side_spread(self, n: int) -> tuple[float, float]:
+        """Mean and standard deviation of the no-trump evaluation of random n-card hands (fixed seed)."""
+        out = self._side_spread.get(n)
+        if out is None:
+            rng = random.Random(4321 + n)
+            deck = list(range(self.game.size))
+            xs: list[float] = []
+            for _ in range(SPREAD_HANDS):
+                hand = 0
+                for c in rng.sample(deck, n):
+                    hand |= 1 << c
+                xs.append(self.model.units(hand, NO_TRUMP))
+            mean = sum(xs) / len(xs)
+            sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
+            out = self._side_spread[n] = (mean, max(sd, 1e-6))
+        return out
 
     def sweep_chance(self, k: Knowledge, threats: int, trump: int, strength: list[int], helpers: int = 0) -> float:
         """The chance that the seat wins every remaining trick leading its cards from the top (trumps first), over
@@ -138,6 +161,7 @@ class SpecialRules:
             for s in range(g.nsuits):
                 if mine_desc[s] and top_strength(strength, f.unknown & g.suit_masks[s]) > mine_desc[s][0]:
                     return 0.0
+        ruff_early = f.concealed and not g.rules.play.bidder_leads_trump_freely
         rng = random.Random(mine * 1000003 + f.unknown)
         won = 0
         for _ in range(SWEEP_SAMPLES):
@@ -154,7 +178,7 @@ class SpecialRules:
                         if not self._ducks(h, mine_desc, strength):
                             ok = False
                             break
-                    elif not self._holds_off(h, mine_desc, trump, strength):
+                    elif not self._holds_off(h, mine_desc, trump, strength, ruff_early):
                         ok = False
                         break
                 at += n
@@ -162,13 +186,20 @@ class SpecialRules:
                 won += 1
         return won / SWEEP_SAMPLES
 
-    def _holds_off(self, h: int, mine_desc: list[list[int]], trump: int, strength: list[int]) -> bool:
-        """Whether the player beats every card of the other hand `h` in every suit he leads (see sweep_chance)."""
+    def _holds_off(self, h: int, mine_desc: list[list[int]], trump: int, strength: list[int],
+                   ruff_early: bool) -> bool:
+        """Whether the player beats every card of the other hand `h` in every suit he leads (see sweep_chance).
+        `ruff_early`: the trumps cannot be drawn first (a concealed trump its holder may not lead), so a hand with
+        a trump ruffs the first side suit it runs out of."""
         g = self.game
         if trump >= 0:
             theirs = (h & g.suit_masks[trump]).bit_count()
             if theirs > len(mine_desc[trump]):
                 return False     # a trump left to ruff with once trumps are drawn
+            if theirs and ruff_early:
+                for s in range(g.nsuits):
+                    if s != trump and (h & g.suit_masks[s]).bit_count() < len(mine_desc[s]):
+                        return False
         for s in range(g.nsuits):
             led = mine_desc[s]
             if not led:
@@ -307,9 +338,10 @@ class SpecialRules:
             return False
         bid = k.facts.high
         if k.partners(k.seat, hb):
-            if hb != k.seat and k.trump < 0:
+            # only the standing bidder knows the suit he bid on; the auction may still go on over it
+            if hb != k.seat:
                 return False
-            return self.make_chance(k, bid, True) >= REDOUBLE_CHANCE
+            return self.make_chance(k, bid, True) >= REDOUBLE_CHANCE + AUCTION_REDOUBLE_EXTRA
         return self.fail_chance(k) >= DOUBLE_CHANCE
 
     def wants_change(self, k: Knowledge) -> bool:
