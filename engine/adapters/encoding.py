@@ -11,11 +11,11 @@ equal on random hands of every shipped rule file, and blind to swaps of other se
 from __future__ import annotations
 
 from engine.play.actions import Action, bid_terms
-from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
+from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
-from engine.play.view import View, public_history
+from engine.play.view import View, hand_order, public_history
 
 FIXED_VERBS = ("pass", "redeal", "call", "show pair", "surrender", "accept", "refuse")
 
@@ -28,6 +28,8 @@ class ActionSpace:
         names: list[str] = list(FIXED_VERBS)
         names += g.doubling_names
         names += [f"declare {c}" for c in g.contracts]
+        names += [f"declare {c.name}" for c in g.rules.claims]
+        names += ["open"] if g.rules.trump.open_by_choice else []
         names += [a.notation for a in g.bid_actions(0)]
         names += [f"trump {code}" for code in dict.fromkeys(g.codes)]
         names += [f"trump {s}" for s in g.layout.suits] + ["trump seventh"]
@@ -115,6 +117,11 @@ def _auction_names(g: Game) -> list[str]:
             out += ["pass change"] + [f"{a.notation} change" for a in g.rounds[1].bid_actions(0)]
     if r.concede is not None:
         out.append("concede")
+    if r.trump.last_card:
+        out.append("trump last")
+    out += [f"declare {c.name}" for c in r.claims]
+    if r.melds is not None:
+        out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
     return out
 
 
@@ -125,9 +132,17 @@ class Observation:
         g = game
         self.game = game
         n, size = g.n, g.size
+        # the meld window is the last phase: files without melds keep the layout they always had
+        phases = len(PHASE_NAMES) if g.rules.melds is not None else MELDS
         self.parts = [("hand", size), ("played", size), ("trick", n * size), ("indicator", size),
-                      ("trump", g.nsuits + 2), ("phase", len(PHASE_NAMES)), ("bidder", n + 1), ("to_act", n + 1),
+                      ("trump", g.nsuits + 2), ("phase", phases), ("bidder", n + 1), ("to_act", n + 1),
                       ("contract", 4), ("card_points", 2), ("bids", n)]
+        # hands that may lie face up (a dummy, an exposed partner, a hand shown): a part only where a rule can do
+        # it, so the other files' tensors stay as they were
+        r = g.rules
+        self.exposes = r.play.bidders_partner_exposed or any(c.dummy or not c.played for c in r.contracts)
+        if self.exposes:
+            self.parts.append(("exposed", n * size))
         self.offsets: dict[str, int] = {}
         k = 0
         for name, width in self.parts:
@@ -162,9 +177,10 @@ class Observation:
                         break
 
         put_cards(off["hand"], view.hand_cards())
-        put_cards(off["played"], [c for t in view.tricks for c in t.cards])
+        put_cards(off["played"], [c for t in view.tricks for c in t.cards if c >= 0])
         for seat, c in zip(view.trick.seats, view.trick.cards, strict=True):
-            put_cards(off["trick"] + rel(seat) * g.size, [c])
+            if c >= 0:      # a card played face down that this seat did not see stays blank
+                put_cards(off["trick"] + rel(seat) * g.size, [c])
         if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
         if view.trump is None:
@@ -190,6 +206,9 @@ class Observation:
         for a in view.history:
             if a.verb == "bid":
                 out[off["bids"] + rel(a.seat)] = bid_terms(a.arg)[0] / top
+        if self.exposes:
+            for e in view.exposed:
+                put_cards(off["exposed"] + rel(e.seat) * g.size, hand_order(g, e.cards))
         return out
 
 
@@ -213,6 +232,19 @@ class Observation:
         first into the 0/1 positions at once): the positions holding 1.0 as the bits of one int, and the other
         non-zero positions with their values."""
         g = self.game
+        if state.face_down or state.hidden:
+            # cards played face down (the blind cut): what the seat saw of them is the view's to say
+            enc = self.encode(state.view(seat))
+            ones = 0
+            where: list[int] = []
+            values: list[float] = []
+            for i, x in enumerate(enc):
+                if x == 1.0:
+                    ones |= 1 << i
+                elif x:
+                    where.append(i)
+                    values.append(x)
+            return ones, where, values
         n = g.n
         size = g.size
         fc = self.first_copy
@@ -249,8 +281,8 @@ class Observation:
         ones |= 1 << (self.o_to_act + ((to_act - seat) % n if to_act >= 0 else n))
         top = self.top
         c0 = self.o_contract
-        where: list[int] = [c0 + 2]
-        values: list[float] = [state.multiplier / 8.0]
+        where = [c0 + 2]
+        values = [state.multiplier / 8.0]
         if bidder >= 0:
             where += [c0, c0 + 1]
             values += [state.bid / top, state.target / top]
@@ -271,6 +303,11 @@ class Observation:
             if last[s] > 0:
                 where.append(b0 + (s - seat) % n)
                 values.append(last[s] / top)
+        if self.exposes and state.exposed:
+            e0 = self.offsets["exposed"]
+            for s in range(n):
+                if s != seat and state.exposed >> s & 1:
+                    ones |= canonical(hands[s], copies, g.first_copy_mask) << (e0 + (s - seat) % n * size)
         return ones, where, values
 
 

@@ -16,7 +16,16 @@ from __future__ import annotations
 
 import random
 
-from engine.bots.determinize import HiddenSlots, Replay, _indicator_code, ids_of, randbelow, shuffle
+from engine.bots.determinize import (
+    HiddenSlots,
+    Replay,
+    _indicator_code,
+    blank_play,
+    ids_of,
+    randbelow,
+    shuffle,
+    unseen_plays,
+)
 from engine.bots.info import read_view
 from engine.errors import JacknineError
 from engine.play.base import PLAY
@@ -46,15 +55,20 @@ class WorldDrawer:
         if view.trump_concealed and folder >= 0 and folder != me:
             # a seat that did not follow a suit may still hold its face-down card of that suit: its voids are
             # left to the replay to check
-            self.slots.allowed[folder] = self.slots.pool
+            if game.rules.play.blind_cut:   # he plays face down when void: only the fold may break his voids
+                self.slots.one_free = folder
+            else:
+                self.slots.allowed[folder] = self.slots.pool
         own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
         self.own_cards = own
         self.own_dealt = _relabelled(game, own_dealt, own) if own_dealt is not None else None
-        received = [seen.played_by[s].bit_count() + view.hand_sizes[s] for s in range(n)]
+        down = unseen_plays(view)
+        received = [seen.played_by[s].bit_count() + view.hand_sizes[s] + down[s] for s in range(n)]
         received[me] = own.bit_count()
         self.future = [game.cards_each - received[s] for s in range(n)]
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.seventh = any(a.verb == "trump" and a.arg == "seventh" for a in view.history)
+        self.last_card = any(a.verb == "trump" and a.arg == "last" for a in view.history)
         self.trump_suit = view.trump if view.trump is not None and view.trump >= 0 else -1
         self.ok = (self.replay.ok and min(self.future) >= 0
                    and sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
@@ -121,6 +135,13 @@ class WorldDrawer:
                 pick = pool[randbelow(rng, len(pool))]
                 cur.remove(pick)
                 cur.insert(6, pick)
+        if s == self.folder and self.last_card and self.trump_suit >= 0:
+            # `trump last`: the last card dealt to him is of the trump suit (known once the trump is shown)
+            pool = [c for c in cur if game.suit_of[c] == self.trump_suit]
+            if pool:
+                pick = pool[randbelow(rng, len(pool))]
+                cur.remove(pick)
+                cur.append(pick)
         return cur
 
     def _replay(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> State | None:
@@ -141,10 +162,12 @@ class WorldDrawer:
         for i in range(start, len(replay.actions)):
             a = replay.actions[i]
             if a is None:
-                opts = [x for x in state.legal_actions() if x.verb == "trump" and x.arg != "seventh"]
+                opts = [x for x in state.legal_actions() if x.verb == "trump" and x.arg not in ("seventh", "last")]
                 if game.rules.trump.as_card:
+                    # a card still face down, or one that went back unseen into the hand (then held or played)
                     b = replay.seats[i]
-                    opts = [x for x in opts if any(held[b] >> c & 1 for c in game.code_ids[x.arg])]
+                    mine = held[b] | self.seen.played_by[b]
+                    opts = [x for x in opts if any(mine >> c & 1 for c in game.code_ids[x.arg])]
                 while opts:
                     pick = opts.pop(randbelow(rng, len(opts)))
                     trial = state.clone()
@@ -160,6 +183,12 @@ class WorldDrawer:
                 return None
             if a.verb == "play" and state.phase == PLAY:
                 mask = state.card_mask()
+                if not a.arg:   # played face down, unseen
+                    c = blank_play(state, mask, replay.known_plays[a.seat])
+                    if c < 0:
+                        return None
+                    state.play_card_id(c)
+                    continue
                 for c in game.code_ids[a.arg]:
                     if mask >> c & 1:
                         state.play_card_id(c)

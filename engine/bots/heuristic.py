@@ -72,7 +72,9 @@ def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
 
 def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPolicy | None = None) -> Action:
     v = seen.view
-    trick = list(v.trick.cards)
+    # cards played face down that he did not see (the blind cut) cannot be weighed: the visible ones are the trick
+    visible = [(s, c) for s, c in zip(v.trick.seats, v.trick.cards, strict=True) if c >= 0]
+    trick = [c for _, c in visible]
     cards = [(a, _card_id(game, seen, a.arg)) for a in legal if a.verb == "play"]
     others = [a for a in legal if a.verb != "play"]
     extras = {a.verb: a for a in others}
@@ -84,15 +86,17 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
             return taken
     if cards and policy is not None and not policy.never and _helps_lone_partner(seen):
         return _duck(game, seen, cards)
+    if "declare" in extras and sure_of_the_rest(game, seen):
+        return extras["declare"]   # a declaration before a trick: every trick left is his
     power = None if v.trump_concealed else seen.trump
     me = v.seat
     if not trick:
         return _lead(game, seen, cards, power) if cards else legal[0]
-    seats = v.trick.seats
+    seats = [s for s, _ in visible]
     win = trick_winner(game, seen, trick)
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
-    last = len(trick) == active - 1
+    last = len(v.trick.cards) == active - 1
     partner_winning = seen.partners(seats[win], me) and not (game.rules.table.bidder_plays_alone and me != v.bidder
                                                             and seats[win] == v.bidder)
     if "call" in extras and not partner_winning and _worth_calling(game, seen, points, cards):
@@ -127,7 +131,7 @@ def _helps_lone_partner(seen: Seen) -> bool:
 def _duck(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
     """A card that does not take the trick: the strongest such card (a card that might win a later trick is best
     gone), not a trump when another will do; a lead (the contract is lost then): the weakest card."""
-    trick = list(seen.view.trick.cards)
+    trick = [c for c in seen.view.trick.cards if c >= 0]   # a card played face down is not seen
     power = seen.trump if seen.trump is not None else NO_TRUMP
     if not trick:
         return min(cards, key=lambda ac: (seen.strength[ac[1]], game.points[ac[1]]))[0]
@@ -135,6 +139,33 @@ def _duck(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action
     if not under:
         return min(cards, key=lambda ac: (seen.strength[ac[1]], game.points[ac[1]]))[0]
     return max(under, key=lambda ac: (game.suit_of[ac[1]] != power, seen.strength[ac[1]]))[0]
+
+
+def sure_of_the_rest(game: Game, seen: Seen) -> bool:
+    """Whether the seat, on lead, is certain to win every trick left itself, whatever the others hold: it knows
+    the trump (or there is none); each of its cards beats every card of its suit still out, or has above it at
+    least as many of its own cards as are still out in that suit; and a card not a trump is safe from a ruff
+    only when no trump is still out."""
+    if seen.trump is None:
+        return False
+    held = seen.held
+    trump = seen.trump
+    ruffable = trump >= 0 and bool(seen.outstanding(trump))
+    m = held
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        s = game.suit_of[c]
+        if s != trump and ruffable:
+            return False
+        out = seen.outstanding(s)
+        st = seen.strength[c]
+        if out and max(seen.strength[x] for x in card_ids(out)) >= st:
+            above = sum(1 for x in card_ids(held & game.suit_masks[s]) if seen.strength[x] > st)
+            if above < out.bit_count():
+                return False
+    return True
 
 
 def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Action, int]]) -> bool:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 from engine.bots.model import SPREAD_HANDS, Z_WEIGHT
 from engine.play.actions import Action
-from engine.play.base import UNDECIDED
+from engine.play.base import AUCTION, UNDECIDED
 from engine.play.game import NO_TRUMP
-from engine.play.rules import ContractRules
+from engine.play.rules import SWEEP_REQUIRED, ContractRules
 
 if TYPE_CHECKING:
     from engine.bots.policy import ContractPolicy, Knowledge
@@ -286,6 +286,9 @@ class SpecialRules:
     def worth_declaring(self, k: Knowledge, legal: tuple[Action, ...]) -> Action | None:
         """The `declare NAME` worth most when it beats the plain contract, the full hand held; None otherwise."""
         if k.held.bit_count() < self.game.cards_each:
+            for a in legal:   # on part of the hand: only what the engine or the cards make certain
+                if a.verb == "declare" and self.policy.declares_in_auction(k, a):
+                    return a
             return None
         best: Action | None = None
         best_ev = self.plain_value(k) + DECLARE_EDGE
@@ -297,6 +300,10 @@ class SpecialRules:
                 if self.certain_sweep(k):
                     return a
                 continue
+            if not c.played and c.sure_sweep == SWEEP_REQUIRED:
+                return a   # a sure sweep shown scores without risk (the engine offers it only then)
+            if k.phase == AUCTION and self.policy.declares_in_auction(k, a):
+                return a
             p = self.contract_sweep(k, c)
             if p < MIN_SWEEP:
                 continue

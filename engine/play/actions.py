@@ -16,8 +16,9 @@ from engine.errors import RecordError
 
 # Verbs of the hand-record contract; doubling steps add their own names from the rule file.
 VERBS = ("bid", "pass", "redeal", "trump", "raise", "double", "redouble", "declare", "call", "show", "play",
-         "surrender", "accept", "refuse", "partner", "concede")
-_NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede")
+         "surrender", "accept", "refuse", "partner", "concede", "open")
+_NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede",
+                "open")
 CHANGE = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
 MAX_NUMBER_DIGITS = 6      # bids and raises: no game bids a million; longer digit strings are refused unread
@@ -60,6 +61,12 @@ def bid_terms(arg: str) -> tuple[int, str]:
     ('30 NT' -> (30, 'NT'), '16' -> (16, '')): the one reader of it, so bots and the table never take text apart."""
     number, _, suit = arg.partition(" ")
     return int(number), suit
+
+
+def meld_terms(arg: str) -> tuple[str, str]:
+    """A shown meld's argument ('jodi H') as (meld name, suit letter): the one place that reads it."""
+    name, _, letter = arg.partition(" ")
+    return name, letter
 
 
 def parse_seat(word: str, text: str) -> int:
@@ -108,6 +115,11 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
         value = parse_number(args[0], "a bid")
         text = str(value) if len(args) == 1 else f"{value} {_trump_word(args[1], shown, allow_card=False)}"
         return low, f"{text} {CHANGE}" if marked else text
+    if low == "show" and len(args) == 2:   # a meld of one suit: `show jodi H`
+        suit = canonical_suit(args[1])
+        if not _NAME.fullmatch(args[0]) or suit is None:
+            raise RecordError(f"'{shown}': a meld is shown by its name and suit, e.g. 'show jodi H'")
+        return low, f"{args[0].lower()} {suit}"
     if len(args) != 1:
         raise RecordError(f"'{shown}': {low} takes one argument ({_EXAMPLE[low]})")
     arg = args[0]
@@ -116,8 +128,8 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
     if low == "play":
         return low, _card(arg, shown)
     if low == "trump":
-        if arg.lower() == "seventh":
-            return low, "seventh"
+        if arg.lower() in ("seventh", "last"):
+            return low, arg.lower()
         return low, _trump_word(arg, shown, allow_card=True)
     if low == "show":
         if arg.lower() != "pair":
@@ -130,7 +142,8 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
 
 
 _EXAMPLE = {"bid": "e.g. 'bid 16' or 'bid 30 NT'", "raise": "e.g. 'raise 24'", "play": "a card, e.g. 'play JS'",
-            "trump": "a card, a suit or seventh, e.g. 'trump 9D', 'trump D'", "show": "'show pair'",
+            "trump": "a card, a suit, seventh or last, e.g. 'trump 9D', 'trump D'",
+            "show": "'show pair', or a meld and its suit, e.g. 'show jodi H'",
             "declare": "a contract's name, e.g. 'declare thani'"}
 
 

@@ -370,6 +370,9 @@ def partners_exist(rs: Ruleset) -> Iterator[Finding]:
         if contract.partner == "sits_out":
             yield Finding(("special", "contracts", i, "partner"), "nobody has a partner here to sit out; "
                           "remove partner: sits_out", depends=(ALONE, TEAMS))
+    if rs.play.exposed_after_deal == "bidders_partner":
+        yield Finding(("play", "exposed_after_deal"), "the bidder has no partner here whose cards could lie face up",
+                      depends=(ALONE, TEAMS), hint="; set exposed_after_deal: nobody")
 
 
 def pointless_redeal_seats(rs: Ruleset) -> Iterator[Finding]:
@@ -575,9 +578,72 @@ def contract_names_unique(rs: Ruleset) -> Iterator[Finding]:
 
 def contract_scores_signed(rs: Ruleset) -> Iterator[Finding]:
     for i, contract in enumerate(rs.special.contracts):
-        if contract.made < 0 or contract.failed > 0:
+        if contract.made < 0 or (contract.failed or 0) > 0:
             yield Finding(("special", "contracts", i),
                           "made is what the declarers win (0 or more), failed what they lose (0 or less)")
+
+
+def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
+    """Each declaration's window, undertaking and certainty must be ones that can happen together."""
+    tricks = cards_per_player(rs)
+    first_deal = cards_before(rs, "auction") or 0
+    for i, c in enumerate(rs.special.contracts):
+        path = ("special", "contracts", i)
+        if c.window == "before_trick":
+            if c.trick is None:
+                yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
+                              hint="; add trick: N (it is declared before leading trick N)")
+            elif c.trick > tricks:
+                yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
+            if not c.played:
+                yield Finding((*path, "played"), "a declaration during play is played out",
+                              hint="; remove played: false")
+        elif c.trick is not None:
+            yield Finding((*path, "trick"), "trick is the number of the trick a declaration is made before; "
+                          "it needs window: before_trick", hint="; remove trick or set window: before_trick")
+        if c.who == "sole_winner" and c.window != "before_trick":
+            yield Finding((*path, "who"), "sole_winner is a player who has won every trick so far: it needs "
+                          "window: before_trick", hint="; set who: anyone or bidder")
+        if c.deal == "stops":
+            if c.window != "first_auction":
+                yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
+                              hint="; remove deal: stops or set window: first_auction")
+            elif first_deal >= tricks:
+                yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
+                              "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+        if c.window == "first_auction" and c.who != "anyone":
+            yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
+                          "there is open to any player", hint="; set who: anyone")
+        if c.window == "first_auction" and "auction" not in rs.schedule:
+            yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
+        if c.partner == "dummy" and c.must_win == "declarer":
+            yield Finding((*path, "must_win"), "the declarer plays his dummy's cards: the side's tricks are his",
+                          hint="; set must_win: side")
+        if c.partner == "dummy" and _alone(rs):
+            yield Finding((*path, "partner"), "nobody has a partner here to lay down as a dummy",
+                          depends=(ALONE, TEAMS))
+        if c.must_win == "side" and c.partner == "sits_out":
+            yield Finding((*path, "must_win"), "the partners sit out, so the declarer wins every trick his side "
+                          "wins", hint="; remove must_win: side")
+        if not c.played:
+            if c.sure_sweep != "required":
+                yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
+                              "certain", hint="; add sure_sweep: required")
+            if c.window != "after_full_deal":
+                yield Finding((*path, "window"), "a hand is shown once every card is dealt",
+                              hint="; remove window (after_full_deal)")
+            if c.failed is not None:
+                yield Finding((*path, "failed"), "a hand shown instead of played cannot fail",
+                              hint="; remove failed")
+        elif c.failed is None:
+            yield Finding(path, "a played declaration needs failed: what the declarers lose (0 or less)",
+                          hint="; add failed: -N")
+        if c.sure_sweep != "any" and c.window != "after_full_deal":
+            yield Finding((*path, "sure_sweep"), "the sure-sweep test reads a full hand before play: it needs "
+                          "window: after_full_deal", hint="; remove sure_sweep")
+        if c.stops_at_first_loss and not c.played:
+            yield Finding((*path, "stops_at_first_loss"), "a hand shown instead of played has no trick to lose",
+                          hint="; remove stops_at_first_loss")
 
 
 def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
@@ -742,17 +808,118 @@ def annul_options(rs: Ruleset) -> Iterator[Finding]:
                           depends=(SUITS, COPIES, SCHEDULE))
 
 
+def blind_cut_and_opening_fit(rs: Ruleset) -> Iterator[Finding]:
+    """The blind cut and the trump's opening need a trump card laid face down after the auction."""
+    t, pl = rs.trump, rs.play
+    card_laid = t.concealed and t.declared_as == "card" and t.chosen == "after_auction"
+    if pl.blind_cut:
+        if not card_laid:
+            yield Finding(("play", "blind_cut"), "the blind cut is played while a trump card lies face down: it "
+                          "needs trump.concealed: true, declared_as: card and chosen: after_auction",
+                          depends=(CONCEALED, DECLARED, CHOSEN), hint="; remove blind_cut")
+        if pl.reveal.call == "compulsory_first_void":
+            yield Finding(("play", "reveal", "call"), "with the blind cut nobody calls for the trump: a void "
+                          "player plays face down", depends=(("play", "blind_cut"),), hint="; set call: optional")
+        if t.seventh_card:
+            yield Finding(("play", "blind_cut"), "the blind cut turns up the folded card laid from hand; the "
+                          "seventh card is not supported with it", depends=(SEVENTH,), hint="; remove seventh_card")
+    if pl.bidder_while_concealed.lead_trump_suit == "not_to_first_trick" and not t.concealed:
+        yield Finding(("play", "bidder_while_concealed", "lead_trump_suit"), "the trump is never concealed here: "
+                      "nothing to keep from trick 1", depends=(CONCEALED,), hint="; remove lead_trump_suit")
+    o = t.opening
+    if o is None:
+        return
+    if not card_laid:
+        yield Finding(("trump", "opening"), "opening takes a folded trump card back into the hand: it needs "
+                      "trump.concealed: true, declared_as: card and chosen: after_auction",
+                      depends=(CONCEALED, DECLARED, CHOSEN), hint="; remove opening")
+    if o.after_trick is not None and o.after_trick >= cards_per_player(rs):
+        yield Finding(("trump", "opening", "after_trick"), f"there are {cards_per_player(rs)} tricks: opening "
+                      "at the end of the last one changes nothing", depends=(SCHEDULE,),
+                      hint="; choose an earlier trick")
+    if o.after_trick is None and o.from_bid:
+        yield Finding(("trump", "opening", "from_bid"), "from_bid says which contracts open after a trick: it "
+                      "needs after_trick", hint="; add after_trick: N or remove from_bid")
+    if o.from_bid > top_bid(rs):
+        yield Finding(("trump", "opening", "from_bid"), f"no contract reaches {o.from_bid} (the top bid is "
+                      f"{top_bid(rs)})", depends=BID_RANGE)
+
+
+def second_auction_declarations_fit(rs: Ruleset) -> Iterator[Finding]:
+    for i, c in enumerate(rs.special.contracts):
+        path = ("special", "contracts", i)
+        if c.window == "second_auction" and rs.second_auction is None:
+            yield Finding((*path, "window"), "the file has no second_auction section for the declaration to be "
+                          "spoken in", depends=(SECOND,), hint="; add a second_auction or choose another window")
+        if c.open_trump and c.trumps == "none":
+            yield Finding((*path, "open_trump"), "a contract without trumps has no trump to open",
+                          hint="; remove open_trump")
+        if c.open_trump and not (rs.trump.concealed and rs.trump.declared_as == "card"):
+            yield Finding((*path, "open_trump"), "the trump is never concealed here: nothing to open",
+                          depends=(CONCEALED, DECLARED), hint="; remove open_trump")
+
+
+def claims_fit(rs: Ruleset) -> Iterator[Finding]:
+    """Claims of the remaining tricks: two sides to claim for, rewards within the hand (distinct names are
+    checked with the other claims, in checks_declarations)."""
+    tricks = cards_per_player(rs)
+    for i, c in enumerate(rs.special.claims):
+        path = ("special", "claims", i)
+        if c.claims != "remaining_tricks_by_side":
+            continue
+        if any(x.claims == "remaining_tricks_by_side" for x in rs.special.claims[:i]):
+            yield Finding(path, "jacknine grades one claim of the remaining tricks per file",
+                          hint="; keep one claim")
+        if not _two_sides(rs):
+            yield Finding(path, "a claim for a side needs two sides in a hand", depends=(TEAMS, ALONE))
+        r = c.rewards
+        if r.on_time_before_trick is not None and r.on_time_before_trick > tricks:
+            yield Finding((*path, "rewards", "on_time_before_trick"), f"there are only {tricks} tricks",
+                          depends=(SCHEDULE,))
+        if c.who != "unbeaten_side":
+            yield Finding((*path, "who"), "the remaining tricks are claimed by a side that has won every trick so "
+                          "far", hint="; set who: unbeaten_side")
+        if c.first_moment and c.certainty == "none":
+            yield Finding((*path, "first_moment"), "the side's first moment is the first turn at which the sweep "
+                          "could be proved: it needs certainty: provable", hint="; set first_moment: false")
+
+
+def melds_fit(rs: Ruleset) -> Iterator[Finding]:
+    """Melds the engine shows (compulsory) have conditions and no window after tricks; melds shown by choice have
+    the window and no conditions."""
+    md = rs.special.melds
+    if md is None:
+        return
+    path = ("special", "melds")
+    if md.compulsory:
+        if md.after_tricks:
+            yield Finding((*path, "after_tricks"), "compulsory melds are shown by the engine at the holder's turn "
+                          "to play, not in a window after tricks", hint="; remove after_tricks")
+        if "trump_exposed" not in md.when and rs.trump.concealed:
+            yield Finding((*path, "when"), "a meld's value (trumps or another suit) would give a concealed trump "
+                          "away: it needs trump_exposed", depends=(CONCEALED,), hint="; add trump_exposed to when")
+    else:
+        if not md.after_tricks:
+            yield Finding(path, "melds shown by choice need the tricks after which they may be shown",
+                          hint="; add after_tricks: [N, ...] or compulsory: true")
+        if md.when:
+            yield Finding((*path, "when"), "when is the condition of compulsory melds", hint="; add compulsory: true")
+
+
 CHECKS: tuple[Check, ...] = (
     teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
     deal_fits_deck, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
     dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
-    contract_names_unique,
-    contract_scores_signed, doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
+    contract_names_unique, contract_scores_signed, declarations_fit,
+    doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
     annul_options, auction_speeches_agree, second_auction_fits, trump_redeal_fits, captures_fit, concede_fits,
-    counting_side_fits, sets_fit,
+    counting_side_fits, sets_fit, blind_cut_and_opening_fit, second_auction_declarations_fit, claims_fit,
+    melds_fit,
 )
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
-    for check in CHECKS:
+    from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+
+    for check in CHECKS + DECLARATION_CHECKS:
         yield from check(rs)
