@@ -16,8 +16,9 @@ from engine.errors import RecordError
 
 # Verbs of the hand-record contract; doubling steps add their own names from the rule file.
 VERBS = ("bid", "pass", "redeal", "trump", "raise", "double", "redouble", "declare", "call", "show", "play",
-         "surrender", "accept", "refuse", "partner", "concede")
-_NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede")
+         "surrender", "accept", "refuse", "partner", "concede", "open")
+_NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede",
+                "open")
 CHANGE = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
 MAX_NUMBER_DIGITS = 6      # bids and raises: no game bids a million; longer digit strings are refused unread
@@ -60,6 +61,12 @@ def bid_terms(arg: str) -> tuple[int, str]:
     ('30 NT' -> (30, 'NT'), '16' -> (16, '')): the one reader of it, so bots and the table never take text apart."""
     number, _, suit = arg.partition(" ")
     return int(number), suit
+
+
+def meld_terms(arg: str) -> tuple[str, str]:
+    """A shown meld's argument ('jodi H') as (meld name, suit letter): the one place that reads it."""
+    name, _, letter = arg.partition(" ")
+    return name, letter
 
 
 def parse_seat(word: str, text: str) -> int:
