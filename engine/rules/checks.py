@@ -860,15 +860,11 @@ def second_auction_declarations_fit(rs: Ruleset) -> Iterator[Finding]:
 
 
 def claims_fit(rs: Ruleset) -> Iterator[Finding]:
-    """Claims: distinct names (from the contracts' too), two sides to claim for, rewards within the hand."""
-    names = {c.name for c in rs.special.contracts}
+    """Claims of the remaining tricks: two sides to claim for, rewards within the hand (distinct names are
+    checked with the other claims, in checks_declarations)."""
     tricks = cards_per_player(rs)
     for i, c in enumerate(rs.special.claims):
         path = ("special", "claims", i)
-        if c.name in names:
-            yield Finding((*path, "name"), f"'{c.name}' is already the name of a special contract or claim: "
-                          "`declare NAME` must name one thing", hint="; choose another name")
-        names.add(c.name)
         if c.claims != "remaining_tricks_by_side":
             continue
         if any(x.claims == "remaining_tricks_by_side" for x in rs.special.claims[:i]):
