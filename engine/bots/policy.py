@@ -26,7 +26,7 @@ from engine.play.actions import Action
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.rules import SWEEP_REQUIRED
 from engine.play.state import State
-from engine.play.sweep import is_sure_sweep
+from engine.play.sure_sweep import is_sure_sweep
 
 
 class Facts:
