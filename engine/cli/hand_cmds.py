@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Annotated
@@ -115,21 +116,41 @@ def simulate_cmd(
 
     def write(records: list[dict[str, object]]) -> None:
         assert sink is not None
-        for rec in records:
-            sink.write(json.dumps(rec) + "\n")
+        try:
+            for rec in records:
+                sink.write(json.dumps(rec) + "\n")
+        except OSError as e:
+            raise _SinkError(e) from None
 
     try:
         stats = simulate(game, len(span), seed, specs, start=span.start, workers=workers, cluster=cluster,
                          record_ref=record_ref, on_records=write if sink is not None else None,
                          on_progress=bar.update if bar is not None else None)
+        if sink is not None:
+            try:
+                sink.close()          # the last records leave the buffer here: a full disk shows now
+            except OSError as e:
+                raise _SinkError(e) from None
     except ClusterError as e:
         fail(str(e), UNREADABLE)
+    except _SinkError as e:
+        fail(f"{out}: cannot write ({e.error.strerror or e.error}); the file holds the records written before",
+             UNREADABLE)
     finally:
         if sink is not None:
-            sink.close()
+            with contextlib.suppress(OSError):
+                sink.close()
         if bar is not None:
             bar.close()
     _print_stats(stats.to_dict(), as_json)
+
+
+class _SinkError(Exception):
+    """Writing `simulate --out`'s file failed (a full disk, a size limit)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 @simulate_app.command("merge")
