@@ -153,7 +153,7 @@ def locate(ref: str | Path, base_dir: Path | None = None) -> Path | None:
 
 # ------------------------------------------------------------------------------------------ resolving
 @functools.lru_cache(maxsize=256)
-def _read_cached(path: str, display: str, stamp: tuple[int, int]) -> Document:
+def _read_cached(path: str, display: str, stamp: tuple[int, int, int, int]) -> Document:
     return read_document(Path(path), display)
 
 
@@ -163,7 +163,8 @@ def _read(path: Path) -> Document:
         st = path.stat()
     except (OSError, ValueError):
         return read_document(path, display)  # raises the right UnreadableError
-    return _read_cached(str(path), display, (st.st_mtime_ns, st.st_size))
+    # keyed by the resolved path and the file's identity: many spellings of one path are one document
+    return _read_cached(str(_resolved(path)), display, (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size))
 
 
 def _origins(doc: Document) -> Origins:
