@@ -83,3 +83,38 @@ def test_an_edited_rule_file_is_compiled_again(tmp_path: Path, capsys: pytest.Ca
     (tmp_path / "h.yaml").write_text(HOUSE.replace("house", "house, edited"))
     second = cache.get(read_record(tmp_path / "r.json"))
     assert first is not second and second.rules.description == "house, edited"
+
+
+# --- extends chains: limits for the whole chain ---------------------------------------------------------------
+def _chain(folder: Path, files: int, body: str) -> Path:
+    for i in range(files):
+        parent = "twenty-eight" if i == 0 else f"./c{i - 1}.yaml"
+        (folder / f"c{i}.yaml").write_text(f"schema_version: 1\nextends: {parent}\nname: c{i}\ndescription: c\n{body}")
+    return folder / f"c{files - 1}.yaml"
+
+
+def test_an_extends_chain_of_big_files_is_refused_as_a_whole(tmp_path: Path) -> None:
+    from engine.rules.load import MAX_CHAIN_BYTES, problems_of
+    from engine.rules.yamlpos import MAX_BYTES
+
+    filler = "# " + "x" * 1000 + "\n"
+    body = filler * ((MAX_BYTES - 200) // len(filler))         # each file just under one file's limit
+    last = _chain(tmp_path, 8, body)
+    problems = problems_of(last)
+    said = [p for p in problems if p.path == "extends"]
+    assert len(said) == 1 and f"more than {MAX_CHAIN_BYTES >> 20} MiB together" in said[0].message, problems
+    assert said[0].file.endswith(".yaml") and said[0].line == 2
+
+
+def test_an_extends_chain_of_many_values_is_refused_as_a_whole(tmp_path: Path) -> None:
+    from engine.rules.load import MAX_CHAIN_VALUES, problems_of
+
+    body = "notes:\n" + "".join(f"- {i}\n" for i in range(MAX_CHAIN_VALUES // 3))
+    problems = problems_of(_chain(tmp_path, 6, body))
+    assert any(p.path == "extends" and "values together" in p.message for p in problems), problems[:3]
+
+
+def test_a_small_chain_still_validates(tmp_path: Path) -> None:
+    from engine.rules.load import problems_of
+
+    assert problems_of(_chain(tmp_path, 12, "")) == []

@@ -16,6 +16,7 @@ import errno
 import functools
 import json
 import os
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,9 @@ from engine.text import escaped, quoted
 REPO_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 PACKAGED_RULESETS = Path(__file__).resolve().parents[1] / "data" / "rulesets"
 MAX_CHAIN = 16
+MAX_CHAIN_BYTES = 2 << 20        # every file of a chain together: twice what one rule file may hold
+MAX_CHAIN_VALUES = 150_000       # every file of a chain together: one and a half times one file's limit
+MAX_CHAIN_SECONDS = 20.0         # reading and merging the chain; shipped files take milliseconds
 # Maps whose keys are ranks: keys there are normalised (`10` is the ten, T).
 RANK_KEYED: tuple[KeyPath, ...] = (("deck", "points"),)
 
@@ -226,8 +230,45 @@ class _Stop(Exception):
 Resolved = tuple[dict[str, Any], Origins, list[str]]
 
 
-def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved:
+@dataclass
+class _ChainBudget:
+    """What a whole `extends` chain may cost together: the limits of one file hold per file, so a chain of many
+    big files would multiply them. Bytes and values are counted over every file of the chain, and the chain is
+    resolved within a time bound."""
+
+    bytes_left: int = MAX_CHAIN_BYTES
+    values_left: int = MAX_CHAIN_VALUES
+    deadline: float = 0.0
+
+    def over(self, path: Path) -> str | None:
+        """Why reading `path` as the next file of the chain would exceed the chain's limits, or None."""
+        try:
+            size = path.stat().st_size
+        except (OSError, ValueError):
+            size = 0   # the reader says what is wrong with it
+        if size > self.bytes_left:
+            return (f"the files of the extends chain would hold more than {MAX_CHAIN_BYTES >> 20} MiB together; "
+                    "a house rule states only what differs from its parent")
+        if self.deadline and time.monotonic() > self.deadline:
+            return f"the extends chain took more than {MAX_CHAIN_SECONDS} s to read; shorten it"
+        self.bytes_left -= size
+        return None
+
+    def spend_values(self, doc: Document) -> None:
+        self.values_left -= len(doc.values)
+
+    @staticmethod
+    def values_message() -> str:
+        return (f"the files of the extends chain hold more than {MAX_CHAIN_VALUES:,} values together; "
+                "a house rule states only what differs from its parent")
+
+
+def _resolve(path: Path, stack: list[Path], problems: list[Problem], budget: _ChainBudget | None = None) -> Resolved:
+    if budget is None:
+        budget = _ChainBudget(deadline=time.monotonic() + MAX_CHAIN_SECONDS)
+        budget.over(path)     # the first file: its own limits hold, and it counts towards the chain's
     doc = _read(path)
+    budget.spend_values(doc)
     stop = _version_problem(doc)
     if stop is not None:
         raise _Stop(stop)
@@ -267,7 +308,11 @@ def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved
     if len(stack) >= MAX_CHAIN:
         at_extends(f"extends chain longer than {MAX_CHAIN} files (chain: {names})")
         return data, origins, chain
-    base, base_origins, base_chain = _resolve(parent, [*stack, path], problems)
+    too_much = budget.values_message() if budget.values_left < 0 else budget.over(parent)
+    if too_much is not None:
+        at_extends(f"parent file {display_name(parent)} not read: {too_much} (chain: {names})")
+        return data, origins, chain
+    base, base_origins, base_chain = _resolve(parent, [*stack, path], problems, budget)
     merged = _merge(base, data)
     merged_origins: Origins = {}
     _merged_origins(merged, (), origins, base_origins, merged_origins)
