@@ -118,3 +118,74 @@ def test_a_small_chain_still_validates(tmp_path: Path) -> None:
     from engine.rules.load import problems_of
 
     assert problems_of(_chain(tmp_path, 12, "")) == []
+
+
+# --- huge numbers: refused in validate, with their place ---------------------------------------------------
+def test_a_4000_digit_band_multiplier_and_match_target_are_refused_with_their_place(tmp_path: Path) -> None:
+    from engine.rules.load import problems_of
+
+    big = "9" * 4000
+    (tmp_path / "big.yaml").write_text(
+        "schema_version: 1\nextends: twenty-eight\nname: big\ndescription: big\n"
+        f"scoring:\n  bands:\n    - {{bids: [14, 28], made: {big}, failed: -{big}}}\n"
+        f"match: {{start: 0, win_at: {big}, lose_at: -6}}\n")
+    problems = problems_of(tmp_path / "big.yaml")
+    assert [(p.path, p.line) for p in problems] == [("scoring.bands[0].made", 7), ("scoring.bands[0].failed", 7),
+                                                    ("match.win_at", 8)]
+    assert all("about 4,001 digits is too large" in p.message and p.column for p in problems)
+    assert all(len(str(p)) < 400 for p in problems)
+
+
+def _int_paths(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _int_paths(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _int_paths(v, (*path, i))]
+    return [path] if isinstance(value, int) and not isinstance(value, bool) and path[:1] != ("schema_version",) \
+        else []
+
+
+HUGE_CAMPAIGN = {"count": 0}
+
+
+@pytest.mark.parametrize("ruleset", sorted(__import__("engine.rules.load", fromlist=["x"]).shipped_rulesets()))
+@pytest.mark.parametrize("huge", [10 ** 4000, -(10 ** 4000), 10 ** 7])
+def test_every_number_of_a_shipped_file_made_huge_is_refused_in_validate(tmp_path: Path, ruleset: str,
+                                                                          huge: int) -> None:
+    """A campaign: each whole number a shipped file writes, one at a time, replaced by a huge one."""
+    import sys
+
+    import yaml
+
+    from engine.rules.load import problems_of, shipped_rulesets
+
+    if ruleset not in shipped_rulesets():
+        pytest.skip(f"{ruleset} is not shipped")
+    data = yaml.safe_load(shipped_rulesets()[ruleset].read_text())
+    paths = _int_paths(data)
+    if not paths:
+        pytest.skip(f"{ruleset} writes no number of its own")
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    try:
+        if limit:
+            sys.set_int_max_str_digits(0)          # to write the hostile file only
+        for path in paths:
+            copy = yaml.safe_load(shipped_rulesets()[ruleset].read_text())
+            node = copy
+            for part in path[:-1]:
+                node = node[part]
+            node[path[-1]] = huge
+            target = tmp_path / "h.yaml"
+            target.write_text(yaml.safe_dump(copy, sort_keys=False))
+            if limit:
+                sys.set_int_max_str_digits(limit)
+            problems = problems_of(target)
+            if limit:
+                sys.set_int_max_str_digits(0)
+            assert problems, path
+            assert any("too large" in p.message or "at most" in p.message or "must be" in p.message
+                       for p in problems), (path, problems[:2])
+            HUGE_CAMPAIGN["count"] += 1
+    finally:
+        if limit:
+            sys.set_int_max_str_digits(limit)

@@ -34,6 +34,7 @@ from engine.text import escaped, quoted
 REPO_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 PACKAGED_RULESETS = Path(__file__).resolve().parents[1] / "data" / "rulesets"
 MAX_CHAIN = 16
+MAX_RULE_NUMBER = 1_000_000      # every whole number a rule file writes, either way (multiplied and printed)
 MAX_CHAIN_BYTES = 2 << 20        # every file of a chain together: twice what one rule file may hold
 MAX_CHAIN_VALUES = 150_000       # every file of a chain together: one and a half times one file's limit
 MAX_CHAIN_SECONDS = 20.0         # reading and merging the chain; shipped files take milliseconds
@@ -365,6 +366,11 @@ def check_ruleset(ref: str | Path) -> Report:
     report.resolved = data
     if any(p.path == "extends" for p in report.problems):
         return report  # without its parent the file is a fragment: "missing key" errors would only mislead
+    huge = list(_huge_numbers(data, ()))
+    if huge:
+        report.problems.extend(report.problem(path, _huge_message(value)) for path, value in huge)
+        report.problems = _in_reading_order(report.problems, report.file)
+        return report
     try:
         report.ruleset = Ruleset.model_validate_json(json.dumps(data), strict=True)
     except ValidationError as e:
@@ -378,6 +384,26 @@ def check_ruleset(ref: str | Path) -> Report:
         report.problems.extend(report.cross_field)
     report.problems = _in_reading_order(report.problems, report.file)
     return report
+
+
+def _huge_numbers(value: Any, path: KeyPath) -> Iterable[tuple[KeyPath, int]]:
+    """Every whole number of the resolved data beyond MAX_RULE_NUMBER, with its path (in the order written)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _huge_numbers(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _huge_numbers(v, (*path, i))
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_RULE_NUMBER:
+        yield path, value
+
+
+def _huge_message(value: int) -> str:
+    # the number itself may be too long to print (Python refuses ints of more than 4,300 digits as text)
+    digits = value.bit_length() * 30103 // 100000 + 1
+    shown = f"a number of about {digits:,} digits" if digits > 20 else f"{value:,}"
+    return (f"{shown} is too large: every number in a rule file is at most {MAX_RULE_NUMBER:,} either way "
+            "(scores, bids, multipliers and match targets are multiplied and printed; a game needs far less)")
 
 
 # ------------------------------------------------------------------------------- findings across files
