@@ -189,3 +189,59 @@ def test_every_number_of_a_shipped_file_made_huge_is_refused_in_validate(tmp_pat
     finally:
         if limit:
             sys.set_int_max_str_digits(limit)
+
+
+# --- search: the work of one decision is bounded whatever the file ----------------------------------------
+WIDE = """schema_version: 1
+extends: twenty-eight-6p
+name: five
+description: five players, a wide auction
+table:
+  players: 5
+  teams: [[0], [1], [2], [3], [4]]
+deck:
+  ranks: [J, "9", A, T, K, Q, "8", "7", "6", "5"]
+  points: {J: 30, "9": 20, A: 10, T: 10, K: 5, Q: 5}
+auction:
+  bids: {min: 14, max: 320}
+scoring:
+  bands:
+    - {bids: [14, 320], made: 1, failed: -2}
+schedule:
+  - deal: 4
+  - auction
+  - trump
+  - deal: 4
+"""
+
+
+@pytest.mark.parametrize("budget", [1, 300, 5_000])
+def test_a_search_decision_spends_at_most_its_work_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          budget: int) -> None:
+    from engine import load_game
+    from engine.bots import search
+    from engine.bots.base import make_bot
+
+    (tmp_path / "five.yaml").write_text(WIDE)
+    game = load_game(tmp_path / "five.yaml")
+    monkeypatch.setattr(search, "WORK_BUDGET", budget)
+    works: list[int] = []
+    real = search.rollout_work
+
+    def counting(history: list[search.Action], start: int, per_speech: int) -> int:
+        works.append(real(history, start, per_speech))
+        return works[-1]
+
+    monkeypatch.setattr(search, "rollout_work", counting)
+    decided = 0
+    for seed in range(2):
+        state = game.new_hand(seed % game.n, seed=seed)
+        bots = [make_bot("search", game, s) for s in range(game.n)]
+        while not state.is_terminal and decided < 40:
+            works.clear()
+            state.apply(bots[state.to_act].choose(state.view(state.to_act), state.legal_actions()))
+            if works:
+                decided += 1
+                per_world = max(works) * 12                    # no decision has more than 12 candidates here
+                assert sum(works) <= budget + per_world, (sum(works), budget)
+    assert decided > 0
