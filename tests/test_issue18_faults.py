@@ -153,3 +153,74 @@ def test_the_save_text_of_finished_hands_is_written_once_and_is_the_whole_dump()
                                             allow_unicode=True)
     empty = MatchSave("twenty-eight", 0, 3, "heuristic", 10)
     assert empty.to_yaml([]) == empty.to_yaml() and empty.to_yaml().endswith("hands: []\n")
+
+
+# --- nothing a command starts outlives it ---------------------------------------------------------------------
+ESCAPING_BOT = """
+import json, os, sys, time
+pid = os.fork()
+if pid == 0:
+    os.setsid()                       # out of the program's process group
+    with open(sys.argv[1], "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    time.sleep(120)
+    os._exit(0)
+for line in sys.stdin:
+    time.sleep(float(sys.argv[2]))
+    sys.stdout.write(json.dumps({"action": json.loads(line)["legal"][0]}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def _escaping_bot(pidfile: Path, slow: float = 0.0) -> str:
+    import shlex
+
+    script = pidfile.parent / "escaping_bot.py"
+    script.write_text(ESCAPING_BOT)
+    return "cmd:" + shlex.join([sys.executable, "-I", "-S", str(script), str(pidfile), str(slow)])
+
+
+def _wait_for(path: Path, seconds: float = 60.0) -> None:
+    import time
+
+    end = time.monotonic() + seconds
+    while not path.exists() or not path.read_text().strip():
+        assert time.monotonic() < end, "the bot never started"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bots_child_in_its_own_session_dies_with_the_tournament(tmp_path: Path, workers: str) -> None:
+    from tests.external_support import gone, pids_in
+
+    pidfile = tmp_path / "escaped"
+    proc = jacknine("tournament", "--bots", f"{_escaping_bot(pidfile)},random", "-n", "2", "-w", workers)
+    assert proc.returncode == 0, proc.stderr
+    escaped = pids_in(pidfile)
+    assert escaped and gone([], escaped), escaped
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_signal_to_the_tournament_leaves_no_process(tmp_path: Path, workers: str, sig: signal.Signals) -> None:
+    from tests.external_support import gone, pids_in
+
+    pidfile = tmp_path / "escaped"
+    proc = subprocess.Popen([*PROGRAM, "tournament", "--bots", f"{_escaping_bot(pidfile, 0.2)},random", "-n", "40",
+                             "-w", workers], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        _wait_for(pidfile)
+        children = _children_of(proc.pid)
+        proc.send_signal(sig)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + sig, proc.returncode
+    assert gone([], pids_in(pidfile) + children), (pids_in(pidfile), children)
+
+
+def _children_of(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False)
+    return [int(x) for x in out.stdout.split()]
