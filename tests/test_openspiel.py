@@ -171,6 +171,9 @@ def test_python_ismcts_plays_every_rule_file(pyspiel, ruleset: str) -> None:  # 
 
     game, s, rng = _dealt(pyspiel, ruleset, 2)
     bot = ISMCTSBot(game, RolloutEvaluator(1, seed=3), 2.0, 6, random_state=np.random.RandomState(4))
+    # OpenSpiel's own resampling draws from an unseeded sampler: seed it, so that a failure replays
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    bot._resampler_cb = lambda state, player: state.resample_from_infostate(player, sampler)
     while not s.is_terminal():
         action = bot.step(s)
         assert action in s.legal_actions()

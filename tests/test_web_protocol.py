@@ -24,8 +24,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from engine.cli.app import app as cli  # noqa: E402
+from engine.play.match import hand_seeds  # noqa: E402
 from engine.web.server import Settings, build_app  # noqa: E402
-from engine.web.table import hand_seeds  # noqa: E402
 from tests.web_support import check_message, choose, leaks, state_at  # noqa: E402
 
 SEED = 20260101
@@ -362,7 +362,7 @@ def test_the_seed_is_committed_at_the_start_and_every_deal_follows_from_it(clien
             assert all(str(SEED) not in raw for raw in page.raw[:-3])         # revealed only at the end
     final = pages[1].state["table"]
     assert final["seed"] == str(SEED) and final["commitment"] == made["commitment"]
-    assert [d["seed"] for d in final["deals"]] == hand_seeds(SEED, 2)
+    assert [d["seed"] for d in final["deals"]] == [str(s) for s in hand_seeds(SEED, 2)]
     summary_hands = {f.number: f.record["hands"] for f in table.finished}
     for deal in final["deals"]:
         res = CliRunner().invoke(cli, ["deal", "-r", "twenty-eight", "--seed", str(deal["seed"]), "--dealer",

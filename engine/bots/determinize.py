@@ -62,13 +62,25 @@ def _indicator_code(seen: Seen) -> tuple[int, str]:
     return -1, ""
 
 
-def _shown_indicator(game: Game, seen: Seen) -> int:
-    """The bidder's indicator card once the history shows it (after exposure) and it is still held, else -1."""
-    seat, code = _indicator_code(seen)
-    if seat < 0 or seat == seen.view.seat:
-        return -1
-    ids = [c for c in game.code_ids[code] if seen.unknown >> c & 1]
-    return ids[0] if ids else -1
+def _laid_cards(game: Game, seen: Seen) -> list[tuple[int, int]]:
+    """(seat, card id) of every card the history shows laid as a trump by another seat and still unplayed: it is
+    in that seat's hand (face down or, after a second auction gave the contract to someone else, back among its
+    cards). The seat is the one that laid it, not the current bidder: the two differ once a later round of
+    bidding has moved the contract."""
+    ids = game.code_ids
+    me = seen.view.seat
+    out: list[tuple[int, int]] = []
+    taken = 0
+    for a in seen.view.history:
+        if a.verb != "trump" or a.arg not in ids or a.seat == me:
+            continue
+        if any(seen.played_by[a.seat] >> c & 1 for c in ids[a.arg]):
+            continue        # laid, then taken back and played
+        free = [c for c in ids[a.arg] if seen.unknown >> c & 1 and not taken >> c & 1]
+        if free:
+            out.append((a.seat, free[0]))
+            taken |= 1 << free[0]
+    return out
 
 
 def _hidden_trump_kind(game: Game, seen: Seen) -> str:
@@ -132,18 +144,21 @@ def sample(rng: random.Random, population: list[int], k: int) -> list[int]:
 
 
 class HiddenSlots:
-    """The cards a seat cannot see and where they may go: a shown indicator stays with the bidder, each other seat
-    gets as many cards as it holds, none of a suit it has shown void in."""
+    """The cards a seat cannot see and where they may go: a card shown laid as a trump stays with the seat that
+    laid it, each other seat gets as many cards as it holds, none of a suit it has shown void in."""
 
     def __init__(self, game: Game, seen: Seen) -> None:
         v = seen.view
         n = game.n
         fixed = [0] * n
-        shown = _shown_indicator(game, seen)
-        if shown >= 0:
-            fixed[v.bidder or 0] |= 1 << shown
+        laid = 0
+        for seat, card in _laid_cards(game, seen):
+            fixed[seat] |= 1 << card
+            laid |= 1 << card
+        for s in range(n):   # hands lying face up stay where they are
+            fixed[s] |= seen.exposed[s]
         self.fixed = fixed
-        self.pool = seen.unknown & ~(1 << shown if shown >= 0 else 0)
+        self.pool = seen.unknown & ~laid
         need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]
         need[v.seat] = 0
         self.need = need

@@ -37,6 +37,27 @@ def annulled_dealer_words(game: Game, annul_code: int) -> str:
     return "the deal passes on" if annulled_deal_passes(game, annul_code) else "the same dealer deals again"
 
 
+NARROW_DEAL_SEED_BITS = 32       # each hand's deal seed, drawn from a match seed below WIDE_MATCH_SEED
+WIDE_DEAL_SEED_BITS = 128        # ... and from a match seed at or above it
+WIDE_MATCH_SEED = 1 << 64
+
+
+def deal_seed_bits(match_seed: int | None) -> int:
+    """How wide each hand's deal seed is. A small match seed (one a person types: every record and save so far)
+    draws 32-bit deal seeds, as it always has. A match seed of 2**64 or more draws 128-bit ones: a player who
+    knows his own cards could otherwise try all 2**32 deal seeds, find the one that deals them and read every
+    other hand (the web table draws its secret match seeds this wide for that reason)."""
+    return WIDE_DEAL_SEED_BITS if match_seed is not None and match_seed >= WIDE_MATCH_SEED else NARROW_DEAL_SEED_BITS
+
+
+def hand_seeds(match_seed: int, hands: int) -> list[int]:
+    """The deal seed of each of the first `hands` hands of a match with this seed, in order (what `Match` deals;
+    `jacknine deal --seed S` re-deals one)."""
+    rng = random.Random(match_seed)
+    bits = deal_seed_bits(match_seed)
+    return [rng.getrandbits(bits) for _ in range(hands)]
+
+
 class Match:
     """Plays hands of one game; `scores` are per match team (`game.teams`). With `match.sets`, `sets[t]` is team
     t's open sets, {"red": R, "black": B}. `win_at` is the winning score now (a hand may move it for the rest of
@@ -47,6 +68,7 @@ class Match:
         check_seat(first_dealer, game.n, "first_dealer")
         self.game = game
         self.rng = random.Random(seed)
+        self.seed_bits = deal_seed_bits(seed)
         self.dealer = first_dealer
         m = game.rules.match
         teams = len(game.rules.table.teams)
@@ -59,7 +81,7 @@ class Match:
 
     def new_hand(self) -> State:
         """Deal the next hand (seeded from the match's seed)."""
-        self.current_seed = self.rng.getrandbits(32)
+        self.current_seed = self.rng.getrandbits(self.seed_bits)
         return self.game.new_hand(self.dealer, seed=self.current_seed, match_scores=self.scores,
                                   match_target=self.win_at)
 

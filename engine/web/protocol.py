@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from engine.play.base import UNDECIDED
+from engine.play.match import hand_seeds
 from engine.play.state import State
 from engine.play.view import View, build_view, hand_order, public_history, write_suit
 from engine.table.cues import new_cards, winning_seat
@@ -27,7 +28,7 @@ from engine.table.events import described
 from engine.table.hints import card_reasons
 from engine.table.seats import relation, seat_label
 from engine.text import printable
-from engine.web.table import BOT, OVER, STOPPED, Finished, Table, commitment, hand_seeds
+from engine.web.table import BOT, OVER, STOPPED, Finished, Table, commitment
 
 SPECTATOR = -1
 MAX_MESSAGE = 4096           # bytes of one message from a page; the longest legal one is far shorter
@@ -179,11 +180,12 @@ def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -
     }
 
 
-def _deals(table: Table) -> list[dict[str, int]]:
-    """Each hand's deal seed and dealer, once the match seed is revealed: `jacknine deal --seed S --dealer D`."""
+def _deals(table: Table) -> list[dict[str, Any]]:
+    """Each hand's deal seed and dealer, once the match seed is revealed: `jacknine deal --seed S --dealer D`.
+    The seed is sent as decimal text: a web table's deal seeds are 128 bits, more than a JavaScript number holds."""
     seeds = hand_seeds(table.seed, table.hand_number)
     dealers = [f.state.dealer for f in table.finished] + ([table.state.dealer] if table.state is not None else [])
-    return [{"hand": i + 1, "seed": s, "dealer": d} for i, (s, d) in enumerate(zip(seeds, dealers, strict=True))]
+    return [{"hand": i + 1, "seed": str(s), "dealer": d} for i, (s, d) in enumerate(zip(seeds, dealers, strict=True))]
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -73,7 +73,9 @@ class Settings:
     bot_delay: float = 0.7       # seconds a bot waits before acting at a table with people (so they can follow)
     grace: float = 45.0          # seconds a person may be away before a bot plays for them
     workers: int = 2
-    new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(128), repr=False)  # tests fix it
+    # a secret match seed of 128 bits, its top bit set so that every hand's deal seed is 128 bits too (see
+    # engine.play.match.deal_seed_bits); tests fix it
+    new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(127) | 1 << 127, repr=False)
     burst: int = BUCKET          # messages a page may send at once, then `rate` per second
     rate: float = REFILL
 
@@ -303,7 +305,8 @@ class Server:
             spec, hand = table.seats[seat].bot, len(table.finished)
             notation = await self.pool.choose(
                 spec, table.game, (table.table_id, hand, seat, spec), bot_seed(table.seed, hand, seat, -1),
-                bot_seed(table.seed, hand, seat, len(state.history)), build_view(state, seat), state.legal_actions())
+                bot_seed(table.seed, hand, seat, len(state.history)), build_view(state, state.to_act),  # a dummy's seat
+                state.legal_actions())
             if table.version != version or not self._plays_for(rt, seat, time.monotonic()):
                 continue   # the table moved on meanwhile, or the person came back
             self._apply(rt, Entry("act", seat, notation))
