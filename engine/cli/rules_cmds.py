@@ -6,6 +6,7 @@ Problems go to stderr, one line each; nothing here lets a traceback through for 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -136,10 +137,15 @@ def new(
         ref = os.path.relpath(Path(extends).resolve(), output.resolve().parent)
         ref = ref if ref.startswith(".") or os.path.isabs(ref) else "./" + ref
     text = _template(_file_name(output), ref, _schema_line(output), parent)
+    created = False
     try:
         with output.open("x", encoding="utf-8") as f:
+            created = True
             f.write(text)
     except OSError as e:
+        if created:   # a file the disk could not fill is ours to remove: a retry must not meet "already exists"
+            with contextlib.suppress(OSError):
+                output.unlink()
         typer.echo(f"{escaped(str(output))}: cannot write ({escaped(str(e.strerror or e))})", err=True)
         raise typer.Exit(UNREADABLE) from None
     typer.echo(f"{escaped(str(output))}: created; check it with `jacknine validate {shell_word(str(output))}`")
