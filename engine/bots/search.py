@@ -36,7 +36,7 @@ CONTRACT_WORLDS = 24           # worlds per auction or contract decision
 CLOSE = 0.15                  # a bid or raise is searched when the heuristic's estimate is this near (share of points)
 CONFIDENCE = 1.0              # standard errors by which a contract search must beat the heuristic's choice
 DRAWS_PER_WORLD = 2            # candidate worlds drawn for each world kept
-CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations")
+CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations", "surrender")
 # The work one decision may cost, in actions its rollouts apply, whatever the rule file: a file that validates may
 # have hundreds of bids and players who raise by one, and each rollout then finishes a long auction. A shipped
 # game's decision stays far below (320 rollouts of at most 48 cards), so its choices do not change.
