@@ -224,3 +224,18 @@ def test_a_signal_to_the_tournament_leaves_no_process(tmp_path: Path, workers: s
 def _children_of(pid: int) -> list[int]:
     out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False)
     return [int(x) for x in out.stdout.split()]
+
+
+@pytest.mark.parametrize("bots", ["heuristic", "search", "pimc"])
+def test_a_save_of_a_no_trump_hand_resumes(tmp_path: Path, bots: str) -> None:
+    (tmp_path / "nt.yaml").write_text("schema_version: 1\nextends: twenty-nine\nname: nt\ndescription: no-trumps\n"
+                                      "trump:\n  no_trumps: true\n")
+    made = jacknine("play", "-r", "./nt.yaml", "--seed", "3", "--bots", bots, "--save", "m.yaml", cwd=tmp_path,
+                    stdin="bid 28\ntrump NT\nq\n")
+    assert made.returncode == 0, made.stderr
+    text = (tmp_path / "m.yaml").read_text()
+    if "trump NT" not in text:
+        pytest.skip("the bidding did not reach seat 0 with this seed and these bots")
+    for _ in range(2):
+        again = jacknine("play", "--resume", "m.yaml", cwd=tmp_path, stdin="1\n1\n1\nq\n")
+        assert again.returncode == 0, again.stderr
