@@ -192,14 +192,17 @@ class TrickPhase(ContractPhases):
                 self._mask_ready = True
                 return g.suit_plays(p, self.led, follow >> (self.led * g.block))
         mask = self._play_mask()
-        out = list(self._extras)
+        # the other actions, then each suit's cached tuple: joined only where two parts are not empty, so a hand
+        # down to one playable suit builds nothing
+        out: tuple[Action, ...] = tuple(self._extras) if self._extras else ()
         block = g.block
         bm = (1 << block) - 1
         for s in range(g.nsuits):
             v = mask >> (s * block) & bm
             if v:
-                out.extend(g.suit_plays(p, s, v))
-        return tuple(out)
+                plays = g.suit_plays(p, s, v)
+                out = out + plays if out else plays
+        return out
 
     # --- optional actions at one's turn to play -----------------------------------------------------
     def _pair_allowed(self, p: int) -> bool:
