@@ -121,6 +121,7 @@ class Game:
         small = self.block <= SMALL_SUIT
         self._play_rows: list[list[tuple[Action, ...] | None]] = (
             [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
+        self._bid_terms: dict[str, tuple[int, str, bool]] = {}
         self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
 
     # --- actions --------------------------------------------------------------------------------------
@@ -133,6 +134,17 @@ class Game:
 
     def intern(self, a: Action) -> Action:
         return self.action(a.seat, a.verb, a.arg)
+
+    def bid_terms(self, arg: str) -> tuple[int, str, bool]:
+        """(value, suit or '', marked `change`) of a legal bid's argument text ('30 NT change' -> (30, 'NT', True)),
+        read once per text: the auction applies the same few bids hand after hand."""
+        terms = self._bid_terms.get(arg)
+        if terms is None:
+            parts = arg.split()
+            terms = (int(parts[0]), parts[1] if len(parts) > 1 and parts[1] != "change" else "", parts[-1] == "change")
+            if len(self._bid_terms) < AUCTION_CACHE_LIMIT:  # only legal bids come here; bounded all the same
+                self._bid_terms[arg] = terms
+        return terms
 
     def suit_plays(self, seat: int, suit: int, bits: int) -> tuple[Action, ...]:
         """The play actions of the cards `bits` (relative to the suit's first card) of one suit, in id order;
