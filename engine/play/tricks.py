@@ -190,7 +190,14 @@ class TrickPhase(ContractPhases):
                 if self._extras:    # (a new empty list only when there were extras: no allocation per card)
                     self._extras = []
                 self._mask_ready = True
-                return g.suit_plays(p, self.led, follow >> (self.led * g.block))
+                led = self.led
+                bits = follow >> (led * g.block)
+                rows = g._play_rows
+                if rows:    # Game.suit_plays' table read here, with no call, once the holding has occurred
+                    seen = rows[p * g.nsuits + led][bits]
+                    if seen is not None:
+                        return seen
+                return g.suit_plays(p, led, bits)
         mask = self._play_mask()
         # the other actions, then each suit's cached tuple: joined only where two parts are not empty, so a hand
         # down to one playable suit builds nothing
