@@ -82,7 +82,7 @@ def play(state: State, bots: Sequence[Bot]) -> set[str]:
     g = state.game
     offered: set[str] = set()
     while state.to_act >= 0:
-        bot = bots[state.to_act]
+        bot = bots[state.controller]   # a dummy's cards are chosen by its declarer's bot
         legal = state.legal_actions()
         for x in (state.other_actions() if state.phase == PLAY else legal):   # in the play: all but the cards
             key = mechanism(g, x)

@@ -28,7 +28,7 @@ from engine.play.state import State
 def play_out(state: State, bots: Sequence[Bot]) -> None:
     """Let the bots act until the hand is over; each sees only its own seat's view."""
     while state.to_act >= 0:
-        bot = bots[state.to_act]
+        bot = bots[state.controller]   # a dummy's cards are chosen by its declarer's bot, from the dummy's seat
         legal = state.legal_actions()
         view = state.view(state.to_act) if bot.needs_view else None
         state.apply(bot.choose(view, legal))

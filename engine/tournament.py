@@ -97,13 +97,14 @@ def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
         state = game.new_hand(dealer, hands=cards)
         while state.to_act >= 0:
             seat = state.to_act
-            bot = bots[seat]
+            who = state.controller   # a dummy's cards are chosen by its declarer's bot, from the dummy's seat
+            bot = bots[who]
             legal = state.legal_actions()
             view = state.view(seat) if bot.needs_view else None
             t0 = time.perf_counter()
             action = bot.choose(view, legal)
             dt = time.perf_counter() - t0
-            b = arr[seat]
+            b = arr[who]
             res.decisions[b] += 1
             res.seconds[b] += dt
             res.max_seconds[b] = max(res.max_seconds[b], dt)

@@ -108,6 +108,14 @@ def check_end(g: Game, s: State) -> None:
     assert sum(t.points for t in s.tricks) == sum(s.team_points) + transfer * (len(s.team_points) - 1)
     if s.status != "complete" or s.surrender == SURRENDER_ACCEPTED or s.conceded:
         return   # annulled, or an accepted surrender or a concession ends the hand early
+    sp = s.special
+    if sp is not None and (not sp.played or (sp.stops_at_first_loss and (s.bidders_lost_trick or s.made is False))):
+        return   # a hand shown instead of played, or a declaration stopped at its first lost trick
+    if sp is not None and sp.stops_deal:   # a declaration stopped the deal: the cards dealt are all played
+        given = sorted(c for seat in range(g.n) for c in s.dealt[seat][:s.given[seat]])
+        assert sorted(played) == given, f"{g.rules.name}: not every card dealt was played exactly once"
+        assert len(s.tricks) == s.hand_tricks < g.tricks_per_hand
+        return
     aside = [c for seat in range(g.n) if s.sitting_out >> seat & 1 for c in s.dealt[seat]]
     assert sorted(played + aside) == list(range(g.size)), f"{g.rules.name}: not every card was played exactly once"
     assert sum(s.team_points) == g.points_per_hand - sum(g.points[c] for c in aside)
@@ -191,7 +199,7 @@ def hidden_codes(g: Game, s: State, seat: int) -> set[str]:
         seen.add(g.codes[s.indicator])    # exposed (face up) or the viewer's own indicator
     out: set[str] = set()
     for other in range(g.n):
-        if other == seat:
+        if other == seat or s.exposed >> other & 1:   # a hand lying face up is seen by everyone
             continue
         for c in range(g.size):
             if s.hands[other] >> c & 1:
@@ -241,6 +249,8 @@ def test_view_blind_to_other_hands(name: str) -> None:
             # public events that depend on hidden cards (an annulment, who is asked about a pointless hand)
             # legitimately tell the hands apart: compare only while both hands stand at the same point
             if (s1.status, s1.phase, s1.to_act) != (s2.status, s2.phase, s2.to_act):
+                break
+            if s1.exposed >> a & 1 or s1.exposed >> b & 1:   # one of the two now lies face up: it is seen
                 break
             assert s1.view(seat) == s2.view(seat), f"{name}: seat {seat}'s view depends on seats {a}/{b}'s cards"
             compared += 1

@@ -107,6 +107,8 @@ def test_observations_are_blind_to_other_seats_cards() -> None:
                 ca, cb = st.dealt[a][-1], st.dealt[b][-1]
                 if not (st.hands[a] >> ca & 1 and st.hands[b] >> cb & 1) or st.indicator in (ca, cb):
                     continue
+                if st.exposed >> a & 1 or st.exposed >> b & 1:   # a hand lying face up is seen by everyone
+                    continue
                 dealt = [list(h) for h in st.dealt]
                 dealt[a][-1], dealt[b][-1] = cb, ca
                 twin = game.new_hand(st.dealer, hands=dealt)

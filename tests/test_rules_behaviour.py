@@ -7,6 +7,7 @@ Each change is a house-rule file in a folder of its own that extends a shipped g
 
 from __future__ import annotations
 
+import copy
 import random
 import typing
 from collections.abc import Iterator
@@ -113,6 +114,43 @@ LAST_TRICK_1 = {"special": {"capture_bonuses": [{"trigger": "last_trick", "amoun
 JACKS = {"special": {"capture_bonuses": [{"trigger": "all_of_rank", "rank": "J", "amount": 1,
                                           "unit": "game_points"}]}}
 SETS = {"match": {"win_at": None, "lose_at": None, "sets": {"at": 6, "win_sets": 3}}}
+# Thunee's special contracts, melds and claims as its file writes them, for changes of one field each
+TH_THUNEE: dict[str, Any] = {"name": "thunee", "who": "anyone", "partner": "plays", "trumps": "first_card_led",
+                             "made": 4, "failed": -4, "failed_to_partner": -8, "stops_at_first_loss": True,
+                             "barred_with_one_suit": True, "switches_off": ["melds", "claims"]}
+TH_ROYALS: dict[str, Any] = {**TH_THUNEE, "name": "royals", "ranking": "reversed"}
+
+
+def _contracts(**change: Any) -> dict[str, Any]:
+    return {"special": {"contracts": [copy.deepcopy({**TH_THUNEE, **change}),
+                                      copy.deepcopy({**TH_ROYALS, **change})]}}
+
+
+JODI: dict[str, Any] = {"name": "jodi", "ranks": ["K", "Q"], "plain_value": 20, "trump_value": 40,
+                        "extra": {"rank": "J", "plain_value": 30, "trump_value": 50}, "after_tricks": [1, 3]}
+
+
+def _jodi(**change: Any) -> dict[str, Any]:
+    return copy.deepcopy({"special": {"melds": {**JODI, **change}}})
+
+
+DOUBLE: dict[str, Any] = {"name": "double", "who": "unbeaten_side", "barred_within": 1,
+                          "rewards": {"on_time": 2, "failed": -4}}
+KHANAAK: dict[str, Any] = {"name": "khanaak", "who": "side_showed_meld", "needs_lost_trick": True,
+                           "melds_beat_opponents_by": 10, "match_target_after": 13,
+                           "rewards": {"on_time": 3, "on_time_by_counting_side": 6, "failed": -4}}
+EASY_KHANAAK: dict[str, Any] = {"needs_lost_trick": False, "melds_beat_opponents_by": None}
+
+
+def _claims(double: dict[str, Any] | None = None, khanaak: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"special": {"claims": [copy.deepcopy({**DOUBLE, **(double or {})}),
+                                   copy.deepcopy({**KHANAAK, **(khanaak or {})})]}}
+
+
+def _rewards(base: dict[str, Any], **change: Any) -> dict[str, Any]:
+    return {"rewards": {**base["rewards"], **change}}
+
+
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
                                     "schedule": [{"deal": 12}, "auction"]}),
@@ -221,6 +259,30 @@ CHANGES: dict[str, Change] = {
          "failed": -3}]}}),
     "special.contracts[].failed": ("thani", {"special": {"contracts": [
         {"name": "thani", "who": "bidder", "partner": "plays", "trumps": "keep", "made": 4, "failed": -7}]}}),
+    "special.contracts[].window": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "anyone", "window": "first_auction", "made": 4, "failed": -5}]}}),
+    "special.contracts[].trick": ("thani-late", {"special": {"contracts": [
+        {"name": "thani", "who": "sole_winner", "window": "before_trick", "trick": 3, "made": 4, "failed": -5}]}}),
+    "special.contracts[].deal": ("cot-four", {"special": {"contracts": [
+        {"name": "cot", "who": "anyone", "window": "first_auction", "partner": "dummy", "trumps": "none",
+         "must_win": "side", "stops_at_first_loss": True, "made": 4, "failed": -5}]}}),
+    # (declared before trick 2 and stopped at the first loss: a trick the partner wins shows at once)
+    "special.contracts[].must_win": (("thani-late", {"special": {"contracts": [
+        {"name": "thani", "who": "sole_winner", "window": "before_trick", "trick": 2, "stops_at_first_loss": True,
+         "made": 4, "failed": -5}]}}), {"special": {"contracts": [
+            {"name": "thani", "who": "sole_winner", "window": "before_trick", "trick": 2, "stops_at_first_loss": True,
+             "must_win": "side", "made": 4, "failed": -5}]}}),
+    "special.contracts[].stops_at_first_loss": ("thani", {"special": {"contracts": [
+        {"name": "thani", "who": "bidder", "stops_at_first_loss": True, "made": 4, "failed": -5}]}}),
+    "special.contracts[].sure_sweep": ("single-hand", {"special": {"contracts": [
+        {"name": "single-hand", "who": "anyone", "partner": "sits_out", "trumps": "none", "sure_sweep": "forbidden",
+         "made": 3, "failed": -3}]}}),
+    "special.contracts[].played": ("single-hand-show", {"special": {"contracts": [
+        {"name": "single-hand", "who": "anyone", "partner": "sits_out", "trumps": "none", "sure_sweep": "forbidden",
+         "made": 3, "failed": -3},
+        {"name": "show", "who": "anyone", "trumps": "none", "sure_sweep": "required", "played": True, "made": 3,
+         "failed": -3}]}}),
+    "play.exposed_after_deal": ("twenty-nine", {"play": {"exposed_after_deal": "bidders_partner"}}),
     "special.all_tricks.multiplier": ("cot", {"special": {"all_tricks": {"multiplier": 3}}}),
     "special.all_tricks.surrender.refused_loss_multiplier": ("cot", {
         "special": {"all_tricks": {"surrender": {"refused_loss_multiplier": 3}}}}),
@@ -291,6 +353,38 @@ CHANGES: dict[str, Change] = {
     "annul.trump_never_exposed": ("twenty-nine", {"annul": {"trump_never_exposed": False}}),
     "annul.held_all_trumps_checked": ("twenty-eight-3p", {"annul": {"held_all_trumps_checked": "before_play"}}),
     "annul.pointless_hand_may_redeal": ("twenty-eight-6p", {"annul": {"pointless_hand_may_redeal": True}}),
+    # Thunee's mechanisms
+    "trump.last_card.only_when_suits_differ": ("thunee", {"trump": {"last_card": {"only_when_suits_differ": False}}}),
+    "trump.shown_at_first_lead": ("thunee", {"trump": {"shown_at_first_lead": False}}),
+    "special.contracts[].ranking": ("thunee", _contracts(ranking="normal")),
+    "special.contracts[].failed_to_partner": ("thunee", _contracts(failed_to_partner=-2)),
+    "special.contracts[].barred_with_one_suit": ("thunee", _contracts(barred_with_one_suit=False)),
+    "special.contracts[].switches_off": ("thunee", _contracts(switches_off=[])),
+    "special.declarations.first": ("thunee", {"special": {"declarations": {"first": "first_hand"}}}),
+    "special.declarations.priority": ("thunee", {"special": {"declarations": {"priority": "first_declared"}}}),
+    "special.melds.name": ("thunee", _jodi(name="pair")),
+    "special.melds.ranks": ("thunee", _jodi(ranks=["K", "A"])),
+    "special.melds.plain_value": ("thunee", _jodi(plain_value=60)),
+    "special.melds.trump_value": ("thunee", _jodi(trump_value=80)),
+    "special.melds.extra.rank": ("thunee", _jodi(extra={"rank": "A", "plain_value": 30, "trump_value": 50})),
+    "special.melds.extra.plain_value": ("thunee", _jodi(extra={"rank": "J", "plain_value": 90, "trump_value": 50})),
+    "special.melds.extra.trump_value": (("thunee", _jodi(ranks=["K"], extra={"rank": "Q", "plain_value": 30,
+                                                                             "trump_value": 50})),
+                                        _jodi(ranks=["K"], extra={"rank": "Q", "plain_value": 30, "trump_value": 90})),
+    "special.melds.after_tricks": ("thunee", _jodi(after_tricks=[2])),
+    "special.melds.target_bounds": ("thunee", _jodi(target_bounds=[80, 130])),
+    "special.claims[].name": ("thunee", _claims(double={"name": "dbl"})),
+    "special.claims[].who": ("thunee", _claims(double={"who": "side_showed_meld"})),
+    "special.claims[].needs_lost_trick": ("thunee", _claims(double={"needs_lost_trick": True})),
+    "special.claims[].melds_beat_opponents_by": ("thunee", _claims(khanaak={"melds_beat_opponents_by": None})),
+    "special.claims[].barred_within": ("thunee", _claims(double={"barred_within": 11})),
+    "special.claims[].match_target_after": ("thunee", _claims(khanaak={"match_target_after": 3})),
+    "special.claims[].rewards.on_time": ("thunee", _claims(double=_rewards(DOUBLE, on_time=5))),
+    "special.claims[].rewards.on_time_by_counting_side": (
+        ("thunee", _claims(khanaak=EASY_KHANAAK)),
+        _claims(khanaak={**EASY_KHANAAK, **_rewards(KHANAAK, on_time_by_counting_side=None)})),
+    "special.claims[].rewards.on_time_score": ("thunee", _claims(double=_rewards(DOUBLE, on_time_score="adds"))),
+    "special.claims[].rewards.failed": ("thunee", _claims(double=_rewards(DOUBLE, failed=-1))),
 }
 
 
@@ -304,7 +398,9 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 
 # Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
-RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void"}
+RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
+          "special.contracts[].barred_with_one_suit", "special.contracts[].sure_sweep",
+          "special.contracts[].played"}
 
 
 def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:
@@ -331,8 +427,10 @@ def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object
         legal = state.legal_actions()
         yield state.to_act, tuple(a.notation for a in legal)
         state.apply(_choose(legal, rng))
-    # the outcome as the replay report gives it: status, contract target, card and game points
+    # the outcome as the replay report gives it: status, contract target, card and game points; and the hands
+    # left lying face up, as a view shows them (what the players saw)
     yield state.status, state.target, tuple(state.game_points), tuple(state.team_points)
+    yield state.view(0).to_dict().get("exposed")
 
 
 def _choose(legal: list[Action], rng: random.Random) -> Action:

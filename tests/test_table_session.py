@@ -36,7 +36,7 @@ def hidden_codes(state: State, seat: int) -> set[str]:
         own.add(g.codes[state.indicator])
     hidden: set[str] = set()
     for s in range(g.n):
-        if s != seat:
+        if s != seat and not state.exposed >> s & 1:   # a hand lying face up (a dummy, ...) is everyone's to see
             hidden |= {g.codes[c] for c in bits(state.hands[s])}
     if state.indicator >= 0:
         if state.concealed and seat != state.high_bidder:
@@ -142,7 +142,7 @@ def final(session: Session) -> tuple[list[int], list[list[str]]]:
 
 
 @pytest.mark.parametrize(("ruleset", "seat", "seed"), [
-    ("twenty-eight", 0, 11), ("twenty-eight", 2, 12), ("twenty-nine", 1, 13), ("fifty-six", 3, 14),
+    ("twenty-eight", 0, 11), ("twenty-eight", 2, 12), ("twenty-nine", 1, 13), ("fifty-six", 3, 14), ("thunee", 2, 16),
 ])
 def test_whole_match_never_shows_hidden_cards(tmp_path: Path, ruleset: str, seat: int, seed: int) -> None:
     drv, session = play(tmp_path, ruleset, seat, seed, passive)

@@ -11,11 +11,11 @@ equal on random hands of every shipped rule file, and blind to swaps of other se
 from __future__ import annotations
 
 from engine.play.actions import Action, bid_terms
-from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
+from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import REFOLD_WHEN_MARKED
 from engine.play.state import State
-from engine.play.view import View, public_history
+from engine.play.view import View, hand_order, public_history
 
 FIXED_VERBS = ("pass", "redeal", "call", "show pair", "surrender", "accept", "refuse")
 
@@ -115,6 +115,11 @@ def _auction_names(g: Game) -> list[str]:
             out += ["pass change"] + [f"{a.notation} change" for a in g.rounds[1].bid_actions(0)]
     if r.concede is not None:
         out.append("concede")
+    if r.trump.last_card:
+        out.append("trump last")
+    out += [f"declare {c.name}" for c in r.claims]
+    if r.melds is not None:
+        out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
     return out
 
 
@@ -125,9 +130,17 @@ class Observation:
         g = game
         self.game = game
         n, size = g.n, g.size
+        # the meld window is the last phase: files without melds keep the layout they always had
+        phases = len(PHASE_NAMES) if g.rules.melds is not None else MELDS
         self.parts = [("hand", size), ("played", size), ("trick", n * size), ("indicator", size),
-                      ("trump", g.nsuits + 2), ("phase", len(PHASE_NAMES)), ("bidder", n + 1), ("to_act", n + 1),
+                      ("trump", g.nsuits + 2), ("phase", phases), ("bidder", n + 1), ("to_act", n + 1),
                       ("contract", 4), ("card_points", 2), ("bids", n)]
+        # hands that may lie face up (a dummy, an exposed partner, a hand shown): a part only where a rule can do
+        # it, so the other files' tensors stay as they were
+        r = g.rules
+        self.exposes = r.play.bidders_partner_exposed or any(c.dummy or not c.played for c in r.contracts)
+        if self.exposes:
+            self.parts.append(("exposed", n * size))
         self.offsets: dict[str, int] = {}
         k = 0
         for name, width in self.parts:
@@ -190,6 +203,9 @@ class Observation:
         for a in view.history:
             if a.verb == "bid":
                 out[off["bids"] + rel(a.seat)] = bid_terms(a.arg)[0] / top
+        if self.exposes:
+            for e in view.exposed:
+                put_cards(off["exposed"] + rel(e.seat) * g.size, hand_order(g, e.cards))
         return out
 
 
@@ -271,6 +287,11 @@ class Observation:
             if last[s] > 0:
                 where.append(b0 + (s - seat) % n)
                 values.append(last[s] / top)
+        if self.exposes and state.exposed:
+            e0 = self.offsets["exposed"]
+            for s in range(n):
+                if s != seat and state.exposed >> s & 1:
+                    ones |= canonical(hands[s], copies, g.first_copy_mask) << (e0 + (s - seat) % n * size)
         return ones, where, values
 
 

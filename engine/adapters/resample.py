@@ -55,6 +55,7 @@ class WorldDrawer:
         self.future = [game.cards_each - received[s] for s in range(n)]
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.seventh = any(a.verb == "trump" and a.arg == "seventh" for a in view.history)
+        self.last_card = any(a.verb == "trump" and a.arg == "last" for a in view.history)
         self.trump_suit = view.trump if view.trump is not None and view.trump >= 0 else -1
         self.ok = (self.replay.ok and min(self.future) >= 0
                    and sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
@@ -121,6 +122,13 @@ class WorldDrawer:
                 pick = pool[randbelow(rng, len(pool))]
                 cur.remove(pick)
                 cur.insert(6, pick)
+        if s == self.folder and self.last_card and self.trump_suit >= 0:
+            # `trump last`: the last card dealt to him is of the trump suit (known once the trump is shown)
+            pool = [c for c in cur if game.suit_of[c] == self.trump_suit]
+            if pool:
+                pick = pool[randbelow(rng, len(pool))]
+                cur.remove(pick)
+                cur.append(pick)
         return cur
 
     def _replay(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> State | None:
@@ -141,10 +149,12 @@ class WorldDrawer:
         for i in range(start, len(replay.actions)):
             a = replay.actions[i]
             if a is None:
-                opts = [x for x in state.legal_actions() if x.verb == "trump" and x.arg != "seventh"]
+                opts = [x for x in state.legal_actions() if x.verb == "trump" and x.arg not in ("seventh", "last")]
                 if game.rules.trump.as_card:
+                    # a card still face down, or one that went back unseen into the hand (then held or played)
                     b = replay.seats[i]
-                    opts = [x for x in opts if any(held[b] >> c & 1 for c in game.code_ids[x.arg])]
+                    mine = held[b] | self.seen.played_by[b]
+                    opts = [x for x in opts if any(mine >> c & 1 for c in game.code_ids[x.arg])]
                 while opts:
                     pick = opts.pop(randbelow(rng, len(opts)))
                     trial = state.clone()

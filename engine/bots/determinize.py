@@ -155,6 +155,8 @@ class HiddenSlots:
         for seat, card in _laid_cards(game, seen):
             fixed[seat] |= 1 << card
             laid |= 1 << card
+        for s in range(n):   # hands lying face up stay where they are
+            fixed[s] |= seen.exposed[s]
         self.fixed = fixed
         self.pool = seen.unknown & ~laid
         need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]

@@ -66,6 +66,8 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     extras = {a.verb: a for a in legal if a.verb != "play"}
     if "show" in extras:
         return extras["show"]
+    if "declare" in extras and sure_of_the_rest(game, seen):
+        return extras["declare"]   # a declaration before a trick: every trick left is his
     power = None if v.trump_concealed else seen.trump
     me = v.seat
     if not trick:
@@ -97,6 +99,33 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     if game.points[beaters[0][1]] == 0 or points >= TRICK_WORTH:
         return beaters[0][0]
     return _cheapest(game, seen, cards)
+
+
+def sure_of_the_rest(game: Game, seen: Seen) -> bool:
+    """Whether the seat, on lead, is certain to win every trick left itself, whatever the others hold: it knows
+    the trump (or there is none); each of its cards beats every card of its suit still out, or has above it at
+    least as many of its own cards as are still out in that suit; and a card not a trump is safe from a ruff
+    only when no trump is still out."""
+    if seen.trump is None:
+        return False
+    held = seen.held
+    trump = seen.trump
+    ruffable = trump >= 0 and bool(seen.outstanding(trump))
+    m = held
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        s = game.suit_of[c]
+        if s != trump and ruffable:
+            return False
+        out = seen.outstanding(s)
+        st = seen.strength[c]
+        if out and max(seen.strength[x] for x in card_ids(out)) >= st:
+            above = sum(1 for x in card_ids(held & game.suit_masks[s]) if seen.strength[x] > st)
+            if above < out.bit_count():
+                return False
+    return True
 
 
 def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Action, int]]) -> bool:

@@ -27,6 +27,7 @@ class Seen:
     trump: int | None
     power_from: int         # cards of the current trick before this index have no trump power
     strength: list[int]     # card strengths in this hand (a reversed no-trump hand runs the other way)
+    exposed: list[int]      # per seat: the cards it holds face up for everyone (a dummy, an exposed partner)
 
     @property
     def power(self) -> int:
@@ -38,7 +39,10 @@ class Seen:
         """Cards this seat cannot place: not in its hand, not played, not its own indicator."""
         full = (1 << self.game.size) - 1
         own = self.hand | (1 << self.indicator if self.indicator >= 0 else 0)
-        return full & ~own & ~self.played
+        face_up = 0
+        for m in self.exposed:
+            face_up |= m
+        return full & ~own & ~self.played & ~face_up
 
     @property
     def held(self) -> int:
@@ -55,8 +59,11 @@ class Seen:
         return self.team_of(a) == self.team_of(b)
 
     def outstanding(self, suit: int) -> int:
-        """Cards of `suit` still out with other seats (or face down)."""
-        return self.unknown & self.game.suit_masks[suit]
+        """Cards of `suit` still out with other seats (or face down), those lying face up included."""
+        face_up = 0
+        for m in self.exposed:
+            face_up |= m
+        return (self.unknown | face_up) & self.game.suit_masks[suit]
 
 
 def read_view(game: Game, view: View) -> Seen:
@@ -77,7 +84,11 @@ def read_view(game: Game, view: View) -> Seen:
     _caller_voids(g, view, voids, trump)
     strength = g.strength_for(trump) if trump is not None else g.strength
     indicator = view.indicator if view.indicator is not None else -1
-    return Seen(g, view, view.hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength)
+    exposed = [0] * g.n
+    for e in view.exposed:
+        exposed[e.seat] = e.cards
+    return Seen(g, view, view.hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength,
+                exposed)
 
 
 def _caller_voids(game: Game, view: View, voids: list[int], trump: int | None) -> None:

@@ -22,8 +22,10 @@ from engine.bots.model import (
     HandModel,
 )
 from engine.play.actions import Action
-from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, POINTLESS, RAISE, TRUMP, UNDECIDED
+from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, POINTLESS, RAISE, TRUMP, UNDECIDED
+from engine.play.rules import SWEEP_REQUIRED
 from engine.play.state import State
+from engine.play.sweep import is_sure_sweep
 
 
 class Knowledge:
@@ -109,6 +111,8 @@ class ContractPolicy:
             return self._declare(k, legal)
         if ph == POINTLESS or ph == ANSWER:
             return first_of(legal, ("redeal", "accept", "pass"))
+        if ph == MELDS:   # a shown meld only ever helps its side
+            return first_of(legal, ("show", "pass"))
         return legal[0]
 
     # --- the auction ------------------------------------------------------------------------------------------
@@ -139,6 +143,8 @@ class ContractPolicy:
     def _bid(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         for a in legal:
             if a.verb == "redeal":
+                return a
+            if a.verb == "declare" and self.declares_in_auction(k, a):
                 return a
         code, est = self.bid_estimate(k)
         bids, passing = self.bid_options(legal, code)
@@ -221,9 +227,23 @@ class ContractPolicy:
         for a in legal:
             if a.verb == "declare":
                 c = self.game.contracts.get(a.arg)
+                if c is not None and not c.played and c.sure_sweep == SWEEP_REQUIRED:
+                    return a   # a sure sweep shown scores without risk (the engine offers it only then)
+        for a in legal:
+            if a.verb == "declare":
+                c = self.game.contracts.get(a.arg)
                 if c is not None and self.sure_sweep(k, not c.no_trumps):
                     return a
         return first_of(legal, ("pass",))
+
+    def declares_in_auction(self, k: Knowledge, a: Action) -> bool:
+        """A declaration offered as a bid: taken when the seat's own cards are sure to win every trick at
+        no-trumps leading (a contract without trumps; its partners' cards, unseen, cannot spoil that), since it
+        is worth more than any number."""
+        if self.never:
+            return False
+        c = self.game.contracts.get(a.arg)
+        return c is not None and c.played and c.no_trumps and is_sure_sweep(self.game, k.held)
 
     def sure_sweep(self, k: Knowledge, keeps_trump: bool) -> bool:
         """Every card in the hand is one of the top cards of its suit (so leading them wins every trick), and with

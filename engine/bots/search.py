@@ -173,7 +173,7 @@ def _equivalent(game: Game, seen: Seen, strength: list[int], protected: frozense
     if (game.rank_of[a] in protected) != (game.rank_of[b] in protected):
         return False
     lo, hi = min(strength[a], strength[b]), max(strength[a], strength[b])
-    between = seen.unknown & game.suit_masks[game.suit_of[a]]
+    between = seen.outstanding(game.suit_of[a])   # every card not its own or played, face-up ones too
     while between:
         low = between & -between
         c = low.bit_length() - 1

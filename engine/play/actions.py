@@ -108,6 +108,11 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
         value = parse_number(args[0], "a bid")
         text = str(value) if len(args) == 1 else f"{value} {_trump_word(args[1], shown, allow_card=False)}"
         return low, f"{text} {CHANGE}" if marked else text
+    if low == "show" and len(args) == 2:   # a meld of one suit: `show jodi H`
+        suit = canonical_suit(args[1])
+        if not _NAME.fullmatch(args[0]) or suit is None:
+            raise RecordError(f"'{shown}': a meld is shown by its name and suit, e.g. 'show jodi H'")
+        return low, f"{args[0].lower()} {suit}"
     if len(args) != 1:
         raise RecordError(f"'{shown}': {low} takes one argument ({_EXAMPLE[low]})")
     arg = args[0]
@@ -116,8 +121,8 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
     if low == "play":
         return low, _card(arg, shown)
     if low == "trump":
-        if arg.lower() == "seventh":
-            return low, "seventh"
+        if arg.lower() in ("seventh", "last"):
+            return low, arg.lower()
         return low, _trump_word(arg, shown, allow_card=True)
     if low == "show":
         if arg.lower() != "pair":
@@ -130,7 +135,8 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
 
 
 _EXAMPLE = {"bid": "e.g. 'bid 16' or 'bid 30 NT'", "raise": "e.g. 'raise 24'", "play": "a card, e.g. 'play JS'",
-            "trump": "a card, a suit or seventh, e.g. 'trump 9D', 'trump D'", "show": "'show pair'",
+            "trump": "a card, a suit, seventh or last, e.g. 'trump 9D', 'trump D'",
+            "show": "'show pair', or a meld and its suit, e.g. 'show jodi H'",
             "declare": "a contract's name, e.g. 'declare thani'"}
 
 

@@ -11,9 +11,13 @@ from pathlib import Path
 
 from engine.play.game import Game
 from engine.play.rules import (
+    DECLARE_AFTER_DEAL,
+    DECLARE_BEFORE_TRICK,
+    DECLARE_IN_AUCTION,
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
+    MELD_NO_BOUND,
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -30,6 +34,9 @@ from engine.play.rules import (
     STEP_AUCTION,
     STEP_SECOND_AUCTION,
     STEP_TRUMP,
+    SWEEP_ANY,
+    SWEEP_FORBIDDEN,
+    SWEEP_REQUIRED,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
@@ -41,13 +48,17 @@ from engine.play.rules import (
     AuctionRules,
     BandRules,
     CaptureRules,
+    ClaimRules,
     ConcedeRules,
     ContractRules,
     DeckRules,
+    DeclarationRules,
     DoublingRules,
     DoublingStepRules,
     FixedStakeRules,
     MatchRules,
+    MeldKindRules,
+    MeldRules,
     PairBandRules,
     PairRules,
     PartnerOvercallRules,
@@ -67,6 +78,7 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
+    "special.claims[].claims",             # one allowed value (the last trick, by the caller himself)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -81,12 +93,16 @@ _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCT
          "second_auction": STEP_SECOND_AUCTION}
 _REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
 _ROLE = {"bidder": ROLE_HOLDER, "partner": ROLE_PARTNERS}
+_DECLARE = {"after_full_deal": DECLARE_AFTER_DEAL, "first_auction": DECLARE_IN_AUCTION,
+            "before_trick": DECLARE_BEFORE_TRICK}
+_SWEEP = {"any": SWEEP_ANY, "forbidden": SWEEP_FORBIDDEN, "required": SWEEP_REQUIRED}
 _WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "before_play": WINDOW_BEFORE_PLAY}
 
 
 def _table(t: m.Table) -> TableRules:
     return TableRules(players=t.players, teams=tuple(tuple(team) for team in t.teams),
-                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder")
+                      bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder",
+                      after_bidder_leads_first=t.first_lead == "after_bidder")
 
 
 def _deck(rs: m.Ruleset) -> DeckRules:
@@ -183,7 +199,10 @@ def _trump(t: m.Trump) -> TrumpRules:
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
-                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points)
+                      redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points,
+                      last_card=t.last_card is not None,
+                      last_card_needs_distinct_suits=t.last_card is not None and t.last_card.only_when_suits_differ,
+                      shown_at_first_lead=t.shown_at_first_lead)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -194,7 +213,8 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
         bidder_leads_trump_freely=b.lead_trump_suit == "free", when_trump_suit_led=_LED[b.when_trump_suit_led],
         void_in_plain_suit=_VOID[b.void_in_plain_suit],
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
-        suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump)
+        suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump,
+        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner")
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
@@ -210,8 +230,43 @@ def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRul
 
 
 def _contract(c: m.SpecialContract) -> ContractRules:
-    return ContractRules(name=c.name, anyone=c.who == "anyone", partner_sits_out=c.partner == "sits_out",
-                         no_trumps=c.trumps == "none", made=c.made, failed=c.failed)
+    return ContractRules(name=c.name, anyone=c.who == "anyone", sole_winner=c.who == "sole_winner",
+                         window=_DECLARE[c.window], trick=c.trick or 0, stops_deal=c.deal == "stops",
+                         partner_sits_out=c.partner == "sits_out", dummy=c.partner == "dummy",
+                         no_trumps=c.trumps == "none", side_wins=c.must_win == "side",
+                         stops_at_first_loss=c.stops_at_first_loss, sure_sweep=_SWEEP[c.sure_sweep],
+                         played=c.played, made=c.made, failed=c.failed or 0,
+                         first_card_trumps=c.trumps == "first_card_led", reversed_ranking=c.ranking == "reversed",
+                         failed_to_partner=(c.failed or 0) if c.failed_to_partner is None else c.failed_to_partner,
+                         barred_with_one_suit=c.barred_with_one_suit, no_melds="melds" in c.switches_off,
+                         no_claims="claims" in c.switches_off)
+
+
+def _declarations(d: m.Declarations) -> DeclarationRules:
+    return DeclarationRules(from_bidder=d.first == "bidder", bidding_side_priority=d.priority == "bidding_side")
+
+
+def _melds(md: m.Meld | None, ranks: tuple[str, ...]) -> MeldRules | None:
+    if md is None:
+        return None
+    lo, hi = md.target_bounds if md.target_bounds is not None else (-MELD_NO_BOUND, MELD_NO_BOUND)
+    x = md.extra
+    kind = MeldKindRules(name=md.name, ranks=tuple(ranks.index(r) for r in md.ranks), plain=md.plain_value,
+                         trump=md.trump_value, extra_rank=-1 if x is None else ranks.index(x.rank),
+                         extra_plain=md.plain_value if x is None else x.plain_value,
+                         extra_trump=md.trump_value if x is None else x.trump_value)
+    return MeldRules(kinds=(kind,), after_tricks=tuple(sorted(set(md.after_tricks))), target_lo=lo, target_hi=hi)
+
+
+def _claim(c: m.Claim) -> ClaimRules:
+    r = c.rewards
+    return ClaimRules(name=c.name, side_won_every_trick=c.who == "unbeaten_side",
+                      side_showed_meld=c.who == "side_showed_meld", needs_lost_trick=c.needs_lost_trick,
+                      melds_beat_by=-1 if c.melds_beat_opponents_by is None else c.melds_beat_opponents_by,
+                      made=r.on_time, made_by_counting_side=r.on_time if r.on_time_by_counting_side is None
+                      else r.on_time_by_counting_side, failed=r.failed, adds=r.on_time_score == "adds",
+                      barred_within=0 if c.barred_within is None else c.barred_within,
+                      match_target_after=-1 if c.match_target_after is None else c.match_target_after)
 
 
 def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:
@@ -250,7 +305,8 @@ def _scoring(s: m.Scoring) -> ScoringRules:
                         shortfall_loss=0 if sl is None or sl.loss == "bid" else sl.loss,
                         counted_by_opponents=s.counted_by == "opponents",
                         fixed_target=-1 if s.target is None else s.target,
-                        target_less_call="call" in s.target_adjustments)
+                        target_less_call="call" in s.target_adjustments,
+                        target_moved_by_melds="melds" in s.target_adjustments)
 
 
 def _match(mt: m.Match) -> MatchRules:
@@ -285,7 +341,9 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
-        contracts=tuple(_contract(c) for c in special.contracts), all_tricks=_all_tricks(special.all_tricks),
+        contracts=tuple(_contract(c) for c in special.contracts),
+        declarations=_declarations(special.declarations), melds=_melds(special.melds, deck.ranks),
+        claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
         scoring=_scoring(rs.scoring), match=_match(rs.match),
         annul=_annul(rs.annul, deck.ranks))

@@ -1,13 +1,24 @@
-"""Steps between the auction and the first lead: trump choice, doubling, redeal and special contracts. (The raise
+"""Steps between the auction and the first lead: trump choice, doubling, redeal and special contracts (the
+declarations of every window: after the full deal, in the first auction, before a trick). (The raise
 and the second auction are rounds of the auction: engine/play/auction.py.)"""
 
 from __future__ import annotations
 
 from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
-from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP
+from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP
-from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, WINDOW_AFTER_TRUMP
+from engine.play.rules import (
+    DECLARE_AFTER_DEAL,
+    DECLARE_IN_AUCTION,
+    SEVENTH_CARD,
+    SEVENTH_CARD_INDEX,
+    SWEEP_ANY,
+    SWEEP_REQUIRED,
+    WINDOW_AFTER_TRUMP,
+    ContractRules,
+)
+from engine.play.sweep import is_sure_sweep
 
 
 class ContractPhases(AuctionPhase):
@@ -44,6 +55,8 @@ class ContractPhases(AuctionPhase):
                 out.append(g.action(p, "trump", "NT"))
         if t.seventh_card:
             out.append(g.action(p, "trump", "seventh"))
+        if t.last_card and not self.rechoosing and self._may_take_last_card(p):
+            out.append(g.action(p, "trump", "last"))
         if t.redeal_max_points >= 0 and self._may_redeal_at_trump():
             out.append(g.action(p, "redeal"))
         c = g.rules.concede
@@ -66,6 +79,9 @@ class ContractPhases(AuctionPhase):
         self.concealed = t.concealed
         if a.arg == "seventh":
             self.seventh = True
+        elif a.arg == "last":
+            self.last_card = True
+            self._take_last_card()
         elif a.arg == "NT":
             self._set_trump(NO_TRUMP)
         elif len(a.arg) == 1:
@@ -81,7 +97,7 @@ class ContractPhases(AuctionPhase):
             if t.concealed:
                 self.indicator = card
                 self.hands[p] ^= 1 << card
-        if not t.concealed and not self.seventh and self.trump >= 0:
+        if not t.concealed and not self.seventh and not self.last_card and self.trump >= 0:
             self.exposed_trick = 1
         d = g.rules.doubling
         if not (d is not None and d.window == WINDOW_AFTER_TRUMP and not self.rechoosing and self._start_doubling()):
@@ -99,6 +115,23 @@ class ContractPhases(AuctionPhase):
                 self.hands[p] ^= 1 << card
             else:
                 self.indicator = -1
+                self.exposed_trick = 1
+
+    def _may_take_last_card(self, p: int) -> bool:
+        """trump.last_card: offered, where the rule says so, only when the cards held are of different suits."""
+        if not self.game.rules.trump.last_card_needs_distinct_suits:
+            return True
+        h = self.hands[p]
+        return sum(1 for m in self.game.suit_masks if h & m) == h.bit_count()
+
+    def _take_last_card(self) -> None:
+        """`trump last`: once the folder has been dealt all his cards, the suit of the last one is trumps (the card
+        stays in his hand)."""
+        p = self.folder
+        cards = self.dealt[p]
+        if self.given[p] >= len(cards) and self.trump == UNDECIDED:
+            self._set_trump(self.game.suit_of[cards[-1]])
+            if not self.concealed:
                 self.exposed_trick = 1
 
     # --- doubling -----------------------------------------------------------------------------------
@@ -189,11 +222,40 @@ class ContractPhases(AuctionPhase):
         else:
             self._next_step()
 
+    # --- declarations (special contracts): one shape, three windows ------------------------------------
+    def _holding(self, seat: int) -> int:
+        """The cards `seat` holds, a trump card it laid face down included."""
+        h = self.hands[seat]
+        if seat == self.folder and self.concealed and self.indicator >= 0:
+            h |= 1 << self.indicator
+        return h
+
+    def _may_declare(self, c: ContractRules, seat: int) -> bool:
+        """Who may declare `c` (its window is checked by the caller) and whether his cards meet its sure-sweep
+        rule."""
+        if c.sole_winner:
+            if self.tricks_won_by[seat] != len(self.tricks):
+                return False
+        elif not c.anyone and seat != self.bidder:
+            return False
+        if c.sure_sweep != SWEEP_ANY:
+            return is_sure_sweep(self.game, self._holding(seat)) == (c.sure_sweep == SWEEP_REQUIRED)
+        return True
+
     def _eligible_contracts(self, seat: int) -> list[str]:
-        return [c.name for c in self.game.rules.contracts if c.anyone or seat == self.bidder]
+        return [c.name for c in self.game.rules.contracts
+                if c.window == DECLARE_AFTER_DEAL and self._may_declare(c, seat)]
+
+    def _one_suit_hand(self, seat: int) -> bool:
+        held = self._dealt_mask(seat)
+        return sum(1 for m in self.game.suit_masks if held & m) == 1
 
     def _start_declarations(self) -> bool:
-        self.queue = [s for s in self._seats_from(self.first) if self._eligible_contracts(s)]
+        if self.special is not None:   # a declaration of the auction already holds the hand
+            return False
+        d = self.game.rules.declarations
+        first = self.bidder if d.from_bidder and self.bidder >= 0 else self.first
+        self.queue = [s for s in self._seats_from(first) if self._eligible_contracts(s)]
         if not self.queue:
             return False
         self.phase = DECLARE
@@ -203,37 +265,103 @@ class ContractPhases(AuctionPhase):
     def _declare_legal(self) -> list[Action]:
         g = self.game
         p = self.to_act
-        return [g.action(p, "pass")] + [g.action(p, "declare", n) for n in self._eligible_contracts(p)]
+        one_suit = self._one_suit_hand(p)
+        return [g.action(p, "pass")] + [g.action(p, "declare", c.name) for c in g.rules.contracts
+                                         if c.window == DECLARE_AFTER_DEAL and self._may_declare(c, p)
+                                         and not (c.barred_with_one_suit and one_suit)]
 
     def _declare_apply(self, a: Action) -> None:
-        if a.verb == "pass":
-            self.queue.pop(0)
-            if self.queue:
-                self.to_act = self.queue[0]
-            else:
-                self._next_step()
-            return
         g = self.game
-        c = g.contracts[a.arg]
+        if a.verb == "declare":
+            p = a.seat
+            if not g.rules.declarations.bidding_side_priority:
+                if self._take_contract(g.contracts[a.arg], p):
+                    self._next_step()
+                return
+            # a declaration by the bidder's side closes the window; an opponent's stands unless a later player
+            # of the bidder's side declares too, so only those are still asked
+            self.pending = [c.name for c in g.rules.contracts].index(a.arg)
+            self.pending_by = p
+            bidders = self.hand_team_of[self.bidder]
+            later = [s for s in self.queue[1:] if self.hand_team_of[s] == bidders]
+            self.queue = [p] + (later if self.hand_team_of[p] != bidders else [])
+        self.queue.pop(0)
+        if self.queue:
+            self.to_act = self.queue[0]
+        elif self.pending >= 0:
+            if self._take_contract(g.rules.contracts[self.pending], self.pending_by):
+                self._next_step()
+        else:
+            self._next_step()
+
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        if self.round != 1:
+            return []
+        g = self.game
+        return [g.action(seat, "declare", c.name) for c in g.rules.contracts
+                if c.window == DECLARE_IN_AUCTION and self._may_declare(c, seat)]
+
+    def _declare_in_auction(self, a: Action) -> None:
+        """A declaration outranks every number and ends the auction: its declarer holds the contract, and the
+        schedule goes on without the trump step and later rounds of bidding (and, if it stops the deal, without
+        dealing)."""
         p = a.seat
+        c = self.game.contracts[a.arg]
+        self.spoke[p] = True
+        self.high_bidder = p
+        if self.game.rules.table.bidder_plays_alone:
+            self._regroup_for_declarer(p)
+            self.team_points = [0] * len(self.hand_teams)
+        self.bidder = p
+        if c.stops_deal:
+            self.hand_tricks = self.given[p]
+        if self._take_contract(c, p):
+            self._next_step()
+
+    def _take_contract(self, c: ContractRules, p: int) -> bool:
+        """Seat `p` declares `c`: he holds the contract; False when that ends the hand (a hand shown instead of
+        played)."""
+        g = self.game
         self.special = c
         self.declarer = p
         if g.rules.table.bidder_plays_alone or p != self.bidder:
             self._regroup_for_declarer(p)
         self.bidder = p
-        if c.partner_sits_out:
-            team = self.hand_teams[self.hand_team_of[p]]
+        team = self.hand_teams[self.hand_team_of[p]]
+        if c.partner_sits_out or c.dummy:
             for s in team:
                 if s != p:
-                    self.sitting_out |= 1 << s
-        if c.no_trumps:
+                    if c.partner_sits_out:
+                        self.sitting_out |= 1 << s
+                    else:
+                        self.dummies |= 1 << s
+                        self.exposed |= 1 << s
+        if c.no_trumps or c.first_card_trumps:
             if self.indicator >= 0 and self.concealed:
                 self.hands[self.indicator_owner] |= 1 << self.indicator
-            self._set_trump(NO_TRUMP)
+                self.fold_secret = True   # it goes back unseen
+            self._set_trump(NO_TRUMP if c.no_trumps else UNDECIDED)
             self.indicator = -1
             self.concealed = False
+            self.last_card = False
             self.exposed_trick = 0
-        self._next_step()
+        if c.reversed_ranking:
+            self.strength = g.reversed_strength
+        self.bidders_lost_trick = False   # the undertaking runs from the declaration on
+        if not c.played:
+            self.exposed |= 1 << p
+            self._finish()
+            return False
+        return True
+
+    def _expose_partners(self) -> None:
+        """play.exposed_after_deal: once every card is dealt and the bidder is known, his partners' cards lie face
+        up to the end of the hand."""
+        if self.game.rules.play.bidders_partner_exposed and self.bidder >= 0 and \
+                self.given[self.bidder] >= len(self.dealt[self.bidder]):
+            for s in self.hand_teams[self.hand_team_of[self.bidder]]:
+                if s != self.bidder:
+                    self.exposed |= 1 << s
 
     def _regroup_for_declarer(self, declarer: int) -> None:
         """A declarer from another team (or at a lone-bidder table) plays with their own team."""

@@ -20,6 +20,8 @@ from engine.play.base import (
     TRUMP,
     TRUMP_IF_ABLE,
 )
+from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
+from engine.play.sweep import is_sure_sweep
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -44,6 +46,8 @@ def why_illegal(state: State, a: Action) -> str:
                                               f"; you may: {', '.join(sorted(verbs))}")
     if ph == AUCTION and a.verb == "bid":
         return _why_bid(state, a)
+    if a.verb == "declare" and a.arg in state.game.contracts:
+        return _why_declare(state, a)
     if a.verb not in verbs:
         return _wrong_verb(state, a, verbs)
     if ph == PLAY and a.verb == "play":
@@ -56,6 +60,32 @@ def why_illegal(state: State, a: Action) -> str:
     if ph == TRUMP:
         return f"'{a.notation}' is not a trump choice you can make (you may: " + \
             ", ".join(x.notation for x in state.legal_actions()) + ")"
+    return f"'{a.notation}' is not allowed now"
+
+
+def _why_declare(state: State, a: Action) -> str:
+    """Why a declaration the rule file defines cannot be made now: its window, who may make it, his cards."""
+    c = state.game.contracts[a.arg]
+    if state.special is not None:
+        return f"{state.special.name} is already declared"
+    if c.window == DECLARE_IN_AUCTION:
+        if state.phase != AUCTION or state.round != 1:
+            return f"{c.name} is declared at one's turn in the first auction"
+    elif c.window == DECLARE_BEFORE_TRICK:
+        if state.phase != PLAY or state.trick_cards or len(state.tricks) + 1 != c.trick:
+            return f"{c.name} is declared before leading trick {c.trick}"
+        if c.sole_winner and state.tricks_won_by[a.seat] != len(state.tricks):
+            return f"only a player who has won every trick so far himself may declare {c.name}"
+    elif state.phase != DECLARE:
+        return f"{c.name} is declared after the full deal, when the players are asked in turn"
+    if not c.anyone and not c.sole_winner and a.seat != state.bidder:
+        return f"only the bidder may declare {c.name}"
+    sure = is_sure_sweep(state.game, state._holding(a.seat))
+    if c.sure_sweep == SWEEP_FORBIDDEN and sure:
+        return f"{c.name} may not be declared with a sure sweep (cards certain to win every trick)"
+    if c.sure_sweep == SWEEP_REQUIRED and not sure:
+        return f"{c.name} needs a sure sweep: every card must beat, or be covered against, the cards of its suit " \
+               "the holder lacks"
     return f"'{a.notation}' is not allowed now"
 
 

@@ -11,6 +11,8 @@ from engine.cards import DeckLayout
 from engine.errors import ArgumentError
 from engine.play.actions import Action
 from engine.play.rules import (
+    DECLARE_BEFORE_TRICK,
+    DECLARE_IN_AUCTION,
     ONE_SUIT_NOBODY,
     REFOLD_WHEN_MARKED,
     WINDOW_IN_AUCTION,
@@ -91,8 +93,9 @@ class Game:
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
-        # special contracts offered as speeches of the auction (`declare NAME`): none compiled yet
-        self.declarations_in_auction = False
+        # special contracts offered as speeches of the first auction, and before a trick in play (`declare NAME`)
+        self.declarations_in_auction = any(c.window == DECLARE_IN_AUCTION for c in rules.contracts)
+        self.play_declarations = tuple(c for c in rules.contracts if c.window == DECLARE_BEFORE_TRICK)
         self.rounds = [BidTable(self, rules.auction)]
         if rules.second_auction is not None:
             self.rounds.append(BidTable(self, rules.second_auction))

@@ -24,6 +24,10 @@ LED_FOLLOW_OR_DISCARD, LED_MAY_CALL_AND_PLAY_INDICATOR, LED_MUST_CALL = range(3)
 VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY_OR_INDICATOR = range(3)
 # scoring.method
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
+# special.contracts[].window: after the full deal (asked in turn), a speech of the first auction, before a trick
+DECLARE_AFTER_DEAL, DECLARE_IN_AUCTION, DECLARE_BEFORE_TRICK = range(3)
+# special.contracts[].sure_sweep
+SWEEP_ANY, SWEEP_FORBIDDEN, SWEEP_REQUIRED = range(3)
 # special.doubling.window
 WINDOW_AFTER_TRUMP, WINDOW_IN_AUCTION, WINDOW_BEFORE_PLAY = range(3)
 # who speaks in a round of one turn each: the contract holder, his partners (from him round the table), everyone
@@ -102,6 +106,9 @@ class TrumpRules(Record):
     no_trumps: bool
     no_trumps_reversed: bool
     redeal_max_points: int         # -1: none; else a bidder whose cards total at most this may redeal instead
+    last_card: bool                # `trump last`: the suit of the last card dealt to the bidder
+    last_card_needs_distinct_suits: bool   # only when the cards held at the trump step are of different suits
+    shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,6 +123,7 @@ class PlayRules(Record):
     no_discard_ranks: frozenset[int]   # rank indexes a void player may not discard while their suit is unseen
     suit_seen_when_played: bool    # a suit counts as seen once played (else once led)
     must_not_undertrump: bool
+    bidders_partner_exposed: bool  # once dealt, the bidder's partners' cards lie face up to the end
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,11 +157,70 @@ class ContractRules(Record):
     """A special contract to win every trick (`declare NAME`)."""
 
     name: str
-    anyone: bool                   # any player may declare it (else only the bidder)
+    anyone: bool                   # any player may declare it (else only the bidder, or with sole_winner ...)
+    sole_winner: bool              # ... only a player who has won every trick so far himself
+    window: int                    # DECLARE_* (when it is offered)
+    trick: int                     # DECLARE_BEFORE_TRICK: declared before leading this trick (1-based)
+    stops_deal: bool               # declared in the first auction: no more cards are dealt
     partner_sits_out: bool
+    dummy: bool                    # the partners' cards lie face up and the declarer plays them
     no_trumps: bool
+    first_card_trumps: bool        # the suit of the declarer's first lead is trumps
+    reversed_ranking: bool         # the ranks run the other way for the hand
+    side_wins: bool                # every trick must go to the declarer's side (else to the declarer himself)
+    stops_at_first_loss: bool
+    sure_sweep: int                # SWEEP_*: what the declarer's cards must be
+    played: bool                   # else the cards are shown instead of played: the hand ends, made
     made: int
     failed: int
+    failed_to_partner: int         # the score when the declarer's own partner won the lost trick
+    barred_with_one_suit: bool     # not for a player whose cards are all of one suit
+    no_melds: bool                 # no meld may be shown in this contract
+    no_claims: bool                # no claim may be made in this contract
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclarationRules(Record):
+    """The window of special contracts after the full deal (special.declarations)."""
+
+    from_bidder: bool              # the bidder is asked first (else the first hand)
+    bidding_side_priority: bool    # an opponent's declaration stands unless a later bidding-side player declares
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldKindRules(Record):
+    name: str
+    ranks: tuple[int, ...]         # rank indexes the meld needs, in one suit
+    plain: int
+    trump: int
+    extra_rank: int                # -1: none; else a rank index that raises the value when also held
+    extra_plain: int
+    extra_trump: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldRules(Record):
+    kinds: tuple[MeldKindRules, ...]
+    after_tricks: tuple[int, ...]  # trick numbers (from 1) after which the side that won it may show melds
+    target_lo: int                 # bounds of the counting side's target (MELD_NO_BOUND: none)
+    target_hi: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimRules(Record):
+    """A claim of the last trick by the caller himself (special.claims), at his turn in the last trick."""
+
+    name: str
+    side_won_every_trick: bool     # who: a player whose side has won every trick so far
+    side_showed_meld: bool         # who: a player whose side has shown a meld
+    needs_lost_trick: bool
+    melds_beat_by: int             # -1: no points test; else own melds + this must exceed opponents' points + melds
+    made: int
+    made_by_counting_side: int
+    failed: int
+    adds: bool                     # the claim's value is added to the hand's score (else it replaces it)
+    barred_within: int             # 0: none; else not for a side this many match units or fewer from winning
+    match_target_after: int        # -1: none; else the match's new winning score once claimed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -207,6 +274,7 @@ class ScoringRules(Record):
     counted_by_opponents: bool     # the bidders' opponents count their card points against the target
     fixed_target: int              # -1: the target is the bid
     target_less_call: bool         # the bid lowers the fixed target
+    target_moved_by_melds: bool    # melds move the counting side's target (its own down, the others' up)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -267,6 +335,7 @@ class TableRules(Record):
     teams: tuple[tuple[int, ...], ...]
     bidder_plays_alone: bool
     bidder_leads_first: bool       # else the first hand leads
+    after_bidder_leads_first: bool # the player after the bidder leads the first trick
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,6 +353,9 @@ class Rules(Record):
     second_auction: AuctionRules | None   # the round after the full deal: second_auction or raise
     pair: PairRules | None
     contracts: tuple[ContractRules, ...]
+    declarations: DeclarationRules
+    melds: MeldRules | None
+    claims: tuple[ClaimRules, ...]
     all_tricks: AllTricksRules | None
     doubling: DoublingRules | None
     captures: tuple[CaptureRules, ...]   # bonuses counted when the hand is scored (not the last trick's card points)
@@ -299,3 +371,6 @@ STEP_AUCTION, STEP_TRUMP, STEP_SECOND_AUCTION = -1, -2, -3
 # trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
 SEVENTH_CARD = 7
 SEVENTH_CARD_INDEX = SEVENTH_CARD - 1
+
+# special.melds.target_bounds absent: the target is not bounded
+MELD_NO_BOUND = 1 << 30

@@ -29,9 +29,16 @@ def contract_value(state: StateData) -> tuple[bool, int]:
     """Whether the contract was made and its value to the bidding team (negative when lost)."""
     g = state.game
     r = g.rules
-    if state.special is not None:
+    sp = state.special
+    if sp is not None:
         made = not state.bidders_lost_trick
-        return made, state.special.made if made else state.special.failed
+        if made:
+            return True, sp.made
+        team = state.hand_team_of[state.declarer]
+        for t in state.tricks:   # graded by who won the first trick the declarer lost
+            if t.winner != state.declarer:
+                return False, sp.failed_to_partner if state.hand_team_of[t.winner] == team else sp.failed
+        return False, sp.failed
     band = g.band_for(state.bid, state.contract_round)
     made_v, failed_v = (band.made, band.failed) if band is not None else (0, 0)
     if state.surrender == SURRENDER_ACCEPTED:  # the opponents' surrender was accepted: the single amount

@@ -20,6 +20,7 @@ from engine.play.base import (
     DECLARE,
     DONE,
     DOUBLING,
+    MELDS,
     NO_SURRENDER,
     NOT_ANNULLED,
     PHASE_NAMES,
@@ -32,7 +33,9 @@ from engine.play.base import (
     Result,
     Trick,
 )
+from engine.play.claims import claim_score
 from engine.play.game import Game, check_seat
+from engine.play.melds import meld_apply, meld_legal
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
 from engine.play.tricks import TrickPhase
@@ -45,14 +48,15 @@ _COPIED_VALUES = (
     "lapses", "refold",
     "bidder", "bid", "target", "trump", "folder", "concealed", "indicator", "seventh", "exposed_trick",
     "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
-    "sitting_out", "leader", "led", "led_suits", "played_suits", "trump_mask", "strength", "constraint", "caller",
+    "sitting_out", "dummies", "exposed", "hand_tricks", "leader", "led", "led_suits", "played_suits", "trump_mask",
+    "strength", "constraint", "caller",
     "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
-    "new_match_target",
+    "new_match_target", "last_card", "fold_secret", "pending", "pending_by", "at_first_lead", "claim", "claimer",
     "_game_points", "_made",
 )
 _COPIED_LISTS = (
     "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
-    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of",
+    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "melds_shown", "meld_points",
 )
 
 
@@ -132,7 +136,19 @@ class State(TrickPhase):
         self.doubled = False
         self.special = None
         self.declarer = -1
+        self.last_card = False
+        self.fold_secret = False
+        self.pending = -1
+        self.pending_by = -1
+        self.at_first_lead = False
+        self.melds_shown = []
+        self.meld_points = [0] * len(teams)
+        self.claim = -1
+        self.claimer = -1
         self.sitting_out = 0
+        self.dummies = 0
+        self.exposed = 0
+        self.hand_tricks = game.tricks_per_hand
         self.hand_teams = [list(t) for t in teams]
         self.hand_team_of = list(game.team_of)
         self.leader = -1
@@ -176,6 +192,8 @@ class State(TrickPhase):
             self.given[seat] = start + k
         if self.seventh:
             self._take_seventh_card()
+        if self.last_card:
+            self._take_last_card()
 
     def _after_full_deal(self) -> bool:
         """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
@@ -191,10 +209,17 @@ class State(TrickPhase):
 
     def _next_step(self) -> None:
         schedule = self.game.rules.schedule
+        exposing = self.game.rules.play.bidders_partner_exposed
         while self.status == "in_progress":
+            if exposing:
+                self._expose_partners()
             if self.step < len(schedule):
                 code = schedule[self.step]
                 self.step += 1
+                special = self.special
+                if special is not None and (code == STEP_TRUMP or code == STEP_SECOND_AUCTION
+                                            or (code > 0 and special.stops_deal)):
+                    continue   # a declaration of the auction holds the hand: its trump, no more bidding
                 if code > 0:
                     self._deal(code)
                     if self.given[0] >= len(self.dealt[0]) and self._after_full_deal():
@@ -249,7 +274,8 @@ class State(TrickPhase):
         an = g.rules.annul
         # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
         # included), not after an accepted surrender or a concession, which end the hand by agreement
-        if self.surrender != SURRENDER_ACCEPTED and not self.conceded and self.trump >= 0:
+        shown = self.special is not None and not self.special.played
+        if self.surrender != SURRENDER_ACCEPTED and not self.conceded and not shown and self.trump >= 0:
             if an.trump_never_exposed and self.concealed:
                 self._annul("the trump was never exposed", ANNUL_NEVER_EXPOSED)
                 return
@@ -258,6 +284,8 @@ class State(TrickPhase):
         if g.rules.captures:
             add_card_point_captures(self)
         self._made, self._game_points = score_hand(self)
+        if self.claim >= 0:   # a claim's value replaces the hand's score, or is added to it
+            self._game_points = claim_score(self, self._game_points)
         self.status = "complete"
         self.phase = DONE
         self.to_act = -1
@@ -265,7 +293,7 @@ class State(TrickPhase):
     # --- the public interface -----------------------------------------------------------------------
     @property
     def current_seat(self) -> int:
-        """The seat to act, or -1 when the hand is over."""
+        """The seat to act, or -1 when the hand is over (see `controller` for who chooses a dummy's play)."""
         return self.to_act
 
     @property
@@ -326,6 +354,8 @@ class State(TrickPhase):
             return self._declare_legal()
         if ph == ANSWER:
             return self._answer_legal()
+        if ph == MELDS:
+            return meld_legal(self)
         return []
 
     def normalise(self, action: Action) -> Action:
@@ -386,6 +416,8 @@ class State(TrickPhase):
             self._declare_apply(action)
         elif ph == ANSWER:
             self._answer_apply(action)
+        elif ph == MELDS:
+            meld_apply(self, action)
 
     def clone(self) -> State:
         """An independent copy (tricks already played are shared: they never change)."""

@@ -20,8 +20,10 @@ from engine.play.base import (
     TRUMP_IF_ABLE,
     TrickRecord,
 )
+from engine.play.claims import apply_claim, claim_actions
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
+from engine.play.melds import open_meld_window
 from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
@@ -46,6 +48,8 @@ class TrickPhase(ContractPhases):
             leader = self.declarer
         elif g.rules.table.bidder_leads_first and self.bidder >= 0:
             leader = self.bidder
+        elif g.rules.table.after_bidder_leads_first and self.bidder >= 0:
+            leader = (self.bidder + 1) % self.n
         else:
             leader = self.first
         while self.sitting_out >> leader & 1:
@@ -57,7 +61,11 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play)
+        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.play_declarations
+                               or g.rules.claims)
+        sp = self.special
+        self.at_first_lead = ((self.concealed and g.rules.trump.shown_at_first_lead)
+                              or (sp is not None and sp.first_card_trumps))
 
     def _next_seat(self, s: int) -> int:
         s = (s + 1) % self.n
@@ -99,10 +107,16 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
             extras.append(g.action(p, "surrender"))
+        if g.rules.claims:
+            extras.extend(claim_actions(self, p))
         if g.concede_in_play and p == self.bidder and self.special is None and self.caller != p and \
                 self.team_points[self.hand_team_of[p]] < self.target:   # (not once he called: his play is due)
             extras.append(g.action(p, "concede"))
         trick = self.trick_cards
+        if g.play_declarations and not trick and self.special is None:
+            for dc in g.play_declarations:   # before leading trick N
+                if dc.trick == len(self.tricks) + 1 and self._may_declare(dc, p):
+                    extras.append(g.action(p, "declare", dc.name))
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
             c = self.constraint
@@ -249,6 +263,11 @@ class TrickPhase(ContractPhases):
             self._show_pair(a.seat)
         elif verb == "concede":
             self._concede()
+        elif verb == "declare":
+            if a.arg in self.game.contracts:
+                self._take_contract(self.game.contracts[a.arg], a.seat)
+            else:
+                apply_claim(self, a)
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -316,6 +335,10 @@ class TrickPhase(ContractPhases):
         self.history.append(g.play_action[p][card])
         self._legal = None
         self._mask_ready = False
+        if self.at_first_lead:
+            self.at_first_lead = False
+            if self._first_lead(card):
+                return
         if card == self.indicator and self.concealed:
             # the indicator is the bidder's last card: exposed as it is played, or played face up as a plain
             # card with the trump still concealed, as the rule file says
@@ -339,6 +362,27 @@ class TrickPhase(ContractPhases):
         else:
             self.to_act = self.after[p]
 
+    def _first_lead(self, card: int) -> bool:
+        """As the first card of trick 1 is led: a concealed trump is shown (trump.shown_at_first_lead), or the
+        card's suit becomes trumps (a special contract's first_card_led), and the void deal is checked then.
+        True when that annulled the hand."""
+        g = self.game
+        sp = self.special
+        if sp is not None and sp.first_card_trumps:
+            self._set_trump(g.suit_of[card])
+            if sp.reversed_ranking:
+                self.strength = g.reversed_strength
+            self.exposed_trick = 1
+            an = g.rules.annul
+            if an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self._held_all_trumps():
+                return True
+            return False
+        self._expose()
+        if self.indicator >= 0:
+            self.hands[self.folder] |= 1 << self.indicator
+            self.indicator = -1
+        return False
+
     def _resolve_trick(self) -> None:
         g = self.game
         cards = self.trick_cards
@@ -350,7 +394,7 @@ class TrickPhase(ContractPhases):
             pts += points[c]
         winner = self.trick_seats[win]
         team = self.hand_team_of[winner]
-        if len(self.tricks) + 1 == g.tricks_per_hand:
+        if len(self.tricks) + 1 == self.hand_tricks:
             d = g.rules.deck
             pts += d.last_trick_bonus
             if d.last_trick_transfer:   # the last trick's loser gives the amount to its winner
@@ -361,12 +405,16 @@ class TrickPhase(ContractPhases):
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[team] += pts
         self.tricks_won_by[winner] += 1
+        special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
-                self.special is not None and winner != self.declarer):
+                special is not None and not special.side_wins and winner != self.declarer):
             self.bidders_lost_trick = True
         self.trick_cards = []
         self.trick_seats = []
         self.power_from = 0
         self.leader = self.to_act = winner
-        if len(self.tricks) == g.tricks_per_hand:
+        if len(self.tricks) == self.hand_tricks or (
+                special is not None and special.stops_at_first_loss and self.bidders_lost_trick):
             self._finish()
+        elif g.rules.melds is not None:
+            open_meld_window(self, winner)

@@ -120,6 +120,15 @@ def write_tricks(game: Game, tricks: tuple[TrickView, ...]) -> list[dict[str, An
 
 
 @dataclass(frozen=True, kw_only=True)
+class ExposedHand:
+    """A hand lying face up for everyone (a dummy, an exposed partner, a hand shown): its seat and the card ids
+    it still holds."""
+
+    seat: int = fact()
+    cards: int = fact(CARDS)
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrickView:
     """A trick as the table saw it: who led, the seats and card ids in playing order; a finished trick's winner
     and points (None while it is being played)."""
@@ -170,6 +179,10 @@ class View:
     added: int = fact(optional=True, default=0)           # match units doubling steps add to what the paid side gets
     conceded: bool = fact(optional=True, default=False)
     match_target: int | None = fact(optional=True, default=None)   # the score that wins the match now
+    # other seats' hands lying face up (dummies, exposed partners, a hand shown), and who plays the dummies
+    exposed: tuple[ExposedHand, ...] = fact(optional=True, default=())
+    dummies: tuple[int, ...] = fact(optional=True, default=())
+    controller: int | None = fact(optional=True, default=None)   # who chooses for the seat to act, when not it
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -223,11 +236,11 @@ def _known_trump(state: State, seat: int) -> int | None:
 
 def public_history(state: State, seat: int) -> tuple[Action, ...]:
     """The hand's actions as `seat` saw them: another seat's trump chosen face down has its argument blank."""
-    if not state.concealed:
+    if not state.concealed and not state.fold_secret:
         return tuple(state.history)
     g = state.game
-    return tuple(g.action(a.seat, "trump") if a.verb == "trump" and a.seat != seat and a.arg != "seventh" else a
-                 for a in state.history)
+    return tuple(g.action(a.seat, "trump") if a.verb == "trump" and a.seat != seat
+                 and a.arg not in ("seventh", "last") else a for a in state.history)
 
 
 def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], winner: int | None,
@@ -247,6 +260,9 @@ def build_view(state: State, seat: int) -> View:
         sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
     tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points) for t in state.tricks)
     trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None)
+    exposed = tuple(ExposedHand(seat=s, cards=ids.mask(hand_order(g, state.hands[s]))) for s in range(g.n)
+                    if state.exposed >> s & 1 and s != seat)
+    controller = state.controller
     has_contract = state.bidder >= 0
     return View(
         game=g, seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
@@ -259,7 +275,7 @@ def build_view(state: State, seat: int) -> View:
         special=state.special.name if state.special else None,
         sitting_out=tuple(s for s in range(g.n) if state.sitting_out >> s & 1),
         trick=trick, tricks=tricks, card_points=tuple(state.team_points), match_scores=tuple(state.match_scores),
-        legal=state.legal_actions() if seat == state.to_act else (),
+        legal=state.legal_actions() if seat == controller else (),
         status=state.status,
         # written only where the rule file has a second auction / the match target moved, so that views of other
         # files stay byte for byte what outside bots always received
@@ -268,4 +284,6 @@ def build_view(state: State, seat: int) -> View:
         speaking_for=state.asker if state.asker >= 0 else None, handed_back=state.handed_back, added=state.added,
         conceded=state.conceded,
         match_target=state.match_target if state.match_target != g.rules.match.win_at else None,
+        exposed=exposed, dummies=tuple(s for s in range(g.n) if state.dummies >> s & 1),
+        controller=controller if controller != state.to_act else None,
     )

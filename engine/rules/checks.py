@@ -370,6 +370,9 @@ def partners_exist(rs: Ruleset) -> Iterator[Finding]:
         if contract.partner == "sits_out":
             yield Finding(("special", "contracts", i, "partner"), "nobody has a partner here to sit out; "
                           "remove partner: sits_out", depends=(ALONE, TEAMS))
+    if rs.play.exposed_after_deal == "bidders_partner":
+        yield Finding(("play", "exposed_after_deal"), "the bidder has no partner here whose cards could lie face up",
+                      depends=(ALONE, TEAMS), hint="; set exposed_after_deal: nobody")
 
 
 def pointless_redeal_seats(rs: Ruleset) -> Iterator[Finding]:
@@ -575,9 +578,72 @@ def contract_names_unique(rs: Ruleset) -> Iterator[Finding]:
 
 def contract_scores_signed(rs: Ruleset) -> Iterator[Finding]:
     for i, contract in enumerate(rs.special.contracts):
-        if contract.made < 0 or contract.failed > 0:
+        if contract.made < 0 or (contract.failed or 0) > 0:
             yield Finding(("special", "contracts", i),
                           "made is what the declarers win (0 or more), failed what they lose (0 or less)")
+
+
+def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
+    """Each declaration's window, undertaking and certainty must be ones that can happen together."""
+    tricks = cards_per_player(rs)
+    first_deal = cards_before(rs, "auction") or 0
+    for i, c in enumerate(rs.special.contracts):
+        path = ("special", "contracts", i)
+        if c.window == "before_trick":
+            if c.trick is None:
+                yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
+                              hint="; add trick: N (it is declared before leading trick N)")
+            elif c.trick > tricks:
+                yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
+            if not c.played:
+                yield Finding((*path, "played"), "a declaration during play is played out",
+                              hint="; remove played: false")
+        elif c.trick is not None:
+            yield Finding((*path, "trick"), "trick is the number of the trick a declaration is made before; "
+                          "it needs window: before_trick", hint="; remove trick or set window: before_trick")
+        if c.who == "sole_winner" and c.window != "before_trick":
+            yield Finding((*path, "who"), "sole_winner is a player who has won every trick so far: it needs "
+                          "window: before_trick", hint="; set who: anyone or bidder")
+        if c.deal == "stops":
+            if c.window != "first_auction":
+                yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
+                              hint="; remove deal: stops or set window: first_auction")
+            elif first_deal >= tricks:
+                yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
+                              "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+        if c.window == "first_auction" and c.who != "anyone":
+            yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
+                          "there is open to any player", hint="; set who: anyone")
+        if c.window == "first_auction" and "auction" not in rs.schedule:
+            yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
+        if c.partner == "dummy" and c.must_win == "declarer":
+            yield Finding((*path, "must_win"), "the declarer plays his dummy's cards: the side's tricks are his",
+                          hint="; set must_win: side")
+        if c.partner == "dummy" and _alone(rs):
+            yield Finding((*path, "partner"), "nobody has a partner here to lay down as a dummy",
+                          depends=(ALONE, TEAMS))
+        if c.must_win == "side" and c.partner == "sits_out":
+            yield Finding((*path, "must_win"), "the partners sit out, so the declarer wins every trick his side "
+                          "wins", hint="; remove must_win: side")
+        if not c.played:
+            if c.sure_sweep != "required":
+                yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
+                              "certain", hint="; add sure_sweep: required")
+            if c.window != "after_full_deal":
+                yield Finding((*path, "window"), "a hand is shown once every card is dealt",
+                              hint="; remove window (after_full_deal)")
+            if c.failed is not None:
+                yield Finding((*path, "failed"), "a hand shown instead of played cannot fail",
+                              hint="; remove failed")
+        elif c.failed is None:
+            yield Finding(path, "a played declaration needs failed: what the declarers lose (0 or less)",
+                          hint="; add failed: -N")
+        if c.sure_sweep != "any" and c.window != "after_full_deal":
+            yield Finding((*path, "sure_sweep"), "the sure-sweep test reads a full hand before play: it needs "
+                          "window: after_full_deal", hint="; remove sure_sweep")
+        if c.stops_at_first_loss and not c.played:
+            yield Finding((*path, "stops_at_first_loss"), "a hand shown instead of played has no trick to lose",
+                          hint="; remove stops_at_first_loss")
 
 
 def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
@@ -746,13 +812,15 @@ CHECKS: tuple[Check, ...] = (
     teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
     deal_fits_deck, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
     dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
-    contract_names_unique,
-    contract_scores_signed, doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
+    contract_names_unique, contract_scores_signed, declarations_fit,
+    doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
     annul_options, auction_speeches_agree, second_auction_fits, trump_redeal_fits, captures_fit, concede_fits,
     counting_side_fits, sets_fit,
 )
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
-    for check in CHECKS:
+    from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+
+    for check in CHECKS + DECLARATION_CHECKS:
         yield from check(rs)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.rules.checks import cards_per_player, deck_size, has_indicator_card, total_points
+from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.load import Report
-from engine.rules.model import BidRange, CaptureBonus, PartnerSpeech, Ruleset
+from engine.rules.model import BidRange, CaptureBonus, Claim, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
 
@@ -86,7 +86,8 @@ def _table(rs: Ruleset) -> Iterator[Line]:
     else:
         teams = " against ".join(_seats(team) for team in t.teams)
         yield f"Teams (seats): {teams}.", (_p("table", "teams"),)
-    leader = "the player after the dealer (first hand)" if t.first_lead == "first_hand" else "the bidder"
+    leader = {"first_hand": "the player after the dealer (first hand)", "bidder": "the bidder",
+              "after_bidder": "the player after the bidder"}[t.first_lead]
     yield f"The first trick is led by {leader}.", (_p("table", "first_lead"),)
 
 
@@ -254,9 +255,18 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.seventh_card:
         yield ("The bidder may instead take the seventh card dealt to them (`trump seventh`): it is laid aside "
                "face down as the indicator, and its suit is trump."), (_p("trump", "seventh_card"),)
+    if t.last_card is not None:
+        when = (" when the cards they hold then are all of different suits" if t.last_card.only_when_suits_differ
+                else "")
+        hidden = ", known only to them until it is shown" if t.concealed else ""
+        yield (f"The bidder may instead say `trump last`{when}: the suit of the last card dealt to them is trump "
+               f"(the card stays in their hand){hidden}."), (_p("trump", "last_card"),)
     if t.may_redeal is not None:
         yield (f"Instead of choosing the trump, a bidder whose cards total at most {t.may_redeal.max_points} points "
                "may ask for a new deal (`redeal`)."), (_p("trump", "may_redeal"),)
+    if t.shown_at_first_lead and t.concealed:
+        yield ("The trump is shown to all as the first card of trick 1 is led, and counts from that card on; a "
+               "trump card laid face down returns to its owner's hand."), (_p("trump", "shown_at_first_lead"),)
     if t.no_trumps and t.no_trumps_ranking == "reversed":
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
@@ -264,11 +274,12 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
-    caller = " except a caller, as below" if rs.trump.concealed and rs.play.reveal.caller_must_trump else ""
+    calls = rs.trump.concealed and not rs.trump.shown_at_first_lead
+    caller = " except a caller, as below" if calls and rs.play.reveal.caller_must_trump else ""
     yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
            f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
-    if rs.trump.concealed:
+    if rs.trump.concealed and not rs.trump.shown_at_first_lead:
         yield from _concealed(rs)
     seen = "led" if rs.play.suit_counts_as_led_when == "led" else "played (led or thrown)"
     for i, rank in enumerate(rs.play.no_discard_before_suit_led):
@@ -278,6 +289,11 @@ def _play(rs: Ruleset) -> Iterator[Line]:
     if rs.play.must_not_undertrump:
         yield ("A player who cannot follow may not play a trump lower than one already in the trick, unless "
                "holding nothing else."), (_p("play", "must_not_undertrump"),)
+    if rs.play.exposed_after_deal == "bidders_partner":
+        partners = "partners lay" if max(len(t) for t in rs.table.teams) > 2 else "partner lays"
+        yield (f"Once every card is dealt and the bidder is known, the bidder's {partners} his cards face up for "
+               "everyone to see, to the end of the hand; he still chooses his own plays."), (
+            _p("play", "exposed_after_deal"),)
 
 
 def _concealed(rs: Ruleset) -> Iterator[Line]:
@@ -383,15 +399,11 @@ def _special(rs: Ruleset) -> Iterator[Line]:
     if s.pair is not None:
         yield from _pair(rs)
     for i, c in enumerate(s.contracts):
-        who = "the bidder" if c.who == "bidder" else "any player (the first to declare, from the first hand)"
-        trumps = "without trumps" if c.trumps == "none" else "with the chosen trump"
-        partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
-        partner = "" if w.alone else (
-            f"; their {partners} lay their cards aside" if c.partner == "sits_out"
-            else f"; their {partners} play, and a trick won by one counts as lost")
-        stake = _stake(rs, c.made, c.failed, "the declarer" if w.alone else "the declarer's team")
-        yield (f"{c.name} (`declare {c.name}`): after the full deal {who} may undertake to win every trick "
-               f"alone, {trumps}, leading the first trick{partner}; {stake}."), (_p("special", "contracts", i),)
+        yield _declaration(rs, c), (_p("special", "contracts", i),)
+    if s.melds is not None:
+        yield from _melds(rs)
+    for i, cl in enumerate(s.claims):
+        yield _claim(rs, cl), (_p("special", "claims", i),)
     if s.all_tricks is not None:
         yield f"If {w.bidders} wins every trick, the score is multiplied by {s.all_tricks.multiplier}.", (
             _p("special", "all_tricks"),)
@@ -411,6 +423,126 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         when = "; ".join(moments[x] for x in s.concede.when)
         yield (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
                "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
+
+
+_SWEEP_TEST = ("a sure sweep: at no-trumps, leading, every card he holds outranks all the cards of its suit he "
+               "lacks or has above it at least as many of his own cards of that suit as he lacks")
+
+
+def _declaration(rs: Ruleset, c: SpecialContract) -> str:
+    """One declaration: who, when, on what cards, what it undertakes, how it is played, what it is worth."""
+    w = _Words(rs)
+    team = "the declarer" if w.alone else "the declarer's team"
+    if c.who == "sole_winner":
+        who = "a player who has won every trick so far himself"
+    elif c.who == "bidder":
+        who = "the bidder"
+    elif c.window == "after_full_deal":
+        d = rs.special.declarations
+        first = "the first hand" if d.first == "first_hand" else "the bidder"
+        if d.priority == "first_declared":
+            who = f"any player (the first to declare, asked in turn from {first})"
+        else:
+            who = (f"any player (asked once round from {first}; a declaration by the bidder's side closes the "
+                   "window, one by an opponent stands unless a later player of the bidder's side declares too)")
+    else:
+        who = "any player"
+    if c.window == "first_auction":
+        when = (f"at his turn in the first auction {who} may declare it instead of a number: it outranks every "
+                "number and ends the auction")
+        if c.deal == "stops":
+            when += f", and no more cards are dealt (the hand is played on the first {cards_before(rs, 'auction')})"
+    elif c.window == "before_trick":
+        when = f"before leading trick {c.trick}, {who} may declare it"
+    else:
+        when = f"after the full deal {who} may declare it"
+    if c.sure_sweep == "forbidden":
+        when += ", but not with " + _SWEEP_TEST
+    elif c.sure_sweep == "required":
+        when += ", holding " + _SWEEP_TEST
+    if c.barred_with_one_suit:
+        when += ", but not with cards all of one suit"
+    if not c.played:
+        return (f"{c.name} (`declare {c.name}`): {when}; he lays his cards face up and the hand ends without play, "
+                f"{team} scoring {_signed(c.made)} in place of the hand's score.")
+    trumps = {"none": "without trumps", "keep": "with the trump as it stands",
+              "first_card_led": "with the suit of the first card he leads as trump (a trump card laid face down "
+                                "returns unseen to its owner's hand)"}[c.trumps]
+    if c.ranking == "reversed":
+        trumps += f", the ranks running {' '.join(reversed(rs.deck.ranks))} from high to low for the hand"
+    partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
+    if w.alone:
+        partner = ""
+    elif c.partner == "sits_out":
+        partner = "; his partners lay their cards aside" if partners == "partners" else \
+            "; his partner lays his cards aside"
+    elif c.partner == "dummy":
+        whose = "partners'" if partners == "partners" else "partner's"
+        partner = (f"; his {whose} cards lie face up and he plays them himself (written with their seat), a "
+                   "trick they win counting as his side's")
+    elif partners == "partners":
+        partner = "; his partners play their own cards, and a trick one of them wins counts as lost" \
+            if c.must_win == "declarer" else "; his partners play their own cards"
+    else:
+        partner = "; his partner plays his own cards, and a trick he wins counts as lost" \
+            if c.must_win == "declarer" else "; his partner plays his own cards"
+    if c.must_win == "declarer":
+        undertaking = "every trick from then on himself" if c.window == "before_trick" else "every trick himself"
+    else:
+        undertaking = "every trick for his side"
+    lead = "" if c.window == "before_trick" else ", leading the first trick"
+    stop = "; play stops at the first trick lost" if c.stops_at_first_loss else ""
+    if c.failed_to_partner is not None and not w.alone:
+        to_partner = _stake(rs, 0, c.failed_to_partner, team).split("; ")[-1].removeprefix("failed, ")
+        stop += f"; lost to a trick won by his own partner, {to_partner}"
+    if c.switches_off:
+        stop += "; no " + " and no ".join(c.switches_off) + " in it"
+    stake = _stake(rs, c.made, c.failed or 0, team)
+    return (f"{c.name} (`declare {c.name}`): {when}; he undertakes to win {undertaking}, {trumps}{lead}{partner}"
+            f"{stop}; {stake}, in place of the hand's score.")
+
+
+def _melds(rs: Ruleset) -> Iterator[Line]:
+    md = rs.special.melds
+    assert md is not None
+    tricks = " or ".join(str(t) for t in md.after_tricks)
+    cards = "+".join(md.ranks)
+    more = "" if md.extra is None else (f"; with the {md.extra.rank} of the suit too, {md.extra.plain_value} "
+                                        f"({md.extra.trump_value} in trumps)")
+    yield (f"Right after their side wins trick {tricks}, before the next lead, the trick's winner and then each "
+           f"partner may show {md.name} still in their hand (`show {md.name} SUIT`), several, each suit once a hand: "
+           f"{cards} of one suit, worth {md.plain_value} ({md.trump_value} in trumps){more}."), (
+        _p("special", "melds"),)
+    if "melds" in rs.scoring.target_adjustments:
+        bounds = ("" if md.target_bounds is None else
+                  f", within {md.target_bounds[0]}-{md.target_bounds[1]}")
+        yield (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other "
+               f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
+                                                                                    "target_bounds"))
+
+
+def _claim(rs: Ruleset, c: Claim) -> str:
+    who = {"unbeaten_side": "a player whose side has won every trick so far",
+           "side_showed_meld": "a player whose side has shown a meld"}[c.who]
+    tests = ["he wins the last trick himself"]
+    if c.needs_lost_trick:
+        tests.append("his side has lost a trick")
+    if c.melds_beat_opponents_by is not None:
+        tests.append(f"his side's melds plus {c.melds_beat_opponents_by} exceed the opponents' card points (from "
+                     "their tricks) plus their melds")
+    r = c.rewards
+    made = f"his side scores {r.on_time}"
+    if r.on_time_by_counting_side is not None:
+        made += f" ({r.on_time_by_counting_side} on the counting side)"
+    barred = "" if c.barred_within is None else (f", not for a side {c.barred_within} or fewer short of winning "
+                                                 "the match")
+    target = "" if c.match_target_after is None else (f" Once it has been claimed the match is played to "
+                                                      f"{c.match_target_after}.")
+    score = "replaces the hand's score" if r.on_time_score == "replaces" else "is added to the hand's score"
+    tested = (", ".join(tests[:-1]) + " and " if len(tests) > 1 else "") + tests[-1]
+    return (f"{c.name} (`declare {c.name}`): at his turn in the last trick, before playing, {who} may claim "
+            f"it{barred} (one claim a hand). It succeeds if {tested}: {made}; otherwise the opponents score "
+            f"{-r.failed}. Its value {score}.{target}")
 
 
 def _capture(rs: Ruleset, b: CaptureBonus) -> str:
@@ -512,6 +644,8 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
     target = "the bid" if sc.target is None else str(sc.target)
     if sc.target is not None and "call" in sc.target_adjustments:
         target += ", less the bid"
+    if "melds" in sc.target_adjustments:
+        target += " (moved by melds, as below)" if rs.special.melds is not None else ""
     if sc.counted_by == "opponents":
         yield (f"{w.others.capitalize()} count their card points against a target of {target}: the contract is "
                "made when they stay below it."), (_p("scoring", "counted_by"), _p("scoring", "target"),
@@ -582,6 +716,9 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
             text = f"At the end, {who} turns out to have held every trump."
         else:
             text = f"Once every step is done, before the first lead: {who} was dealt every trump."
+            if any(c.trumps == "first_card_led" for c in rs.special.contracts):
+                text += (" In a special contract whose trump is the first card led, this is checked as that card "
+                         "is led.")
         yield text, (_p("annul", "bidding_team_held_all_trumps"), _p("annul", "held_all_trumps_checked"))
     if a.trump_never_exposed:
         yield "The trump is never exposed.", (_p("annul", "trump_never_exposed"),)

@@ -51,9 +51,9 @@ class Table(Section):
         False, description="The final bidder plays alone against a temporary team of all the others.")
     direction: Literal["clockwise", "counterclockwise"] = Field(
         "counterclockwise", description="Which way play goes round the table; for display only.")
-    first_lead: Literal["first_hand", "bidder"] = Field(
-        "first_hand", description="Who leads to the first trick: the player after the dealer, or the bidder. "
-        "A special contract's declarer always leads.")
+    first_lead: Literal["first_hand", "bidder", "after_bidder"] = Field(
+        "first_hand", description="Who leads to the first trick: the player after the dealer, the bidder, or the "
+        "player after the bidder. A special contract's declarer always leads.")
 
 
 # ---------------------------------------------------------------------------------------------- deck
@@ -181,6 +181,13 @@ class TrumpRedeal(Section):
     max_points: Points = Field(description="The bidder's cards may total at most this many points.")
 
 
+class LastCard(Section):
+    """`trump last`: the bidder takes as trump the suit of the last card dealt to him; it stays in his hand."""
+
+    only_when_suits_differ: bool = Field(
+        True, description="Only when the cards he holds at the trump step are all of different suits.")
+
+
 class Trump(Section):
     """How trumps are chosen and kept."""
 
@@ -198,6 +205,12 @@ class Trump(Section):
         "normal", description="In a no-trump hand the ranks keep their order, or run the other way (7 high, J low).")
     may_redeal: TrumpRedeal | None = Field(
         None, description="Instead of choosing the trump, a bidder whose cards total little may ask for a new deal.")
+    last_card: LastCard | None = Field(
+        None, description="The bidder may say `trump last`: the suit of the last card dealt to him is trumps (known "
+        "only to him while the trump is concealed).")
+    shown_at_first_lead: bool = Field(
+        False, description="A concealed trump is shown to all as the first card of trick 1 is led (that card and "
+        "every later one count with it); the trump card laid face down returns to its owner's hand.")
 
 
 # ---------------------------------------------------------------------------------------------- play
@@ -246,6 +259,10 @@ class Play(Section):
     must_not_undertrump: bool = Field(
         False, description="A void player may not play a trump lower than one already played to the trick, "
         "unless holding nothing else.")
+    exposed_after_deal: Literal["nobody", "bidders_partner"] = Field(
+        "nobody", description="Cards lying face up for every player to see: bidders_partner, once every card is "
+        "dealt and the bidder is known, the bidder's partners' cards, to the end of the hand (they still choose "
+        "their own plays).")
 
 
 # ------------------------------------------------------------------------------------ raise / special
@@ -280,16 +297,132 @@ class Pair(Section):
         None, description="The target stays within these bounds (default: the bid range).")
 
 
+SwitchedOff = Literal["melds", "claims"]
+
+
 class SpecialContract(Section):
-    """A contract to win every trick, declared after the full deal (Thani, Single Hand, ...)."""
+    """A contract to win every trick, or a hand shown instead of played: a declaration (Thani, Single Hand, Cot on
+    four cards, a sure sweep laid down). Who may declare it, in which window, what it undertakes, how sure the
+    declarer's cards must be, what it is worth, and whether play stops."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
-    who: Literal["bidder", "anyone"]
-    partner: Literal["plays", "sits_out"] = Field(
-        "plays", description="Whether the declarer's partners play their cards or lay them aside.")
-    trumps: Literal["keep", "none"] = Field("keep", description="Keep the chosen trump, or play without.")
-    made: int
-    failed: int
+    who: Literal["bidder", "anyone", "sole_winner"] = Field(
+        description="Who may declare it: the bidder; any player; a player who has won every trick so far himself "
+        "(window before_trick).")
+    window: Literal["after_full_deal", "first_auction", "before_trick"] = Field(
+        "after_full_deal", description="When: once every step before play is done, players asked in turn from the "
+        "first hand; as a speech at one's turn in the first auction, outranking every number and ending it; "
+        "before leading trick `trick`, by the player on lead.")
+    trick: Annotated[int, Field(ge=2, le=20)] | None = Field(
+        None, description="For window before_trick: the trick the declaration is made before (the declarer is on "
+        "lead to it).")
+    deal: Literal["continues", "stops"] = Field(
+        "continues", description="For window first_auction: the rest of the schedule is dealt, or no more cards "
+        "are dealt and the hand is played on the cards dealt so far.")
+    partner: Literal["plays", "sits_out", "dummy"] = Field(
+        "plays", description="Whether the declarer's partners play their own cards, lay them aside, or lay them "
+        "face up for the declarer to play (a dummy, written with the dummy's seat).")
+    trumps: Literal["keep", "none", "first_card_led"] = Field(
+        "keep", description="Keep the chosen trump, play without, or take the suit of the first card the declarer "
+        "leads (shown at once). Without the kept trump, a trump card laid face down returns to its owner's hand.")
+    ranking: Literal["normal", "reversed"] = Field(
+        "normal", description="The ranks' order for the hand: as the deck lists them, or the other way round "
+        "(card points unchanged).")
+    must_win: Literal["declarer", "side"] = Field(
+        "declarer", description="Who must win every trick from the declaration on: the declarer himself, or his "
+        "side (his partners' tricks count).")
+    stops_at_first_loss: bool = Field(
+        False, description="Play stops at the first trick the declaration loses (it is failed).")
+    sure_sweep: Literal["any", "forbidden", "required"] = Field(
+        "any", description="The declarer's cards: any; may not be a sure sweep; must be a sure sweep. A sure sweep "
+        "wins every trick at no-trumps with its holder leading, whatever the others hold: each card outranks "
+        "every card of its suit he lacks, or has above it in that suit at least as many of his own cards as he "
+        "lacks cards of that suit.")
+    played: bool = Field(
+        True, description="false: the cards are shown face up instead of played; the hand ends at once, made.")
+    made: int = Field(description="Match units to the declarer's team when made (replacing the hand's score).")
+    failed: int | None = Field(
+        None, description="Match units to the declarer's team when failed (negative: a loss); needed unless the "
+        "hand is shown instead of played.")
+    failed_to_partner: int | None = Field(
+        None, description="The score instead of `failed` when the trick the declarer lost was won by his own "
+        "partner.")
+    barred_with_one_suit: bool = Field(
+        False, description="A player whose cards are all of one suit may not declare it.")
+    switches_off: list[SwitchedOff] = Field(
+        default_factory=list, description="Rules that do not apply in this contract: melds (none may be shown), "
+        "claims (none may be made).")
+
+
+class Declarations(Section):
+    """The window in which special contracts are declared after the full deal: once round the table."""
+
+    first: Literal["first_hand", "bidder"] = Field(
+        "first_hand", description="Who is asked first: the first hand, or the bidder (then round the table).")
+    priority: Literal["first_declared", "bidding_side"] = Field(
+        "first_declared", description="first_declared: the first declaration closes the window; bidding_side: a "
+        "declaration by the bidder's side closes it, one by an opponent stands unless a later player of the "
+        "bidder's side declares too (only those are still asked).")
+
+
+class MeldExtra(Section):
+    """A further card of the meld's suit that raises its value."""
+
+    rank: Rank = Field(description="The further card's rank.")
+    plain_value: int = Field(description="The value with this card, in a plain suit.")
+    trump_value: int = Field(description="The value with this card, in the trump suit.")
+
+
+class Meld(Section):
+    """Melds in any suit: the ranks of one suit in one hand, shown as `show NAME SUIT`. Right after his side wins
+    one of the listed tricks, the winner and then each partner may show the melds they hold (several, each suit
+    once a hand), before the next lead. What a meld does is scoring.target_adjustments: melds."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `show NAME SUIT`.")]
+    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks the meld needs.")
+    plain_value: int = Field(description="Its value in a plain suit.")
+    trump_value: int = Field(description="Its value in the trump suit.")
+    extra: MeldExtra | None = Field(None, description="A further card that raises the value when also held.")
+    after_tricks: list[Annotated[int, Field(ge=1)]] = Field(
+        min_length=1, description="The tricks (numbered from 1) after which the side that won it may show melds.")
+    target_bounds: tuple[int, int] | None = Field(
+        None, description="The counting side's target stays within these bounds (default: no bounds).")
+
+
+class ClaimRewards(Section):
+    """What a claim is worth, in match units: to the caller's side when it succeeds, `failed` (negative) when it
+    does not, paid to the opponents."""
+
+    on_time: int = Field(description="What the caller's side wins when the claim succeeds.")
+    on_time_by_counting_side: int | None = Field(
+        None, description="What it wins instead when the caller is on the counting side (scoring.counted_by).")
+    on_time_score: Literal["adds", "replaces"] = Field(
+        "replaces", description="Whether the claim's value is added to the hand's score or replaces it.")
+    failed: int = Field(description="Negative: what the caller's side loses when the claim fails; paid to the "
+                        "opponents.")
+
+
+class Claim(Section):
+    """A claim of tricks still to play (`declare NAME`): who may make it, what it claims, what must also hold for
+    it to succeed, and what it is worth."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
+    who: Literal["unbeaten_side", "side_showed_meld"] = Field(
+        description="unbeaten_side: a player of a side that has won every trick so far; side_showed_meld: a "
+        "player whose side has shown a meld this hand.")
+    claims: Literal["last_trick_by_caller"] = Field(
+        "last_trick_by_caller", description="What is claimed: the caller wins the last trick himself; said at his "
+        "turn in the last trick, before playing (play goes on).")
+    needs_lost_trick: bool = Field(
+        False, description="It succeeds only if the caller's side has lost a trick this hand.")
+    melds_beat_opponents_by: int | None = Field(
+        None, description="It succeeds only if the caller's side's melds plus this many points exceed the "
+        "opponents' card points (from their tricks) plus their melds.")
+    barred_within: Annotated[int, Field(ge=1)] | None = Field(
+        None, description="Not for a side this many match units or fewer short of winning the match.")
+    match_target_after: int | None = Field(
+        None, description="Once it has been claimed, the match is played to this score.")
+    rewards: ClaimRewards = Field(description="What it is worth.")
 
 
 class Surrender(Section):
@@ -369,6 +502,12 @@ class Concede(Section):
 class Special(Section):
     pair: Pair | None = None
     contracts: list[SpecialContract] = Field(default_factory=list)
+    declarations: Declarations = Field(
+        default_factory=Declarations, description="Who is asked first in the window of special contracts, and "
+        "which declaration stands.")
+    melds: Meld | None = Field(None, description="Melds in any suit, shown after winning given tricks.")
+    claims: list[Claim] = Field(
+        default_factory=list, description="Claims of the tricks still to play (at most one a hand).")
     all_tricks: AllTricks | None = None
     doubling: Doubling | None = None
     capture_bonuses: list[CaptureBonus] = Field(
@@ -410,8 +549,10 @@ class Scoring(Section):
         "reach it), or their opponents' (made: the opponents stay below it).")
     target: Points | None = Field(
         None, description="The counting side's target, a fixed number (default: the bid).")
-    target_adjustments: list[Literal["call"]] = Field(
-        default_factory=list, description="call: the bid lowers the counting side's fixed target by its value.")
+    target_adjustments: list[Literal["call", "melds"]] = Field(
+        default_factory=list, description="call: the bid lowers the counting side's fixed target by its value; "
+        "melds: a meld shown by the counting side lowers its target by the meld's value, one shown by the other "
+        "side raises it.")
 
 
 class NextDealer(Section):

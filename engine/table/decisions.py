@@ -105,10 +105,12 @@ def heading(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -
         return "answer the surrender: accept or refuse"
     if phase == "redeal":
         return "ask for a new deal?"
+    if phase == "melds":
+        return "show a meld? (pass when you have shown all you want)"
     if phase == "play":
         if has == {"call"}:
             return "you cannot follow suit: you must call for the trump"
         extras = [w for w, v in (("call for the trump", "call"), ("show the pair", "show"),
-                                 ("offer to surrender", "surrender")) if v in has]
+                                 ("offer to surrender", "surrender"), ("make a claim", "declare")) if v in has]
         return "your card" + (f" (or {', '.join(extras)})" if extras else "")
     return f"your turn ({phase})"

@@ -49,6 +49,9 @@ def describe(action: Action, view: View, who: Namer, suit: Callable[[str], str],
         return f"{name} called for the trump"
     if verb == "declare":
         return f"{name} declared {arg}"
+    if verb == "show" and arg != "pair":   # a meld of one suit: `show jodi H`
+        kind, _, letter = arg.partition(" ")
+        return f"{name} showed {kind} in {suit(letter)}"
     if verb in ("bid", "pass") and arg.endswith("change"):
         said = "passed" if verb == "pass" else f"bid {bid_terms(arg)[0]}"
         return f"{name} {said} and said change: a new trump card if still holder"

@@ -13,7 +13,7 @@ from rich.text import Text
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, canonical_card
 from engine.play.actions import Action
 from engine.play.game import NO_TRUMP
-from engine.play.view import TrickView, View
+from engine.play.view import TrickView, View, hand_order
 from engine.table.decisions import Decision, Picker
 from engine.table.seats import seat_label
 from engine.text import printable
@@ -253,6 +253,18 @@ def menu(decision: Decision, legal: Sequence[Action]) -> list[Action]:
     return out
 
 
+def exposed_lines(view: View, lab: Labels) -> list[Text]:
+    """Hands lying face up (a dummy, an exposed partner, a hand shown), and whose play the seat chooses now."""
+    out: list[Text] = []
+    for e in view.exposed:
+        out.append(Text(f"face up ({lab.who(e.seat)}{', dummy' if e.seat in view.dummies else ''}): "))
+        for c in hand_order(view.game, e.cards):
+            out[-1].append_text(lab.card(view.code(c))).append(" ")
+    if view.controller == view.seat and view.to_act != view.seat:
+        out.append(Text(f"you play {lab.who(view.to_act)}'s cards (your dummy)", style="bold"))
+    return out
+
+
 def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]],
            open_trump: bool = False, decision: Decision | None = None, winning: int | None = None,
            new: frozenset[str] | set[str] = frozenset()) -> list[Text]:
@@ -278,6 +290,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
         lines.append(trick_line(view, lab, len(view.tricks) + 1, winning))
         lines.append(points_line(view, lab))
     lines.append(hand_line(view, lab, new))
+    lines += exposed_lines(view, lab)
     heading = speech_line(view, lab)
     if heading is not None:
         lines.append(heading)

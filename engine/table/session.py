@@ -300,7 +300,8 @@ class Session:
         self.hand_bots = []
 
     def _ask_bot(self, state: State) -> Action | None:
-        bot = self.hand_bots[state.to_act] if 0 <= state.to_act < len(self.hand_bots) else None
+        who = state.controller   # a dummy's cards are chosen by its declarer
+        bot = self.hand_bots[who] if 0 <= who < len(self.hand_bots) else None
         if bot is None:
             return None
         view = build_view(state, state.to_act) if bot.needs_view else None
@@ -312,7 +313,7 @@ class Session:
             self._new_bots(hand_index)
         self.announced = 0 if not state.history else len(state.history)
         while not state.is_terminal:
-            if state.to_act == self.config.seat:
+            if state.controller == self.config.seat:
                 self._player_turn(state, hand_index + 1)
                 self.save()
                 continue
@@ -342,7 +343,8 @@ class Session:
         pickers = asked.pickers if asked is not None else []
         extra = self.game.doubling_names
         while True:
-            p = parse_input(self.read_line("> "), seat, choices, self.game.layout, extra, pickers)
+            # (a dummy's cards are its own seat's plays, chosen here by its declarer)
+            p = parse_input(self.read_line("> "), state.to_act, choices, self.game.layout, extra, pickers)
             if p.needs_suit is not None:
                 p = self._ask_suit(p)
             if p.command == EXPLAIN:

@@ -305,7 +305,8 @@ class Server:
             spec, hand = table.seats[seat].bot, len(table.finished)
             notation = await self.pool.choose(
                 spec, table.game, (table.table_id, hand, seat, spec), bot_seed(table.seed, hand, seat, -1),
-                bot_seed(table.seed, hand, seat, len(state.history)), build_view(state, seat), state.legal_actions())
+                bot_seed(table.seed, hand, seat, len(state.history)), build_view(state, state.to_act),  # a dummy's seat
+                state.legal_actions())
             if table.version != version or not self._plays_for(rt, seat, time.monotonic()):
                 continue   # the table moved on meanwhile, or the person came back
             self._apply(rt, Entry("act", seat, notation))

@@ -142,11 +142,11 @@ class Table:
         state = self.state
         if self.status != PLAYING or state is None or self.summary_open:
             raise Refused("no hand is being played")
-        try:
-            action = Action.parse(f"{seat} {notation}")
+        try:   # a declarer plays his dummy's cards: the action is the dummy's
+            action = Action.parse(f"{state.to_act if state.controller == seat else seat} {notation}")
         except RecordError as e:
             raise Refused(str(e)) from None
-        if state.to_act != seat:
+        if state.controller != seat:
             raise Refused(f"it is not your turn (seat {state.to_act} is to play)")
         try:
             state.apply(action)
@@ -190,7 +190,7 @@ class Table:
         """The seat whose turn it is, or None (no hand in play)."""
         if self.status != PLAYING or self.state is None or self.state.is_terminal:
             return None
-        return self.state.to_act
+        return self.state.controller   # a dummy's turn is its declarer's
 
     def people(self) -> list[int]:
         return [s for s, spec in enumerate(self.seats) if spec.kind == PERSON]

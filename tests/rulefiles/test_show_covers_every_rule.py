@@ -18,7 +18,7 @@ from engine.rules.load import Report, check_ruleset
 from engine.rules.model import Ruleset
 
 BASES = ("twenty-eight", "twenty-nine", "fifty-six", "double-redouble", "cot", "no-jack-discard", "odisha",
-         "twenty-eight-kerala", "fifty-six-8p")
+         "twenty-eight-kerala", "fifty-six-8p", "thunee")
 
 
 def _options(annotation: Any) -> list[Any]:

@@ -346,6 +346,28 @@ function renderHand() {
     g.append(row);
     box.append(g);
   }
+  // hands lying face up (a dummy, an exposed partner, a hand shown); a dummy's cards are played by its declarer
+  for (const e of v.exposed || []) {
+    const dummy = (v.dummies || []).includes(e.seat);
+    const g = el("div", null, "suit-group");
+    g.append(el("span", `Face up: ${who(e.seat)}${dummy ? " (dummy)" : ""}`, "suit-name"));
+    const row = el("div", null, "cards");
+    for (const code of e.cards) {
+      const b = cardFace(code, "button");
+      b.type = "button";
+      if (playable.has(code) && v.controller === mySeat()) {
+        b.classList.add("legal");
+        b.setAttribute("aria-label", cardName(code) + ", playable from your dummy");
+        b.addEventListener("click", () => act(`${verb} ${code}`));
+      } else {
+        b.classList.add("idle");
+        b.setAttribute("aria-label", cardName(code) + `, face up in ${who(e.seat)}'s hand`);
+      }
+      row.append(b);
+    }
+    g.append(row);
+    box.append(g);
+  }
 }
 
 function renderAnnouncements() {

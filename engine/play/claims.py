@@ -1,0 +1,95 @@
+"""Claims of the tricks still to play (special.claims), said as `declare NAME` at one's turn to play.
+
+A claim is offered by who may make it (a side that has won every trick so far, a side that has shown a meld), in
+its window (at one's turn in the last trick, before playing), at most one a hand and not in a contract that
+switches claims off, nor to a side within `barred_within` match units of winning. Play goes on; at the end the
+claim is judged (the caller won the last trick himself; his side lost a trick; a points test on the melds) and
+its value in match units replaces the hand's score (or is added to it): to the caller's side when it succeeds, to
+the opponents when it fails."""
+
+from __future__ import annotations
+
+from engine.play.actions import Action
+from engine.play.base import StateData
+from engine.play.melds import side_showed_meld
+from engine.play.rules import ClaimRules
+from engine.play.scoring import counting_team
+
+
+def _offered(state: StateData, seat: int, c: ClaimRules) -> bool:
+    team = state.hand_team_of[seat]
+    if c.side_won_every_trick:
+        for t in state.tricks:
+            if state.hand_team_of[t.winner] != team:
+                return False
+    if c.side_showed_meld and not side_showed_meld(state, seat):
+        return False
+    if c.barred_within and state.match_target is not None:
+        mine = state.match_scores[state.game.team_of[seat]]
+        if state.match_target - mine <= c.barred_within:
+            return False
+    return True
+
+
+def claim_actions(state: StateData, seat: int) -> list[Action]:
+    """The `declare NAME` claims `seat` may make now, at its turn to play."""
+    g = state.game
+    claims = g.rules.claims
+    sp = state.special
+    if (not claims or state.claim >= 0 or (sp is not None and sp.no_claims)
+            or len(state.tricks) != state.hand_tricks - 1 or state.bidder < 0):
+        return []
+    return [g.action(seat, "declare", c.name) for c in claims if _offered(state, seat, c)]
+
+
+def apply_claim(state: StateData, a: Action) -> None:
+    g = state.game
+    for i, c in enumerate(g.rules.claims):
+        if c.name == a.arg:
+            state.claim = i
+            state.claimer = a.seat
+            if c.match_target_after >= 0:
+                state.new_match_target = c.match_target_after
+            return
+
+
+def _raw_points(state: StateData, team: int) -> int:
+    """The card points of the tricks `team` won, without bonuses or transfers."""
+    points = state.game.points
+    total = 0
+    for t in state.tricks:
+        if state.hand_team_of[t.winner] == team:
+            for card in t.cards:
+                total += points[card]
+    return total
+
+
+def claim_succeeded(state: StateData) -> bool:
+    c = state.game.rules.claims[state.claim]
+    seat = state.claimer
+    team = state.hand_team_of[seat]
+    if not state.tricks or state.tricks[-1].winner != seat:
+        return False
+    if c.needs_lost_trick and all(state.hand_team_of[t.winner] == team for t in state.tricks):
+        return False
+    if c.melds_beat_by >= 0:
+        others = [t for t in range(len(state.hand_teams)) if t != team]
+        theirs = sum(_raw_points(state, t) + state.meld_points[t] for t in others)
+        if state.meld_points[team] + c.melds_beat_by <= theirs:
+            return False
+    return True
+
+
+def claim_score(state: StateData, hand: list[int]) -> list[int]:
+    """The match units of a hand with a claim: the claim's value replaces the hand's score `hand`, or is added
+    to it."""
+    c = state.game.rules.claims[state.claim]
+    team = state.hand_team_of[state.claimer]
+    gp = list(hand) if c.adds else [0] * len(state.hand_teams)
+    if claim_succeeded(state):
+        gp[team] += c.made_by_counting_side if team == counting_team(state) else c.made
+    else:
+        for t in range(len(gp)):
+            if t != team:
+                gp[t] -= c.failed
+    return gp

@@ -1,0 +1,109 @@
+"""Melds in any suit (special.melds): right after the side that won one of the listed tricks, its players - the
+trick's winner first, then his partners in playing order - may show the melds they hold before the next lead,
+several each, every kind of meld once per suit a hand. A meld's value depends on whether its suit is trumps and
+on a further card of the suit held with it; scoring.target_adjustments: melds makes it move the counting side's
+target (its own melds down, the other side's up, within the bounds)."""
+
+from __future__ import annotations
+
+from engine.play.actions import Action
+from engine.play.base import MELDS, PLAY, StateData
+from engine.play.rules import MeldKindRules
+from engine.play.scoring import counting_team
+
+SUIT_SLOT = 16    # melds_shown packs kind * KIND_SLOT + suit * SUIT_SLOT + seat
+KIND_SLOT = 64 * SUIT_SLOT
+
+
+def melds_allowed(state: StateData) -> bool:
+    """Whether melds may be shown in this hand at all (not in a contract that switches them off)."""
+    sp = state.special
+    return state.game.rules.melds is not None and (sp is None or not sp.no_melds)
+
+
+def open_meld_window(state: StateData, winner: int) -> bool:
+    """After a trick: open the window if the rules give one after this trick (True: opened)."""
+    md = state.game.rules.melds
+    if md is None or not melds_allowed(state) or len(state.tricks) not in md.after_tricks:
+        return False
+    team = state.hand_team_of[winner]
+    state.queue = [s for s in state._seats_from(winner) if state.hand_team_of[s] == team
+                   and not state.sitting_out >> s & 1]
+    state.phase = MELDS
+    state.to_act = winner
+    return True
+
+
+def _shown(state: StateData, kind: int, suit: int) -> bool:
+    for m in state.melds_shown:
+        if m // KIND_SLOT == kind and m // SUIT_SLOT % 64 == suit:
+            return True
+    return False
+
+
+def _holds(state: StateData, seat: int, k: MeldKindRules, suit: int) -> bool:
+    g = state.game
+    cards = state.hands[seat] & g.suit_masks[suit]
+    for r in k.ranks:
+        if not cards & g.rank_masks[r]:
+            return False
+    return True
+
+
+def meld_value(state: StateData, seat: int, kind: int, suit: int) -> int:
+    """What the meld is worth now: by trump or plain suit, more with the extra card also held."""
+    g = state.game
+    md = g.rules.melds
+    assert md is not None
+    k = md.kinds[kind]
+    trump = suit == state.trump
+    if k.extra_rank >= 0 and state.hands[seat] & g.suit_masks[suit] & g.rank_masks[k.extra_rank]:
+        return k.extra_trump if trump else k.extra_plain
+    return k.trump if trump else k.plain
+
+
+def meld_legal(state: StateData) -> list[Action]:
+    g = state.game
+    md = g.rules.melds
+    p = state.to_act
+    out = [g.action(p, "pass")]
+    if md is None:
+        return out
+    for i, k in enumerate(md.kinds):
+        for suit in range(g.nsuits):
+            if not _shown(state, i, suit) and _holds(state, p, k, suit):
+                out.append(g.action(p, "show", f"{k.name} {g.layout.suits[suit]}"))
+    return out
+
+
+def meld_apply(state: StateData, a: Action) -> None:
+    g = state.game
+    if a.verb == "pass":
+        state.queue.pop(0)
+        if state.queue:
+            state.to_act = state.queue[0]
+        else:
+            state.phase = PLAY
+            state.to_act = state.leader
+        return
+    md = g.rules.melds
+    assert md is not None
+    name, _, letter = a.arg.partition(" ")
+    kind = next(i for i, k in enumerate(md.kinds) if k.name == name)
+    suit = g.layout.parse_suit(letter)
+    p = a.seat
+    value = meld_value(state, p, kind, suit)
+    state.melds_shown.append(kind * KIND_SLOT + suit * SUIT_SLOT + p)
+    team = state.hand_team_of[p]
+    state.meld_points[team] += value
+    if g.rules.scoring.target_moved_by_melds and state.bidder >= 0:
+        moved = state.target - value if team == counting_team(state) else state.target + value
+        state.target = min(md.target_hi, max(md.target_lo, moved))
+
+
+def side_showed_meld(state: StateData, seat: int) -> bool:
+    team = state.hand_team_of[seat]
+    for m in state.melds_shown:
+        if state.hand_team_of[m % SUIT_SLOT] == team:
+            return True
+    return False
