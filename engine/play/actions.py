@@ -62,6 +62,12 @@ def bid_terms(arg: str) -> tuple[int, str]:
     return int(number), suit
 
 
+def meld_terms(arg: str) -> tuple[str, str]:
+    """A shown meld's argument ('jodi H') as (meld name, suit letter): the one place that reads it."""
+    name, _, letter = arg.partition(" ")
+    return name, letter
+
+
 def parse_seat(word: str, text: str) -> int:
     if not (word.isascii() and word.isdigit()) or len(word) > MAX_SEAT_DIGITS:
         raise RecordError(f"{text!r} is not an action: it starts with a seat number such as 0 or 2, not {word!r}")

@@ -6,7 +6,7 @@ target (its own melds down, the other side's up, within the bounds)."""
 
 from __future__ import annotations
 
-from engine.play.actions import Action
+from engine.play.actions import Action, meld_terms
 from engine.play.base import MELDS, PLAY, StateData
 from engine.play.rules import MeldKindRules
 from engine.play.scoring import counting_team
@@ -88,7 +88,7 @@ def meld_apply(state: StateData, a: Action) -> None:
         return
     md = g.rules.melds
     assert md is not None
-    name, _, letter = a.arg.partition(" ")
+    name, letter = meld_terms(a.arg)
     kind = next(i for i, k in enumerate(md.kinds) if k.name == name)
     suit = g.layout.parse_suit(letter)
     p = a.seat

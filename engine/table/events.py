@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from engine.play.actions import Action, bid_terms
+from engine.play.actions import Action, bid_terms, meld_terms
 from engine.play.view import View
 from engine.table.render import Labels
 
@@ -50,7 +50,7 @@ def describe(action: Action, view: View, who: Namer, suit: Callable[[str], str],
     if verb == "declare":
         return f"{name} declared {arg}"
     if verb == "show" and arg != "pair":   # a meld of one suit: `show jodi H`
-        kind, _, letter = arg.partition(" ")
+        kind, letter = meld_terms(arg)
         return f"{name} showed {kind} in {suit(letter)}"
     if verb in ("bid", "pass") and arg.endswith("change"):
         said = "passed" if verb == "pass" else f"bid {bid_terms(arg)[0]}"
