@@ -195,6 +195,7 @@ def hidden_codes(g: Game, s: State, seat: int) -> set[str]:
     """Codes of cards other seats still hold unseen, less any code the viewer may legitimately see."""
     seen = {g.codes[c] for c in range(g.size) if s.hands[seat] >> c & 1}
     seen |= {g.codes[c] for t in s.tricks for c in t.cards} | {g.codes[c] for c in s.trick_cards}
+    seen |= {g.codes[c] for m in getattr(s, "melded", ()) for c in range(g.size) if m >> c & 1}  # shown melds
     if s.indicator >= 0 and (not s.concealed or seat == s.indicator_owner):
         seen.add(g.codes[s.indicator])    # exposed (face up) or the viewer's own indicator
     out: set[str] = set()
@@ -248,7 +249,7 @@ def test_view_blind_to_other_hands(name: str) -> None:
             check_view_blind(g, s1, seat)
             # public events that depend on hidden cards (an annulment, who is asked about a pointless hand)
             # legitimately tell the hands apart: compare only while both hands stand at the same point
-            if (s1.status, s1.phase, s1.to_act) != (s2.status, s2.phase, s2.to_act):
+            if (s1.status, s1.phase, s1.to_act, s1.meld_suits) != (s2.status, s2.phase, s2.to_act, s2.meld_suits):
                 break
             if s1.exposed >> a & 1 or s1.exposed >> b & 1:   # one of the two now lies face up: it is seen
                 break

@@ -151,6 +151,18 @@ def _rewards(base: dict[str, Any], **change: Any) -> dict[str, Any]:
     return {"rewards": {**base["rewards"], **change}}
 
 
+PCC_304 = {"name": "pcc", "who": "anyone", "window": "second_auction", "partner": "sits_out", "trumps": "keep",
+           "open_trump": True, "stops_at_first_loss": True, "made": 4, "failed": -5}
+CAPS_REWARDS = {"on_time": 1, "on_time_score": "adds", "on_time_before_trick": 7, "wrong_but_won": -2, "failed": -5}
+CAPS_304 = {"name": "caps", "who": "unbeaten_side", "claims": "remaining_tricks_by_side", "certainty": "provable",
+            "first_moment": True, "stops_play": False,
+            "rewards": CAPS_REWARDS}
+MELDS_304 = {"name": "marriage", "ranks": ["K", "Q"], "compulsory": True, "trump_value": 40, "plain_value": 20,
+             "when": ["side_won_a_trick", "trump_exposed"],
+             "target_bounds": [0, 314]}
+# caps that need not be certain: any claim that comes true is on time (so on-time rewards show in random play)
+CAPS_ANY_CLAIM = CAPS_304 | {"certainty": "none", "first_moment": False}
+CAPS_ANY = {"special": {"claims": [CAPS_ANY_CLAIM]}}
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
                                     "schedule": [{"deal": 12}, "auction"]}),
@@ -385,6 +397,30 @@ CHANGES: dict[str, Change] = {
         _claims(khanaak={**EASY_KHANAAK, **_rewards(KHANAAK, on_time_by_counting_side=None)})),
     "special.claims[].rewards.on_time_score": ("thunee", _claims(double=_rewards(DOUBLE, on_time_score="adds"))),
     "special.claims[].rewards.failed": ("thunee", _claims(double=_rewards(DOUBLE, failed=-1))),
+    "play.blind_cut": ("three-hundred-and-four", {"play": {"blind_cut": False}}),
+    "play.exhausted_trumps": ("three-hundred-and-four", {"play": {"exhausted_trumps": False}}),
+    "trump.opening.by_choice": ("three-hundred-and-four", {"trump": {"opening": {"by_choice": False}}}),
+    "trump.opening.lead_trump_after": ("three-hundred-and-four", {"trump": {"opening": {
+        "lead_trump_after": False}}}),
+    "trump.opening.after_trick": ("three-hundred-and-four", {"trump": {"opening": {"after_trick": 3}}}),
+    "trump.opening.from_bid": ("three-hundred-and-four", {"trump": {"opening": {"from_bid": 160}}}),
+    "special.contracts[].open_trump": ("three-hundred-and-four", {"special": {"contracts": [PCC_304 | {
+        "open_trump": False}]}}),
+    "special.claims[].certainty": ("three-hundred-and-four", {"special": {"claims": [CAPS_ANY_CLAIM]}}),
+    "special.claims[].first_moment": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "first_moment": False}]}}),
+    "special.claims[].stops_play": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "stops_play": True}]}}),
+    "special.claims[].rewards.on_time_before_trick": (("three-hundred-and-four", CAPS_ANY), {"special": {"claims": [
+        CAPS_ANY_CLAIM | {"rewards": CAPS_REWARDS | {"on_time_before_trick": None}}]}}),
+    "special.claims[].rewards.wrong_but_won": ("three-hundred-and-four", {"special": {"claims": [CAPS_304 | {
+        "rewards": CAPS_REWARDS | {"wrong_but_won": -1}}]}}),
+    "special.melds.when": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
+        "when": ["trump_exposed"]}}}),
+    "special.claims[].claims": ("three-hundred-and-four", {"special": {"claims": [CAPS_ANY_CLAIM | {
+        "claims": "last_trick_by_caller"}]}}),
+    "special.melds.compulsory": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
+        "compulsory": False, "when": [], "after_tricks": [1, 2]}}}),
 }
 
 
@@ -400,7 +436,11 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
 RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
           "special.contracts[].barred_with_one_suit", "special.contracts[].sure_sweep",
-          "special.contracts[].played"}
+          "special.contracts[].played",
+          # (sweeps, which claims of the remaining tricks are graded on: a seat holding every trump)
+          "special.claims[].certainty", "special.claims[].first_moment",
+          "special.claims[].rewards.on_time_before_trick",
+          "special.claims[].rewards.wrong_but_won"}
 
 
 def _one_suit_to_seat_0(game: Game, dealt: list[list[int]]) -> list[list[int]]:

@@ -28,6 +28,8 @@ class ActionSpace:
         names: list[str] = list(FIXED_VERBS)
         names += g.doubling_names
         names += [f"declare {c}" for c in g.contracts]
+        names += [f"declare {c.name}" for c in g.rules.claims]
+        names += ["open"] if g.rules.trump.open_by_choice else []
         names += [a.notation for a in g.bid_actions(0)]
         names += [f"trump {code}" for code in dict.fromkeys(g.codes)]
         names += [f"trump {s}" for s in g.layout.suits] + ["trump seventh"]
@@ -175,9 +177,10 @@ class Observation:
                         break
 
         put_cards(off["hand"], view.hand_cards())
-        put_cards(off["played"], [c for t in view.tricks for c in t.cards])
+        put_cards(off["played"], [c for t in view.tricks for c in t.cards if c >= 0])
         for seat, c in zip(view.trick.seats, view.trick.cards, strict=True):
-            put_cards(off["trick"] + rel(seat) * g.size, [c])
+            if c >= 0:      # a card played face down that this seat did not see stays blank
+                put_cards(off["trick"] + rel(seat) * g.size, [c])
         if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
         if view.trump is None:
@@ -229,6 +232,19 @@ class Observation:
         first into the 0/1 positions at once): the positions holding 1.0 as the bits of one int, and the other
         non-zero positions with their values."""
         g = self.game
+        if state.face_down or state.hidden:
+            # cards played face down (the blind cut): what the seat saw of them is the view's to say
+            enc = self.encode(state.view(seat))
+            ones = 0
+            where: list[int] = []
+            values: list[float] = []
+            for i, x in enumerate(enc):
+                if x == 1.0:
+                    ones |= 1 << i
+                elif x:
+                    where.append(i)
+                    values.append(x)
+            return ones, where, values
         n = g.n
         size = g.size
         fc = self.first_copy
@@ -265,8 +281,8 @@ class Observation:
         ones |= 1 << (self.o_to_act + ((to_act - seat) % n if to_act >= 0 else n))
         top = self.top
         c0 = self.o_contract
-        where: list[int] = [c0 + 2]
-        values: list[float] = [state.multiplier / 8.0]
+        where = [c0 + 2]
+        values = [state.multiplier / 8.0]
         if bidder >= 0:
             where += [c0, c0 + 1]
             values += [state.bid / top, state.target / top]

@@ -16,7 +16,16 @@ from __future__ import annotations
 
 import random
 
-from engine.bots.determinize import HiddenSlots, Replay, _indicator_code, ids_of, randbelow, shuffle
+from engine.bots.determinize import (
+    HiddenSlots,
+    Replay,
+    _indicator_code,
+    blank_play,
+    ids_of,
+    randbelow,
+    shuffle,
+    unseen_plays,
+)
 from engine.bots.info import read_view
 from engine.errors import JacknineError
 from engine.play.base import PLAY
@@ -46,11 +55,15 @@ class WorldDrawer:
         if view.trump_concealed and folder >= 0 and folder != me:
             # a seat that did not follow a suit may still hold its face-down card of that suit: its voids are
             # left to the replay to check
-            self.slots.allowed[folder] = self.slots.pool
+            if game.rules.play.blind_cut:   # he plays face down when void: only the fold may break his voids
+                self.slots.one_free = folder
+            else:
+                self.slots.allowed[folder] = self.slots.pool
         own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
         self.own_cards = own
         self.own_dealt = _relabelled(game, own_dealt, own) if own_dealt is not None else None
-        received = [seen.played_by[s].bit_count() + view.hand_sizes[s] for s in range(n)]
+        down = unseen_plays(view)
+        received = [seen.played_by[s].bit_count() + view.hand_sizes[s] + down[s] for s in range(n)]
         received[me] = own.bit_count()
         self.future = [game.cards_each - received[s] for s in range(n)]
         self.shown_by, self.shown_code = _indicator_code(seen)
@@ -170,6 +183,12 @@ class WorldDrawer:
                 return None
             if a.verb == "play" and state.phase == PLAY:
                 mask = state.card_mask()
+                if not a.arg:   # played face down, unseen
+                    c = blank_play(state, mask, replay.known_plays[a.seat])
+                    if c < 0:
+                        return None
+                    state.play_card_id(c)
+                    continue
                 for c in game.code_ids[a.arg]:
                     if mask >> c & 1:
                         state.play_card_id(c)

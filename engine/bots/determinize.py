@@ -18,6 +18,7 @@ from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX
 from engine.play.state import State
+from engine.play.view import View
 
 ATTEMPTS = 6
 
@@ -35,6 +36,8 @@ class Replay:
         self.actions: list[Action | None] = []    # None: a blanked trump choice
         self.seats: list[int] = []
         self.ok = True
+        # per seat, the cards seen played: a card played face down unseen (`play` blank) is none of them
+        self.known_plays = list(seen.played_by)
         try:
             game.new_hand(v.dealer, seed=0, match_scores=list(v.match_scores))   # dealer and scores acceptable?
         except JacknineError:
@@ -159,12 +162,16 @@ class HiddenSlots:
             fixed[s] |= seen.exposed[s]
         self.fixed = fixed
         self.pool = seen.unknown & ~laid
-        need = [max(0, v.hand_sizes[s] - fixed[s].bit_count()) for s in range(n)]
+        down = unseen_plays(v)
+        need = [max(0, v.hand_sizes[s] + down[s] - fixed[s].bit_count()) for s in range(n)]
         need[v.seat] = 0
         self.need = need
         self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
                         for s in range(n)]
         self.dealt_to = [s for s in range(n) if need[s]]
+        # a seat that may hold one card of a suit it showed void in (a concealed folded card, with the blind
+        # cut): that card is drawn from the whole pool first (-1: none)
+        self.one_free = -1
 
     def deal(self, rng: random.Random, relax_last: bool) -> list[int] | None:
         """The cards each other seat holds now (masks; the seat's own entry empty), the most constrained seat dealt
@@ -174,14 +181,20 @@ class HiddenSlots:
             relax = relax_last and attempt == ATTEMPTS - 1
             left = self.pool
             out = list(self.fixed)
+            free = self.one_free
+            if free >= 0 and need[free] and left:
+                pick = sample(rng, ids_of(left), 1)[0]
+                out[free] |= 1 << pick
+                left ^= 1 << pick
             order = sorted(self.dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
             ok = True
             for s in order:
                 cand = ids_of(left if relax else allowed[s] & left)
-                if len(cand) < need[s]:
+                k = need[s] - (1 if s == free else 0)
+                if len(cand) < k:
                     ok = False
                     break
-                for c in sample(rng, cand, need[s]):
+                for c in sample(rng, cand, k):
                     out[s] |= 1 << c
                     left ^= 1 << c
             if ok:
@@ -307,6 +320,12 @@ def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, m
                 return None
             if a.verb == "play" and state.phase == PLAY:
                 mask = state._play_mask()
+                if not a.arg:
+                    c = blank_play(state, mask, replay.known_plays[a.seat])
+                    if c < 0:
+                        return None
+                    state._play_card_id(a.seat, c)
+                    continue
                 for c in game.code_ids[a.arg]:
                     if mask >> c & 1:
                         state._play_card_id(a.seat, c)
@@ -318,3 +337,25 @@ def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, m
     except JacknineError:
         return None
     return state if state.to_act == seat else None
+
+
+def unseen_plays(view: View) -> list[int]:
+    """Per seat, the cards it played face down that the view's seat did not see (the blind cut)."""
+    out = [0] * view.players
+    for t in (*view.tricks, view.trick):
+        for s, c in zip(t.seats, t.cards, strict=True):
+            if c < 0:
+                out[s] += 1
+    return out
+
+
+def blank_play(state: State, mask: int, known: int) -> int:
+    """A card for a play the seat did not see (face down): one the world's seat may play and is not seen to play,
+    a plain card where there is one (a face-down trump would have been turned up); -1 when none."""
+    free = mask & ~known
+    plain = free & ~state.trump_mask
+    pick = plain or free
+    if not pick:
+        return -1
+    low = pick & -pick
+    return low.bit_length() - 1

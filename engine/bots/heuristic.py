@@ -61,7 +61,9 @@ def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
 
 def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     v = seen.view
-    trick = list(v.trick.cards)
+    # cards played face down that he did not see (the blind cut) cannot be weighed: the visible ones are the trick
+    visible = [(s, c) for s, c in zip(v.trick.seats, v.trick.cards, strict=True) if c >= 0]
+    trick = [c for _, c in visible]
     cards = [(a, _card_id(game, seen, a.arg)) for a in legal if a.verb == "play"]
     extras = {a.verb: a for a in legal if a.verb != "play"}
     if "show" in extras:
@@ -72,11 +74,11 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     me = v.seat
     if not trick:
         return _lead(game, seen, cards, power) if cards else legal[0]
-    seats = v.trick.seats
+    seats = [s for s, _ in visible]
     win = trick_winner(game, seen, trick)
     points = sum(game.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
-    last = len(trick) == active - 1
+    last = len(v.trick.cards) == active - 1
     partner_winning = seen.partners(seats[win], me) and not (game.rules.table.bidder_plays_alone and me != v.bidder
                                                             and seats[win] == v.bidder)
     if "call" in extras and not partner_winning and _worth_calling(game, seen, points, cards):

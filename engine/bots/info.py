@@ -76,6 +76,9 @@ def read_view(game: Game, view: View) -> Seen:
             continue
         led = g.suit_of[t.cards[0]]
         for i, (s, c) in enumerate(zip(t.seats, t.cards, strict=True)):
+            if c < 0:   # played face down, unseen: he could not follow
+                voids[s] |= 1 << led
+                continue
             played |= 1 << c
             played_by[s] |= 1 << c
             if i and g.suit_of[c] != led:

@@ -28,9 +28,11 @@ from engine.bots.determinize import (
     Replay,
     _hidden_trump_kind,
     _indicator_code,
+    blank_play,
     deals_whole_pack,
     ids_of,
     shuffle,
+    unseen_plays,
 )
 from engine.bots.info import Seen, has_action
 from engine.bots.model import PARTNER_MARGIN, SOFT_BID, HandModel, log_floor, sigmoid
@@ -110,7 +112,8 @@ class Sampler:
         self.slots = slots
         self.pool = slots.pool
         self.own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
-        future = [game.cards_each - seen.played_by[s].bit_count() - v.hand_sizes[s] for s in range(n)]
+        down = unseen_plays(v)
+        future = [game.cards_each - seen.played_by[s].bit_count() - v.hand_sizes[s] - down[s] for s in range(n)]
         future[me] = game.cards_each - self.own.bit_count()
         self.future = future
         self.ok = self.replay_plan.ok and min(future) >= 0 and sum(slots.need) + sum(future) == self.pool.bit_count()
@@ -168,7 +171,8 @@ class Sampler:
                 played_from[s][k] = played_from[s][k + 1]
             t = tricks[k]
             for j in range(len(t.cards)):
-                played_from[t.seats[j]][k] |= 1 << t.cards[j]
+                if t.cards[j] >= 0:
+                    played_from[t.seats[j]][k] |= 1 << t.cards[j]
         concealed_rules = g.rules.trump.concealed
         trump = seen.trump if seen.trump is not None else NO_TRUMP
         exposed = v.exposed_in_trick
@@ -189,6 +193,8 @@ class Sampler:
             else:
                 power = trump
             cards = list(t.cards)
+            if min(cards, default=0) < 0:
+                continue          # a card played face down he did not see: nothing to read from the trick
             for j in range(1, len(cards)):
                 seat = t.seats[j]
                 c = cards[j]
@@ -366,7 +372,9 @@ class Sampler:
                 if a.verb == "play" and state.phase == PLAY:
                     mask = state._play_mask()
                     card = -1
-                    for c in game.code_ids[a.arg]:
+                    if not a.arg:   # played face down, unseen
+                        card = blank_play(state, mask, replay.known_plays[a.seat])
+                    for c in game.code_ids.get(a.arg, ()):
                         if mask >> c & 1:
                             card = c
                             break

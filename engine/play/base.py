@@ -152,6 +152,17 @@ class StateData:
     surrender: int
     conceded: bool           # the contract holder conceded: play stopped, the contract failed
     bidders_lost_trick: bool
+    # trump opening, lead duties, the blind cut, claims and melds
+    opening: bool            # the DECLARE phase is the holder's choice to open the trump before trick 1
+    open_duty: bool          # the holder opened before trick 1: on lead to it he leads a trump
+    exhausted: bool          # the bidder led a trump nobody else followed: he keeps leading trumps
+    face_down: int           # cards of the current trick played face down (the blind cut)
+    hidden: int              # cards played face down that stay face down for good
+    shown: list[int]         # per seat: cards everyone knows he holds (a folded card shown, melds)
+    claims: list[int]        # per claim made: seat * 1000 + the number of cards played before it
+    meld_suits: int          # suit bits of the melds shown
+    melded: list[int]        # per seat: the cards of the melds he showed (public while he holds them)
+    grading: bool            # a replay inside the claims' grading: no grading of its own
     _legal: tuple[Action, ...] | None
     _legal_mask: int
 

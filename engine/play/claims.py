@@ -39,7 +39,7 @@ def claim_actions(state: StateData, seat: int) -> list[Action]:
     if (not claims or state.claim >= 0 or (sp is not None and sp.no_claims)
             or len(state.tricks) != state.hand_tricks - 1 or state.bidder < 0):
         return []
-    return [g.action(seat, "declare", c.name) for c in claims if _offered(state, seat, c)]
+    return [g.action(seat, "declare", c.name) for c in claims if not c.remaining and _offered(state, seat, c)]
 
 
 def apply_claim(state: StateData, a: Action) -> None:

@@ -14,6 +14,7 @@ from engine.play.rules import (
     DECLARE_AFTER_DEAL,
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
+    DECLARE_IN_SECOND_AUCTION,
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
@@ -78,7 +79,6 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
-    "special.claims[].claims",             # one allowed value (the last trick, by the caller himself)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -94,7 +94,7 @@ _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCT
 _REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
 _ROLE = {"bidder": ROLE_HOLDER, "partner": ROLE_PARTNERS}
 _DECLARE = {"after_full_deal": DECLARE_AFTER_DEAL, "first_auction": DECLARE_IN_AUCTION,
-            "before_trick": DECLARE_BEFORE_TRICK}
+            "second_auction": DECLARE_IN_SECOND_AUCTION, "before_trick": DECLARE_BEFORE_TRICK}
 _SWEEP = {"any": SWEEP_ANY, "forbidden": SWEEP_FORBIDDEN, "required": SWEEP_REQUIRED}
 _WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "before_play": WINDOW_BEFORE_PLAY}
 
@@ -196,10 +196,15 @@ def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
 
 
 def _trump(t: m.Trump) -> TrumpRules:
+    o = t.opening
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
                       redeal_max_points=-1 if t.may_redeal is None else t.may_redeal.max_points,
+                      open_by_choice=o is not None and o.by_choice,
+                      open_lead_trump=o is not None and o.by_choice and o.lead_trump_after,
+                      open_after_trick=0 if o is None or o.after_trick is None else o.after_trick,
+                      open_from_bid=0 if o is None else o.from_bid,
                       last_card=t.last_card is not None,
                       last_card_needs_distinct_suits=t.last_card is not None and t.last_card.only_when_suits_differ,
                       shown_at_first_lead=t.shown_at_first_lead)
@@ -210,10 +215,13 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
     return PlayRules(
         compulsory_call=r.call == "compulsory_first_void", caller_must_trump=r.caller_must_trump,
         retroactive=r.retroactive, last_trick_forces_exposure=r.last_trick_forces_exposure,
-        bidder_leads_trump_freely=b.lead_trump_suit == "free", when_trump_suit_led=_LED[b.when_trump_suit_led],
+        bidder_leads_trump_freely=b.lead_trump_suit != "only_when_nothing_else",
+        no_trump_lead_to_first_trick=b.lead_trump_suit == "not_to_first_trick",
+        when_trump_suit_led=_LED[b.when_trump_suit_led],
         void_in_plain_suit=_VOID[b.void_in_plain_suit],
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
         suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump,
+        blind_cut=p.blind_cut, exhausted_trumps=p.exhausted_trumps,
         bidders_partner_exposed=p.exposed_after_deal == "bidders_partner")
 
 
@@ -239,7 +247,7 @@ def _contract(c: m.SpecialContract) -> ContractRules:
                          first_card_trumps=c.trumps == "first_card_led", reversed_ranking=c.ranking == "reversed",
                          failed_to_partner=(c.failed or 0) if c.failed_to_partner is None else c.failed_to_partner,
                          barred_with_one_suit=c.barred_with_one_suit, no_melds="melds" in c.switches_off,
-                         no_claims="claims" in c.switches_off)
+                         no_claims="claims" in c.switches_off, open_trump=c.open_trump)
 
 
 def _declarations(d: m.Declarations) -> DeclarationRules:
@@ -255,7 +263,9 @@ def _melds(md: m.Meld | None, ranks: tuple[str, ...]) -> MeldRules | None:
                          trump=md.trump_value, extra_rank=-1 if x is None else ranks.index(x.rank),
                          extra_plain=md.plain_value if x is None else x.plain_value,
                          extra_trump=md.trump_value if x is None else x.trump_value)
-    return MeldRules(kinds=(kind,), after_tricks=tuple(sorted(set(md.after_tricks))), target_lo=lo, target_hi=hi)
+    return MeldRules(kinds=(kind,), after_tricks=tuple(sorted(set(md.after_tricks))), target_lo=lo, target_hi=hi,
+                     compulsory=md.compulsory, needs_won_trick="side_won_a_trick" in md.when,
+                     needs_trump_exposed="trump_exposed" in md.when)
 
 
 def _claim(c: m.Claim) -> ClaimRules:
@@ -266,7 +276,10 @@ def _claim(c: m.Claim) -> ClaimRules:
                       made=r.on_time, made_by_counting_side=r.on_time if r.on_time_by_counting_side is None
                       else r.on_time_by_counting_side, failed=r.failed, adds=r.on_time_score == "adds",
                       barred_within=0 if c.barred_within is None else c.barred_within,
-                      match_target_after=-1 if c.match_target_after is None else c.match_target_after)
+                      match_target_after=-1 if c.match_target_after is None else c.match_target_after,
+                      remaining=c.claims == "remaining_tricks_by_side", provable=c.certainty == "provable",
+                      first_moment=c.first_moment, stops_play=c.stops_play,
+                      on_time_before_trick=r.on_time_before_trick or 0, wrong_but_won=r.wrong_but_won)
 
 
 def _all_tricks(a: m.AllTricks | None) -> AllTricksRules | None:

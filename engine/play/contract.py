@@ -11,6 +11,7 @@ from engine.play.game import NO_TRUMP
 from engine.play.rules import (
     DECLARE_AFTER_DEAL,
     DECLARE_IN_AUCTION,
+    DECLARE_IN_SECOND_AUCTION,
     SEVENTH_CARD,
     SEVENTH_CARD_INDEX,
     SWEEP_ANY,
@@ -99,6 +100,9 @@ class ContractPhases(AuctionPhase):
                 self.hands[p] ^= 1 << card
         if not t.concealed and not self.seventh and not self.last_card and self.trump >= 0:
             self.exposed_trick = 1
+        if self.special is not None and self.special.open_trump and self.concealed:
+            self._open_trump()          # a contract played open from the start: the fold returns at once
+            self.open_duty = True
         d = g.rules.doubling
         if not (d is not None and d.window == WINDOW_AFTER_TRUMP and not self.rechoosing and self._start_doubling()):
             self._next_step()
@@ -265,6 +269,8 @@ class ContractPhases(AuctionPhase):
     def _declare_legal(self) -> list[Action]:
         g = self.game
         p = self.to_act
+        if self.opening:
+            return [g.action(p, "open"), g.action(p, "pass")]
         one_suit = self._one_suit_hand(p)
         return [g.action(p, "pass")] + [g.action(p, "declare", c.name) for c in g.rules.contracts
                                          if c.window == DECLARE_AFTER_DEAL and self._may_declare(c, p)
@@ -272,6 +278,9 @@ class ContractPhases(AuctionPhase):
 
     def _declare_apply(self, a: Action) -> None:
         g = self.game
+        if self.opening:
+            self._opening_apply(a)
+            return
         if a.verb == "declare":
             p = a.seat
             if not g.rules.declarations.bidding_side_priority:
@@ -295,13 +304,35 @@ class ContractPhases(AuctionPhase):
             self._next_step()
 
     def _declarations_as_bids(self, seat: int) -> list[Action]:
-        if self.round != 1:
+        if self.special is not None:
             return []
+        window = DECLARE_IN_AUCTION if self.round == 1 else DECLARE_IN_SECOND_AUCTION
         g = self.game
         return [g.action(seat, "declare", c.name) for c in g.rules.contracts
-                if c.window == DECLARE_IN_AUCTION and self._may_declare(c, seat)]
+                if c.window == window and self._may_declare(c, seat)]
 
     def _declare_in_auction(self, a: Action) -> None:
+        if self.round == 2:
+            self._declare_in_second_auction(a)
+            return
+        self._declare_in_first_auction(a)
+
+    def _declare_in_second_auction(self, a: Action) -> None:
+        """A declaration of the second auction outranks every number: its declarer is the new holder, lays the
+        trump card anew, and the round ends at once."""
+        p = a.seat
+        if self.asker >= 0:     # said in the asker's place: the speech of both
+            self.spoke[self.asker] = True
+            self.asker = -1
+            self.handed_back = False
+        self.spoke[p] = True
+        self.round_bids += 1
+        self.high_bidder = p
+        self.refold = True
+        self._take_contract(self.game.contracts[a.arg], p)
+        self._end_round()
+
+    def _declare_in_first_auction(self, a: Action) -> None:
         """A declaration outranks every number and ends the auction: its declarer holds the contract, and the
         schedule goes on without the trump step and later rounds of bidding (and, if it stops the deal, without
         dealing)."""
@@ -353,6 +384,33 @@ class ContractPhases(AuctionPhase):
             self._finish()
             return False
         return True
+
+    # --- the holder's choice to open the trump before trick 1 (trump.opening.by_choice) -----------------
+    def _start_opening(self) -> bool:
+        """Ask the holder of a concealed trump card `open` or `pass` (the DECLARE phase, flagged `opening`)."""
+        if not (self.game.rules.trump.open_by_choice and self.concealed and self.indicator >= 0
+                and self.special is None):
+            return False
+        self.opening = True
+        self.phase = DECLARE
+        self.to_act = self.folder
+        return True
+
+    def _opening_apply(self, a: Action) -> None:
+        self.opening = False
+        if a.verb == "open":
+            self._open_trump()
+            self.open_duty = self.game.rules.trump.open_lead_trump
+        self._next_step()
+
+    def _open_trump(self) -> None:
+        """The concealed trump becomes known to all: the folded card, shown, rejoins its owner's hand."""
+        self.concealed = False
+        self.exposed_trick = len(self.tricks) + 1
+        if self.indicator >= 0:
+            self.hands[self.folder] |= 1 << self.indicator
+            self.shown[self.folder] |= 1 << self.indicator
+            self.indicator = -1
 
     def _expose_partners(self) -> None:
         """play.exposed_after_deal: once every card is dealt and the bidder is known, his partners' cards lie face

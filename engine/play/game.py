@@ -13,6 +13,7 @@ from engine.play.actions import Action
 from engine.play.rules import (
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
+    DECLARE_IN_SECOND_AUCTION,
     ONE_SUIT_NOBODY,
     REFOLD_WHEN_MARKED,
     WINDOW_IN_AUCTION,
@@ -93,9 +94,14 @@ class Game:
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
-        # special contracts offered as speeches of the first auction, and before a trick in play (`declare NAME`)
-        self.declarations_in_auction = any(c.window == DECLARE_IN_AUCTION for c in rules.contracts)
+        # special contracts offered as speeches of an auction (the first or the second), and before a trick in play
+        self.declarations_in_auction = any(c.window == DECLARE_IN_AUCTION or c.window == DECLARE_IN_SECOND_AUCTION
+                                           for c in rules.contracts)
         self.play_declarations = tuple(c for c in rules.contracts if c.window == DECLARE_BEFORE_TRICK)
+        # play that leaves the inlined common path: claims to offer, lead duties to weigh
+        self.has_claims = bool(rules.claims)
+        self.lead_duties = (rules.play.exhausted_trumps or rules.trump.open_lead_trump
+                            or any(c.open_trump for c in rules.contracts))
         self.rounds = [BidTable(self, rules.auction)]
         if rules.second_auction is not None:
             self.rounds.append(BidTable(self, rules.second_auction))

@@ -107,3 +107,37 @@ def side_showed_meld(state: StateData, seat: int) -> bool:
         if state.hand_team_of[m % SUIT_SLOT] == team:
             return True
     return False
+
+
+def show_melds(state: StateData, p: int) -> None:
+    """special.melds with compulsory: at `p`'s turn to play the engine shows every meld he holds once its
+    conditions hold (his side has won a trick, the trump is known to all), both cards still in his hand; each
+    kind once per suit a hand; none in a contract that switches melds off."""
+    g = state.game
+    md = g.rules.melds
+    if md is None or not md.compulsory or not melds_allowed(state) or p < 0 or state.trump < 0:
+        return
+    if state.special is not None:
+        return
+    if md.needs_trump_exposed and state.concealed:
+        return
+    team = state.hand_team_of[p]
+    if md.needs_won_trick and not any(state.hand_team_of[t.winner] == team for t in state.tricks):
+        return
+    for kind, k in enumerate(md.kinds):
+        for suit in range(g.nsuits):
+            if _shown(state, kind, suit) or not _holds(state, p, k, suit):
+                continue
+            value = meld_value(state, p, kind, suit)
+            state.melds_shown.append(kind * KIND_SLOT + suit * SUIT_SLOT + p)
+            state.meld_points[team] += value
+            if g.rules.scoring.target_moved_by_melds and state.bidder >= 0:
+                moved = state.target - value if team == counting_team(state) else state.target + value
+                state.target = min(md.target_hi, max(md.target_lo, moved))
+            cards = 0
+            for r in k.ranks:
+                have = state.hands[p] & g.suit_masks[suit] & g.rank_masks[r]
+                cards |= have & -have
+            state.meld_suits |= 1 << suit
+            state.shown[p] |= cards
+            state.melded[p] |= cards

@@ -25,7 +25,7 @@ VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY
 # scoring.method
 SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
 # special.contracts[].window: after the full deal (asked in turn), a speech of the first auction, before a trick
-DECLARE_AFTER_DEAL, DECLARE_IN_AUCTION, DECLARE_BEFORE_TRICK = range(3)
+DECLARE_AFTER_DEAL, DECLARE_IN_AUCTION, DECLARE_BEFORE_TRICK, DECLARE_IN_SECOND_AUCTION = range(4)
 # special.contracts[].sure_sweep
 SWEEP_ANY, SWEEP_FORBIDDEN, SWEEP_REQUIRED = range(3)
 # special.doubling.window
@@ -106,6 +106,10 @@ class TrumpRules(Record):
     no_trumps: bool
     no_trumps_reversed: bool
     redeal_max_points: int         # -1: none; else a bidder whose cards total at most this may redeal instead
+    open_by_choice: bool           # before trick 1 the holder says `open` or `pass`
+    open_lead_trump: bool          # having opened by choice, the holder on lead to trick 1 leads a trump
+    open_after_trick: int          # 0: none; else a contract still concealed at the end of this trick opens...
+    open_from_bid: int             # ... when its bid is at least this
     last_card: bool                # `trump last`: the suit of the last card dealt to the bidder
     last_card_needs_distinct_suits: bool   # only when the cards held at the trump step are of different suits
     shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
@@ -118,11 +122,14 @@ class PlayRules(Record):
     retroactive: bool
     last_trick_forces_exposure: bool
     bidder_leads_trump_freely: bool
+    no_trump_lead_to_first_trick: bool  # (with bidder_leads_trump_freely) not to trick 1, unless nothing else
     when_trump_suit_led: int       # LED_*
     void_in_plain_suit: int        # VOID_*
     no_discard_ranks: frozenset[int]   # rank indexes a void player may not discard while their suit is unseen
     suit_seen_when_played: bool    # a suit counts as seen once played (else once led)
     must_not_undertrump: bool
+    blind_cut: bool                # void players play face down while the trump is concealed (no call)
+    exhausted_trumps: bool         # a bidder whose trump lead nobody followed keeps leading trumps
     bidders_partner_exposed: bool  # once dealt, the bidder's partners' cards lie face up to the end
 
 
@@ -173,6 +180,7 @@ class ContractRules(Record):
     played: bool                   # else the cards are shown instead of played: the hand ends, made
     made: int
     failed: int
+    open_trump: bool               # the trump is open from the start; the declarer leads a trump to trick 1
     failed_to_partner: int         # the score when the declarer's own partner won the lost trick
     barred_with_one_suit: bool     # not for a player whose cards are all of one suit
     no_melds: bool                 # no meld may be shown in this contract
@@ -202,6 +210,9 @@ class MeldKindRules(Record):
 class MeldRules(Record):
     kinds: tuple[MeldKindRules, ...]
     after_tricks: tuple[int, ...]  # trick numbers (from 1) after which the side that won it may show melds
+    compulsory: bool               # the engine shows them at the holder's turn to play (no window after tricks)
+    needs_won_trick: bool          # (compulsory) the holder's side has won a trick
+    needs_trump_exposed: bool      # (compulsory) the trump is known to all
     target_lo: int                 # bounds of the counting side's target (MELD_NO_BOUND: none)
     target_hi: int
 
@@ -221,6 +232,12 @@ class ClaimRules(Record):
     adds: bool                     # the claim's value is added to the hand's score (else it replaces it)
     barred_within: int             # 0: none; else not for a side this many match units or fewer from winning
     match_target_after: int        # -1: none; else the match's new winning score once claimed
+    remaining: bool                # every remaining trick for the side (else the last trick by the caller)
+    provable: bool                 # it must be certain from the caller's knowledge
+    first_moment: bool             # on time only at the side's first moment (late and never-made are wrong)
+    stops_play: bool
+    on_time_before_trick: int      # 0: always; else no reward once this trick has begun
+    wrong_but_won: int
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -38,6 +38,7 @@ from engine.play.game import Game, check_seat
 from engine.play.melds import meld_apply, meld_legal
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
+from engine.play.sweep_claims import grade_claims
 from engine.play.tricks import TrickPhase
 from engine.play.view import View, build_view
 
@@ -51,11 +52,13 @@ _COPIED_VALUES = (
     "sitting_out", "dummies", "exposed", "hand_tricks", "leader", "led", "led_suits", "played_suits", "trump_mask",
     "strength", "constraint", "caller",
     "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
+    "new_match_target", "opening", "open_duty", "exhausted", "face_down", "hidden", "meld_suits", "grading",
     "new_match_target", "last_card", "fold_secret", "pending", "pending_by", "at_first_lead", "claim", "claimer",
     "_game_points", "_made",
 )
 _COPIED_LISTS = (
     "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
+    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "shown", "claims", "melded",
     "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "melds_shown", "meld_points",
 )
 
@@ -170,6 +173,16 @@ class State(TrickPhase):
         self.surrender = NO_SURRENDER
         self.conceded = False
         self.bidders_lost_trick = False
+        self.opening = False
+        self.open_duty = False
+        self.exhausted = False
+        self.face_down = 0
+        self.hidden = 0
+        self.shown = [0] * n
+        self.claims = []
+        self.meld_suits = 0
+        self.melded = [0] * n
+        self.grading = False
         self._legal = None
         self._legal_mask = 0
         self._extras = []
@@ -247,6 +260,10 @@ class State(TrickPhase):
                 if d is not None and d.window == WINDOW_BEFORE_PLAY and self._start_doubling():
                     return
                 continue
+            if self.stage == 2:
+                self.stage = 3
+                if self._start_opening():
+                    return
             self._start_play()
             return
 
@@ -286,6 +303,8 @@ class State(TrickPhase):
         self._made, self._game_points = score_hand(self)
         if self.claim >= 0:   # a claim's value replaces the hand's score, or is added to it
             self._game_points = claim_score(self, self._game_points)
+        if g.rules.claims and not self.grading:
+            self._game_points = grade_claims(self, self._game_points)
         self.status = "complete"
         self.phase = DONE
         self.to_act = -1

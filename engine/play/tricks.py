@@ -23,7 +23,7 @@ from engine.play.base import (
 from engine.play.claims import apply_claim, claim_actions
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
-from engine.play.melds import open_meld_window
+from engine.play.melds import open_meld_window, show_melds
 from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
@@ -31,6 +31,7 @@ from engine.play.rules import (
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
 )
+from engine.play.sweep_claims import SEAT_FACTOR, cards_played, remaining_claim_actions
 
 
 class TrickPhase(ContractPhases):
@@ -62,7 +63,9 @@ class TrickPhase(ContractPhases):
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
         self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.play_declarations
-                               or g.rules.claims)
+                               or g.has_claims or g.lead_duties)
+        if g.rules.melds is not None and g.rules.melds.compulsory:
+            self._show_melds(self.to_act)
         sp = self.special
         self.at_first_lead = ((self.concealed and g.rules.trump.shown_at_first_lead)
                               or (sp is not None and sp.first_card_trumps))
@@ -112,6 +115,8 @@ class TrickPhase(ContractPhases):
         if g.concede_in_play and p == self.bidder and self.special is None and self.caller != p and \
                 self.team_points[self.hand_team_of[p]] < self.target:   # (not once he called: his play is due)
             extras.append(g.action(p, "concede"))
+        if g.has_claims and self.special is None:
+            extras.extend(remaining_claim_actions(self, p))
         trick = self.trick_cards
         if g.play_declarations and not trick and self.special is None:
             for dc in g.play_declarations:   # before leading trick N
@@ -131,11 +136,16 @@ class TrickPhase(ContractPhases):
             return self._discards(h), extras
         concealed = self.concealed
         owner = concealed and p == self.indicator_owner
+        pl = g.rules.play
         if not trick:
+            if p == self.bidder and (self.exhausted or (self.open_duty and not self.tricks)):
+                trumps = h & self.trump_mask    # a lead duty: trumps while he holds any
+                if trumps:
+                    return trumps, extras
             if owner:
                 if not h and self.indicator >= 0:
                     return 1 << self.indicator, extras
-                if not g.rules.play.bidder_leads_trump_freely:
+                if not pl.bidder_leads_trump_freely or (pl.no_trump_lead_to_first_trick and not self.tricks):
                     plain = h & ~self.trump_mask
                     if plain:
                         return plain, extras
@@ -145,8 +155,9 @@ class TrickPhase(ContractPhases):
             return follow, extras
         if not concealed:
             return self._discards(h), extras
+        if pl.blind_cut:
+            return self._blind_options(p, h, led, owner), extras
         call = g.action(p, "call")
-        pl = g.rules.play
         if owner:
             if led == self.trump:
                 rule = pl.when_trump_suit_led
@@ -225,6 +236,20 @@ class TrickPhase(ContractPhases):
                 out = out + plays if out else plays
         return out
 
+    def _blind_options(self, p: int, h: int, led: int, owner: bool) -> int:
+        """play.blind_cut: a void player plays any card face down; the bidder as bidder_while_concealed says, the
+        folded card played face down in place of a call."""
+        if not owner:
+            return self._discards(h)
+        pl = self.game.rules.play
+        fold = 1 << self.indicator if self.indicator >= 0 else 0
+        if not h:
+            return fold             # his last card
+        if led == self.trump:
+            return h | (fold if pl.when_trump_suit_led != LED_FOLLOW_OR_DISCARD else 0)
+        m = h & ~self.trump_mask if pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR else h
+        return (m | fold) or h
+
     # --- optional actions at one's turn to play -----------------------------------------------------
     def _pair_allowed(self, p: int) -> bool:
         g = self.game
@@ -250,6 +275,22 @@ class TrickPhase(ContractPhases):
             return pr.bidding_team_adjust(self.bid) is not None
         return True
 
+    def _is_remaining_claim(self, name: str) -> bool:
+        for c in self.game.rules.claims:
+            if c.name == name:
+                return c.remaining
+        return False
+
+    def _claim(self, a: Action) -> None:
+        """A claim of the remaining tricks: kept for the grading when the hand is scored; play goes on."""
+        self.claims.append(a.seat * SEAT_FACTOR + cards_played(self, self.trick_size))
+        for c in self.game.rules.claims:
+            if c.name == a.arg and c.stops_play:
+                self._finish()
+
+    def _show_melds(self, p: int) -> None:
+        show_melds(self, p)
+
     def _surrender_allowed(self, p: int) -> bool:
         return (self.game.has_surrender and self.surrender == NO_SURRENDER and self.special is None
                 and self.hand_team_of[p] != self.hand_team_of[self.bidder] and not self.bidders_lost_trick)
@@ -267,7 +308,10 @@ class TrickPhase(ContractPhases):
             if a.arg in self.game.contracts:
                 self._take_contract(self.game.contracts[a.arg], a.seat)
             else:
-                apply_claim(self, a)
+                if self._is_remaining_claim(a.arg):
+                    self._claim(a)
+                else:
+                    apply_claim(self, a)
         elif verb == "surrender":
             self.surrender = SURRENDER_OFFERED
             self.resume_to = a.seat
@@ -339,15 +383,24 @@ class TrickPhase(ContractPhases):
             self.at_first_lead = False
             if self._first_lead(card):
                 return
+        blind = self.concealed and g.rules.play.blind_cut
         if card == self.indicator and self.concealed:
+            if blind and self.hands[p]:
+                self.face_down |= 1 << card     # the folded card, face down to cut
+                self.indicator = -1
             # the indicator is the bidder's last card: exposed as it is played, or played face up as a plain
             # card with the trump still concealed, as the rule file says
-            if g.rules.play.last_trick_forces_exposure:
+            elif blind or g.rules.play.last_trick_forces_exposure:
                 self._expose()
+                self.indicator = -1
+                if blind:
+                    self.power_from = 0     # every trump of the trick counts (face-down trumps turn up)
             else:
                 self.indicator = -1
         else:
             self.hands[p] ^= 1 << card
+            if blind and self.trick_cards and g.suit_of[card] != self.led:
+                self.face_down |= 1 << card
         self.caller = -1
         trick = self.trick_cards
         suit = g.suit_of[card]
@@ -361,6 +414,8 @@ class TrickPhase(ContractPhases):
             self._resolve_trick()
         else:
             self.to_act = self.after[p]
+            if g.rules.melds is not None:
+                self._show_melds(self.to_act)
 
     def _first_lead(self, card: int) -> bool:
         """As the first card of trick 1 is led: a concealed trump is shown (trump.shown_at_first_lead), or the
@@ -386,6 +441,13 @@ class TrickPhase(ContractPhases):
     def _resolve_trick(self) -> None:
         g = self.game
         cards = self.trick_cards
+        if self.face_down:
+            # the blind cut: face-down trumps are turned up and open the trump; plain ones stay down for good
+            if self.concealed and self.face_down & self.trump_mask:
+                self._open_trump()
+                self.power_from = 0
+            self.hidden |= self.face_down & ~self.trump_mask
+            self.face_down = 0
         win = winning_index(cards, g.suit_of, self.strength, self.trump if not self.concealed else -1,
                             self.power_from)
         pts = 0
@@ -413,8 +475,30 @@ class TrickPhase(ContractPhases):
         self.trick_seats = []
         self.power_from = 0
         self.leader = self.to_act = winner
+        if g.lead_duties or g.rules.trump.open_after_trick:
+            self._after_trick_duties(cards)
         if len(self.tricks) == self.hand_tricks or (
                 special is not None and special.stops_at_first_loss and self.bidders_lost_trick):
             self._finish()
         elif g.rules.melds is not None:
-            open_meld_window(self, winner)
+            if g.rules.melds.compulsory:
+                self._show_melds(winner)
+            else:
+                open_meld_window(self, winner)
+
+    def _after_trick_duties(self, cards: list[int]) -> None:
+        """At the end of a trick: a high contract still concealed opens (trump.opening.after_trick), and a bidder
+        whose trump lead nobody followed must go on leading trumps (play.exhausted_trumps)."""
+        g = self.game
+        t = g.rules.trump
+        if (t.open_after_trick == len(self.tricks) and self.concealed and self.special is None
+                and self.bid >= t.open_from_bid):
+            self._open_trump()
+            self.exposed_trick = len(self.tricks)
+        if (g.rules.play.exhausted_trumps and self.special is None and not self.exhausted and self.trump >= 0
+                and self.tricks[-1].leader == self.bidder and g.suit_of[cards[0]] == self.trump):
+            followed = False
+            for c in cards[1:]:
+                if g.suit_of[c] == self.trump:
+                    followed = True
+            self.exhausted = not followed

@@ -111,8 +111,13 @@ def to_json(game: Game, value: Any) -> Any:
 
 
 def write_trick(game: Game, t: TrickView) -> dict[str, Any]:
-    return {"leader": t.leader, "cards": [[s, game.codes[c]] for s, c in zip(t.seats, t.cards, strict=True)],
+    return {"leader": t.leader,
+            "cards": [[s, game.codes[c] if c >= 0 else None] for s, c in zip(t.seats, t.cards, strict=True)],
             "winner": t.winner, "points": t.points}
+
+
+def write_card_masks(game: Game, masks: tuple[int, ...]) -> list[list[str]]:
+    return [write_cards(game, m) for m in masks]
 
 
 def write_tricks(game: Game, tricks: tuple[TrickView, ...]) -> list[dict[str, Any]]:
@@ -183,6 +188,8 @@ class View:
     exposed: tuple[ExposedHand, ...] = fact(optional=True, default=())
     dummies: tuple[int, ...] = fact(optional=True, default=())
     controller: int | None = fact(optional=True, default=None)   # who chooses for the seat to act, when not it
+    # per seat, the cards of melds the engine showed (special.melds) that he still holds; () where none shown
+    melds: tuple[int, ...] = fact(write_card_masks, optional=True, default=())
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -194,8 +201,8 @@ class View:
         return hand_order(self.game, self.hand)
 
     def code(self, card: int) -> str:
-        """A card id's code (JS, 9H)."""
-        return self.game.codes[card]
+        """A card id's code (JS, 9H); FACE_DOWN_CODE for a card played face down that this seat did not see."""
+        return self.game.codes[card] if card >= 0 else FACE_DOWN_CODE
 
     def trump_code(self) -> str | None:
         """The trump as written: a suit letter, NT, or None when this seat does not know it."""
@@ -226,6 +233,30 @@ class _Numbering:
         return out
 
 
+# A card another seat played face down (play.blind_cut) that this seat has not seen: in a trick's cards, and as
+# the blank argument of its `play` in the history. Its points are left out of the trick's and the sides' points.
+FACE_DOWN = -1
+FACE_DOWN_CODE = "??"
+
+
+def unseen_face_down(state: State, seat: int) -> int:
+    """The cards played face down that `seat` has not seen: the current trick's (every seat's but his own), and
+    those that stayed face down for good (his own and, for the trumper who looked at them, all excepted)."""
+    out = state.face_down
+    if state.hidden and seat != state.folder:
+        out |= state.hidden
+    if not out:
+        return 0
+    for t in state.tricks:
+        for i, c in enumerate(t.seats):
+            if c == seat:
+                out &= ~(1 << t.cards[i])
+    for i, c in enumerate(state.trick_seats):
+        if c == seat:
+            out &= ~(1 << state.trick_cards[i])
+    return out
+
+
 def _known_trump(state: State, seat: int) -> int | None:
     if state.trump == UNDECIDED:
         return None
@@ -235,16 +266,34 @@ def _known_trump(state: State, seat: int) -> int | None:
 
 
 def public_history(state: State, seat: int) -> tuple[Action, ...]:
-    """The hand's actions as `seat` saw them: another seat's trump chosen face down has its argument blank."""
-    if not state.concealed and not state.fold_secret:
+    """The hand's actions as `seat` saw them: another seat's trump chosen face down has its argument blank, and
+    so has a card played face down that he did not see."""
+    blind = state.game.rules.play.blind_cut
+    down = unseen_face_down(state, seat) if blind else 0
+    if not state.concealed and not state.fold_secret and not blind:
         return tuple(state.history)
     g = state.game
-    return tuple(g.action(a.seat, "trump") if a.verb == "trump" and a.seat != seat
-                 and a.arg not in ("seventh", "last") else a for a in state.history)
+    codes = {g.codes[c] for c in range(g.size) if down >> c & 1}
+    out: list[Action] = []
+    for a in state.history:
+        if a.verb == "trump" and a.seat != seat and a.arg not in ("seventh", "last"):
+            a = g.action(a.seat, "trump")    # (with the blind cut: a fold taken back unseen, too)
+        elif a.verb == "play" and a.arg in codes:
+            a = g.action(a.seat, "play")
+        out.append(a)
+    return tuple(out)
 
 
 def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], winner: int | None,
-           points: int | None) -> TrickView:
+           points: int | None, down: int = 0) -> TrickView:
+    if down:
+        unseen = [c for c in cards if down >> c & 1]
+        if points is not None:
+            for c in unseen:
+                points -= ids.game.points[c]
+        return TrickView(leader=leader, seats=tuple(seats),
+                         cards=tuple(FACE_DOWN if down >> c & 1 else ids.of(c) for c in cards), winner=winner,
+                         points=points)
     return TrickView(leader=leader, seats=tuple(seats), cards=tuple(ids.of(c) for c in cards), winner=winner,
                      points=points)
 
@@ -258,8 +307,15 @@ def build_view(state: State, seat: int) -> View:
     sizes = [h.bit_count() for h in state.hands]
     if owns_indicator:
         sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
-    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points) for t in state.tricks)
-    trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None)
+    down = unseen_face_down(state, seat) if g.rules.play.blind_cut else 0
+    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down) for t in state.tricks)
+    trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None, down)
+    card_points = list(state.team_points)
+    if down:    # the points of cards he did not see are not his to count
+        for t in state.tricks:
+            for c in t.cards:
+                if down >> c & 1:
+                    card_points[state.hand_team_of[t.winner]] -= g.points[c]
     exposed = tuple(ExposedHand(seat=s, cards=ids.mask(hand_order(g, state.hands[s]))) for s in range(g.n)
                     if state.exposed >> s & 1 and s != seat)
     controller = state.controller
@@ -274,7 +330,7 @@ def build_view(state: State, seat: int) -> View:
         exposed_in_trick=state.exposed_trick or None, multiplier=state.multiplier,
         special=state.special.name if state.special else None,
         sitting_out=tuple(s for s in range(g.n) if state.sitting_out >> s & 1),
-        trick=trick, tricks=tricks, card_points=tuple(state.team_points), match_scores=tuple(state.match_scores),
+        trick=trick, tricks=tricks, card_points=tuple(card_points), match_scores=tuple(state.match_scores),
         legal=state.legal_actions() if seat == controller else (),
         status=state.status,
         # written only where the rule file has a second auction / the match target moved, so that views of other
@@ -286,4 +342,5 @@ def build_view(state: State, seat: int) -> View:
         match_target=state.match_target if state.match_target != g.rules.match.win_at else None,
         exposed=exposed, dummies=tuple(s for s in range(g.n) if state.dummies >> s & 1),
         controller=controller if controller != state.to_act else None,
+        melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
     )

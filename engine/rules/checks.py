@@ -808,6 +808,104 @@ def annul_options(rs: Ruleset) -> Iterator[Finding]:
                           depends=(SUITS, COPIES, SCHEDULE))
 
 
+def blind_cut_and_opening_fit(rs: Ruleset) -> Iterator[Finding]:
+    """The blind cut and the trump's opening need a trump card laid face down after the auction."""
+    t, pl = rs.trump, rs.play
+    card_laid = t.concealed and t.declared_as == "card" and t.chosen == "after_auction"
+    if pl.blind_cut:
+        if not card_laid:
+            yield Finding(("play", "blind_cut"), "the blind cut is played while a trump card lies face down: it "
+                          "needs trump.concealed: true, declared_as: card and chosen: after_auction",
+                          depends=(CONCEALED, DECLARED, CHOSEN), hint="; remove blind_cut")
+        if pl.reveal.call == "compulsory_first_void":
+            yield Finding(("play", "reveal", "call"), "with the blind cut nobody calls for the trump: a void "
+                          "player plays face down", depends=(("play", "blind_cut"),), hint="; set call: optional")
+        if t.seventh_card:
+            yield Finding(("play", "blind_cut"), "the blind cut turns up the folded card laid from hand; the "
+                          "seventh card is not supported with it", depends=(SEVENTH,), hint="; remove seventh_card")
+    if pl.bidder_while_concealed.lead_trump_suit == "not_to_first_trick" and not t.concealed:
+        yield Finding(("play", "bidder_while_concealed", "lead_trump_suit"), "the trump is never concealed here: "
+                      "nothing to keep from trick 1", depends=(CONCEALED,), hint="; remove lead_trump_suit")
+    o = t.opening
+    if o is None:
+        return
+    if not card_laid:
+        yield Finding(("trump", "opening"), "opening takes a folded trump card back into the hand: it needs "
+                      "trump.concealed: true, declared_as: card and chosen: after_auction",
+                      depends=(CONCEALED, DECLARED, CHOSEN), hint="; remove opening")
+    if o.after_trick is not None and o.after_trick >= cards_per_player(rs):
+        yield Finding(("trump", "opening", "after_trick"), f"there are {cards_per_player(rs)} tricks: opening "
+                      "at the end of the last one changes nothing", depends=(SCHEDULE,),
+                      hint="; choose an earlier trick")
+    if o.after_trick is None and o.from_bid:
+        yield Finding(("trump", "opening", "from_bid"), "from_bid says which contracts open after a trick: it "
+                      "needs after_trick", hint="; add after_trick: N or remove from_bid")
+    if o.from_bid > top_bid(rs):
+        yield Finding(("trump", "opening", "from_bid"), f"no contract reaches {o.from_bid} (the top bid is "
+                      f"{top_bid(rs)})", depends=BID_RANGE)
+
+
+def second_auction_declarations_fit(rs: Ruleset) -> Iterator[Finding]:
+    for i, c in enumerate(rs.special.contracts):
+        path = ("special", "contracts", i)
+        if c.window == "second_auction" and rs.second_auction is None:
+            yield Finding((*path, "window"), "the file has no second_auction section for the declaration to be "
+                          "spoken in", depends=(SECOND,), hint="; add a second_auction or choose another window")
+        if c.open_trump and c.trumps == "none":
+            yield Finding((*path, "open_trump"), "a contract without trumps has no trump to open",
+                          hint="; remove open_trump")
+        if c.open_trump and not (rs.trump.concealed and rs.trump.declared_as == "card"):
+            yield Finding((*path, "open_trump"), "the trump is never concealed here: nothing to open",
+                          depends=(CONCEALED, DECLARED), hint="; remove open_trump")
+
+
+def claims_fit(rs: Ruleset) -> Iterator[Finding]:
+    """Claims of the remaining tricks: two sides to claim for, rewards within the hand (distinct names are
+    checked with the other claims, in checks_declarations)."""
+    tricks = cards_per_player(rs)
+    for i, c in enumerate(rs.special.claims):
+        path = ("special", "claims", i)
+        if c.claims != "remaining_tricks_by_side":
+            continue
+        if any(x.claims == "remaining_tricks_by_side" for x in rs.special.claims[:i]):
+            yield Finding(path, "jacknine grades one claim of the remaining tricks per file",
+                          hint="; keep one claim")
+        if not _two_sides(rs):
+            yield Finding(path, "a claim for a side needs two sides in a hand", depends=(TEAMS, ALONE))
+        r = c.rewards
+        if r.on_time_before_trick is not None and r.on_time_before_trick > tricks:
+            yield Finding((*path, "rewards", "on_time_before_trick"), f"there are only {tricks} tricks",
+                          depends=(SCHEDULE,))
+        if c.who != "unbeaten_side":
+            yield Finding((*path, "who"), "the remaining tricks are claimed by a side that has won every trick so "
+                          "far", hint="; set who: unbeaten_side")
+        if c.first_moment and c.certainty == "none":
+            yield Finding((*path, "first_moment"), "the side's first moment is the first turn at which the sweep "
+                          "could be proved: it needs certainty: provable", hint="; set first_moment: false")
+
+
+def melds_fit(rs: Ruleset) -> Iterator[Finding]:
+    """Melds the engine shows (compulsory) have conditions and no window after tricks; melds shown by choice have
+    the window and no conditions."""
+    md = rs.special.melds
+    if md is None:
+        return
+    path = ("special", "melds")
+    if md.compulsory:
+        if md.after_tricks:
+            yield Finding((*path, "after_tricks"), "compulsory melds are shown by the engine at the holder's turn "
+                          "to play, not in a window after tricks", hint="; remove after_tricks")
+        if "trump_exposed" not in md.when and rs.trump.concealed:
+            yield Finding((*path, "when"), "a meld's value (trumps or another suit) would give a concealed trump "
+                          "away: it needs trump_exposed", depends=(CONCEALED,), hint="; add trump_exposed to when")
+    else:
+        if not md.after_tricks:
+            yield Finding(path, "melds shown by choice need the tricks after which they may be shown",
+                          hint="; add after_tricks: [N, ...] or compulsory: true")
+        if md.when:
+            yield Finding((*path, "when"), "when is the condition of compulsory melds", hint="; add compulsory: true")
+
+
 CHECKS: tuple[Check, ...] = (
     teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
     deal_fits_deck, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
@@ -815,7 +913,8 @@ CHECKS: tuple[Check, ...] = (
     contract_names_unique, contract_scores_signed, declarations_fit,
     doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,
     annul_options, auction_speeches_agree, second_auction_fits, trump_redeal_fits, captures_fit, concede_fits,
-    counting_side_fits, sets_fit,
+    counting_side_fits, sets_fit, blind_cut_and_opening_fit, second_auction_declarations_fit, claims_fit,
+    melds_fit,
 )
 
 

@@ -264,6 +264,17 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.may_redeal is not None:
         yield (f"Instead of choosing the trump, a bidder whose cards total at most {t.may_redeal.max_points} points "
                "may ask for a new deal (`redeal`)."), (_p("trump", "may_redeal"),)
+    o = t.opening
+    if o is not None and o.by_choice:
+        duty = "; having opened, on lead to trick 1 he must lead a trump if he holds one" if o.lead_trump_after \
+            else ""
+        yield ("Before trick 1 the holder of a concealed trump says `open` (the folded card rejoins his hand and the "
+               f"trump suit is shown) or `pass` (it stays concealed){duty}."), (
+            _p("trump", "opening", "by_choice"), _p("trump", "opening", "lead_trump_after"))
+    if o is not None and o.after_trick is not None:
+        yield (f"A contract of {o.from_bid} or more still concealed at the end of trick {o.after_trick} is opened "
+               "then: the folded card is shown and rejoins the hand."), (
+            _p("trump", "opening", "after_trick"), _p("trump", "opening", "from_bid"))
     if t.shown_at_first_lead and t.concealed:
         yield ("The trump is shown to all as the first card of trick 1 is led, and counts from that card on; a "
                "trump card laid face down returns to its owner's hand."), (_p("trump", "shown_at_first_lead"),)
@@ -274,13 +285,18 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
-    calls = rs.trump.concealed and not rs.trump.shown_at_first_lead
+    calls = rs.trump.concealed and not rs.trump.shown_at_first_lead and not rs.play.blind_cut
     caller = " except a caller, as below" if calls and rs.play.reveal.caller_must_trump else ""
     yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
            f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
-    if rs.trump.concealed and not rs.trump.shown_at_first_lead:
+    if rs.trump.concealed and rs.play.blind_cut:
+        yield from _blind_cut(rs)
+    elif rs.trump.concealed and not rs.trump.shown_at_first_lead:
         yield from _concealed(rs)
+    if rs.play.exhausted_trumps:
+        yield ("Exhausted trumps: a bidder who led a trump that no other player followed must lead trumps from "
+               "then on while he holds any (not in special contracts)."), (_p("play", "exhausted_trumps"),)
     seen = "led" if rs.play.suit_counts_as_led_when == "led" else "played (led or thrown)"
     for i, rank in enumerate(rs.play.no_discard_before_suit_led):
         yield (f"A void player may not discard a {rank} of a suit not yet {seen}, unless holding nothing else "
@@ -322,6 +338,33 @@ def _concealed(rs: Ruleset) -> Iterator[Line]:
     yield _trump_suit_led(rs), (_p(*bw, "when_trump_suit_led"),)
     if not compulsory:  # a compulsory call leaves the bidder no other choice when a plain suit is led
         yield _bidder_void(rs), (_p(*bw, "void_in_plain_suit"), _p(*rv, "call"))
+
+
+def _blind_cut(rs: Ruleset) -> Iterator[Line]:
+    b = rs.play.bidder_while_concealed
+    bw = ("play", "bidder_while_concealed")
+    yield ("While the trump is concealed a player who cannot follow suit plays a card face down; there is no call. "
+           "At the end of the trick the face-down cards are looked at: trumps among them are turned up and the "
+           "highest trump wins, the folded card is shown and rejoins its owner's hand and the trump is open from "
+           "the next trick; with no trump among them the highest card of the suit led wins and the face-down "
+           "cards stay face down for good (their points go with the trick; only the bidder sees them)."), (
+        _p("play", "blind_cut"),)
+    leads = {"only_when_nothing_else": "may not lead the trump suit while holding other suits",
+             "free": "may lead the trump suit from his hand",
+             "not_to_first_trick": "may not lead the trump suit to trick 1 (unless he holds nothing else), and may "
+                                   "after it"}
+    yield (f"The bidder {leads[b.lead_trump_suit]}; the folded card is never led: he plays it face down to cut, "
+           "or as his last card, exposed as it is played."), (_p(*bw, "lead_trump_suit"),)
+    if b.void_in_plain_suit == "discard_plain_or_call_and_play_indicator":
+        void = ("cuts with the folded card or plays a card of another plain suit face down, never a trump from his "
+                "hand (holding only trumps, he must cut with the folded card)")
+    else:
+        void = "plays any card face down, or cuts with the folded card"
+    yield f"A bidder who cannot follow a plain suit {void}.", (_p(*bw, "void_in_plain_suit"),)
+    led = ("plays a plain card, never the folded card" if b.when_trump_suit_led == "follow_or_discard"
+           else "plays any card, the folded card included")
+    yield f"When the trump suit is led and the bidder cannot follow from his hand, he {led}.", (
+        _p(*bw, "when_trump_suit_led"),)
 
 
 def _only_seventh(rs: Ruleset) -> bool:
@@ -401,9 +444,12 @@ def _special(rs: Ruleset) -> Iterator[Line]:
     for i, c in enumerate(s.contracts):
         yield _declaration(rs, c), (_p("special", "contracts", i),)
     if s.melds is not None:
-        yield from _melds(rs)
+        yield from (_compulsory_melds(rs) if s.melds.compulsory else _melds(rs))
     for i, cl in enumerate(s.claims):
-        yield _claim(rs, cl), (_p("special", "claims", i),)
+        if cl.claims == "remaining_tricks_by_side":
+            yield from _remaining_claim(rs, cl, i)
+        else:
+            yield _claim(rs, cl), (_p("special", "claims", i),)
     if s.all_tricks is not None:
         yield f"If {w.bidders} wins every trick, the score is multiplied by {s.all_tricks.multiplier}.", (
             _p("special", "all_tricks"),)
@@ -423,6 +469,53 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         when = "; ".join(moments[x] for x in s.concede.when)
         yield (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
                "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
+
+
+def _remaining_claim(rs: Ruleset, c: Claim, i: int) -> Iterator[Line]:
+    w = _Words(rs)
+    path = _p("special", "claims", i)
+    stop = "play stops" if c.stops_play else "play goes on"
+    yield (f"{c.name} (`declare {c.name}`): at his turn to play, before his card, a player of a side that has won "
+           "every trick so far (either side) may claim every remaining trick for his side, once per side; "
+           f"{stop}."), (path,)
+    r = c.rewards
+    if c.certainty == "provable":
+        yield ("The claim must be certain from what the caller knows - his cards, the cards played and shown to him, "
+               "the voids shown (a bidder who laid a concealed trump also saw the face-down cards) - whatever the "
+               "unseen cards and however the others play, his partner's choices included; while the trump is "
+               "concealed nothing counts as certain."), (_p(*path, "certainty"),)
+        if c.first_moment:
+            yield ("It must come at his side's first moment: the first turn to play at which either of its players "
+                   "could be certain. A later claim is late; a side that wins every trick without claiming, though "
+                   "such a moment came, is scored as if it claimed wrongly."), (_p(*path, "first_moment"),)
+    how = "is added to the side's result of the hand" if r.on_time_score == "adds" else "is the side's result"
+    before = f", made before trick {r.on_time_before_trick} begins" if r.on_time_before_trick else ""
+    also = " (made later, the hand scores as usual)" if r.on_time_before_trick else ""
+    yield (f"A correct claim{before}: {_signed(r.on_time)} {how} (for {w.an_opponent}'s side, its result is what the "
+           f"failed contract pays it){also}. Early, late or never made, the tricks still won: the side scores "
+           f"{_signed(r.wrong_but_won)}; a trick lost after the claim: {_signed(r.failed)}; in place of the hand's "
+           "score, the other side the opposite."), (_p(*path, "rewards"),)
+
+
+def _compulsory_melds(rs: Ruleset) -> Iterator[Line]:
+    md = rs.special.melds
+    assert md is not None
+    cards = " and ".join(md.ranks)
+    when = []
+    if "side_won_a_trick" in md.when:
+        when.append("his side has won a trick")
+    if "trump_exposed" in md.when:
+        when.append("the trump is known to all")
+    cond = " and ".join(when) or "it is his turn"
+    yield (f"Melds ({md.name}): {cards} of one suit in one hand, worth {md.trump_value} in trumps and "
+           f"{md.plain_value} in another suit, are shown by the engine at the holder's first turn to play at which "
+           f"{cond}, both cards still in his hand; each suit once, several per hand; none in special contracts."), (
+        _p("special", "melds"),)
+    if "melds" in rs.scoring.target_adjustments:
+        bounds = "" if md.target_bounds is None else f", within {md.target_bounds[0]}-{md.target_bounds[1]}"
+        yield (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other "
+               f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
+                                                                                    "target_bounds"))
 
 
 _SWEEP_TEST = ("a sure sweep: at no-trumps, leading, every card he holds outranks all the cards of its suit he "
@@ -447,7 +540,10 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
                    "window, one by an opponent stands unless a later player of the bidder's side declares too)")
     else:
         who = "any player"
-    if c.window == "first_auction":
+    if c.window == "second_auction":
+        when = (f"at his turn in the second auction {who} may declare it instead of a number: it outranks every "
+                "number and ends the round, and he lays the trump card as a new holder")
+    elif c.window == "first_auction":
         when = (f"at his turn in the first auction {who} may declare it instead of a number: it outranks every "
                 "number and ends the auction")
         if c.deal == "stops":
@@ -470,6 +566,9 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
                                 "returns unseen to its owner's hand)"}[c.trumps]
     if c.ranking == "reversed":
         trumps += f", the ranks running {' '.join(reversed(rs.deck.ranks))} from high to low for the hand"
+    if c.open_trump and c.trumps == "keep":
+        trumps = ("with the trump open from the start (the folded card returns to his hand at once), leading a "
+                  "trump to trick 1")
     partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
     if w.alone:
         partner = ""
@@ -490,7 +589,7 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
         undertaking = "every trick from then on himself" if c.window == "before_trick" else "every trick himself"
     else:
         undertaking = "every trick for his side"
-    lead = "" if c.window == "before_trick" else ", leading the first trick"
+    lead = "" if c.window == "before_trick" or (c.open_trump and c.trumps != "none") else ", leading the first trick"
     stop = "; play stops at the first trick lost" if c.stops_at_first_loss else ""
     if c.failed_to_partner is not None and not w.alone:
         to_partner = _stake(rs, 0, c.failed_to_partner, team).split("; ")[-1].removeprefix("failed, ")

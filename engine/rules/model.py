@@ -181,6 +181,23 @@ class TrumpRedeal(Section):
     max_points: Points = Field(description="The bidder's cards may total at most this many points.")
 
 
+class TrumpOpening(Section):
+    """How a concealed trump comes to be open other than by a call: by the holder's choice before trick 1, or by
+    itself at the end of a trick for high contracts."""
+
+    by_choice: bool = Field(
+        False, description="Before trick 1 the contract holder says `open` (the folded card rejoins his hand and "
+        "the suit is shown) or `pass` (it stays concealed).")
+    lead_trump_after: bool = Field(
+        True, description="Having opened by choice, a holder on lead to trick 1 must lead a trump (if he holds "
+        "one).")
+    after_trick: Annotated[int, Field(ge=1, le=20)] | None = Field(
+        None, description="A contract still concealed at the end of this trick is opened then (the folded card "
+        "is shown and rejoins the hand)...")
+    from_bid: Annotated[int, Field(ge=0)] = Field(
+        0, description="... when its bid is at least this.")
+
+
 class LastCard(Section):
     """`trump last`: the bidder takes as trump the suit of the last card dealt to him; it stays in his hand."""
 
@@ -205,6 +222,9 @@ class Trump(Section):
         "normal", description="In a no-trump hand the ranks keep their order, or run the other way (7 high, J low).")
     may_redeal: TrumpRedeal | None = Field(
         None, description="Instead of choosing the trump, a bidder whose cards total little may ask for a new deal.")
+    opening: TrumpOpening | None = Field(
+        None, description="A concealed trump opened by the holder's choice before trick 1, or at the end of a "
+        "trick for contracts of a given bid or more.")
     last_card: LastCard | None = Field(
         None, description="The bidder may say `trump last`: the suit of the last card dealt to him is trumps (known "
         "only to him while the trump is concealed).")
@@ -232,7 +252,9 @@ class Reveal(Section):
 class BidderWhileConcealed(Section):
     """What the bidder may do while the trump is concealed."""
 
-    lead_trump_suit: Literal["only_when_nothing_else", "free"] = "only_when_nothing_else"
+    lead_trump_suit: Literal["only_when_nothing_else", "free", "not_to_first_trick"] = Field(
+        "only_when_nothing_else", description="Leading the concealed suit from his hand: only when holding "
+        "nothing else; freely; or never to trick 1 (unless holding nothing else), freely after it.")
     when_trump_suit_led: Literal["follow_or_discard", "may_call_and_play_indicator", "must_call"] = Field(
         "follow_or_discard",
         description="When another player leads the trump suit and the bidder cannot follow from hand.")
@@ -259,6 +281,14 @@ class Play(Section):
     must_not_undertrump: bool = Field(
         False, description="A void player may not play a trump lower than one already played to the trick, "
         "unless holding nothing else.")
+    blind_cut: bool = Field(
+        False, description="While the trump is concealed a player who cannot follow plays face down (there is no "
+        "call); the bidder's choices stay those of bidder_while_concealed, the folded card played face down in "
+        "place of a call. At the end of the trick face-down trumps are turned up (the highest trump wins, the "
+        "trump is open and the folded card rejoins the hand); face-down plain cards stay face down for good.")
+    exhausted_trumps: bool = Field(
+        False, description="A bidder who led a trump that no other player followed must lead trumps while he "
+        "holds any (not in special contracts).")
     exposed_after_deal: Literal["nobody", "bidders_partner"] = Field(
         "nobody", description="Cards lying face up for every player to see: bidders_partner, once every card is "
         "dealt and the bidder is known, the bidder's partners' cards, to the end of the hand (they still choose "
@@ -309,10 +339,11 @@ class SpecialContract(Section):
     who: Literal["bidder", "anyone", "sole_winner"] = Field(
         description="Who may declare it: the bidder; any player; a player who has won every trick so far himself "
         "(window before_trick).")
-    window: Literal["after_full_deal", "first_auction", "before_trick"] = Field(
+    window: Literal["after_full_deal", "first_auction", "second_auction", "before_trick"] = Field(
         "after_full_deal", description="When: once every step before play is done, players asked in turn from the "
-        "first hand; as a speech at one's turn in the first auction, outranking every number and ending it; "
-        "before leading trick `trick`, by the player on lead.")
+        "first hand; as a speech at one's turn in the first auction, outranking every number and ending it; as a "
+        "speech of the second auction, outranking every number and ending the round, its declarer then laying "
+        "the trump card as a new holder; before leading trick `trick`, by the player on lead.")
     trick: Annotated[int, Field(ge=2, le=20)] | None = Field(
         None, description="For window before_trick: the trick the declaration is made before (the declarer is on "
         "lead to it).")
@@ -344,6 +375,9 @@ class SpecialContract(Section):
     failed: int | None = Field(
         None, description="Match units to the declarer's team when failed (negative: a loss); needed unless the "
         "hand is shown instead of played.")
+    open_trump: bool = Field(
+        False, description="The trump is open from the start: a folded card returns to the declarer's hand at "
+        "once and, on lead to trick 1, he must lead a trump (if he holds one).")
     failed_to_partner: int | None = Field(
         None, description="The score instead of `failed` when the trick the declarer lost was won by his own "
         "partner.")
@@ -365,6 +399,9 @@ class Declarations(Section):
         "bidder's side declares too (only those are still asked).")
 
 
+MeldWhen = Literal["side_won_a_trick", "trump_exposed"]
+
+
 class MeldExtra(Section):
     """A further card of the meld's suit that raises its value."""
 
@@ -384,9 +421,16 @@ class Meld(Section):
     trump_value: int = Field(description="Its value in the trump suit.")
     extra: MeldExtra | None = Field(None, description="A further card that raises the value when also held.")
     after_tricks: list[Annotated[int, Field(ge=1)]] = Field(
-        min_length=1, description="The tricks (numbered from 1) after which the side that won it may show melds.")
+        default_factory=list, description="The tricks (numbered from 1) after which the side that won it may show "
+        "melds (not with compulsory).")
     target_bounds: tuple[int, int] | None = Field(
         None, description="The counting side's target stays within these bounds (default: no bounds).")
+    compulsory: bool = Field(
+        False, description="The engine shows every meld a player holds at his turn to play once the conditions of "
+        "`when` hold, both cards still in his hand (no `show` action, no window after tricks).")
+    when: list[MeldWhen] = Field(
+        default_factory=list, description="For compulsory melds: side_won_a_trick, the holder's side has won a "
+        "trick; trump_exposed, the trump is known to all.")
 
 
 class ClaimRewards(Section):
@@ -400,6 +444,12 @@ class ClaimRewards(Section):
         "replaces", description="Whether the claim's value is added to the hand's score or replaces it.")
     failed: int = Field(description="Negative: what the caller's side loses when the claim fails; paid to the "
                         "opponents.")
+    on_time_before_trick: Annotated[int, Field(ge=1, le=21)] | None = Field(
+        None, description="A claim of the remaining tricks made once this trick has begun earns nothing: the hand "
+        "scores as usual.")
+    wrong_but_won: int = Field(
+        -2, description="A claim of the remaining tricks made early (not yet certain), late (after the side's "
+        "first moment) or due but never made, the tricks still won: the side's result.")
 
 
 class Claim(Section):
@@ -410,9 +460,20 @@ class Claim(Section):
     who: Literal["unbeaten_side", "side_showed_meld"] = Field(
         description="unbeaten_side: a player of a side that has won every trick so far; side_showed_meld: a "
         "player whose side has shown a meld this hand.")
-    claims: Literal["last_trick_by_caller"] = Field(
-        "last_trick_by_caller", description="What is claimed: the caller wins the last trick himself; said at his "
-        "turn in the last trick, before playing (play goes on).")
+    claims: Literal["last_trick_by_caller", "remaining_tricks_by_side"] = Field(
+        "last_trick_by_caller", description="What is claimed: last_trick_by_caller, the caller wins the last trick "
+        "himself, said at his turn in the last trick before playing; remaining_tricks_by_side, every trick still "
+        "to play goes to the caller's side, said at any turn to play before his card, once per side (play goes "
+        "on).")
+    certainty: Literal["none", "provable"] = Field(
+        "none", description="provable: the claim must be provable from the caller's own knowledge (his cards, the "
+        "cards he saw played or shown, the voids shown) against every consistent lie of the unseen cards and "
+        "every legal play of the others, his partner's choices included (forced plays count).")
+    first_moment: bool = Field(
+        False, description="With certainty provable: on time only at the side's first moment, the first turn to "
+        "play at which either of its players could prove it; later claims are late, and a side that wins every "
+        "trick without claiming, though such a moment came, is scored as wrong (rewards.wrong_but_won).")
+    stops_play: bool = Field(False, description="A claim of the remaining tricks ends play.")
     needs_lost_trick: bool = Field(
         False, description="It succeeds only if the caller's side has lost a trick this hand.")
     melds_beat_opponents_by: int | None = Field(
@@ -505,9 +566,10 @@ class Special(Section):
     declarations: Declarations = Field(
         default_factory=Declarations, description="Who is asked first in the window of special contracts, and "
         "which declaration stands.")
-    melds: Meld | None = Field(None, description="Melds in any suit, shown after winning given tricks.")
+    melds: Meld | None = Field(None, description="Melds in any suit, shown after winning given tricks, or by the "
+                               "engine at the holder's turn.")
     claims: list[Claim] = Field(
-        default_factory=list, description="Claims of the tricks still to play (at most one a hand).")
+        default_factory=list, description="Claims of the tricks still to play (at most one a hand of each kind).")
     all_tricks: AllTricks | None = None
     doubling: Doubling | None = None
     capture_bonuses: list[CaptureBonus] = Field(

@@ -1,0 +1,149 @@
+"""Claims of the remaining tricks (special.claims with claims: remaining_tricks_by_side): who may claim now, and
+how a finished hand's claims are graded.
+
+A claim is `declare NAME` at one's turn to play, before one's card, by a player of a side that has won every
+trick so far, once per side; play goes on (or stops, where the claim says so). When the hand is scored the claim
+is graded for the side:
+- failed: the side lost a trick after claiming;
+- with `certainty: provable` and `first_moment`, for a side that won every trick: early when the caller could
+  not prove the sweep at his call (engine.play.sweep), late when either player of the side could prove it at an
+  earlier turn to play, on time otherwise; a side that won every trick without claiming, though one of its
+  players could prove it at a turn, is graded as never made;
+- on time: the reward adds to (or replaces) the side's result of the hand, unless the claim came once the trick
+  `on_time_before_trick` had begun; early, late, never made: `wrong_but_won` replaces it; failed: `failed`.
+
+The turns before the claim are looked at again by replaying the hand's actions on a fresh state: grading costs
+nothing during play, and only hands with a claim or a sweep are replayed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.play.actions import Action
+from engine.play.rules import SCORE_EXCHANGE, ClaimRules
+from engine.play.sweep_proof import sweep_provable
+
+if TYPE_CHECKING:
+    from engine.play.base import StateData as StateBase
+    from engine.play.state import State as StateData
+
+SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of cards played before it
+
+
+def remaining_claim_actions(st: StateBase, p: int) -> list[Action]:
+    """The claims of the remaining tricks `p` may make at this turn to play."""
+    team = st.hand_team_of[p]
+    for t in st.tricks:
+        if st.hand_team_of[t.winner] != team:
+            return []
+    for c in st.claims:
+        if st.hand_team_of[c // SEAT_FACTOR] == team:
+            return []
+    g = st.game
+    return [g.action(p, "declare", c.name) for c in g.rules.claims if c.remaining]
+
+
+def cards_played(st: StateBase, trick_size: int) -> int:
+    return len(st.tricks) * trick_size + len(st.trick_cards)
+
+
+def _sweeper(st: StateData) -> int:
+    """The hand team that won every trick of a complete hand (-1: none)."""
+    if len(st.tricks) != st.hand_tricks:
+        return -1
+    team = st.hand_team_of[st.tricks[0].winner]
+    for t in st.tricks:
+        if st.hand_team_of[t.winner] != team:
+            return -1
+    return team
+
+
+def _replay(st: StateData) -> StateData:
+    from engine.play.state import State
+
+    replay = State(st.game, st.dealer, st.dealt, st.match_scores, match_target=st.match_target)
+    replay.grading = True
+    return replay
+
+
+def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
+    """(cards played before the turn, provable) for each turn to play of `team`'s players before card number
+    `upto` (counted from 0) is played, replayed from the deal; the first proof found ends the list."""
+    replay = _replay(st)
+    total = st.hand_tricks * st.trick_size
+    out: list[tuple[int, bool]] = []
+    played = 0
+    for a in st.history:
+        if a.verb == "play":
+            if played > upto:
+                break
+            if st.hand_team_of[a.seat] == team:
+                ok = sweep_provable(replay, a.seat)
+                out.append((played, ok))
+                if ok:
+                    return out
+            played += 1
+            if played == total:
+                break        # the last card: the replay would score itself
+        replay.apply(a)
+    return out
+
+
+def grade_claims(st: StateData, gp: list[int]) -> list[int]:
+    """The hand's game points after its claims (`gp`: as the contract scored them)."""
+    found = [c for c in st.game.rules.claims if c.remaining]
+    if not found or st.special is not None:
+        return gp
+    rules: ClaimRules = found[0]
+    sweeper = _sweeper(st)
+    by_team = {st.hand_team_of[c // SEAT_FACTOR]: c for c in st.claims}
+    if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
+        claim = by_team.get(sweeper)
+        value = _graded(st, rules, sweeper, claim, gp)
+        if value is not None:
+            return _exchange(st, gp, sweeper, value)
+    for team in by_team:
+        if team != sweeper:
+            return _exchange(st, gp, team, rules.failed)
+    return gp
+
+
+def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: list[int]) -> int | None:
+    """The side's result for a sweep with its claim (None: the hand scores as usual)."""
+    if claim is None:
+        proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
+        return rules.wrong_but_won if any(ok for _, ok in proofs) else None
+    at = claim % SEAT_FACTOR
+    if rules.provable:
+        if not _provable_at(st, claim):
+            return rules.wrong_but_won          # early
+        if rules.first_moment:
+            earlier = _turn_proofs(st, team, at - 1) if at > 0 else []
+            if any(ok for played, ok in earlier if played < at):
+                return rules.wrong_but_won      # late
+    trick = at // st.trick_size + 1
+    if rules.on_time_before_trick and trick >= rules.on_time_before_trick:
+        return None
+    return rules.made if not rules.adds else gp[team] + rules.made
+
+
+def _provable_at(st: StateData, claim: int) -> bool:
+    seat, at = claim // SEAT_FACTOR, claim % SEAT_FACTOR
+    replay = _replay(st)
+    played = 0
+    for a in st.history:
+        if a.verb == "play":
+            if played == at:
+                break
+            played += 1
+        replay.apply(a)
+    return sweep_provable(replay, seat)
+
+
+def _exchange(st: StateData, gp: list[int], team: int, value: int) -> list[int]:
+    out = list(gp)
+    exchange = st.game.rules.scoring.method == SCORE_EXCHANGE
+    for t in range(len(out)):
+        out[t] = value if t == team else (-value if exchange else 0)
+    return out
