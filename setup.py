@@ -18,7 +18,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-HOT_PATH = ("actions", "base", "rules", "game", "sweep", "auction", "contract", "tricks", "scoring", "melds",
+HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "melds",
             "claims", "state", "playout")
 # engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, compiled too
 BOT_PATH = ("rollout", "determinize", "model", "policy", "worlds")

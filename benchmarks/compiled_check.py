@@ -6,9 +6,14 @@ Run it from outside the repository so that the installed package is imported, no
 record under REPO_DIR/tests/hands must replay to its expected report; clones must stay independent; every game's
 rule records (compiled too) must survive pickling, as tournaments send them to worker processes; the `pimc` and
 `search` bots (whose rollouts and sampled worlds are compiled too) must choose what the sources choose at the same
-positions, the sources being run in a child process; the work of a tournament must travel to worker processes
-(the compiled rules pickled, the game rebuilt from them) and give the report of one process; then the random
-self-play rate is printed as JSON. Exits 1 on any difference.
+positions, the sources being run in a child process; the API contract of tests/api_contract.py (bad arguments
+refused with the same error, pickling) must hold here as it holds for the sources; the work of a tournament must
+travel to worker processes (the compiled rules pickled, the game rebuilt from them) and give the report of one
+process; then the random self-play rate is printed as JSON. Exits 1 on any difference.
+
+    python3 benchmarks/compiled_check.py REPO_DIR --api-only
+
+runs the API contract alone.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ def _pinned(expected: object, got: object) -> bool:
 def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     repo = Path(args[0])
+    if "--api-only" in sys.argv:
+        return 1 if api_contract(repo) else 0
     hands = int(args[1]) if len(args) > 1 else 20000
     failures = 0
     compiled = not engine.play.state.__file__.endswith(".py")
@@ -89,11 +96,23 @@ def main() -> int:
         failures += 1
         print(f"search bots choose otherwise than the sources: {sources.stderr[-500:]}", file=sys.stderr)
     failures += workers_check()
+    failures += api_contract(repo)
     result = bench(load_game("twenty-eight"), hands)
     result["compiled"] = compiled
     result["records_checked"] = len(records)
     print(json.dumps(result))
     return 1 if failures else 0
+
+
+def api_contract(repo: Path) -> int:
+    """The checks of tests/api_contract.py against the installed build: the number that fail (each printed)."""
+    sys.path.insert(0, str(repo / "tests"))   # the tests folder only: `engine` stays the installed one
+    import api_contract
+
+    found = api_contract.failures()
+    for line in found:
+        print(f"API contract: {line}", file=sys.stderr)
+    return len(found)
 
 
 def workers_check() -> int:

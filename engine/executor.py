@@ -23,6 +23,7 @@ import importlib
 import re
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -168,8 +169,13 @@ class ProcessExecutor(Executor):
     """Worker processes on this machine (the standard library's process pool)."""
 
     def __init__(self, workers: int) -> None:
+        from engine.bots.program import become_subreaper
+
         self.workers = workers
         self._catch_signals()
+        # a bot's child that left its process group is orphaned when its worker dies: it then comes to this
+        # process (a child subreaper), which kills it when the pool closes
+        become_subreaper()
         self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
 
     def map(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
@@ -199,6 +205,11 @@ class ProcessExecutor(Executor):
                     p.join(1.0)
         else:
             pool.shutdown(wait=True)
+        from engine.bots.program import kill_escaped
+
+        for _ in range(5):       # orphans reach this process as their parents die: look a few times
+            kill_escaped()
+            time.sleep(0.02)
 
     def describe(self) -> str:
         return f"{self.workers} worker processes"

@@ -19,6 +19,8 @@ from typing import Any
 from engine.bots.base import Bot, check_bot_spec
 from engine.errors import UnreadableError
 from engine.executor import Executor, InlineExecutor, chunks, make_executor
+from engine.play.actions import Action
+from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.playout import random_playout
 from engine.play.rules import Rules
@@ -32,6 +34,76 @@ def play_out(state: State, bots: Sequence[Bot]) -> None:
         legal = state.legal_actions()
         view = state.view(state.to_act) if bot.needs_view else None
         state.apply(bot.choose(view, legal))
+
+
+NO_SIDE = "before any bid"
+SIDES = ("bidding", "other", NO_SIDE)
+
+
+class MechanismWatch:
+    """Which special mechanisms (anything but plain bids, passes, trumps and cards: `declare thani`, `double`,
+    `surrender`, `accept`, `trump seventh`, `C`, `change`, `concede`, ...) were offered to (legal for) and taken
+    by each side in one hand: the side is the bidding side (the standing bid's side in the auction) or the other,
+    as the hand stood when the action was legal."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.keys: dict[Action, str] = {}
+        self.offered: set[tuple[str, str]] = set()
+        self.taken: dict[tuple[str, str], int] = {}   # -> the hand team of the seat that took it first
+
+    def key(self, a: Action) -> str:
+        k = self.keys.get(a)
+        if k is None:
+            from engine.compare import mechanism
+
+            k = self.keys[a] = "change" if a.arg.endswith("change") else mechanism(self.game, a)
+        return k
+
+    def side(self, state: State, seat: int) -> str:
+        b = state.bidder if state.bidder >= 0 else state.high_bidder
+        if b < 0:
+            return NO_SIDE
+        return "bidding" if state.hand_team_of[seat] == state.hand_team_of[b] else "other"
+
+    def play_out(self, state: State, bots: Sequence[Bot]) -> None:
+        """play_out, noting the mechanisms offered and taken."""
+        self.offered = set()
+        self.taken = {}
+        while state.to_act >= 0:
+            seat = state.to_act
+            bot = bots[seat]
+            legal = state.legal_actions()
+            side = self._note_offered(state, legal)
+            view = state.view(seat) if bot.needs_view else None
+            a = bot.choose(view, legal)
+            self._note_taken(state, a, side)
+            state.apply(a)
+
+    def follow(self, state: State, actions: Iterable[Action]) -> None:
+        """Apply a hand's actions (legal ones: a replayed record's), noting the mechanisms as play_out does."""
+        self.offered = set()
+        self.taken = {}
+        for a in actions:
+            side = self._note_offered(state, state.legal_actions())
+            self._note_taken(state, a, side)
+            state.apply(a)
+
+    def _note_offered(self, state: State, legal: Sequence[Action]) -> str:
+        side = ""
+        for x in (state.other_actions() if state.phase == PLAY else legal):
+            k = self.key(x)
+            if k:
+                side = side or self.side(state, state.to_act)
+                self.offered.add((k, side))
+        return side
+
+    def _note_taken(self, state: State, a: Action, side: str) -> None:
+        k = self.key(a)
+        if k:
+            taken = (k, side or self.side(state, a.seat))
+            if taken not in self.taken:
+                self.taken[taken] = state.hand_team_of[a.seat]
 
 
 def hand_seeds(seed: int, start: int = 0) -> Callable[[], int]:
@@ -62,6 +134,30 @@ class SimStats:
     defender_points: int = 0
     scored_hands: int = 0
     exposed_in_trick: Counter[str] = field(default_factory=Counter)
+    # per "mechanism|side": hands in which it was offered (legal), taken, and won by the side that took it
+    mech_offered: Counter[str] = field(default_factory=Counter)
+    mech_taken: Counter[str] = field(default_factory=Counter)
+    mech_won: Counter[str] = field(default_factory=Counter)
+
+    def add_mechanisms(self, s: State, watch: MechanismWatch) -> None:
+        """A hand's mechanisms: `won` when the side that took it ended the hand with more game points than every
+        other side."""
+        for k, side in watch.offered:
+            self.mech_offered[f"{k}|{side}"] += 1
+        gp = s.game_points if s.status == "complete" else []
+        for (k, side), team in watch.taken.items():
+            key = f"{k}|{side}"
+            self.mech_taken[key] += 1
+            if gp and all(gp[team] > p for i, p in enumerate(gp) if i != team):
+                self.mech_won[key] += 1
+
+    def mechanisms(self) -> dict[str, dict[str, dict[str, int]]]:
+        out: dict[str, dict[str, dict[str, int]]] = {}
+        for key in sorted(set(self.mech_offered) | set(self.mech_taken)):
+            k, _, side = key.rpartition("|")
+            out.setdefault(k, {})[side] = {"offered": self.mech_offered[key], "taken": self.mech_taken[key],
+                                           "won": self.mech_won[key]}
+        return out
 
     def add(self, s: State) -> None:
         self.hands += 1
@@ -92,7 +188,8 @@ class SimStats:
     def merge(self, other: SimStats) -> None:
         """Add another run's statistics (of the same game) to these."""
         self.hands += other.hands
-        for name in ("status", "annulled_because", "contracts", "made", "specials", "exposed_in_trick"):
+        for name in ("status", "annulled_because", "contracts", "made", "specials", "exposed_in_trick",
+                     "mech_offered", "mech_taken", "mech_won"):
             getattr(self, name).update(getattr(other, name))
         self.bidder_points += other.bidder_points
         self.defender_points += other.defender_points
@@ -112,6 +209,7 @@ class SimStats:
             "average_card_points": {"bidding_side": round(self.bidder_points / n, 3),
                                     "other_side": round(self.defender_points / n, 3)},
             "trump_exposed_in_trick": dict(sorted(self.exposed_in_trick.items(), key=_trick_order)),
+            "mechanisms": self.mechanisms(),
         }
 
 
@@ -124,8 +222,10 @@ def _reason_kind(reason: str) -> str:
     return reason.split(" ", 2)[-1] if reason.startswith("seat ") else reason
 
 
-def play_hands(game: Game, specs: Sequence[str], seed: int, start: int, count: int) -> Iterator[tuple[int, int, State]]:
-    """(hand number, deal seed, finished state) of hands `start`..`start+count-1`, the dealer rotating."""
+def play_hands(game: Game, specs: Sequence[str], seed: int, start: int, count: int,
+               watch: MechanismWatch | None = None) -> Iterator[tuple[int, int, State]]:
+    """(hand number, deal seed, finished state) of hands `start`..`start+count-1`, the dealer rotating; with
+    `watch`, each hand's mechanisms are noted in it (read it before the next hand)."""
     from engine.tournament import _bot, close_external_bots
 
     next_seed = hand_seeds(seed, start)
@@ -134,7 +234,10 @@ def play_hands(game: Game, specs: Sequence[str], seed: int, start: int, count: i
             deal_seed = next_seed()
             bots = [_bot(spec, bot_seed(seed, i, s), s, game, None) for s, spec in enumerate(specs)]
             state = game.new_hand(i % game.n, seed=deal_seed)
-            play_out(state, bots)
+            if watch is not None:
+                watch.play_out(state, bots)
+            else:
+                play_out(state, bots)
             yield i, deal_seed, state
     finally:
         close_external_bots()
@@ -156,8 +259,10 @@ def _sim_chunk(args: SimChunk, game: Game | None = None) -> tuple[SimStats, list
             game = _WORKER_GAMES[(rules, ref)] = Game(rules, ref)
     stats = SimStats(game.rules.name)
     records: list[dict[str, Any]] = []
-    for i, deal_seed, state in play_hands(game, specs, seed, start, count):
+    watch = MechanismWatch(game)
+    for i, deal_seed, state in play_hands(game, specs, seed, start, count, watch):
         stats.add(state)
+        stats.add_mechanisms(state, watch)
         if record_ref is not None:
             rec = record_of(state)
             rec.ruleset = record_ref
@@ -203,11 +308,12 @@ def merge_records(paths: Iterable[Path]) -> SimStats:
     """The statistics of the hands in files of hand records that `simulate --out` wrote (each replayed), exactly
     as one run over those hands gives them. A hand number in two records, records of different rules, or a
     record that does not replay is refused."""
-    from engine.record import game_for, iter_records, replay
+    from engine.record import deal_for, game_for, iter_records, replay
     from engine.text import escaped
 
     stats: SimStats | None = None
     games: dict[tuple[str, Path | None], Game] = {}
+    watches: dict[tuple[str, Path | None], MechanismWatch] = {}
     rules: Rules | None = None
     seen: set[int] = set()
     for path in paths:
@@ -233,6 +339,10 @@ def merge_records(paths: Iterable[Path]) -> SimStats:
                 raise UnreadableError(where, f"action {rp.error['index']} does not replay: {rp.error['message']}")
             assert stats is not None
             stats.add(rp.state)
+            watch = watches.get(key) or watches.setdefault(key, MechanismWatch(game))
+            again = game.new_hand(rec.dealer, hands=deal_for(game, rec))
+            watch.follow(again, [Action.parse(t) for t in rec.actions])
+            stats.add_mechanisms(again, watch)
     if stats is None:
         raise UnreadableError("merge", "no hand record in the files given")
     return stats

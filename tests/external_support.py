@@ -31,6 +31,7 @@ T = TypeVar("T")
 #   ["fork", PIDFILE]       fork a child that keeps the pipes and sleeps a minute (its pid appended to PIDFILE)
 #   ["stderr", N]           write N bytes to standard error
 #   ["pid", PIDFILE]        append the program's own pid to PIDFILE
+#   ["escape", PIDFILE]     fork a child that starts a session of its own and sleeps a minute (pid to PIDFILE)
 FAKE_BOT = r"""
 import json, os, sys, time
 spec = json.loads(sys.argv[1])
@@ -61,6 +62,13 @@ def run(ops, req):
             while data:
                 data = data[os.write(2, data):]
         elif op == "pid": note(arg[0], os.getpid())
+        elif op == "escape":
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                note(arg[0], os.getpid())
+                time.sleep(60)
+                os._exit(0)
         else: raise SystemExit(f"fake bot: unknown op {op!r}")
 run(spec.get("pre", []), {})
 steps = spec["steps"]

@@ -13,7 +13,7 @@ from engine import load_game
 from engine.bots.base import make_bot
 from engine.play.game import Game
 from engine.play.state import State
-from engine.play.sweep import is_sure_sweep
+from engine.play.sure_sweep import is_sure_sweep
 
 MORE = Path(__file__).parent / "hands" / "more"
 

@@ -10,6 +10,7 @@ equal on random hands of every shipped rule file, and blind to swaps of other se
 
 from __future__ import annotations
 
+from engine.errors import ArgumentError
 from engine.play.actions import Action, bid_terms
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
@@ -91,7 +92,10 @@ class ActionSpace:
 
     def apply(self, state: State, index: int) -> None:
         """Apply the action at `index` for the seat to act: a card by its id where it is playable (the fast path
-        `play_card_id` takes), anything else through `State.apply`, which refuses an illegal one."""
+        `play_card_id` takes), anything else through `State.apply`, which refuses an illegal one. An index outside
+        the space (a negative one would count from the end of a list) is refused with ArgumentError."""
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.names):
+            raise ArgumentError(f"action id {index!r} is not in the action space (0..{len(self.names) - 1})")
         if state.phase == PLAY:
             cards = self.index_cards.get(index)
             if cards is not None:
@@ -105,7 +109,7 @@ class ActionSpace:
 
 def _auction_names(g: Game) -> list[str]:
     """The speeches a rule file adds to the auction (appended, so the indexes of other files stay as they were):
-    `partner`, the second auction's bids and their `change` marks, `concede`."""
+    `partner`, the second auction's bids and their `change` marks, `concede`, `trump NT`."""
     r = g.rules
     out: list[str] = []
     rounds = [r.auction] + ([r.second_auction] if r.second_auction is not None else [])
@@ -122,6 +126,8 @@ def _auction_names(g: Game) -> list[str]:
     out += [f"declare {c.name}" for c in r.claims]
     if r.melds is not None:
         out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
+    if r.trump.no_trumps:
+        out.append("trump NT")     # no-trumps declared after the auction (a bid naming NT is a bid above)
     return out
 
 

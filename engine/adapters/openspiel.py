@@ -244,6 +244,11 @@ def register() -> str:
                 return
             st = self.hand.state
             if st is None:
+                # a chance outcome is a card not dealt yet: anything else would deal a card twice (or index the
+                # pack from its end)
+                if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < setup.engine_game.size \
+                        or action in self.order:
+                    raise pyspiel.SpielError(f"chance outcome {action!r} is not a card still to deal")
                 self.order.append(action)
                 if len(self.order) == setup.deal_length:
                     g = setup.engine_game

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 from engine.bots.info import Seen, last_bidder, read_view
 from engine.bots.model import TRICK_WORTH, model_for
-from engine.bots.policy import ContractPolicy, Knowledge, policy_for
+from engine.bots.policy import ContractPolicy, Facts, Knowledge, policy_for
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
-from engine.play.actions import Action
+from engine.play.actions import Action, bid_terms
 from engine.play.base import PHASE_NAMES, UNDECIDED
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
@@ -30,10 +30,10 @@ class HeuristicBot(ViewBot):
 def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPolicy | None = None) -> Action:
     """The heuristic's choice for any phase: the card play below, every other decision by the contract policy
     (policy.py; default: the game's, on its merits)."""
-    if seen.view.phase == "play":
-        return play_card(game, seen, legal)
     if policy is None:
         policy = policy_for(model_for(game))
+    if seen.view.phase == "play":
+        return play_card(game, seen, legal, policy)
     return policy.choose(view_knowledge(seen), tuple(legal))
 
 
@@ -46,8 +46,19 @@ def view_knowledge(seen: Seen) -> Knowledge:
             team_of[s] = i
     trump = seen.trump if seen.trump is not None else UNDECIDED
     own = 1 << seen.indicator if seen.indicator >= 0 else 0
-    return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength,
-                     v.bidder if v.bidder is not None else -1, v.bid or 0, last_bidder(v), team_of)
+    bidder = v.bidder if v.bidder is not None else -1
+    lost = bidder >= 0 and any(t.winner is not None and team_of[t.winner] != team_of[bidder] for t in v.tricks)
+    high = 0
+    for a in reversed(v.history):
+        if a.verb == "bid":
+            high = bid_terms(a.arg)[0]
+            break
+    facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
+                  len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
+                  v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high,
+                  v.trump_concealed)
+    return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength, bidder, v.bid or 0,
+                     last_bidder(v), team_of, facts)
 
 
 PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
@@ -59,15 +70,22 @@ def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
     return winning_index(cards, game.suit_of, seen.strength, seen.power, seen.power_from)
 
 
-def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
+def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPolicy | None = None) -> Action:
     v = seen.view
     # cards played face down that he did not see (the blind cut) cannot be weighed: the visible ones are the trick
     visible = [(s, c) for s, c in zip(v.trick.seats, v.trick.cards, strict=True) if c >= 0]
     trick = [c for _, c in visible]
     cards = [(a, _card_id(game, seen, a.arg)) for a in legal if a.verb == "play"]
-    extras = {a.verb: a for a in legal if a.verb != "play"}
+    others = [a for a in legal if a.verb != "play"]
+    extras = {a.verb: a for a in others}
     if "show" in extras:
         return extras["show"]
+    if policy is not None and others:
+        taken = policy.play_extra(view_knowledge(seen), others)
+        if taken is not None:
+            return taken
+    if cards and policy is not None and not policy.never and _helps_lone_partner(seen):
+        return _duck(game, seen, cards)
     if "declare" in extras and sure_of_the_rest(game, seen):
         return extras["declare"]   # a declaration before a trick: every trick left is his
     power = None if v.trump_concealed else seen.trump
@@ -101,6 +119,26 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action]) -> Action:
     if game.points[beaters[0][1]] == 0 or points >= TRICK_WORTH:
         return beaters[0][0]
     return _cheapest(game, seen, cards)
+
+
+def _helps_lone_partner(seen: Seen) -> bool:
+    """The seat's partner plays a special contract alone (every trick his): the seat must not win a trick."""
+    v = seen.view
+    return (v.special is not None and v.bidder is not None and v.bidder != v.seat and seen.partners(v.seat, v.bidder)
+            and v.seat not in v.sitting_out)
+
+
+def _duck(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
+    """A card that does not take the trick: the strongest such card (a card that might win a later trick is best
+    gone), not a trump when another will do; a lead (the contract is lost then): the weakest card."""
+    trick = [c for c in seen.view.trick.cards if c >= 0]   # a card played face down is not seen
+    power = seen.trump if seen.trump is not None else NO_TRUMP
+    if not trick:
+        return min(cards, key=lambda ac: (seen.strength[ac[1]], game.points[ac[1]]))[0]
+    under = [(a, c) for a, c in cards if trick_winner(game, seen, [*trick, c]) != len(trick)]
+    if not under:
+        return min(cards, key=lambda ac: (seen.strength[ac[1]], game.points[ac[1]]))[0]
+    return max(under, key=lambda ac: (game.suit_of[ac[1]] != power, seen.strength[ac[1]]))[0]
 
 
 def sure_of_the_rest(game: Game, seen: Seen) -> bool:
@@ -139,6 +177,8 @@ def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Ac
 
 def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: int | None) -> Action:
     v = seen.view
+    if v.special is not None and v.bidder == v.seat:
+        return _lead_alone(game, seen, cards)
     on_bidding_side = v.bidder is not None and seen.partners(v.seat, v.bidder)
     trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
     # draw trumps: the bidding side with the master trump while opponents may still hold trumps
@@ -153,6 +193,19 @@ def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: in
     # lead low from the longest side suit, keeping cards that may still win
     length = [(seen.hand & game.suit_masks[s]).bit_count() for s in range(game.nsuits)]
     return min(side, key=lambda ac: (game.points[ac[1]], -length[game.suit_of[ac[1]]], seen.strength[ac[1]]))[0]
+
+
+def _lead_alone(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
+    """A special contract for every trick: draw the trumps still out with the highest trump, then lead from the
+    top of a suit (the card most sure to win)."""
+    trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
+    if trump >= 0 and seen.outstanding(trump):
+        trumps = [(a, c) for a, c in cards if game.suit_of[c] == trump]
+        if trumps:
+            return max(trumps, key=lambda ac: seen.strength[ac[1]])[0]
+    masters = [(a, c) for a, c in cards if _master_now(game, seen, c, None)]
+    pool = masters or list(cards)
+    return max(pool, key=lambda ac: seen.strength[ac[1]])[0]
 
 
 def _ruffable(seen: Seen, card: int, power: int | None) -> bool:

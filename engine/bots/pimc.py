@@ -52,6 +52,8 @@ class PimcBot(ViewBot):
         maker = WorldMaker(game, seen)
         totals = [0.0] * len(legal)
         tried = 0
+        # outside the card play a rollout follows the contract policy (0.1's rollouts, kept by `never`, drew at random)
+        contract = None if self.policy.never else self.policy
         worlds = self.worlds or min(MAX_WORLDS, max(MIN_WORLDS, ROLLOUTS // len(legal)))
         for _ in range(worlds):
             world = maker.make(rng)
@@ -61,7 +63,7 @@ class PimcBot(ViewBot):
             for i, a in enumerate(legal):
                 s = world.clone()
                 apply_first(s, a)
-                rollout(s, rng.random)
+                rollout(s, rng.random, contract)
                 totals[i] += utility(s, view.seat)
         if not tried:
             return decide(game, seen, legal, self.policy)

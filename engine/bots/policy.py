@@ -21,21 +21,51 @@ from engine.bots.model import (
     RAISE_Z,
     HandModel,
 )
+from engine.bots.special import SpecialRules
 from engine.play.actions import Action
-from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, POINTLESS, RAISE, TRUMP, UNDECIDED
+from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.rules import SWEEP_REQUIRED
 from engine.play.state import State
-from engine.play.sweep import is_sure_sweep
+from engine.play.sure_sweep import is_sure_sweep
+
+
+class Facts:
+    """Public facts of the hand for the special decisions, beside what the seat holds. `unknown`: the cards the seat
+    cannot place (other hands, another seat's face-down card); `sizes`: cards each seat holds (a face-down card
+    counts); `points`: card points taken by each hand team; `target`: the bidding side's target; `lost_trick`:
+    the bidding side has lost a trick; `tricks`: tricks finished; `leading`: the seat is to lead; `special`: a
+    special contract is under way; `round`: the round of bidding that fixed the contract (0: none);
+    `speaking_for`: the seat whose speech this seat is making (-1: its own); `high`: the standing bid's number
+    in the auction; `concealed`: the trump is face down."""
+
+    def __init__(self, unknown: int = 0, sizes: list[int] | None = None, points: list[int] | None = None,
+                 target: int = 0, multiplier: int = 1, lost_trick: bool = False, tricks: int = 0,
+                 leading: bool = False, special: bool = False, round_: int = 0, speaking_for: int = -1,
+                 high: int = 0, concealed: bool = False) -> None:
+        self.unknown = unknown
+        self.sizes = sizes if sizes is not None else []
+        self.points = points if points is not None else []
+        self.target = target
+        self.multiplier = multiplier
+        self.lost_trick = lost_trick
+        self.tricks = tricks
+        self.leading = leading
+        self.special = special
+        self.round = round_
+        self.speaking_for = speaking_for
+        self.high = high
+        self.concealed = concealed
 
 
 class Knowledge:
     """What the seat to act knows at a decision, in ints and masks. `trump`: a suit, NO_TRUMP, or UNDECIDED when
     not chosen or hidden from this seat; `own_indicator`: the seat's own face-down card as a mask (0: none);
     `standing`: the seat holding the standing bid in the auction (-1: none); `team_of`: each seat's team this
-    hand."""
+    hand. The public facts after them (`facts`, a `Facts`) serve the special decisions: surrender, conceding,
+    claims, doubling against the target."""
 
     def __init__(self, seat: int, phase: int, hand: int, own_indicator: int, trump: int, strength: list[int],
-                 bidder: int, bid: int, standing: int, team_of: list[int]) -> None:
+                 bidder: int, bid: int, standing: int, team_of: list[int], facts: Facts | None = None) -> None:
         self.seat = seat
         self.phase = phase
         self.hand = hand
@@ -46,6 +76,7 @@ class Knowledge:
         self.bid = bid
         self.standing = standing
         self.team_of = team_of
+        self.facts = facts if facts is not None else Facts()
 
     @property
     def held(self) -> int:
@@ -67,7 +98,38 @@ def state_knowledge(state: State, seat: int) -> Knowledge:
     """What `seat` knows in a full state, from its own cards and the public facts only."""
     own = 1 << state.indicator if state.concealed and state.indicator >= 0 and seat == state.folder else 0
     return Knowledge(seat, state.phase, state.hands[seat], own, known_trump(state, seat), state.strength,
-                     state.bidder, state.bid, state.high_bidder, state.hand_team_of)
+                     state.bidder, state.bid, state.high_bidder, state.hand_team_of, state_facts(state, seat))
+
+
+def state_facts(state: State, seat: int) -> Facts:
+    unknown = 0
+    sizes = [0] * state.n
+    for s in range(state.n):
+        h = state.hands[s]
+        sizes[s] = h.bit_count()
+        if s != seat:
+            unknown |= h
+    if state.concealed and state.indicator >= 0:
+        sizes[state.folder] += 1
+        if seat != state.folder:
+            unknown |= 1 << state.indicator
+    return Facts(unknown, sizes, list(state.team_points), state.target, state.multiplier, state.bidders_lost_trick,
+                 len(state.tricks), state.phase == PLAY and not state.trick_cards, state.special is not None,
+                 state.contract_round, state.asker, state.high, state.concealed)
+
+
+SPECIAL_SPEECHES = ("double", "redouble", "partner", "declare")
+
+
+def plain_speeches(legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The auction's bids, passes and redeal, without the special speeches (doubling steps, `partner`, `declare`,
+    a `change` mark), which SpecialRules weighs on top of the plain choice."""
+    out: list[Action] = []
+    for a in legal:
+        if a.verb in SPECIAL_SPEECHES or a.arg.endswith("change"):
+            continue
+        out.append(a)
+    return tuple(out) if out else legal
 
 
 def first_of(legal: tuple[Action, ...], verbs: tuple[str, ...]) -> Action:
@@ -85,6 +147,7 @@ class ContractPolicy:
         self.model = model
         self.game = model.game
         self.never = never
+        self.special = SpecialRules(self)
 
     def action(self, state: State) -> Action:
         """What the heuristic would do now in `state` (any phase but the card play), for the seat to act."""
@@ -94,10 +157,42 @@ class ContractPolicy:
         return self.choose(state_knowledge(state, state.to_act), legal)
 
     def choose(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
-        """The heuristic's choice among `legal` outside the card play (the first legal action where it has no
-        rule)."""
+        """The heuristic's choice among `legal` outside the card play. Every special option a rule file offers is
+        weighed (special.py's rules of thumb); an option it does not know is left alone (pass where it may)."""
         if len(legal) == 1:
             return legal[0]
+        if self.never:
+            return self.choose_never(k, legal)
+        ph = k.phase
+        if ph == AUCTION:
+            return self.special.bid(k, legal, self._bid(k, plain_speeches(legal)))
+        if ph == TRUMP:
+            return self.special.trump(k, legal, self.trump_choice(k.hand, legal))
+        if ph == RAISE:
+            return self._raise(k, legal)
+        if ph == DOUBLING:
+            return self.special.double(k, legal)
+        if ph == DECLARE:
+            return self.special.declare(k, legal)
+        if ph == POINTLESS:
+            return first_of(legal, ("redeal", "accept", "pass"))
+        if ph == ANSWER:
+            return self.special.answer(k, legal)
+        if ph == MELDS:   # a shown meld only ever helps its side
+            return first_of(legal, ("show", "pass"))
+        return self.special.unknown(k, legal)
+
+    def play_extra(self, k: Knowledge, extras: list[Action]) -> Action | None:
+        """An action other than a card (surrender, concede, a claim, a meld) the heuristic takes now in the play,
+        or None (then it plays a card). The `never` policy takes none of them (its caller shows pairs and calls
+        as it always did)."""
+        if self.never or not extras:
+            return None
+        return self.special.play_extra(k, extras)
+
+    def choose_never(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        """0.1's contract policy (`never`): special options practically never taken, kept for comparisons and the
+        frozen `pimc:never` choices."""
         ph = k.phase
         if ph == AUCTION:
             return self._bid(k, legal)

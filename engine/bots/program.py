@@ -12,10 +12,12 @@ against misbehaving programs, it is not a sandbox."""
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import selectors
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 
@@ -140,8 +142,9 @@ class Program:
 
     def __init__(self, argv: Sequence[str]) -> None:
         """Start it; OSError if it cannot be started."""
+        become_subreaper()
         self._proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
-                                      start_new_session=True)
+                                      start_new_session=True, preexec_fn=_die_with_parent if _LINUX else None)
         self.pgid = self._proc.pid   # the leader of a new session leads its process group
         assert self._proc.stdin is not None and self._proc.stdout is not None
         self._stdin, self._stdout = self._proc.stdin, self._proc.stdout
@@ -195,6 +198,88 @@ class Program:
             self._proc.wait(timeout=REAP_WAIT)
         except subprocess.TimeoutExpired:
             pass
+        kill_escaped()
+
+
+# --- processes that leave the program's group ---------------------------------------------------------------
+# A program's child may start a session of its own, out of reach of the group kill. On Linux this process is made
+# a child subreaper (prctl PR_SET_CHILD_SUBREAPER): such a child, once its parent is killed, becomes our child,
+# and `kill_escaped` kills every child of ours that sits in another session and is no live program's leader.
+# Each program's leader also dies with us (PR_SET_PDEATHSIG), whatever ends this process.
+_LINUX = sys.platform.startswith("linux")
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_SUBREAPER = {"set": False}
+
+
+def _prctl(option: int, value: int) -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _die_with_parent() -> None:
+    """In the started program, before it runs: die when the process that started it dies."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def become_subreaper() -> None:
+    if _LINUX and not _SUBREAPER["set"]:
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        _SUBREAPER["set"] = True
+
+
+def _children() -> list[tuple[int, int]]:
+    """(pid, session id) of every live child of this process, from /proc (none where there is no /proc)."""
+    me = os.getpid()
+    out: list[tuple[int, int]] = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me and fields[0] not in (b"Z", b"X"):
+            out.append((int(name), int(fields[3])))
+    return out
+
+
+def kill_escaped() -> int:
+    """Kill (and reap) every child of this process that left the programs' groups: in another session than ours
+    and not the leader of a program still in use. The number killed."""
+    if not _SUBREAPER["set"]:
+        return 0
+    mine = os.getsid(0)
+    leaders = {prog.pgid for pid, prog in list(_LIVE.values()) if pid == os.getpid()}
+    killed: list[int] = []
+    for pid, sid in _children():
+        if sid == mine or pid in leaders or sid in leaders:
+            continue
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    end = time.monotonic() + REAP_WAIT
+    left = list(killed)
+    while left and time.monotonic() < end:     # reap only the processes killed here
+        for pid in list(left):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                left.remove(pid)
+        if left:
+            time.sleep(POLL_STEP)
+    return len(killed)
 
 
 def _pidfd(pid: int) -> int | None:

@@ -36,7 +36,20 @@ CONTRACT_WORLDS = 24           # worlds per auction or contract decision
 CLOSE = 0.15                  # a bid or raise is searched when the heuristic's estimate is this near (share of points)
 CONFIDENCE = 1.0              # standard errors by which a contract search must beat the heuristic's choice
 DRAWS_PER_WORLD = 2            # candidate worlds drawn for each world kept
-CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations")
+CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations", "surrender")
+# The work one decision may cost, in actions its rollouts apply, whatever the rule file: a file that validates may
+# have hundreds of bids and players who raise by one, and each rollout then finishes a long auction. A shipped
+# game's decision stays far below (320 rollouts of at most 48 cards), so its choices do not change.
+WORK_BUDGET = 40_000
+SPEECH_WEIGHT_BIDS = 16        # a speech in a rollout weighs 1 + (bids the file has) / this: the policy scans them
+
+
+def rollout_work(history: Sequence[Action], start: int, per_speech: int) -> int:
+    """The work of one rollout: the actions it applied after `start`, speeches weighted by `per_speech`."""
+    work = 0
+    for i in range(start, len(history)):
+        work += 1 if history[i].verb == "play" else per_speech
+    return work
 
 
 class SearchBot(ViewBot):
@@ -109,17 +122,26 @@ class SearchBot(ViewBot):
             return fallback
         totals = [0.0] * len(candidates)
         per_world: list[list[float]] = []
+        spent = 0
+        used = 0
+        per_speech = 1 + len(self.game.bid_values) // SPEECH_WEIGHT_BIDS
         for world, weight in kept:
+            if spent >= WORK_BUDGET:
+                break    # the decision's work is spent: the worlds searched so far decide (at least one always)
             stream = rng.getrandbits(32)
             row = [0.0] * len(candidates)
+            start = len(world.history)
             for i, a in enumerate(candidates):
                 s = world.clone()
                 apply_first(s, a)
                 rollout(s, Stream(stream).random, self.policy)
+                spent += rollout_work(s.history, start, per_speech)
                 u = utility(s, seat)
                 totals[i] += weight * u
                 row[i] = u
             per_world.append(row)
+            used += 1
+        kept = kept[:used]
         best = max(totals)
         top = [a for a, t in zip(candidates, totals, strict=True) if t >= best - 1e-9]
         choice = fallback if fallback in top else top[0]

@@ -61,7 +61,42 @@ _register_all()
 
 
 def run(args: list[str] | None = None) -> int:
-    """Run the command line `args` (default: sys.argv) and return its exit status."""
+    """Run the command line `args` (default: sys.argv) and return its exit status. Output that cannot be written
+    (a full disk, a file that may not grow) ends the command with one line and status 2."""
+    try:
+        status = _run(args)
+        sys.stdout.flush()    # here, not at exit, where a failure could only be a traceback-like complaint
+    except BrokenPipeError:
+        return _quiet_stdout(BROKEN_PIPE)
+    except OSError as e:
+        return _cannot_write(e)
+    return status
+
+
+def _quiet_stdout(status: int) -> int:
+    """Point stdout at the null device, so that nothing left in its buffer is written (or fails) at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return status
+
+
+def _cannot_write(e: OSError) -> int:
+    what = f"{e.filename}" if e.filename else "cannot write the output"
+    try:
+        sys.stderr.write(f"jacknine: {what} ({e.strerror or e})\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return _quiet_stdout(UNREADABLE_OUTPUT)
+
+
+UNREADABLE_OUTPUT = 2   # the exit status of input or output that cannot be used
+
+
+def _run(args: list[str] | None) -> int:
     try:
         result = app(args=args, prog_name="jacknine", standalone_mode=False)
     except KeyboardInterrupt:
@@ -73,9 +108,9 @@ def run(args: list[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else 1
     except BrokenPipeError:
         # whoever read our output stopped reading: say nothing more, and never complain at exit either
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return BROKEN_PIPE
+        return _quiet_stdout(BROKEN_PIPE)
+    except OSError:
+        raise           # output that cannot be written: run() says so in one line
     except Exception as e:  # noqa: BLE001 - click's usage errors; typer may vendor click, so by their shape
         return _usage_error(e)
     return result if isinstance(result, int) else 0

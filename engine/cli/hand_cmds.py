@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated
 
@@ -14,6 +17,7 @@ from engine.cli.runs import CLUSTER_HELP, WORKERS_HELP, check_cluster, count_or_
 from engine.errors import ClusterError, RulesetError, UnreadableError
 from engine.play.game import Game
 from engine.record import HandRecord, game_for, iter_records, record_of, replay, report, ruleset_reference
+from engine.rules.load import locate
 from engine.text import quoted
 
 
@@ -25,7 +29,7 @@ def replay_cmd(
 ) -> None:
     """Replay hand records trick by trick. Exit 0 complete/in progress/annulled, 1 illegal, 2 unreadable (for a
     file of several records: the worst of them)."""
-    games: dict[tuple[str, Path | None], Game] = {}
+    games = GameCache()
     worst = 0
     try:
         for rec in iter_records(file):   # one at a time: a file of many records streams in constant memory
@@ -35,11 +39,49 @@ def replay_cmd(
     raise typer.Exit(worst)
 
 
-def _replay_one(rec: HandRecord, games: dict[tuple[str, Path | None], Game], as_json: bool) -> int:
-    """Replay one record and print its report; the exit status it calls for."""
-    key = (rec.ruleset, rec.base_dir)
+class GameCache:
+    """The compiled games of a replay, by rule file identity: the resolved path and the file's device, inode, size
+    and modification time (a shipped name by its name). However many spellings of one path the records use
+    (`./h.yaml`, `././h.yaml`...), the file is compiled once; at most SIZE games are kept (least recently used
+    go first), so a file of records streams in bounded memory whatever they name."""
+
+    SIZE = 8
+
+    def __init__(self) -> None:
+        self.games: OrderedDict[tuple[object, ...], Game] = OrderedDict()
+
+    def get(self, rec: HandRecord) -> Game:
+        key = _identity(rec)
+        game = self.games.get(key)
+        if game is None:
+            game = game_for(rec)
+            self.games[key] = game
+            while len(self.games) > self.SIZE:
+                self.games.popitem(last=False)
+        else:
+            self.games.move_to_end(key)
+        return game
+
+
+def _identity(rec: HandRecord) -> tuple[object, ...]:
+    ref = rec.ruleset
+    if not ("/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml"))):
+        return ("name", ref)
+    path = locate(ref, rec.base_dir)
+    if path is None:
+        return ("missing", ref, rec.base_dir)
     try:
-        game = games.get(key) or games.setdefault(key, game_for(rec))
+        real = os.path.realpath(path)
+        st = os.stat(real)
+    except (OSError, ValueError):
+        return ("unreadable", ref, rec.base_dir)
+    return ("file", real, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _replay_one(rec: HandRecord, games: GameCache, as_json: bool) -> int:
+    """Replay one record and print its report; the exit status it calls for."""
+    try:
+        game = games.get(rec)
     except (UnreadableError, RulesetError) as e:
         # the record names a rule file that cannot be used: one line naming the record, then the first reason
         problems = e.problems if isinstance(e, RulesetError) else [e.problem]
@@ -115,21 +157,41 @@ def simulate_cmd(
 
     def write(records: list[dict[str, object]]) -> None:
         assert sink is not None
-        for rec in records:
-            sink.write(json.dumps(rec) + "\n")
+        try:
+            for rec in records:
+                sink.write(json.dumps(rec) + "\n")
+        except OSError as e:
+            raise _SinkError(e) from None
 
     try:
         stats = simulate(game, len(span), seed, specs, start=span.start, workers=workers, cluster=cluster,
                          record_ref=record_ref, on_records=write if sink is not None else None,
                          on_progress=bar.update if bar is not None else None)
+        if sink is not None:
+            try:
+                sink.close()          # the last records leave the buffer here: a full disk shows now
+            except OSError as e:
+                raise _SinkError(e) from None
     except ClusterError as e:
         fail(str(e), UNREADABLE)
+    except _SinkError as e:
+        fail(f"{out}: cannot write ({e.error.strerror or e.error}); the file holds the records written before",
+             UNREADABLE)
     finally:
         if sink is not None:
-            sink.close()
+            with contextlib.suppress(OSError):
+                sink.close()
         if bar is not None:
             bar.close()
     _print_stats(stats.to_dict(), as_json)
+
+
+class _SinkError(Exception):
+    """Writing `simulate --out`'s file failed (a full disk, a size limit)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 @simulate_app.command("merge")

@@ -3,8 +3,10 @@ with --auto, bots play every seat and the match is shown hand by hand."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -20,7 +22,7 @@ from engine.play.game import Game
 from engine.play.match import Match
 from engine.safefile import os_reason
 from engine.sim import play_out
-from engine.table.save import MAX_HANDS, MatchSave, read_save
+from engine.table.save import MAX_HANDS, MatchSave, SaveInUse, read_save
 from engine.table.session import ResumeError, Session, TableConfig, save_bot_concern
 from engine.text import escaped, one_line, printable, quoted, shell_word
 
@@ -68,6 +70,7 @@ def play_cmd(
         _auto(ruleset or DEFAULT_RULESET, bots or DEFAULT_BOTS, 0 if seed is None else seed, max_hands)
         return
     # NO_COLOR asks for plain text: no colour and no other styling either (rich alone would keep bold)
+    _stop_on_signal()
     console = TableConsole(highlight=False, soft_wrap=True,
                            color_system=None if os.environ.get("NO_COLOR") else "auto")
     session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
@@ -81,11 +84,45 @@ def play_cmd(
 
 
 def _first_save(session: Session) -> None:
-    """Write the save before anything is shown, so a save that cannot be written is the only line printed."""
+    """Lock the save and write it before anything is shown, so a save that is in use or cannot be written is the
+    only line printed."""
+    try:
+        session.hold_save()
+    except SaveInUse:
+        session.close_bots()
+        fail(f"{_shown(session.save_path)}: another jacknine is playing this save; finish or stop it first",
+             UNREADABLE)
+    except OSError as e:
+        fail(f"{_shown(session.save_path)}: cannot read the save ({os_reason(e)})", UNREADABLE)
     try:
         session.save()
     except OSError as e:
+        session.release_save()
         fail(f"{_shown(session.save_path)}: cannot write the save ({os_reason(e)})", UNREADABLE)
+
+
+def _followed(path: Path) -> Path:
+    """A save named through a symbolic link is the link's target: the table writes there, beside the files the
+    save names relative to its folder (a new file beside the link would not resume). A link to nothing is left as
+    it is, and refused like anything else at that name that is not a save."""
+    if not os.path.islink(path) or not os.path.exists(path):
+        return path
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return path
+
+
+def _stop_on_signal() -> None:
+    """SIGTERM and SIGHUP end the match as Ctrl-C does: saved, temporary files removed, bots stopped."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            with contextlib.suppress(ValueError, OSError):   # not the main thread: leave the default
+                signal.signal(sig, interrupt)
 
 
 class TableConsole(Console):
@@ -184,7 +221,7 @@ def _new(ruleset: str, seat: int, bots: str, seed: int, max_hands: int, save: Pa
     game = load_game_or_exit(ruleset)
     if not 0 <= seat < game.n:
         fail(f"--seat: {one_line(game.rules.name)} has seats 0..{game.n - 1}, not {seat}", UNREADABLE)
-    path = save if save is not None else _free_default()
+    path = _followed(save) if save is not None else _free_default()
     config = TableConfig(_stored_ruleset(ruleset, path), seat, seed, bots, max_hands)
     _check_target(path, config, resuming=False)
     session = _session(game, config, path, console, None, allow_programs=True)  # the user typed these bots
@@ -234,7 +271,8 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
     if not 0 <= prior.seat < game.n:
         fail(f"{_shown(resume)}: seat: {prior.seat} does not exist in {one_line(game.rules.name)} "
              f"(seats 0..{game.n - 1})", UNREADABLE)
-    path = save if save is not None else resume
+    path = _followed(save if save is not None else resume)
+    resume = _followed(resume)
     same_file = _resolved(path) == _resolved(resume)
     stored = prior.ruleset
     if not same_file and _is_path(stored):

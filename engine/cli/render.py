@@ -92,4 +92,10 @@ def render_stats(d: dict[str, Any]) -> str:
     acp = d["average_card_points"]
     lines.append(f"  average card points: bidding side {acp['bidding_side']}, other side {acp['other_side']}")
     lines.append("  trump exposed in trick: " + ", ".join(f"{k}: {v}" for k, v in d["trump_exposed_in_trick"].items()))
+    mech = d.get("mechanisms") or {}
+    if mech:
+        lines.append("  mechanisms (hands offered / taken / won by the side that took it):")
+        for name, sides in mech.items():
+            parts = [f"{side} {c['offered']}/{c['taken']}/{c['won']}" for side, c in sides.items()]
+            lines.append(f"    {name}: " + ", ".join(parts))
     return "\n".join(lines)

@@ -6,6 +6,7 @@ Problems go to stderr, one line each; nothing here lets a traceback through for 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -142,10 +143,15 @@ def new(
     if schema_ref.startswith(os.pardir + os.sep + os.pardir):  # far away: an absolute path reads better
         schema_ref = str(schema_file())
     text = _template(_file_name(output), ref, schema_ref, parent)
+    created = False
     try:
         with output.open("x", encoding="utf-8") as f:
+            created = True
             f.write(text)
     except OSError as e:
+        if created:   # a file the disk could not fill is ours to remove: a retry must not meet "already exists"
+            with contextlib.suppress(OSError):
+                output.unlink()
         typer.echo(f"{output}: cannot write ({e.strerror or e})", err=True)
         raise typer.Exit(UNREADABLE) from None
     typer.echo(f"{output}: created; check it with `jacknine validate {output}`")

@@ -37,6 +37,10 @@ class Action:
     def __str__(self) -> str:
         return f"{self.seat} {self.notation}"
 
+    def __reduce__(self) -> tuple[type[Action], tuple[int, str, str]]:
+        # explicit: a compiled (mypyc) frozen class cannot be rebuilt field by field as pickle does by default
+        return (Action, (self.seat, self.verb, self.arg))
+
     @property
     def notation(self) -> str:
         """The action without its seat, as in a replay report's `next.legal`."""

@@ -19,7 +19,7 @@ from engine.play.rules import (
     WINDOW_AFTER_TRUMP,
     ContractRules,
 )
-from engine.play.sweep import is_sure_sweep
+from engine.play.sure_sweep import is_sure_sweep
 
 
 class ContractPhases(AuctionPhase):

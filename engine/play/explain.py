@@ -21,7 +21,7 @@ from engine.play.base import (
     TRUMP_IF_ABLE,
 )
 from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
-from engine.play.sweep import is_sure_sweep
+from engine.play.sure_sweep import is_sure_sweep
 
 if TYPE_CHECKING:
     from engine.play.state import State

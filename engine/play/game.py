@@ -134,6 +134,11 @@ class Game:
         self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
 
     # --- actions --------------------------------------------------------------------------------------
+    def __reduce__(self) -> tuple[type[Game], tuple[Rules, str | None]]:
+        # a game is rebuilt from its rule records: the tables derive from them (and a compiled class cannot be
+        # made without its constructor, which pickle's default would need)
+        return (Game, (self.rules, self.ref))
+
     def action(self, seat: int, verb: str, arg: str = "") -> Action:
         key = (seat, verb, arg)
         a = self._actions.get(key)
@@ -227,29 +232,37 @@ class Game:
                 pos += k
         return hands
 
-    def new_hand(self, dealer: int = 0, seed: int | None = None, hands: list[list[int]] | None = None,
-                 match_scores: list[int] | None = None, match_target: int | None = None) -> State:
+    def new_hand(self, dealer: object = 0, seed: object = None, hands: object = None,
+                 match_scores: object = None, match_target: object = None) -> State:
         """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
         the given `hands` (card ids each seat receives, in order). `match_scores` and `match_target` (the winning
         score now, when an event of the match moved it) tell the hand where the match stands. ArgumentError for
         anything else."""
         from engine.play.state import State
 
-        check_seat(dealer, self.n, "dealer")
+        # every parameter is `object`: compiled, typed parameters would refuse a tuple with a bare TypeError and
+        # take True for 1 before the checks below could say what is wrong
+        seat = check_seat(dealer, self.n, "dealer")
         if hands is not None:
             dealt = self.check_hands(hands)
         else:
-            check_seed(seed)
-            dealt = self.shuffled_deal(seed, dealer)
+            dealt = self.shuffled_deal(check_seed(seed), seat)
+        scores: list[int] | None = None
         if match_scores is not None:
             teams = len(self.rules.table.teams)
-            if not isinstance(match_scores, list | tuple) or len(match_scores) != teams or not all(
-                    _is_int(s) for s in match_scores):
+            if not isinstance(match_scores, list | tuple) or len(match_scores) != teams:
                 raise ArgumentError(f"match_scores: one whole number per team ({teams})")
-            match_scores = list(match_scores)
-        if match_target is not None and not _is_int(match_target):
-            raise ArgumentError("match_target: a whole number (the score that wins the match now)")
-        return State(self, dealer, dealt, match_scores, match_target=match_target)
+            scores = []
+            for s in match_scores:
+                if not isinstance(s, int) or isinstance(s, bool):
+                    raise ArgumentError(f"match_scores: one whole number per team ({teams})")
+                scores.append(s)
+        target: int | None = None
+        if match_target is not None:
+            if not isinstance(match_target, int) or isinstance(match_target, bool):
+                raise ArgumentError("match_target: a whole number (the score that wins the match now)")
+            target = match_target
+        return State(self, seat, dealt, scores, match_target=target)
 
     def check_hands(self, hands: object) -> list[list[int]]:
         """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
@@ -347,16 +360,22 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def check_seat(seat: object, players: int, what: str = "seat") -> None:
-    """ArgumentError unless `seat` is one of the seats 0..players-1 (a negative index is not a seat)."""
-    if not _is_int(seat) or not 0 <= seat < players:  # type: ignore[operator]
+def check_seat(seat: object, players: int, what: str = "seat") -> int:
+    """`seat` if it is one of the seats 0..players-1 (a negative index or a bool is not a seat); ArgumentError
+    otherwise. Public methods take the seat as `object` and call this: a compiled (mypyc) `int` parameter would
+    turn True into 1 before any check could see it."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
         raise ArgumentError(f"{what} {seat!r} is not at the table (seats 0..{players - 1})")
+    return seat
 
 
-def check_seed(seed: object) -> None:
-    """ArgumentError unless `seed` is None or a whole number >= 0 (seeds -1 and 1 would deal alike)."""
-    if seed is not None and (not _is_int(seed) or seed < 0):  # type: ignore[operator]
+def check_seed(seed: object) -> int | None:
+    """`seed` if it is None or a whole number >= 0 (seeds -1 and 1 would deal alike); ArgumentError otherwise."""
+    if seed is None:
+        return None
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ArgumentError(f"seed {seed!r}: a deal seed is a whole number, 0 or more")
+    return seed
 
 
 def card_power(card: int, led: int, trump: int, suit_of: list[int], strength: list[int]) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.errors import ArgumentError
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_HELD_ALL_TRUMPS, ANNUL_REDEAL
 from engine.play.game import Game, check_seat, check_seed
 from engine.play.state import State
@@ -92,9 +93,15 @@ class Match:
                 out[mt] += pts
         return out
 
-    def record_hand(self, state: State) -> HandOutcome:
+    def record_hand(self, state: object) -> HandOutcome:
         """Book a finished hand: scores move (and open sets), the winning score moves if the hand says so, and the
-        deal passes as the rule file says."""
+        deal passes as the rule file says. ArgumentError for a hand still in progress or of another game."""
+        if not isinstance(state, State):
+            raise ArgumentError(f"record_hand() takes a State, not {type(state).__name__}")
+        if state.game is not self.game and state.game.rules != self.game.rules:
+            raise ArgumentError("record_hand(): the hand is of another game than the match's")
+        if not state.is_terminal:
+            raise ArgumentError("record_hand(): the hand is still in progress; book it once it is over")
         pts = self.to_match_points(state) if state.status == "complete" else [0] * len(self.scores)
         outcome = HandOutcome(self.dealer, self.current_seed, state.status, pts, state)
         self.hands.append(outcome)

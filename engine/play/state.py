@@ -63,10 +63,6 @@ _COPIED_LISTS = (
 )
 
 
-def _is_card(card: object) -> bool:
-    return isinstance(card, int) and not isinstance(card, bool) and card >= 0
-
-
 def _holds(legal: tuple[Action, ...], action: Action) -> bool:
     for a in legal:
         if a is action:
@@ -354,9 +350,10 @@ class State(TrickPhase):
             self._play_mask()
         return list(self._extras)
 
-    def play_card_id(self, card: int) -> None:
+    def play_card_id(self, card: object) -> None:
         """Play card id `card`, one of `card_mask()`'s bits; ArgumentError for any other card."""
-        if not _is_card(card) or not (self.card_mask() >> card & 1):
+        # `object`, not `int`: compiled, an int parameter would take True for card 1 before the check saw it
+        if not isinstance(card, int) or isinstance(card, bool) or card < 0 or not (self.card_mask() >> card & 1):
             raise ArgumentError(f"card id {card!r} is not playable now")
         self._play_card_id(self.to_act, card)
 
@@ -393,8 +390,9 @@ class State(TrickPhase):
                 return g.action(a.seat, name)
         return a
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: object) -> None:
         """Apply one legal action; an illegal one raises IllegalActionError and changes nothing."""
+        # `object`, not `Action`: compiled, a typed parameter would refuse other values with a bare TypeError
         if not isinstance(action, Action):
             raise ArgumentError(f"apply() takes an Action, e.g. Action.parse('1 bid 16'), not "
                                 f"{type(action).__name__}")
@@ -468,7 +466,20 @@ class State(TrickPhase):
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
         return self.game.layout.suits[self.trump] if self.trump >= 0 else None
 
-    def view(self, seat: int) -> View:
+    def view(self, seat: object) -> View:
         """What `seat` may see: its cards and everything public (engine.play.view)."""
-        check_seat(seat, self.n)
-        return build_view(self, seat)
+        return build_view(self, check_seat(seat, self.n))
+
+    def __reduce__(self) -> tuple[object, tuple[Game, int, list[list[int]], list[int], int | None, list[Action]]]:
+        # a hand is rebuilt by replaying its actions on its deal: play is deterministic, and a compiled class has
+        # no __dict__ for pickle to copy
+        return (_rebuilt, (self.game, self.dealer, self.dealt, self.match_scores, self.match_target,
+                           list(self.history)))
+
+
+def _rebuilt(game: Game, dealer: int, dealt: list[list[int]], match_scores: list[int], match_target: int | None,
+             history: list[Action]) -> State:
+    state = State(game, dealer, dealt, match_scores, match_target=match_target)
+    for action in history:
+        state.apply(game.intern(action))
+    return state

@@ -16,6 +16,7 @@ import errno
 import functools
 import json
 import os
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,10 @@ from engine.text import escaped, quoted
 REPO_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 PACKAGED_RULESETS = Path(__file__).resolve().parents[1] / "data" / "rulesets"
 MAX_CHAIN = 16
+MAX_RULE_NUMBER = 1_000_000      # every whole number a rule file writes, either way (multiplied and printed)
+MAX_CHAIN_BYTES = 2 << 20        # every file of a chain together: twice what one rule file may hold
+MAX_CHAIN_VALUES = 150_000       # every file of a chain together: one and a half times one file's limit
+MAX_CHAIN_SECONDS = 20.0         # reading and merging the chain; shipped files take milliseconds
 # Maps whose keys are ranks: keys there are normalised (`10` is the ten, T).
 RANK_KEYED: tuple[KeyPath, ...] = (("deck", "points"),)
 
@@ -153,7 +158,7 @@ def locate(ref: str | Path, base_dir: Path | None = None) -> Path | None:
 
 # ------------------------------------------------------------------------------------------ resolving
 @functools.lru_cache(maxsize=256)
-def _read_cached(path: str, display: str, stamp: tuple[int, int]) -> Document:
+def _read_cached(path: str, display: str, stamp: tuple[int, int, int, int]) -> Document:
     return read_document(Path(path), display)
 
 
@@ -163,7 +168,8 @@ def _read(path: Path) -> Document:
         st = path.stat()
     except (OSError, ValueError):
         return read_document(path, display)  # raises the right UnreadableError
-    return _read_cached(str(path), display, (st.st_mtime_ns, st.st_size))
+    # keyed by the resolved path and the file's identity: many spellings of one path are one document
+    return _read_cached(str(_resolved(path)), display, (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size))
 
 
 def _origins(doc: Document) -> Origins:
@@ -225,8 +231,45 @@ class _Stop(Exception):
 Resolved = tuple[dict[str, Any], Origins, list[str]]
 
 
-def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved:
+@dataclass
+class _ChainBudget:
+    """What a whole `extends` chain may cost together: the limits of one file hold per file, so a chain of many
+    big files would multiply them. Bytes and values are counted over every file of the chain, and the chain is
+    resolved within a time bound."""
+
+    bytes_left: int = MAX_CHAIN_BYTES
+    values_left: int = MAX_CHAIN_VALUES
+    deadline: float = 0.0
+
+    def over(self, path: Path) -> str | None:
+        """Why reading `path` as the next file of the chain would exceed the chain's limits, or None."""
+        try:
+            size = path.stat().st_size
+        except (OSError, ValueError):
+            size = 0   # the reader says what is wrong with it
+        if size > self.bytes_left:
+            return (f"the files of the extends chain would hold more than {MAX_CHAIN_BYTES >> 20} MiB together; "
+                    "a house rule states only what differs from its parent")
+        if self.deadline and time.monotonic() > self.deadline:
+            return f"the extends chain took more than {MAX_CHAIN_SECONDS} s to read; shorten it"
+        self.bytes_left -= size
+        return None
+
+    def spend_values(self, doc: Document) -> None:
+        self.values_left -= len(doc.values)
+
+    @staticmethod
+    def values_message() -> str:
+        return (f"the files of the extends chain hold more than {MAX_CHAIN_VALUES:,} values together; "
+                "a house rule states only what differs from its parent")
+
+
+def _resolve(path: Path, stack: list[Path], problems: list[Problem], budget: _ChainBudget | None = None) -> Resolved:
+    if budget is None:
+        budget = _ChainBudget(deadline=time.monotonic() + MAX_CHAIN_SECONDS)
+        budget.over(path)     # the first file: its own limits hold, and it counts towards the chain's
     doc = _read(path)
+    budget.spend_values(doc)
     stop = _version_problem(doc)
     if stop is not None:
         raise _Stop(stop)
@@ -266,7 +309,11 @@ def _resolve(path: Path, stack: list[Path], problems: list[Problem]) -> Resolved
     if len(stack) >= MAX_CHAIN:
         at_extends(f"extends chain longer than {MAX_CHAIN} files (chain: {names})")
         return data, origins, chain
-    base, base_origins, base_chain = _resolve(parent, [*stack, path], problems)
+    too_much = budget.values_message() if budget.values_left < 0 else budget.over(parent)
+    if too_much is not None:
+        at_extends(f"parent file {display_name(parent)} not read: {too_much} (chain: {names})")
+        return data, origins, chain
+    base, base_origins, base_chain = _resolve(parent, [*stack, path], problems, budget)
     merged = _merge(base, data)
     merged_origins: Origins = {}
     _merged_origins(merged, (), origins, base_origins, merged_origins)
@@ -319,6 +366,11 @@ def check_ruleset(ref: str | Path) -> Report:
     report.resolved = data
     if any(p.path == "extends" for p in report.problems):
         return report  # without its parent the file is a fragment: "missing key" errors would only mislead
+    huge = list(_huge_numbers(data, ()))
+    if huge:
+        report.problems.extend(report.problem(path, _huge_message(value)) for path, value in huge)
+        report.problems = _in_reading_order(report.problems, report.file)
+        return report
     try:
         report.ruleset = Ruleset.model_validate_json(json.dumps(data), strict=True)
     except ValidationError as e:
@@ -332,6 +384,26 @@ def check_ruleset(ref: str | Path) -> Report:
         report.problems.extend(report.cross_field)
     report.problems = _in_reading_order(report.problems, report.file)
     return report
+
+
+def _huge_numbers(value: Any, path: KeyPath) -> Iterable[tuple[KeyPath, int]]:
+    """Every whole number of the resolved data beyond MAX_RULE_NUMBER, with its path (in the order written)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _huge_numbers(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _huge_numbers(v, (*path, i))
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_RULE_NUMBER:
+        yield path, value
+
+
+def _huge_message(value: int) -> str:
+    # the number itself may be too long to print (Python refuses ints of more than 4,300 digits as text)
+    digits = value.bit_length() * 30103 // 100000 + 1
+    shown = f"a number of about {digits:,} digits" if digits > 20 else f"{value:,}"
+    return (f"{shown} is too large: every number in a rule file is at most {MAX_RULE_NUMBER:,} either way "
+            "(scores, bids, multipliers and match targets are multiplied and printed; a game needs far less)")
 
 
 # ------------------------------------------------------------------------------- findings across files

@@ -2,7 +2,10 @@
 
 A save is written whole after every move of the player and at the end of every hand, atomically (a new file
 created exclusively in the same folder, fsync, rename), so a crash leaves either the previous save or the new one,
-and no link planted beside the save can redirect the write.
+and no link planted beside the save can redirect the write. Hands already over are serialised once (the table keeps
+their text), so a move of a long match costs a copy of the text, not a YAML dump of every hand. A table holds an
+exclusive lock on its save (SaveLock): a second table on the same save is refused. The temporary files a killed
+table leaves are removed at the next save or resume and at exit.
 
 Saves are shared between people, so reading one is strict: the shared safe YAML reader, known fields only, exact
 types. Whether the hands agree with the rules (and with the save's own seed, scores and status) is checked by
@@ -14,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
+import re
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +30,11 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 from engine import safefile, safeyaml
 from engine.errors import UnreadableError
 from engine.text import escaped, quoted
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - a system without flock: saves are not locked
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = "jacknine match 1"
 MAX_SAVE_BYTES = 8 << 20
@@ -57,15 +67,29 @@ class MatchSave:
         return (self.ruleset, self.seat, self.seed, self.bots, self.max_hands) == \
             (other.ruleset, other.seat, other.seed, other.bots, other.max_hands)
 
-    def to_yaml(self) -> str:
+    def to_yaml(self, hand_texts: list[str] | None = None) -> str:
+        """The save as YAML. `hand_texts`, when given, are the first hands already written by `hand_yaml` (a hand
+        once over never changes): a long match then serialises only its header and its last hands, and the text
+        is the same as a whole dump."""
         data: dict[str, Any] = {
             "format": FORMAT, "ruleset": self.ruleset, "seat": self.seat, "seed": self.seed, "bots": self.bots,
             "max_hands": self.max_hands, "status": self.status, "scores": list(self.scores),
         }
         if self.winners is not None:
             data["winners"] = list(self.winners)
-        data["hands"] = self.hands
-        return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, width=120, allow_unicode=True)
+        if not self.hands:
+            return _dump(data) + "hands: []\n"
+        done = hand_texts[:len(self.hands)] if hand_texts is not None else []
+        return _dump(data) + "hands:\n" + "".join(done) + "".join(hand_yaml(h) for h in self.hands[len(done):])
+
+
+def _dump(data: Any) -> str:
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, width=120, allow_unicode=True)
+
+
+def hand_yaml(hand: dict[str, Any]) -> str:
+    """One hand as the item of the save's `hands` list (a top-level block list is indentless, as inside it)."""
+    return _dump([hand])
 
 
 # ------------------------------------------------------------------------------------------------ reading
@@ -237,26 +261,111 @@ def _new_file_mode(path: Path) -> int:
         return 0o666 & ~mask
 
 
-def write_atomic(path: Path, text: str) -> None:
+class SaveInUse(Exception):
+    """Another process holds the save (two tables playing one match would each overwrite the other)."""
+
+
+class SaveLock:
+    """An exclusive lock on the save file a table writes, held while the table plays.
+
+    The lock is on the file itself (flock), and a save is replaced by a rename, so each new file is locked before
+    it takes the save's name and the old one released after: another process opening the save at any moment finds
+    it locked. Where the system has no flock, nothing is locked."""
+
+    def __init__(self) -> None:
+        self.fd: int | None = None
+
+    def acquire(self, path: Path) -> None:
+        """Lock the save at `path` if it exists; SaveInUse if another process holds it."""
+        if fcntl is None:
+            return
+        for _ in range(20):
+            try:
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0))
+            except FileNotFoundError:
+                return                   # a new save: its first file is locked as it is written
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                same = os.fstat(fd).st_ino == os.stat(path).st_ino
+            except BlockingIOError:
+                os.close(fd)
+                raise SaveInUse from None
+            except OSError:
+                os.close(fd)
+                raise
+            if same:
+                self.swap(fd)
+                return
+            os.close(fd)                 # the holder replaced the file meanwhile: lock the new one
+        raise SaveInUse
+
+    def swap(self, fd: int | None) -> None:
+        old, self.fd = self.fd, fd
+        if old is not None:
+            with contextlib.suppress(OSError):
+                os.close(old)
+
+    def release(self) -> None:
+        self.swap(None)
+
+
+def _temp_pattern(path: Path) -> re.Pattern[str]:
+    # tempfile's names: 8 characters of lower-case letters, digits and '_'
+    return re.compile(r"\." + re.escape(path.name) + r"\.[a-z0-9_]{8}\.tmp")
+
+
+def remove_stale_temps(path: Path) -> int:
+    """Remove the temporary files a killed table left beside the save at `path` (our own name pattern, regular
+    files of this user only); call it holding the save's lock. The number removed."""
+    pattern = _temp_pattern(path)
+    removed = 0
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return 0
+    for name in names:
+        if not pattern.fullmatch(name):
+            continue
+        full = path.parent / name
+        try:
+            st = os.lstat(full)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid():
+                os.unlink(full)
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def write_atomic(path: Path, text: str, lock: SaveLock | None = None) -> None:
     """Replace `path` by `text` all at once: readers see the old file or the new one, never half of one.
 
     The temporary file is created exclusively (O_EXCL, a random name) in the save's folder, so nothing planted
     there, a symbolic link included, is followed or overwritten; the rename then replaces `path` itself (a link
-    at `path` is replaced, not followed)."""
+    at `path` is replaced, not followed: the table follows a link once, when the player names the save). With
+    `lock`, the new file is locked before it takes the save's name."""
     mode = _new_file_mode(path)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
+    held: int | None = None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             os.fchmod(f.fileno(), mode)
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+            if lock is not None and fcntl is not None:
+                held = os.dup(f.fileno())
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if held is not None:
+            os.close(held)
         raise
+    if lock is not None and held is not None:
+        lock.swap(held)
     # the rename itself must reach the disk too; some systems cannot open a folder, which is harmless
     with contextlib.suppress(OSError):
         dir_fd = os.open(path.parent, os.O_RDONLY)

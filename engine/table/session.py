@@ -32,7 +32,7 @@ from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
 from engine.table.prompt import EXPLAIN, HELP, QUIT, Parsed, parse_input, parse_suit, usage
 from engine.table.render import Labels, hand_summary, menu, safe, score_line, screen, suit_mark
-from engine.table.save import MatchSave, write_atomic
+from engine.table.save import MatchSave, SaveLock, hand_yaml, remove_stale_temps, write_atomic
 from engine.table.seats import table_direction
 from engine.text import escaped, quoted, shell_word
 
@@ -127,6 +127,8 @@ class Session:
         self.game = game
         self.config = config
         self.save_path = save_path
+        self.lock = SaveLock()
+        self.hand_texts: list[str] = []   # the YAML of each finished hand of `records`, written once
         self.console = console
         self.read_line = read_line
         self.labels = Labels(config.seat, symbols, game.n, game.rules.table.teams, table_direction(game))
@@ -164,10 +166,23 @@ class Session:
                          "over" if over else "in_progress", list(self.match.winners) if over else None)
 
     def save(self) -> None:
-        text = self.snapshot().to_yaml()
+        snap = self.snapshot()
+        for rec in self.records[len(self.hand_texts):]:
+            self.hand_texts.append(hand_yaml(rec))
+        text = snap.to_yaml(self.hand_texts)
         if text != self.written:
-            write_atomic(self.save_path, text)
+            write_atomic(self.save_path, text, self.lock)
             self.written = text
+
+    def hold_save(self) -> None:
+        """Lock the save for this table (SaveInUse if another table holds it) and remove the temporary files a
+        killed table left beside it."""
+        self.lock.acquire(self.save_path)
+        remove_stale_temps(self.save_path)
+
+    def release_save(self) -> None:
+        remove_stale_temps(self.save_path)
+        self.lock.release()
 
     def _restore(self, prior: MatchSave) -> None:
         """Replay the save's hands; refuse it (ResumeError) unless every field is what the replay gives, so that
@@ -283,6 +298,7 @@ class Session:
             return INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0
         finally:
             self.close_bots()
+            self.release_save()
         return 0
 
     def _new_bots(self, hand_index: int) -> None:

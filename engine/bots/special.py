@@ -1,0 +1,481 @@
+"""The heuristic's rules of thumb for the special options a rule file offers, read from the legal actions and the
+rules as data (never from a game's name): special contracts (`declare NAME`, in the declarations or offered as
+bids), claims of the remaining tricks, doubling steps and a fixed stake (in their window or inside the auction),
+the surrender offer and its answer, conceding, the seventh card as the trump, a `change` mark in a second round of
+bidding, the `partner` speech, melds and pairs.
+
+Each rule weighs the option against the plain one in game points, from the hand evaluation (model.py):
+- a sweep (a special contract, a claim, a refused surrender) by the chance that the player wins every trick
+  leading his top cards, estimated over random placements of the unseen cards (`sweep_chance`);
+- doubling and a fixed stake by the chance of the contract against its target (`make_chance`, `fail_chance`);
+- conceding only when the contract can no longer be made (it scores the same as losing it);
+- an option it knows nothing of is left alone, and a claim it does not know is made only when it is certain.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING
+
+from engine.bots.model import SPREAD_HANDS, Z_WEIGHT
+from engine.play.actions import Action
+from engine.play.base import AUCTION, UNDECIDED
+from engine.play.game import NO_TRUMP
+from engine.play.rules import SWEEP_REQUIRED, ContractRules
+
+if TYPE_CHECKING:
+    from engine.bots.policy import ContractPolicy, Knowledge
+
+SWEEP_SAMPLES = 48       # random placements of the unseen cards per sweep estimate
+MAKE_SD = 0.12           # spread of a side's card points about the hand evaluation's estimate (share of the pack)
+BID_SLACK = 0.03         # how far over its bid a bidder's own estimate lies, as the auction goes (share)
+DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (share of the pack)
+DOUBLE_CHANCE = 0.80     # the other side doubles when the contract fails at least this often (a redouble may come)
+REDOUBLE_CHANCE = 0.60   # the bidding side redoubles, or takes a fixed stake, when it makes the contract this often
+AUCTION_REDOUBLE_EXTRA = 0.15   # a redouble inside the auction needs this much more
+OTHER_SIDE_MAKES = 0.6   # how often a contract of the other side is made, as the heuristic sees it blind
+DECLARE_EDGE = 0.25      # game points by which a special contract must beat playing the plain one
+MIN_SWEEP = 0.5          # never play for every trick with less chance than this
+CHANGE_GAIN = 1.0        # hand-evaluation units a new trump must gain for the holder to fold anew
+PARTNER_ASK_Z = -0.5     # a hand this weak (standard deviations) asks its partner to speak for it
+
+
+def phi(x: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def strengths_desc(strength: list[int], m: int) -> list[int]:
+    out: list[int] = []
+    while m:
+        low = m & -m
+        out.append(strength[low.bit_length() - 1])
+        m ^= low
+    out.sort(reverse=True)
+    return out
+
+
+def top_strength(strength: list[int], m: int) -> int:
+    best = -1
+    while m:
+        low = m & -m
+        s = strength[low.bit_length() - 1]
+        if s > best:
+            best = s
+        m ^= low
+    return best
+
+
+class SpecialRules:
+    """The special decisions of one game's contract policy."""
+
+    def __init__(self, policy: ContractPolicy) -> None:
+        self.policy = policy
+        self.model = policy.model
+        self.game = policy.game
+        self._side_spread: dict[int, tuple[float, float]] = {}
+
+    # --- estimates --------------------------------------------------------------------------------------------
+    def band_values(self, k: Knowledge) -> tuple[int, int]:
+        """(made, failed) game points of the standing contract, before doubling."""
+        band = self.game.band_for(k.bid, k.facts.round if k.facts.round > 0 else 1)
+        if band is None:
+            return 1, -1
+        return band.made, band.failed
+
+    def side_estimate(self, k: Knowledge) -> float:
+        """Card points the seat's side may expect with the trump the seat knows (its best suit when it does not)."""
+        m = self.model
+        held = k.held
+        if k.trump >= 0:
+            units = m.units(held, k.trump)
+        else:
+            units = m.best_trump(held, m.no_trumps)[1]
+        return m.expected(k.seat, held, units)
+
+    def make_chance(self, k: Knowledge, bid: int, doubled: bool) -> float:
+        """The chance that the seat's side, holding the contract at `bid`, reaches it (a double against it told)."""
+        total = self.model.total
+        est = self.side_estimate(k) - (DOUBLED_SIGNAL * total if doubled else 0.0)
+        return phi((est - bid) / (MAKE_SD * total))
+
+    def fail_chance(self, k: Knowledge) -> float:
+        """The chance that the other side's contract fails, from how much stronger than a random hand the seat's
+        cards are with the trump as far as the seat knows it (its bidder bid about what it expected)."""
+        m = self.model
+        held = k.held
+        n = held.bit_count()
+        if n == 0:
+            return 0.0
+        if k.trump >= 0:
+            mean, sd = m.spread(n)
+            units = m.units(held, k.trump)
+        else:   # the trump unknown: the top cards only (the bidder's trump is seldom the seat's own long suit)
+            mean, sd = self.side_spread(n)
+            units = m.units(held, NO_TRUMP)
+        z = (units - mean) / sd
+        x = (Z_WEIGHT * z - BID_SLACK) / MAKE_SD
+        return phi(x)
+
+    def side_spread(self, n: int) -> tuple[float, float]:
+        """Mean and standard deviation of the no-trump evaluation of random n-card hands (fixed seed)."""
+        out = self._side_spread.get(n)
+        if out is None:
+            rng = random.Random(4321 + n)
+            deck = list(range(self.game.size))
+            xs: list[float] = []
+            for _ in range(SPREAD_HANDS):
+                hand = 0
+                for c in rng.sample(deck, n):
+                    hand |= 1 << c
+                xs.append(self.model.units(hand, NO_TRUMP))
+            mean = sum(xs) / len(xs)
+            sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
+            out = self._side_spread[n] = (mean, max(sd, 1e-6))
+        return out
+
+    def sweep_chance(self, k: Knowledge, threats: int, trump: int, strength: list[int], helpers: int = 0) -> float:
+        """The chance that the seat wins every remaining trick leading its cards from the top (trumps first), over
+        random placements of the cards it cannot see; only the seats in `threats` (a mask) may win a trick from it.
+        A seat holding a card above one of the player's cards of that suit wins a trick unless it must play that
+        card before (it holds no more cards of the suit than the player has led above it). A seat in `helpers` (a
+        partner who plays but must not win) follows under the player when it can, and loses the sweep only when
+        forced to follow above him."""
+        g = self.game
+        mine = k.held
+        f = k.facts
+        others = [s for s in range(len(f.sizes)) if s != k.seat]
+        unknown_ids: list[int] = []
+        m = f.unknown
+        while m:
+            low = m & -m
+            unknown_ids.append(low.bit_length() - 1)
+            m ^= low
+        if sum(f.sizes[s] for s in others) != len(unknown_ids):
+            return 0.0
+        mine_desc = [strengths_desc(strength, mine & g.suit_masks[s]) for s in range(g.nsuits)]
+        # certain losses: a card above the top of a suit the player holds, when every other seat is a threat
+        everyone = all((threats | helpers) >> s & 1 for s in others)
+        if everyone:
+            for s in range(g.nsuits):
+                if mine_desc[s] and top_strength(strength, f.unknown & g.suit_masks[s]) > mine_desc[s][0]:
+                    return 0.0
+        ruff_early = f.concealed and not g.rules.play.bidder_leads_trump_freely
+        rng = random.Random(mine * 1000003 + f.unknown)
+        won = 0
+        for _ in range(SWEEP_SAMPLES):
+            rng.shuffle(unknown_ids)
+            at = 0
+            ok = True
+            for s in others:
+                n = f.sizes[s]
+                if (threats | helpers) >> s & 1 and n:
+                    h = 0
+                    for c in unknown_ids[at:at + n]:
+                        h |= 1 << c
+                    if helpers >> s & 1:
+                        if not self._ducks(h, mine_desc, strength):
+                            ok = False
+                            break
+                    elif not self._holds_off(h, mine_desc, trump, strength, ruff_early):
+                        ok = False
+                        break
+                at += n
+            if ok:
+                won += 1
+        return won / SWEEP_SAMPLES
+
+    def _holds_off(self, h: int, mine_desc: list[list[int]], trump: int, strength: list[int],
+                   ruff_early: bool) -> bool:
+        """Whether the player beats every card of the other hand `h` in every suit he leads (see sweep_chance).
+        `ruff_early`: the trumps cannot be drawn first (a concealed trump its holder may not lead), so a hand with
+        a trump ruffs the first side suit it runs out of."""
+        g = self.game
+        if trump >= 0:
+            theirs = (h & g.suit_masks[trump]).bit_count()
+            if theirs > len(mine_desc[trump]):
+                return False     # a trump left to ruff with once trumps are drawn
+            if theirs and ruff_early:
+                for s in range(g.nsuits):
+                    if s != trump and (h & g.suit_masks[s]).bit_count() < len(mine_desc[s]):
+                        return False
+        for s in range(g.nsuits):
+            led = mine_desc[s]
+            if not led:
+                continue
+            hs = h & g.suit_masks[s]
+            if not hs:
+                continue
+            n = hs.bit_count()
+            i = min(n, len(led)) - 1
+            if led[i] < top_strength(strength, hs):
+                return False
+        return True
+
+    def _ducks(self, h: int, mine_desc: list[list[int]], strength: list[int]) -> bool:
+        """Whether a helping partner holding `h` can follow under every card the player leads."""
+        g = self.game
+        for s in range(g.nsuits):
+            led = mine_desc[s]
+            hs = h & g.suit_masks[s]
+            if not led or not hs:
+                continue
+            theirs = strengths_desc(strength, hs)
+            for x in led:
+                if not theirs:
+                    break
+                j = 0
+                while j < len(theirs) and theirs[j] > x:
+                    j += 1
+                if j == len(theirs):
+                    return False      # every card left is above the lead: forced to win it
+                theirs.pop(j)
+        return True
+
+    def certain_sweep(self, k: Knowledge) -> bool:
+        """A claim the heuristic can prove: on lead, every card it holds beats every unseen card of its suit, and
+        no unseen trump outlasts its own trumps."""
+        g = self.game
+        if not k.facts.leading or k.trump == UNDECIDED:
+            return False
+        mine = k.held
+        unknown = k.facts.unknown
+        strength = k.strength
+        for s in range(g.nsuits):
+            ms = mine & g.suit_masks[s]
+            if not ms:
+                continue
+            out = unknown & g.suit_masks[s]
+            if out and top_strength(strength, out) > min(strengths_desc(strength, ms)):
+                return False
+        if k.trump >= 0:
+            theirs = (unknown & g.suit_masks[k.trump]).bit_count()
+            if theirs and theirs > (mine & g.suit_masks[k.trump]).bit_count():
+                return False
+        return True
+
+    def plain_value(self, k: Knowledge) -> float:
+        """What the plain contract is worth to the seat's side, in game points (0: no contract yet)."""
+        if k.bidder < 0:
+            return 0.0
+        made, failed = self.band_values(k)
+        mult = k.facts.multiplier
+        if k.partners(k.seat, k.bidder):
+            p = self.make_chance(k, k.bid, mult > 1)
+            return (p * made + (1 - p) * failed) * mult
+        return -(OTHER_SIDE_MAKES * made + (1 - OTHER_SIDE_MAKES) * failed) * mult
+
+    def contract_sweep(self, k: Knowledge, c: ContractRules) -> float:
+        """The chance of the seat winning every trick of special contract `c`: its partner's cards are a threat
+        unless the partner sits out."""
+        g = self.game
+        threats = helpers = 0
+        for s in range(len(k.facts.sizes)):
+            if s == k.seat:
+                continue
+            if not k.partners(s, k.seat):
+                threats |= 1 << s
+            elif not c.partner_sits_out:
+                helpers |= 1 << s
+        trump = NO_TRUMP if c.no_trumps else (k.trump if k.trump >= 0 else NO_TRUMP)
+        strength = g.strength_for(NO_TRUMP) if c.no_trumps else k.strength
+        return self.sweep_chance(k, threats, trump, strength, helpers)
+
+    # --- the decisions ----------------------------------------------------------------------------------------
+    def worth_declaring(self, k: Knowledge, legal: tuple[Action, ...]) -> Action | None:
+        """The `declare NAME` worth most when it beats the plain contract, the full hand held; None otherwise."""
+        if k.held.bit_count() < self.game.cards_each:
+            for a in legal:   # on part of the hand: only what the engine or the cards make certain
+                if a.verb == "declare" and self.policy.declares_in_auction(k, a):
+                    return a
+            return None
+        best: Action | None = None
+        best_ev = self.plain_value(k) + DECLARE_EDGE
+        for a in legal:
+            if a.verb != "declare":
+                continue
+            c = self.game.contracts.get(a.arg)
+            if c is None:
+                if self.certain_sweep(k):
+                    return a
+                continue
+            if not c.played and c.sure_sweep == SWEEP_REQUIRED:
+                return a   # a sure sweep shown scores without risk (the engine offers it only then)
+            if k.phase == AUCTION and self.policy.declares_in_auction(k, a):
+                return a
+            p = self.contract_sweep(k, c)
+            if p < MIN_SWEEP:
+                continue
+            ev = p * c.made + (1 - p) * c.failed
+            if ev > best_ev:
+                best, best_ev = a, ev
+        return best
+
+    def declare(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        best = self.worth_declaring(k, legal)
+        return best if best is not None else self.unknown(k, legal)
+
+    def bid(self, k: Knowledge, legal: tuple[Action, ...], plain: Action) -> Action:
+        """The auction: a special contract offered as a bid, a doubling step inside the auction, the `partner`
+        speech and a `change` mark, each weighed on top of the plain bid or pass."""
+        d = self.worth_declaring(k, legal)
+        if d is not None:
+            return d
+        names = self.game.doubling_names
+        for a in legal:
+            if a.verb in names and self.auction_double(k, a):
+                return a
+        if plain.verb == "pass" and k.facts.speaking_for < 0 and not self.policy.partner_holds_bid(k):
+            for a in legal:
+                if a.verb == "partner" and self.model.z(k.held) < PARTNER_ASK_Z:
+                    return a
+        if k.trump >= 0 and self.wants_change(k):
+            marked = plain.arg + " change" if plain.arg else "change"
+            for a in legal:
+                if a.verb == plain.verb and a.arg == marked:
+                    return a
+        return plain
+
+    def auction_double(self, k: Knowledge, a: Action) -> bool:
+        """A doubling step of the standing bid, said in the auction: by its side when sure of it, by the other
+        side when it fails often enough."""
+        hb = k.standing
+        if hb < 0:
+            return False
+        bid = k.facts.high
+        if k.partners(k.seat, hb):
+            # only the standing bidder knows the suit he bid on; the auction may still go on over it
+            if hb != k.seat:
+                return False
+            return self.make_chance(k, bid, True) >= REDOUBLE_CHANCE + AUCTION_REDOUBLE_EXTRA
+        return self.fail_chance(k) >= DOUBLE_CHANCE
+
+    def wants_change(self, k: Knowledge) -> bool:
+        """The holder folds anew when another suit is now clearly his best trump."""
+        m = self.model
+        held = k.held
+        suit, units = m.best_trump(held, False)
+        return suit >= 0 and suit != k.trump and units >= m.units(held, k.trump) + CHANGE_GAIN
+
+    def trump(self, k: Knowledge, legal: tuple[Action, ...], plain: Action) -> Action:
+        """The trump step: the seventh card when no suit is worth naming yet, conceding a contract already lost."""
+        for a in legal:
+            if a.verb == "concede" and self.lost_for_sure(k):
+                return a
+            if a.verb == "trump" and a.arg == "seventh" and self.seventh_better(k):
+                return a
+        return plain
+
+    def seventh_better(self, k: Knowledge) -> bool:
+        """No suit holds two of the cards yet and none of them is a top card: a suit named now would hold one trump
+        where the seventh card's suit holds it and whatever more of that suit comes."""
+        g = self.game
+        hand = k.hand
+        for s in range(g.nsuits):
+            if (hand & g.suit_masks[s]).bit_count() > 1 or hand & self.model.top_mask[s]:
+                return False
+        return True
+
+    def double(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        """A doubling window: the other side doubles when the contract fails often enough; the bidding side takes
+        the largest stake (a redouble or a fixed stake) when it makes it often enough."""
+        g = self.game
+        d = g.rules.doubling
+        fs = d.fixed_stake if d is not None else None
+        passing = self.unknown(k, legal)
+        if k.bidder < 0 or d is None:
+            return passing
+        mult = k.facts.multiplier
+        if k.partners(k.seat, k.bidder):
+            if k.trump < 0 or self.make_chance(k, k.bid, mult > 1) < REDOUBLE_CHANCE:
+                return passing
+            made, _ = self.band_values(k)
+            best: Action | None = None
+            best_stake = made * mult
+            for a in legal:
+                if fs is not None and a.verb == fs.name:
+                    stake = fs.value
+                elif a.verb in g.doubling_names:
+                    step = d.steps[g.doubling_names.index(a.verb)]
+                    stake = made * mult * step.multiplier + step.adds
+                else:
+                    continue
+                if stake > best_stake:
+                    best, best_stake = a, stake
+            return best if best is not None else passing
+        if self.fail_chance(k) >= DOUBLE_CHANCE:
+            for a in legal:
+                if a.verb in g.doubling_names:
+                    return a
+        return passing
+
+    def answer(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        """The bidder's answer to a surrender: refuse when playing on for every trick is worth more."""
+        at = self.game.rules.all_tricks
+        accept = refuse = None
+        for a in legal:
+            if a.verb == "accept":
+                accept = a
+            elif a.verb == "refuse":
+                refuse = a
+        if accept is None or refuse is None or at is None:
+            return first_of_pass(legal)
+        made, failed = self.band_values(k)
+        mult = k.facts.multiplier
+        threats = 0
+        for s in range(len(k.facts.sizes)):
+            if not k.partners(s, k.seat):
+                threats |= 1 << s
+        p = self.sweep_chance(k, threats, k.trump if k.trump >= 0 else NO_TRUMP, k.strength)
+        refused = p * made * at.multiplier * mult + (1 - p) * failed * at.refused_loss_multiplier * mult
+        return refuse if refused > made * mult else accept
+
+    def lost_for_sure(self, k: Knowledge) -> bool:
+        """The bidding side can no longer reach its target with every card point still to come."""
+        f = k.facts
+        if k.bidder < 0 or not f.points or f.target <= 0:
+            return False
+        side = k.team_of[k.bidder]
+        if side >= len(f.points):
+            return False
+        still = self.model.total - sum(f.points)
+        return f.points[side] + still < f.target
+
+    def offer_surrender(self, k: Knowledge) -> bool:
+        """The other side offers to surrender once the bidders have made their contract and won every trick: an
+        accepted offer costs it the single value instead of the sweep's, a refused one risks the bidders double."""
+        f = k.facts
+        if k.bidder < 0 or f.lost_trick or f.tricks == 0:
+            return False
+        side = k.team_of[k.bidder]
+        return side < len(f.points) and f.points[side] >= f.target > 0
+
+    def play_extra(self, k: Knowledge, extras: list[Action]) -> Action | None:
+        for a in extras:
+            v = a.verb
+            if v == "show":
+                return a
+            if v == "surrender" and self.offer_surrender(k):
+                return a
+            if v == "concede" and self.lost_for_sure(k):
+                return a
+            if v == "declare":
+                c = self.game.contracts.get(a.arg)
+                if c is None and self.certain_sweep(k):
+                    return a
+        return None
+
+    def unknown(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        """Where the heuristic has no rule: pass if it may, else the first action."""
+        return first_of_pass(legal)
+
+
+def first_of_pass(legal: tuple[Action, ...]) -> Action:
+    for a in legal:
+        if a.verb == "pass" and not a.arg:
+            return a
+    for a in legal:
+        if a.verb == "pass":
+            return a
+    return legal[0]
