@@ -300,12 +300,12 @@ class AuctionPhase(StateData):
             self.last_was_pass = True
         elif verb == rules.verb:
             forced = rules.dealer_must_bid and self._dealer_forced(p)
-            parts = a.arg.split()
-            self.high = int(parts[0])
-            self.high_suit = parts[1] if len(parts) > 1 and parts[1] != "change" else ""
+            value, suit, change = self.game.bid_terms(a.arg)
+            self.high = value
+            self.high_suit = suit
             self.high_bidder = p
             if self.round == 2:
-                self._second_round_bid(p, parts[-1] == "change")
+                self._second_round_bid(p, change)
             self.passes = 0
             self.bids_made[p] += 1
             self.round_bids += 1

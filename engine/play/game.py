@@ -5,7 +5,7 @@ tables that would grow with 2^(cards in a suit) are filled lazily, only for the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.cards import DeckLayout
 from engine.errors import ArgumentError
@@ -34,6 +34,8 @@ except ImportError:  # an interpreter without CPython's accelerator module
 NO_TRUMP = -1
 SMALL_SUIT = 12                 # cards in a suit up to which play choices are a list indexed by the holding
 AUCTION_CACHE_LIMIT = 200_000   # actions kept in cached auction choices (about 1.6 MB of references)
+# Generators kept for `shuffled_deal` to re-seed (module-wide, so no Game holds one: games stay copyable)
+_SPARE_GENERATORS: Final[list[_Generator]] = []
 TRUMP_POWER = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
 
 
@@ -128,6 +130,7 @@ class Game:
         small = self.block <= SMALL_SUIT
         self._play_rows: list[list[tuple[Action, ...] | None]] = (
             [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
+        self._bid_terms: dict[str, tuple[int, str, bool]] = {}
         self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
 
     # --- actions --------------------------------------------------------------------------------------
@@ -145,6 +148,17 @@ class Game:
 
     def intern(self, a: Action) -> Action:
         return self.action(a.seat, a.verb, a.arg)
+
+    def bid_terms(self, arg: str) -> tuple[int, str, bool]:
+        """(value, suit or '', marked `change`) of a legal bid's argument text ('30 NT change' -> (30, 'NT', True)),
+        read once per text: the auction applies the same few bids hand after hand."""
+        terms = self._bid_terms.get(arg)
+        if terms is None:
+            parts = arg.split()
+            terms = (int(parts[0]), parts[1] if len(parts) > 1 and parts[1] != "change" else "", parts[-1] == "change")
+            if len(self._bid_terms) < AUCTION_CACHE_LIMIT:  # only legal bids come here; bounded all the same
+                self._bid_terms[arg] = terms
+        return terms
 
     def suit_plays(self, seat: int, suit: int, bits: int) -> tuple[Action, ...]:
         """The play actions of the cards `bits` (relative to the suit's first card) of one suit, in id order;
@@ -189,11 +203,20 @@ class Game:
         """Cards each seat receives, in order, from a seeded shuffle (the same seed deals the same cards)."""
         # Fisher-Yates on random(): fixed by the seed alone, and faster than random.shuffle. The C generator that
         # random.Random wraps deals the same numbers for the same seed, without the Python-level set-up.
-        rand = _Generator(seed).random
+        # Seeding a generator costs more than the shuffle, so spare generators are kept and re-seeded (the same
+        # numbers as a new one): each deal pops one (atomic, so threads never share one) and hands it back.
+        try:
+            gen = _SPARE_GENERATORS.pop()
+        except IndexError:
+            gen = _Generator(seed)
+        else:
+            gen.seed(seed)
+        rand = gen.random
         deck = list(range(self.size))
         for i in range(self.size - 1, 0, -1):
             j = int(rand() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
+        _SPARE_GENERATORS.append(gen)
         return self.deal_in_order(deck, dealer)
 
     def deal_in_order(self, order: list[int], dealer: int) -> list[list[int]]:

@@ -403,11 +403,13 @@ class State(TrickPhase):
             # fast path: a card is legal when one of its copies is in the legal mask
             if self._legal is None:
                 self.legal_actions()
-            mask = self._legal_mask
-            for c in self.game.code_ids.get(action.arg, ()):
-                if mask >> c & 1:
-                    self._play_card_id(action.seat, c)
-                    return
+            ids = self.game.code_ids.get(action.arg)
+            if ids is not None:     # (a typed list: the compiled loop runs on it directly)
+                mask = self._legal_mask
+                for c in ids:
+                    if mask >> c & 1:
+                        self._play_card_id(action.seat, c)
+                        return
         legal = self.legal_actions()
         # legal actions are interned, so identity decides (an equal action from elsewhere is interned first)
         if not _holds(legal, action):

@@ -215,16 +215,26 @@ class TrickPhase(ContractPhases):
                 if self._extras:    # (a new empty list only when there were extras: no allocation per card)
                     self._extras = []
                 self._mask_ready = True
-                return g.suit_plays(p, self.led, follow >> (self.led * g.block))
+                led = self.led
+                bits = follow >> (led * g.block)
+                rows = g._play_rows
+                if rows:    # Game.suit_plays' table read here, with no call, once the holding has occurred
+                    seen = rows[p * g.nsuits + led][bits]
+                    if seen is not None:
+                        return seen
+                return g.suit_plays(p, led, bits)
         mask = self._play_mask()
-        out = list(self._extras)
+        # the other actions, then each suit's cached tuple: joined only where two parts are not empty, so a hand
+        # down to one playable suit builds nothing
+        out: tuple[Action, ...] = tuple(self._extras) if self._extras else ()
         block = g.block
         bm = (1 << block) - 1
         for s in range(g.nsuits):
             v = mask >> (s * block) & bm
             if v:
-                out.extend(g.suit_plays(p, s, v))
-        return tuple(out)
+                plays = g.suit_plays(p, s, v)
+                out = out + plays if out else plays
+        return out
 
     def _blind_options(self, p: int, h: int, led: int, owner: bool) -> int:
         """play.blind_cut: a void player plays any card face down; the bidder as bidder_while_concealed says, the
