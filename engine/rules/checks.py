@@ -21,8 +21,8 @@ from engine.rules.yamlpos import KeyPath, dotted
 
 Check = Callable[[Ruleset], Iterator[Finding]]
 
-# Bounds on what multiplies (the family's largest games: 304 bids 160-304 in tens, 15 bids; 56 for eight players,
-# 29 bids naming one of 5 trumps). The deck needs none beyond its types (4 suits x 13 ranks x 2 copies): the
+# Bounds on what multiplies (the family's largest shipped files: 15 bids in tens from 160, eight players, bids
+# naming one of 5 trumps). The deck needs none beyond its types (4 suits x 13 ranks x 2 copies): the
 # engine's tables grow with the cards, never with the holdings of a suit.
 MAX_BIDS = 500
 MAX_BID_ACTIONS = 10_000  # players x bids x trump choices named in a bid

@@ -264,7 +264,7 @@ class BidderWhileConcealed(Section):
     ] = Field("discard_plain_or_call_and_play_indicator",
               description="When a plain suit is led and the bidder cannot follow: discard a plain card or call and "
               "play the indicator (pagat); discard anything or call and play any trump (Wikipedia); discard "
-              "anything, a trump-suit card having no power, or call and play the indicator (Kerala house rules).")
+              "anything, a trump-suit card having no power, or call and play the indicator (a regional house rule).")
 
 
 class Play(Section):
@@ -331,8 +331,8 @@ SwitchedOff = Literal["melds", "claims"]
 
 
 class SpecialContract(Section):
-    """A contract to win every trick, or a hand shown instead of played: a declaration (Thani, Single Hand, Cot on
-    four cards, a sure sweep laid down). Who may declare it, in which window, what it undertakes, how sure the
+    """A contract to win every trick, or a hand shown instead of played: a declaration (every trick alone, every
+    trick on four cards, a sure sweep laid down). Who may declare it, in which window, what it undertakes, how sure the
     declarer's cards must be, what it is worth, and whether play stops."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `declare NAME`.")]
@@ -494,7 +494,7 @@ class Surrender(Section):
 
 
 class AllTricks(Section):
-    """Cot: the bidding team winning every trick scores more."""
+    """A sweep bonus: the bidding team winning every trick scores more."""
 
     multiplier: Annotated[int, Field(ge=1)] = 2
     surrender: Surrender | None = None

@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from engine.rules.load import check_ruleset, shipped_rulesets
+from engine.rules.load import DEFAULT_RULESET, check_ruleset, shipped_rulesets
 from engine.rules.model import Ruleset
 
 GENERATOR = "python -m engine.rules.reference write"
@@ -79,8 +79,6 @@ MEANINGS: dict[str, str] = {
     "Annul.trump_never_exposed": "A hand in which the trump was never exposed is annulled.",
 }
 
-# The order in which shipped files are searched for an example: the base games, then the house rules.
-_BASE_FIRST = ("twenty-eight", "twenty-nine", "fifty-six")
 EXAMPLE_WIDTH = 90  # characters of an example shown in the table; longer values are cut with " ..."
 
 
@@ -241,7 +239,11 @@ def walk(model: type[BaseModel] = Ruleset, prefix: str = "") -> Iterator[tuple[s
 def _examples() -> dict[str, tuple[Any, str]]:
     """Each path a shipped file writes, with the value and the file's name (base games first)."""
     files = shipped_rulesets()
-    order = [n for n in _BASE_FIRST if n in files] + sorted(n for n in files if n not in _BASE_FIRST)
+    data = {n: yaml.safe_load(p.read_text(encoding="utf-8")) for n, p in files.items()}
+    # the default game first, then the other files that extend nothing, then the house rules
+    base = sorted((n for n, d in data.items() if isinstance(d, dict) and "extends" not in d),
+                  key=lambda n: (n != DEFAULT_RULESET, n))
+    order = base + sorted(n for n in files if n not in base)
     found: dict[str, tuple[Any, str]] = {}
 
     def visit(node: Any, path: str, name: str) -> None:
@@ -255,8 +257,7 @@ def _examples() -> dict[str, tuple[Any, str]]:
                 visit(v, path + "[]", name)
 
     for name in order:
-        data = yaml.safe_load(files[name].read_text(encoding="utf-8"))
-        visit(data, "", name)
+        visit(data[name], "", name)
     return found
 
 

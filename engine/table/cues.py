@@ -26,8 +26,8 @@ def winning_seat(state: State, seat: int) -> int | None:
 
 
 def new_cards(state: State, seat: int) -> set[str]:
-    """The cards of the seat's latest deal when it was not the first (the four new cards after the second deal
-    of twenty-eight), as long as no trick has been played; else nothing."""
+    """The cards of the seat's latest deal when it was not the first (the four new cards after a second deal
+    of four), as long as no trick has been played; else nothing."""
     if not 0 <= seat < state.n or state.tricks or seat in state.trick_seats or state.is_terminal:
         return set()
     given = state.given[seat]
