@@ -21,7 +21,7 @@ from engine.bots.model import (
     RAISE_Z,
     HandModel,
 )
-from engine.bots.special import SpecialRules
+from engine.bots.special import SpecialRules, top_strength
 from engine.play.actions import Action
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.rules import SWEEP_REQUIRED
@@ -352,22 +352,11 @@ class ContractPolicy:
             if not mine:
                 continue
             others = g.suit_masks[s] & ~hand
-            if others and max_strength(strength, others) >= min_strength(strength, mine):
+            if others and top_strength(strength, others) >= min_strength(strength, mine):
                 return False
         if keeps_trump and k.trump >= 0:
             return not g.suit_masks[k.trump] & ~hand & ~k.own_indicator
         return True
-
-
-def max_strength(strength: list[int], m: int) -> int:
-    best = -1
-    while m:
-        low = m & -m
-        s = strength[low.bit_length() - 1]
-        if s > best:
-            best = s
-        m ^= low
-    return best
 
 
 def min_strength(strength: list[int], m: int) -> int:

@@ -30,7 +30,7 @@ _flags_take_no_value()
 
 app = typer.Typer(
     name="jacknine",
-    help="Play, check and simulate the Jack-Nine family of card games (28, 29, 40, 56 and house rules).",
+    help="Play, check and simulate the Jack-Nine family of card games (every game a YAML rule file states).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -58,7 +58,7 @@ def _root(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
                                           callback=_show_version)] = False,
 ) -> None:
-    """Play, check and simulate the Jack-Nine family of card games (28, 29, 40, 56 and house rules)."""
+    """Play, check and simulate the Jack-Nine family of card games (every game a YAML rule file states)."""
 
 
 def _register_all() -> None:

@@ -141,14 +141,14 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
         return low, "pair"
     # declare NAME
     if not _NAME.fullmatch(arg):
-        raise RecordError(f"'{shown}': declare takes the name of a contract, e.g. 'declare thani'")
+        raise RecordError(f"'{shown}': declare takes a contract's name from the rule file")
     return low, arg
 
 
 _EXAMPLE = {"bid": "e.g. 'bid 16' or 'bid 30 NT'", "raise": "e.g. 'raise 24'", "play": "a card, e.g. 'play JS'",
             "trump": "a card, a suit, seventh or last, e.g. 'trump 9D', 'trump D'",
             "show": "'show pair', or a meld and its suit, e.g. 'show jodi H'",
-            "declare": "a contract's name, e.g. 'declare thani'"}
+            "declare": "the name of a contract or claim the rule file defines"}
 
 
 def _trump_word(word: str, shown: str, allow_card: bool) -> str:
