@@ -56,7 +56,7 @@ def view_knowledge(seen: Seen) -> Knowledge:
     facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
                   len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
                   v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high,
-                  v.trump_concealed)
+                  v.trump_concealed, v.provable)
     return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength, bidder, v.bid or 0,
                      last_bidder(v), team_of, facts)
 
@@ -86,8 +86,9 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
             return taken
     if cards and policy is not None and not policy.never and _helps_lone_partner(seen):
         return _duck(game, seen, cards)
-    if "declare" in extras and sure_of_the_rest(game, seen):
-        return extras["declare"]   # a declaration before a trick: every trick left is his
+    if "declare" in extras and sure_of_the_rest(game, seen) and (
+            policy is None or policy.never or game.contracts.get(extras["declare"].arg) is not None):
+        return extras["declare"]   # a declaration before a trick: every trick left is his (a claim: see above)
     power = None if v.trump_concealed else seen.trump
     me = v.seat
     if not trick:

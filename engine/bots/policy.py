@@ -36,12 +36,14 @@ class Facts:
     the bidding side has lost a trick; `tricks`: tricks finished; `leading`: the seat is to lead; `special`: a
     special contract is under way; `round`: the round of bidding that fixed the contract (0: none);
     `speaking_for`: the seat whose speech this seat is making (-1: its own); `high`: the standing bid's number
-    in the auction; `concealed`: the trump is face down."""
+    in the auction; `concealed`: the trump is face down; `provable`: the claims (special.claims) among the legal
+    actions that the seat can prove now from its own knowledge, as its view says (None: not known, in a state
+    read by the search's rollouts)."""
 
     def __init__(self, unknown: int = 0, sizes: list[int] | None = None, points: list[int] | None = None,
                  target: int = 0, multiplier: int = 1, lost_trick: bool = False, tricks: int = 0,
                  leading: bool = False, special: bool = False, round_: int = 0, speaking_for: int = -1,
-                 high: int = 0, concealed: bool = False) -> None:
+                 high: int = 0, concealed: bool = False, provable: tuple[Action, ...] | None = None) -> None:
         self.unknown = unknown
         self.sizes = sizes if sizes is not None else []
         self.points = points if points is not None else []
@@ -55,6 +57,7 @@ class Facts:
         self.speaking_for = speaking_for
         self.high = high
         self.concealed = concealed
+        self.provable = provable
 
 
 class Knowledge:

@@ -56,6 +56,19 @@ def strengths_desc(strength: list[int], m: int) -> list[int]:
     return out
 
 
+def side_orders(mine_desc: list[list[int]], trump: int) -> list[list[int]]:
+    """Every order in which a player may run his side suits (those he holds but the trump)."""
+    suits = [s for s in range(len(mine_desc)) if s != trump and mine_desc[s]]
+    out: list[list[int]] = [[]]
+    for s in suits:
+        grown: list[list[int]] = []
+        for o in out:
+            for i in range(len(o) + 1):
+                grown.append(o[:i] + [s] + o[i:])
+        out = grown
+    return out
+
+
 def top_strength(strength: list[int], m: int) -> int:
     best = -1
     while m:
@@ -155,19 +168,22 @@ class SpecialRules:
         if sum(f.sizes[s] for s in others) != len(unknown_ids):
             return 0.0
         mine_desc = [strengths_desc(strength, mine & g.suit_masks[s]) for s in range(g.nsuits)]
-        # certain losses: a card above the top of a suit the player holds, when every other seat is a threat
-        everyone = all((threats | helpers) >> s & 1 for s in others)
+        # certain losses: a card above the top of a suit the player holds, when every other seat is a threat (a
+        # helping partner may hold it and follow under with a smaller one)
+        everyone = all(threats >> s & 1 for s in others)
         if everyone:
             for s in range(g.nsuits):
                 if mine_desc[s] and top_strength(strength, f.unknown & g.suit_masks[s]) > mine_desc[s][0]:
                     return 0.0
-        ruff_early = f.concealed and not g.rules.play.bidder_leads_trump_freely
+        ruff_early = trump >= 0 and f.concealed and not g.rules.play.bidder_leads_trump_freely
+        orders = side_orders(mine_desc, trump) if ruff_early else [[]]
+        wins = [0] * len(orders)
         rng = random.Random(mine * 1000003 + f.unknown)
-        won = 0
         for _ in range(SWEEP_SAMPLES):
             rng.shuffle(unknown_ids)
             at = 0
             ok = True
+            hands: list[int] = []
             for s in others:
                 n = f.sizes[s]
                 if (threats | helpers) >> s & 1 and n:
@@ -178,28 +194,25 @@ class SpecialRules:
                         if not self._ducks(h, mine_desc, strength):
                             ok = False
                             break
-                    elif not self._holds_off(h, mine_desc, trump, strength, ruff_early):
+                    elif not self._holds_off(h, mine_desc, trump, strength):
                         ok = False
                         break
+                    else:
+                        hands.append(h)
                 at += n
-            if ok:
-                won += 1
-        return won / SWEEP_SAMPLES
+            if not ok:
+                continue
+            for i, order in enumerate(orders):
+                if not ruff_early or self._no_early_ruff(hands, order, mine_desc, trump):
+                    wins[i] += 1
+        return max(wins) / SWEEP_SAMPLES
 
-    def _holds_off(self, h: int, mine_desc: list[list[int]], trump: int, strength: list[int],
-                   ruff_early: bool) -> bool:
-        """Whether the player beats every card of the other hand `h` in every suit he leads (see sweep_chance).
-        `ruff_early`: the trumps cannot be drawn first (a concealed trump its holder may not lead), so a hand with
-        a trump ruffs the first side suit it runs out of."""
+    def _holds_off(self, h: int, mine_desc: list[list[int]], trump: int, strength: list[int]) -> bool:
+        """Whether the player beats every card of the other hand `h` in every suit he leads, his trumps drawing
+        every trump of `h` (see sweep_chance)."""
         g = self.game
-        if trump >= 0:
-            theirs = (h & g.suit_masks[trump]).bit_count()
-            if theirs > len(mine_desc[trump]):
-                return False     # a trump left to ruff with once trumps are drawn
-            if theirs and ruff_early:
-                for s in range(g.nsuits):
-                    if s != trump and (h & g.suit_masks[s]).bit_count() < len(mine_desc[s]):
-                        return False
+        if trump >= 0 and (h & g.suit_masks[trump]).bit_count() > len(mine_desc[trump]):
+            return False     # a trump left to ruff with once trumps are drawn
         for s in range(g.nsuits):
             led = mine_desc[s]
             if not led:
@@ -211,6 +224,26 @@ class SpecialRules:
             i = min(n, len(led)) - 1
             if led[i] < top_strength(strength, hs):
                 return False
+        return True
+
+    def _no_early_ruff(self, hands: list[int], order: list[int], mine_desc: list[list[int]], trump: int) -> bool:
+        """While the trump is concealed and its holder may not lead it, the player leads his side suits in `order`
+        first. At the first trick some other hand cannot follow, that hand calls for the trump: if one of the
+        hands out of the suit then holds a trump, it ruffs; if none does, the trump is open and the player draws
+        the trumps before his remaining side cards (sweep_chance has checked that his trumps outlast theirs)."""
+        g = self.game
+        tm = g.suit_masks[trump]
+        for s in order:
+            sm = g.suit_masks[s]
+            for r in range(1, len(mine_desc[s]) + 1):
+                out = False
+                for h in hands:
+                    if (h & sm).bit_count() < r:
+                        if h & tm:
+                            return False
+                        out = True
+                if out:
+                    return True
         return True
 
     def _ducks(self, h: int, mine_desc: list[list[int]], strength: list[int]) -> bool:
@@ -460,11 +493,18 @@ class SpecialRules:
                 return a
             if v == "concede" and self.lost_for_sure(k):
                 return a
-            if v == "declare":
-                c = self.game.contracts.get(a.arg)
-                if c is None and self.certain_sweep(k):
-                    return a
+            if v == "declare" and self.game.contracts.get(a.arg) is None and self.claims(k, a):
+                return a
         return None
+
+    def claims(self, k: Knowledge, a: Action) -> bool:
+        """A claim is called exactly when the caller can prove it from his own knowledge (his view says which
+        legal claims he can), so at the first moment he can; without that fact (a state read by a rollout) only
+        when every card he holds wins a trick on lead."""
+        provable = k.facts.provable
+        if provable is not None:
+            return a in provable
+        return self.certain_sweep(k)
 
     def unknown(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         """Where the heuristic has no rule: pass if it may, else the first action."""

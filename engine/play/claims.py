@@ -10,7 +10,8 @@ the opponents when it fails."""
 from __future__ import annotations
 
 from engine.play.actions import Action
-from engine.play.base import StateData
+from engine.play.base import UNDECIDED, StateData
+from engine.play.game import winning_index
 from engine.play.melds import side_showed_meld
 from engine.play.rules import ClaimRules
 from engine.play.scoring import counting_team
@@ -67,15 +68,54 @@ def _raw_points(state: StateData, team: int) -> int:
 def claim_succeeded(state: StateData) -> bool:
     c = state.game.rules.claims[state.claim]
     seat = state.claimer
-    team = state.hand_team_of[seat]
     if not state.tricks or state.tricks[-1].winner != seat:
         return False
+    return _conditions_met(state, seat, c)
+
+
+def _conditions_met(state: StateData, seat: int, c: ClaimRules) -> bool:
+    """The claim's tests beside the caller winning the last trick: a trick lost by his side, the points test on
+    the melds (the tricks his side did not win are the ones played so far: the last is his)."""
+    team = state.hand_team_of[seat]
     if c.needs_lost_trick and all(state.hand_team_of[t.winner] == team for t in state.tricks):
         return False
     if c.melds_beat_by >= 0:
         others = [t for t in range(len(state.hand_teams)) if t != team]
         theirs = sum(_raw_points(state, t) + state.meld_points[t] for t in others)
         if state.meld_points[team] + c.melds_beat_by <= theirs:
+            return False
+    return True
+
+
+def last_trick_certain(state: StateData, seat: int, c: ClaimRules) -> bool:
+    """Whether `seat`, at its turn in the last trick, knows that claim `c` (the last trick by the caller) succeeds:
+    the trump is known to everyone, its one card beats the trick so far and every card a later player could hold
+    (any card it has not seen), and the claim's other tests already hold."""
+    g = state.game
+    hand = state.hands[seat]
+    if hand.bit_count() != 1 or state.trump == UNDECIDED or (state.concealed and state.trump >= 0):
+        return False
+    if len(state.tricks) != state.hand_tricks - 1 or not _conditions_met(state, seat, c):
+        return False
+    card = hand.bit_length() - 1
+    cards = list(state.trick_cards)
+    cards.append(card)
+    me = len(cards) - 1
+    if winning_index(cards, g.suit_of, state.strength, state.trump, state.power_from) != me:
+        return False
+    unseen = ((1 << g.size) - 1) & ~hand
+    for t in state.tricks:
+        for x in t.cards:
+            unseen &= ~(1 << x)
+    for x in state.trick_cards:
+        unseen &= ~(1 << x)
+    unseen |= state.hidden | state.face_down     # a card played face down he did not see might be any card
+    cards.append(-1)
+    while unseen:
+        low = unseen & -unseen
+        cards[-1] = low.bit_length() - 1
+        unseen ^= low
+        if winning_index(cards, g.suit_of, state.strength, state.trump, state.power_from) != me:
             return False
     return True
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.play.actions import Action
+from engine.play.claims import last_trick_certain
 from engine.play.rules import SCORE_EXCHANGE, ClaimRules
 from engine.play.sweep_proof import sweep_provable
 
@@ -42,6 +43,32 @@ def remaining_claim_actions(st: StateBase, p: int) -> list[Action]:
             return []
     g = st.game
     return [g.action(p, "declare", c.name) for c in g.rules.claims if c.remaining]
+
+
+def provable_claims(st: StateData, seat: int, legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The claims among `legal` (the actions of `seat`, to act) that `seat` can prove from its own knowledge
+    now: every remaining trick for its side (engine.play.sweep_proof), or the last trick by itself. It reads only
+    what the seat may know (its cards, the public play), so it is a fact of the seat's view."""
+    claims = st.game.rules.claims
+    if not claims:
+        return ()
+    out: list[Action] = []
+    swept: bool | None = None
+    for a in legal:
+        if a.verb != "declare" or a.seat != seat:
+            continue
+        for c in claims:
+            if c.name != a.arg:
+                continue
+            if c.remaining:
+                if swept is None:
+                    swept = sweep_provable(st, seat)
+                ok = swept
+            else:
+                ok = last_trick_certain(st, seat, c)
+            if ok:
+                out.append(a)
+    return tuple(out)
 
 
 def cards_played(st: StateBase, trick_size: int) -> int:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.play.actions import Action
 from engine.play.base import PHASE_NAMES, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
+from engine.play.sweep_claims import provable_claims
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -190,6 +191,8 @@ class View:
     controller: int | None = fact(optional=True, default=None)   # who chooses for the seat to act, when not it
     # per seat, the cards of melds the engine showed (special.melds) that he still holds; () where none shown
     melds: tuple[int, ...] = fact(write_card_masks, optional=True, default=())
+    # the claims among the legal actions that the seat can prove from its own knowledge now (special.claims)
+    provable: tuple[Action, ...] = fact(NOTATIONS, optional=True, default=())
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -320,6 +323,8 @@ def build_view(state: State, seat: int) -> View:
                     if state.exposed >> s & 1 and s != seat)
     controller = state.controller
     has_contract = state.bidder >= 0
+    legal = state.legal_actions() if seat == controller else ()
+    provable = provable_claims(state, seat, legal) if legal and g.rules.claims else ()
     return View(
         game=g, seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
         to_act=state.to_act, hand=hand, hand_sizes=tuple(sizes), teams=tuple(tuple(t) for t in state.hand_teams),
@@ -331,7 +336,7 @@ def build_view(state: State, seat: int) -> View:
         special=state.special.name if state.special else None,
         sitting_out=tuple(s for s in range(g.n) if state.sitting_out >> s & 1),
         trick=trick, tricks=tricks, card_points=tuple(card_points), match_scores=tuple(state.match_scores),
-        legal=state.legal_actions() if seat == controller else (),
+        legal=legal,
         status=state.status,
         # written only where the rule file has a second auction / the match target moved, so that views of other
         # files stay byte for byte what outside bots always received
@@ -343,4 +348,5 @@ def build_view(state: State, seat: int) -> View:
         exposed=exposed, dummies=tuple(s for s in range(g.n) if state.dummies >> s & 1),
         controller=controller if controller != state.to_act else None,
         melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
+        provable=provable,
     )
