@@ -172,7 +172,7 @@ class ContractPolicy:
         if ph == TRUMP:
             return self.special.trump(k, legal, self.trump_choice(k.hand, legal))
         if ph == RAISE:
-            return self._raise(k, legal)
+            return self.special.raise_(k, legal)
         if ph == DOUBLING:
             return self.special.double(k, legal)
         if ph == DECLARE:
@@ -284,6 +284,10 @@ class ContractPolicy:
                 return -1000.0
             units = m.best_trump(hand, False)[1]
         return m.expected(k.seat, hand, units)
+
+    def raise_by_estimate(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        """The raise by the hand evaluation (0.1's rule, kept by `never`)."""
+        return self._raise(k, legal)
 
     def _raise(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         raises = [a for a in legal if a.verb == "raise"]

@@ -39,6 +39,13 @@ DECLARE_EDGE = 0.25      # game points by which a special contract must beat pla
 MIN_SWEEP = 0.5          # never play for every trick with less chance than this
 CHANGE_GAIN = 1.0        # hand-evaluation units a new trump must gain for the holder to fold anew
 PARTNER_ASK_Z = -0.5     # a hand this weak (standard deviations) asks its partner to speak for it
+# The full hand's estimate, for the raise after the whole deal, fitted on simulated deals played by the heuristic
+# (the share of the pack the bidding side took against the bidder's strength with his own trump, in standard
+# deviations of random hands of that size): the four-card Z_WEIGHT undervalues a full hand.
+FULL_EDGE = 0.09         # the share the bidding side takes beyond its seats' share with an average full hand
+FULL_Z = 0.084           # share gained per standard deviation
+FULL_SPREAD = 0.33       # spread: this times sqrt(q * (1 - q)) of the pack, q the expected share (narrower near all)
+RAISE_EDGE = 0.1         # game points by which a raise must beat standing on the bid
 
 
 def phi(x: float) -> float:
@@ -287,6 +294,45 @@ class SpecialRules:
             if theirs and theirs > (mine & g.suit_masks[k.trump]).bit_count():
                 return False
         return True
+
+    def full_hand_chance(self, k: Knowledge, value: int) -> float:
+        """The chance that the bidding side takes at least `value` card points, from the bidder's full hand and
+        his own trump (the full hand's calibration, FULL_*)."""
+        m = self.model
+        held = k.held
+        mean, sd = m.spread(held.bit_count())
+        z = (m.units(held, k.trump) - mean) / sd
+        q = min(max(m.share[k.seat] + FULL_EDGE + FULL_Z * z, 0.01), 0.99)
+        spread = FULL_SPREAD * math.sqrt(q * (1.0 - q)) * m.total
+        return phi((q * m.total - (value - 0.5)) / spread)
+
+    def raise_(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        """The raise after the full deal, by the bidder who knows his trump: the raise (or standing on the bid)
+        worth most in game points, from the file's bands and the full hand's chance of each number. A hand not
+        yet full, or a partner who does not know the trump, raises by the hand evaluation's old rule."""
+        g = self.game
+        if k.seat != k.bidder or k.trump < 0 or k.held.bit_count() < g.cards_each:
+            return self.policy.raise_by_estimate(k, legal)
+        rnd = k.facts.round if k.facts.round > 0 else 1
+        stay = g.band_for(k.bid, rnd)
+        passing = first_of_pass(legal)
+        if stay is None:
+            return passing
+        p = self.full_hand_chance(k, k.bid)
+        best_ev = p * stay.made + (1 - p) * stay.failed + RAISE_EDGE
+        best = passing
+        for a in legal:
+            if a.verb != "raise":
+                continue
+            v = self.model.value_of(a)
+            band = g.band_for(v, rnd)
+            if band is None:
+                continue
+            p = self.full_hand_chance(k, v)
+            ev = p * band.made + (1 - p) * band.failed
+            if ev > best_ev:
+                best, best_ev = a, ev
+        return best
 
     def plain_value(self, k: Knowledge) -> float:
         """What the plain contract is worth to the seat's side, in game points (0: no contract yet)."""
