@@ -172,8 +172,8 @@ class SpecialRules:
             low = m & -m
             unknown_ids.append(low.bit_length() - 1)
             m ^= low
-        if sum(f.sizes[s] for s in others) != len(unknown_ids):
-            return 0.0
+        if sum(f.sizes[s] for s in others) > len(unknown_ids):
+            return 0.0   # (fewer: the rest is not dealt yet, and a contract estimated so stops the deal)
         mine_desc = [strengths_desc(strength, mine & g.suit_masks[s]) for s in range(g.nsuits)]
         # certain losses: a card above the top of a suit the player holds, when every other seat is a threat (a
         # helping partner may hold it and follow under with a smaller one)
@@ -346,8 +346,8 @@ class SpecialRules:
         return -(OTHER_SIDE_MAKES * made + (1 - OTHER_SIDE_MAKES) * failed) * mult
 
     def contract_sweep(self, k: Knowledge, c: ContractRules) -> float:
-        """The chance of the seat winning every trick of special contract `c`: its partner's cards are a threat
-        unless the partner sits out."""
+        """The chance of the seat winning every trick of special contract `c`: a partner who plays must follow
+        under him, unless the side's tricks count (then the partner's cards are left out: they can only help)."""
         g = self.game
         threats = helpers = 0
         for s in range(len(k.facts.sizes)):
@@ -355,8 +355,8 @@ class SpecialRules:
                 continue
             if not k.partners(s, k.seat):
                 threats |= 1 << s
-            elif not c.partner_sits_out:
-                helpers |= 1 << s
+            elif not c.partner_sits_out and not c.side_wins:
+                helpers |= 1 << s   # (a partner whose tricks count for the side can only help: left out)
         trump = NO_TRUMP if c.no_trumps else (k.trump if k.trump >= 0 else NO_TRUMP)
         strength = g.strength_for(NO_TRUMP) if c.no_trumps else k.strength
         return self.sweep_chance(k, threats, trump, strength, helpers)
@@ -365,10 +365,7 @@ class SpecialRules:
     def worth_declaring(self, k: Knowledge, legal: tuple[Action, ...]) -> Action | None:
         """The `declare NAME` worth most when it beats the plain contract, the full hand held; None otherwise."""
         if k.held.bit_count() < self.game.cards_each:
-            for a in legal:   # on part of the hand: only what the engine or the cards make certain
-                if a.verb == "declare" and self.policy.declares_in_auction(k, a):
-                    return a
-            return None
+            return self.worth_declaring_early(k, legal)
         best: Action | None = None
         best_ev = self.plain_value(k) + DECLARE_EDGE
         for a in legal:
@@ -390,6 +387,35 @@ class SpecialRules:
             if ev > best_ev:
                 best, best_ev = a, ev
         return best
+
+    def worth_declaring_early(self, k: Knowledge, legal: tuple[Action, ...]) -> Action | None:
+        """On part of the hand: what the cards make certain, or a contract that stops the deal (played on these
+        cards only) when its sweep chance beats what the lowest plain contract scores when made."""
+        g = self.game
+        best: Action | None = None
+        best_ev = self.plain_value(k) if k.bidder >= 0 else self.lowest_made()
+        best_ev += DECLARE_EDGE
+        for a in legal:
+            if a.verb != "declare":
+                continue
+            if self.policy.declares_in_auction(k, a):
+                return a
+            c = g.contracts.get(a.arg)
+            if c is None or not c.stops_deal or not c.played:
+                continue
+            p = self.contract_sweep(k, c)
+            if p < MIN_SWEEP:
+                continue
+            ev = p * c.made + (1 - p) * c.failed
+            if ev > best_ev:
+                best, best_ev = a, ev
+        return best
+
+    def lowest_made(self) -> float:
+        """What a plain contract at the lowest bid scores when made (the plain choice's value, at best, in an
+        auction without a contract yet)."""
+        band = self.game.band_for(self.game.rules.auction.bid_min, 1)
+        return float(band.made) if band is not None else 1.0
 
     def declare(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         best = self.worth_declaring(k, legal)
