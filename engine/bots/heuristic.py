@@ -64,6 +64,19 @@ def view_knowledge(seen: Seen) -> Knowledge:
 PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 
+def settled_claims(game: Game, view: View, legal: Sequence[Action]) -> Action | list[Action]:
+    """For the search bots' card play (`pimc`, `search`, but not `never`): a claim the view says the seat can
+    prove now is called at once; one it cannot prove is not looked at (it would be graded early or fail). The
+    claim to call, or the legal actions left."""
+    if not game.rules.claims:
+        return list(legal)
+    if view.provable:
+        return view.provable[0]
+    names = {c.name for c in game.rules.claims}
+    left = [a for a in legal if not (a.verb == "declare" and a.arg in names)]
+    return left if left else list(legal)
+
+
 # --- card play ---------------------------------------------------------------------------------------------
 def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
     """Index of the card winning `cards` so far, by the one rule the engine uses."""

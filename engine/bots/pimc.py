@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.bots.determinize import WorldMaker
-from engine.bots.heuristic import decide
+from engine.bots.heuristic import decide, settled_claims
 from engine.bots.info import read_view
 from engine.bots.registry import BotOptions
 from engine.bots.rollout import rollout, utility
@@ -48,6 +48,13 @@ class PimcBot(ViewBot):
         seen = read_view(game, view)
         if view.phase != "play":
             return decide(game, seen, legal, self.policy)
+        if not self.policy.never:
+            settled = settled_claims(game, view, legal)
+            if isinstance(settled, Action):
+                return settled
+            legal = settled
+            if len(legal) == 1:
+                return legal[0]
         rng = self._rng
         maker = WorldMaker(game, seen)
         totals = [0.0] * len(legal)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.heuristic import decide
+from engine.bots.heuristic import decide, settled_claims
 from engine.bots.info import Seen, last_bidder, read_view
 from engine.bots.model import PARTNER_MARGIN, RAISE_MARGIN
 from engine.bots.pimc import apply_first
@@ -68,6 +68,13 @@ class SearchBot(ViewBot):
         seen = read_view(game, view)
         fallback = decide(game, seen, legal, self.policy)
         if view.phase == "play":
+            if not self.policy.never:
+                settled = settled_claims(game, view, legal)
+                if isinstance(settled, Action):
+                    return settled
+                legal = settled
+                if fallback not in legal:
+                    fallback = legal[0]
             candidates = play_candidates(game, seen, legal, fallback)
             if len(candidates) == 1:
                 return candidates[0]
