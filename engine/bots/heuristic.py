@@ -64,6 +64,17 @@ def view_knowledge(seen: Seen) -> Knowledge:
 PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 
+def claimed_line_play(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
+    """After the seat's own claim of every remaining trick: the play its view says keeps the sweep proved."""
+    if view.sweep_line is None:
+        return None
+    code = game.codes[view.sweep_line]
+    for a in legal:
+        if a.verb == "play" and a.arg == code:
+            return a
+    return None
+
+
 def settled_claims(game: Game, view: View, legal: Sequence[Action]) -> Action | list[Action]:
     """For the search bots' card play (`pimc`, `search`, but not `never`): a claim the view says the seat can
     prove now is called at once; one it cannot prove is not looked at (it would be graded early or fail). The
@@ -72,6 +83,9 @@ def settled_claims(game: Game, view: View, legal: Sequence[Action]) -> Action | 
         return list(legal)
     if view.provable:
         return view.provable[0]
+    line = claimed_line_play(game, view, legal)
+    if line is not None:
+        return line
     names = {c.name for c in game.rules.claims}
     left = [a for a in legal if not (a.verb == "declare" and a.arg in names)]
     return left if left else list(legal)
@@ -93,6 +107,10 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
     extras = {a.verb: a for a in others}
     if "show" in extras:
         return extras["show"]
+    if policy is not None and not policy.never:
+        line = claimed_line_play(game, v, legal)
+        if line is not None:
+            return line      # the seat claimed every trick left: it plays the line its proof follows
     if policy is not None and others:
         taken = policy.play_extra(view_knowledge(seen), others)
         if taken is not None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from engine.play.actions import Action
 from engine.play.claims import last_trick_certain
 from engine.play.rules import SCORE_EXCHANGE, ClaimRules
-from engine.play.sweep_proof import sweep_provable
+from engine.play.sweep_proof import sweep_card, sweep_provable
 
 if TYPE_CHECKING:
     from engine.play.base import StateData as StateBase
@@ -69,6 +69,14 @@ def provable_claims(st: StateData, seat: int, legal: tuple[Action, ...]) -> tupl
             if ok:
                 out.append(a)
     return tuple(out)
+
+
+def claimed_line(st: StateData, seat: int) -> int:
+    """For a seat that has claimed every remaining trick, at its turn to play: a card that keeps the sweep proved
+    (his claim was proved, so one always is, within the prover's budget); -1 otherwise."""
+    if not any(c // SEAT_FACTOR == seat for c in st.claims) or not st.hands[seat]:
+        return -1
+    return sweep_card(st, seat)
 
 
 def cards_played(st: StateBase, trick_size: int) -> int:

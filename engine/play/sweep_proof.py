@@ -94,6 +94,20 @@ class _Search:
             prev_in, prev_suit = inside, s
         return out
 
+    def plays_of(self, cands: int, live: int, pool: int) -> list[int]:
+        """Another seat's distinct plays among `cands`: the unseen cards one by one (the pool is shared by several
+        seats, so two unseen cards next in rank may lie in different hands: a low one led by the caller's partner
+        lets an opponent win where the high one would not), his known cards grouped as `groups` does."""
+        unseen = cands & pool
+        known = 0
+        for c in self.groups(cands & ~pool, live):
+            known |= 1 << c
+        out: list[int] = []
+        for c in self.order:
+            if (unseen | known) >> c & 1:
+                out.append(c)
+        return out
+
     # --- the lie of the unseen cards ---------------------------------------------------------------
     def feasible(self, pool: int, need: list[int], voids: list[int]) -> bool:
         seats = [s for s in self.active if s != self.seat and need[s] > 0]
@@ -203,6 +217,24 @@ class _Search:
                 return False
         return True
 
+    def own_move(self, own: int, pool: int, known: list[int], need: list[int], voids: list[int], to: int,
+                 cards: list[int], seats: list[int], first: bool, exhausted: bool) -> int:
+        """The first of the seat's plays (at its turn) after which the sweep is proved, -1 for none."""
+        self.budget -= 1
+        led = self.suit_of[cards[0]] if cards else -1
+        duty = (to == self.bidder and not cards and self.tmask != 0
+                and ((self.open_duty and first) or exhausted))
+        live = own | pool
+        for c in cards:
+            live |= 1 << c
+        for k in known:
+            live |= k
+        for c in self.groups(self.own_options(own, led, duty), live):
+            if self.after_play(own & ~(1 << c), pool, known, need, voids, to, cards + [c], seats + [to],
+                               first, exhausted):
+                return c
+        return -1
+
     def own_options(self, own: int, led: int, duty: bool) -> int:
         if led < 0:
             if duty and own & self.tmask:
@@ -217,24 +249,25 @@ class _Search:
         out: list[tuple[int, int]] = []
         if led >= 0:
             must = self.suit_masks[led]
-            for c in self.groups((mine | (hidden if not void >> led & 1 else 0)) & must, live):
+            for c in self.plays_of((mine | (hidden if not void >> led & 1 else 0)) & must, live, hidden):
                 out.append((c, -1))
             if not mine & must:      # he may be void in the suit led: any other card he can hold
                 rest = mine | self.allowed(hidden, void | 1 << led)
                 marks = led if not void >> led & 1 else -1
-                for c in self.groups(rest & ~must, live):
+                for c in self.plays_of(rest & ~must, live, hidden):
                     out.append((c, marks))
             return out
         if duty:
             t = (mine | self.allowed(hidden, void)) & self.tmask
-            for c in self.groups(t, live):
+            for c in self.plays_of(t, live, hidden):
                 out.append((c, -1))
             if not mine & self.tmask:
                 marks = self.trump if not void >> self.trump & 1 else -1
-                for c in self.groups((mine | self.allowed(hidden, void | 1 << self.trump)) & ~self.tmask, live):
+                rest = (mine | self.allowed(hidden, void | 1 << self.trump)) & ~self.tmask
+                for c in self.plays_of(rest, live, hidden):
                     out.append((c, marks))
             return out
-        for c in self.groups(mine | self.allowed(hidden, void), live):
+        for c in self.plays_of(mine | self.allowed(hidden, void), live, hidden):
             out.append((c, -1))
         return out
 
@@ -264,9 +297,16 @@ class _Search:
 
 def sweep_provable(st: StateData, seat: int) -> bool:
     """Whether `seat`, at this position (its turn to play), can prove its side wins every remaining trick."""
+    return sweep_card(st, seat, False) >= 0
+
+
+def sweep_card(st: StateData, seat: int, card: bool = True) -> int:
+    """A card of `seat` (at its turn to play) that keeps its side's sweep proved whatever the others play, -1 when
+    the sweep cannot be proved; with `card` False, only whether it can (then 0 for proved: no card is looked for
+    once a sure sweep on lead settles it)."""
     g = st.game
     if st.trump == UNDECIDED or (st.concealed and st.trump >= 0):
-        return False
+        return -1
     search = _Search(st, seat)
     own = st.hands[seat]
     seen = own
@@ -299,11 +339,15 @@ def sweep_provable(st: StateData, seat: int) -> bool:
     for t in st.tricks:
         _voids(g.suit_of, t.cards, t.seats, voids)
     _voids(g.suit_of, st.trick_cards, st.trick_seats, voids)
+    cards = list(st.trick_cards)
+    seats = list(st.trick_seats)
+    first = not st.tricks
     try:
-        return search.turn(own, pool, known, need, voids, seat, list(st.trick_cards), list(st.trick_seats),
-                           not st.tricks, st.exhausted)
+        if not card:
+            return 0 if search.turn(own, pool, known, need, voids, seat, cards, seats, first, st.exhausted) else -1
+        return search.own_move(own, pool, known, need, voids, seat, cards, seats, first, st.exhausted)
     except _OutOfBudget:
-        return False
+        return -1
 
 
 def _voids(suit_of: list[int], cards: list[int], seats: list[int], voids: list[int]) -> None:

@@ -26,9 +26,9 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from engine.play.actions import Action
-from engine.play.base import PHASE_NAMES, UNDECIDED
+from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
-from engine.play.sweep_claims import provable_claims
+from engine.play.sweep_claims import claimed_line, provable_claims
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -193,6 +193,9 @@ class View:
     melds: tuple[int, ...] = fact(write_card_masks, optional=True, default=())
     # the claims among the legal actions that the seat can prove from its own knowledge now (special.claims)
     provable: tuple[Action, ...] = fact(NOTATIONS, optional=True, default=())
+    # after the seat's own claim of every remaining trick, at its turn to play: a card of its hand that keeps the
+    # sweep proved (the line its proof follows)
+    sweep_line: int | None = fact(CARD, optional=True, default=None)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -324,7 +327,13 @@ def build_view(state: State, seat: int) -> View:
     controller = state.controller
     has_contract = state.bidder >= 0
     legal = state.legal_actions() if seat == controller else ()
-    provable = provable_claims(state, seat, legal) if legal and g.rules.claims else ()
+    provable: tuple[Action, ...] = ()
+    line: int | None = None
+    if legal and g.rules.claims:
+        provable = provable_claims(state, seat, legal)
+        c = claimed_line(state, seat) if state.phase == PLAY and state.claims else -1
+        if c >= 0:      # in the view's numbering of the hand (a double pack's copies)
+            line = hand_order(g, hand)[hand_order(g, state.hands[seat]).index(c)]
     return View(
         game=g, seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
         to_act=state.to_act, hand=hand, hand_sizes=tuple(sizes), teams=tuple(tuple(t) for t in state.hand_teams),
@@ -348,5 +357,5 @@ def build_view(state: State, seat: int) -> View:
         exposed=exposed, dummies=tuple(s for s in range(g.n) if state.dummies >> s & 1),
         controller=controller if controller != state.to_act else None,
         melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
-        provable=provable,
+        provable=provable, sweep_line=line,
     )
