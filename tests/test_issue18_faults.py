@@ -231,12 +231,17 @@ def _run_to_files(args: list[str], folder: Path) -> subprocess.Popen[bytes]:
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_bots_child_in_its_own_session_dies_with_the_tournament(tmp_path: Path, workers: str) -> None:
+@pytest.mark.parametrize("behaviour", ["answers", "stalls"])
+def test_a_bots_child_in_its_own_session_dies_with_the_tournament(tmp_path: Path, workers: str,
+                                                                  behaviour: str) -> None:
+    """A bot that answers is closed at the end; one that stalls is killed and restarted (each start leaves a child
+    of its own)."""
     from tests.external_support import gone, pids_in
 
     pidfile = tmp_path / "escaped"
-    proc = _run_to_files(["tournament", "--bots", f"{_escaping_bot(pidfile)},random", "-n", "2", "-w", workers],
-                         tmp_path)
+    slow = ["--time-limit", "0.3"] if behaviour == "stalls" else []
+    bot = _escaping_bot(pidfile, 30.0 if behaviour == "stalls" else 0.0)
+    proc = _run_to_files(["tournament", "--bots", f"{bot},random", "-n", "2", "-w", workers, *slow], tmp_path)
     try:
         proc.wait(timeout=300)
         assert proc.returncode == 0, (tmp_path / "err.txt").read_text()
@@ -246,6 +251,35 @@ def test_a_bots_child_in_its_own_session_dies_with_the_tournament(tmp_path: Path
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        _kill_leftovers(pids_in(pidfile), pidfile.parent)
+
+
+@pytest.mark.parametrize("keeper", [True, False], ids=["keeper", "no-keeper"])
+@pytest.mark.parametrize("behaviour", ["answers", "stalls"])
+def test_a_bots_escaped_children_die_when_it_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        keeper: bool, behaviour: str) -> None:
+    """In this process, with and without the keeper (without it, as where there is none, this process is the child
+    subreaper that kills them): a bot stopped at each stall, or closed at the end, leaves no child running."""
+    from engine.bots import program
+    from engine.bots.external import ExternalBot
+    from tests.external_support import first_decision, gone, pids_in
+
+    monkeypatch.setattr(program, "_KEEPER", keeper and program._KEEPER)
+    pidfile = tmp_path / "escaped"
+    stalls = behaviour == "stalls"
+    bot = ExternalBot(_escaping_bot(pidfile, 30.0 if stalls else 0.0)[len("cmd:"):], 1,
+                      time_limit=0.3 if stalls else 10.0)
+    view, legal = first_decision()
+    try:
+        for _ in range(3):
+            assert bot.choose(view, legal) in legal
+        assert bool(bot.incidents) == stalls, bot.incidents
+        bot.close()
+        escaped = pids_in(pidfile)
+        assert len(escaped) == (3 if stalls else 1), escaped
+        assert gone(bot.process_groups, escaped), escaped
+    finally:
+        bot.close()
         _kill_leftovers(pids_in(pidfile), pidfile.parent)
 
 
@@ -271,6 +305,36 @@ def test_a_signal_to_the_tournament_leaves_no_process(tmp_path: Path, workers: s
             proc.wait()
         _kill_leftovers(pids_in(pidfile), pidfile.parent)
         _kill_leftovers(children, Path("engine.cli.app"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the keeper is Linux only")
+@pytest.mark.parametrize("command", [["play", "--auto", "-r", "twenty-eight"], ["tournament", "-n", "40", "-w", "1"],
+                                     ["tournament", "-n", "40", "-w", "2"]], ids=["table", "w1", "w2"])
+def test_sigkill_to_jacknine_kills_a_bots_child_in_its_own_session(tmp_path: Path, command: list[str]) -> None:
+    """Nothing runs in jacknine at a SIGKILL: the bot's keeper sees its pipe from jacknine close and kills what the
+    bot started, even a child in a session of its own (only the bot itself died with jacknine before)."""
+    from tests.external_support import gone, pids_in
+
+    pidfile = tmp_path / "escaped"
+    bot = _escaping_bot(pidfile, 0.2)
+    bots = bot if command[0] == "play" else f"{bot},random"
+    proc = _run_to_files([*command, "--bots", bots], tmp_path)
+    children: list[int] = []
+    try:
+        _wait_for(pidfile)
+        children = _children_of(proc.pid)      # the keepers (table, -w 1) or the workers (-w 2)
+        assert children, "jacknine started nothing"
+        proc.kill()
+        proc.wait(timeout=60)
+        escaped = pids_in(pidfile)
+        assert escaped and gone([], escaped + children, wait=10.0), \
+            [p for p in escaped + children if Path(f"/proc/{p}").exists()]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        _kill_leftovers(pids_in(pidfile), pidfile.parent)
+        _kill_leftovers(children, Path("engine"))
 
 
 def _children_of(pid: int) -> list[int]:
