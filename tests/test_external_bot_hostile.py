@@ -436,6 +436,27 @@ def test_the_keeper_loads_nothing_the_environment_names(tmp_path: Path, monkeypa
     assert not marker.exists(), marker.read_text()
 
 
+@LINUX
+def test_a_forked_copy_of_jacknine_does_not_keep_a_keeper_waiting() -> None:
+    """A worker forked after a program started must not hold that keeper's pipe: when jacknine goes, the keeper
+    must see it go (here: jacknine's end is closed, as at its death, while the fork still runs)."""
+    program = Program(["cat"])
+    child = os.fork()
+    if child == 0:      # the fork: outlive the parent's end of the pipe, touch nothing
+        time.sleep(30)
+        os._exit(0)
+    try:
+        assert program._control is not None
+        os.close(program._control)
+        program._control = None
+        assert program.exit_code(20) is not None     # the keeper saw end of file, killed cat and exited
+    finally:
+        os.kill(child, 9)
+        os.waitpid(child, 0)
+        program.kill()
+    assert gone([program.pgid], [program.program_pid])
+
+
 def test_write_all_reports_a_closed_pipe() -> None:
     r, w = os.pipe()
     os.close(r)

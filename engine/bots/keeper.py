@@ -120,17 +120,27 @@ def reap(program: int, status: list[int]) -> None:
             status.append(wstatus)
 
 
+def _has_children() -> bool:
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)   # reaps nothing
+    except ChildProcessError:
+        return False
+    return True
+
+
 def sweep(program: int, status: list[int]) -> None:
     """Kill and reap everything the program left: its session and group, and every child of the keeper."""
     me = os.getpid()
     end = time.monotonic() + SWEEP_WAIT
     while True:
         reap(program, status)
-        table = _table()
-        victims = [pid for pid, parent, group, session, state in table if pid != me and state not in (b"Z", b"X")
-                   and (parent == me or group in (me, program) or session in (me, program))]
-        children = any(parent == me for _, parent, _, _, _ in table)
-        if not victims and not children:
+        if not status:                 # not reaped yet, so the pid is still the program's
+            with contextlib.suppress(OSError):
+                os.kill(program, signal.SIGKILL)
+        victims = [pid for pid, parent, group, session, state in _table() if pid != me
+                   and state not in (b"Z", b"X") and (parent == me or group in (me, program)
+                                                       or session in (me, program))]
+        if not victims and not _has_children():
             return
         for pid in victims:
             with contextlib.suppress(OSError):

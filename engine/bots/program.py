@@ -161,7 +161,8 @@ class Program:
         self._stdin, self._stdout = self._proc.stdin, self._proc.stdout
         self._exit_fd: int | None = None
         self._killed = False
-        _LIVE[id(self)] = (os.getpid(), self)
+        self._owner = os.getpid()
+        _LIVE[id(self)] = (self._owner, self)
         try:
             if report is not None:
                 self.program_pid = _await_report(report)
@@ -208,6 +209,8 @@ class Program:
             return
         self._killed = True
         _LIVE.pop(id(self), None)
+        if os.getpid() != self._owner:   # a forked copy of the process that started it: not ours to kill
+            return
         if self._control is not None:
             os.close(self._control)
             self._control = None
@@ -416,6 +419,17 @@ def _close_quietly(stream: object) -> None:
 _LIVE: dict[int, tuple[int, Program]] = {}
 
 
+def _forget_parents_programs() -> None:
+    """In a process just forked (a worker): its parent's programs are not its own, and its copies of their keepers'
+    pipes must not keep them open once the parent closes them or dies."""
+    me = os.getpid()
+    for owner, program in list(_LIVE.values()):
+        if owner != me and program._control is not None:
+            with contextlib.suppress(OSError):
+                os.close(program._control)
+            program._control = None
+
+
 def kill_all() -> None:
     """Kill every program this process started and has not killed yet."""
     me = os.getpid()
@@ -425,3 +439,5 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_parents_programs)
