@@ -31,12 +31,13 @@ try:
 except ImportError:  # an interpreter without CPython's accelerator module
     from random import Random as _Generator  # type: ignore[assignment]
 
-NO_TRUMP = -1
-SMALL_SUIT = 12                 # cards in a suit up to which play choices are a list indexed by the holding
-AUCTION_CACHE_LIMIT = 200_000   # actions kept in cached auction choices (about 1.6 MB of references)
+# `Final`: C constants in a compiled build, not a lookup in the module dict at each use
+NO_TRUMP: Final = -1
+SMALL_SUIT: Final = 12          # cards in a suit up to which play choices are a list indexed by the holding
+AUCTION_CACHE_LIMIT: Final = 200_000  # actions kept in cached auction choices (about 1.6 MB of references)
 # Generators kept for `shuffled_deal` to re-seed (module-wide, so no Game holds one: games stay copyable)
 _SPARE_GENERATORS: Final[list[_Generator]] = []
-TRUMP_POWER = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
+TRUMP_POWER: Final = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
 
 
 class Game:
