@@ -309,7 +309,7 @@ class AuctionPhase(StateData):
             if self.round == 2:
                 self._second_round_bid(p, change)
             self.passes = 0
-            self.bids_made[p] += 1
+            self.bids_made[p] = self.bids_made[p] + 1   # (not +=: see State._deal)
             self.round_bids += 1
             self.last_was_pass = False
             if self.game.auction_doubling:

@@ -56,6 +56,7 @@ class Game:
         d = rules.deck
         self.layout = layout = DeckLayout(suits=d.suits, ranks=d.ranks, copies=d.copies)
         self.size = size = layout.size
+        self.pack = list(range(size))   # the card ids in order, copied by each shuffle (never changed)
         self.nsuits = len(d.suits)
         self.block = layout.block
         self.suit_masks = [layout.suit_mask(s) for s in range(self.nsuits)]
@@ -124,6 +125,7 @@ class Game:
         self._actions: dict[tuple[int, str, str], Action] = {}
         self.play_action = [[self.action(s, "play", self.codes[c]) for c in range(size)] for s in range(n)]
         self.pass_action = [self.action(s, "pass") for s in range(n)]
+        self.call_action = [self.action(s, "call") for s in range(n)]   # a void player's call for the trump
         # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur: a list
         # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
         self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
@@ -213,7 +215,7 @@ class Game:
         else:
             gen.seed(seed)
         rand = gen.random
-        deck = list(range(self.size))
+        deck = self.pack[:]
         for i in range(self.size - 1, 0, -1):
             j = int(rand() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]

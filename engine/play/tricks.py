@@ -157,7 +157,7 @@ class TrickPhase(ContractPhases):
             return self._discards(h), extras
         if pl.blind_cut:
             return self._blind_options(p, h, led, owner), extras
-        call = g.action(p, "call")
+        call = g.call_action[p]
         if owner:
             if led == self.trump:
                 rule = pl.when_trump_suit_led
@@ -398,7 +398,7 @@ class TrickPhase(ContractPhases):
             else:
                 self.indicator = -1
         else:
-            self.hands[p] ^= 1 << card
+            self.hands[p] = self.hands[p] ^ (1 << card)   # (not ^=: see State._deal)
             if blind and self.trick_cards and g.suit_of[card] != self.led:
                 self.face_down |= 1 << card
         self.caller = -1
@@ -465,8 +465,8 @@ class TrickPhase(ContractPhases):
                     if t != team:
                         self.team_points[t] -= d.last_trick_transfer
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
-        self.team_points[team] += pts
-        self.tricks_won_by[winner] += 1
+        self.team_points[team] = self.team_points[team] + pts   # (not +=: see State._deal)
+        self.tricks_won_by[winner] = self.tricks_won_by[winner] + 1
         special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 special is not None and not special.side_wins and winner != self.declarer):
