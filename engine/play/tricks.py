@@ -157,29 +157,29 @@ class TrickPhase(ContractPhases):
             return self._discards(h), extras
         if pl.blind_cut:
             return self._blind_options(p, h, led, owner), extras
+        # the call for the trump joins the other actions (appended: `extras` is this call's own new list)
         call = g.call_action[p]
         if owner:
             if led == self.trump:
                 rule = pl.when_trump_suit_led
                 may_call = rule != LED_FOLLOW_OR_DISCARD
-                must_call = rule == LED_MUST_CALL
+                must_call = rule == LED_MUST_CALL   # (must implies may)
                 discards = self._discards(h)
             else:
                 may_call = True
                 must_call = pl.compulsory_call
                 plain_only = pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
                 discards = self._discards(h & ~self.trump_mask if plain_only else h)
+            if may_call:
+                extras.append(call)
             if not h and self.indicator >= 0:
                 # the last trick: the face-down indicator is the bidder's only card
-                if may_call and must_call and not pl.last_trick_forces_exposure:
-                    return 0, extras + [call]
-                return 1 << self.indicator, extras + ([call] if may_call else [])
-            if must_call:
-                return 0, extras + [call]
-            return discards, extras + ([call] if may_call else [])
-        if pl.compulsory_call:
-            return 0, extras + [call]
-        return self._discards(h), extras + [call]
+                if must_call and not pl.last_trick_forces_exposure:
+                    return 0, extras
+                return 1 << self.indicator, extras
+            return (0 if must_call else discards), extras
+        extras.append(call)
+        return (0 if pl.compulsory_call else self._discards(h)), extras
 
     def _play_mask(self) -> int:
         """The card ids the seat to play may play now (`_legal_mask`), and its other actions (`_extras`)."""
