@@ -13,6 +13,8 @@ keeps what the seat knows, and after the hand whether the contract was made. For
 - a probit fitted on the other side's decisions (features: bid above the lowest as a share of the pack, strength
   against the contract, extra trumps, a bid forced by the rules) - the fit the constants OTHER_KNOWN, OTHER_BLIND
   and OTHER_FORCED come from;
+- had the contract been doubled, the bidder's answer by the shipped rule (`best_stake`: pass, the next step or a
+  fixed stake) and what it gained over passing;
 - the gain per hand, in game points, of the shipped doubles (the first opponent who doubles; no redouble) and of
   the best the fitted probit can do, judged by two-fold cross-validation (hands split by parity): the ceiling of what
   a double decided from the seat's cards and the bid can win on that file.
@@ -25,8 +27,10 @@ import math
 from dataclasses import dataclass
 
 from engine.bots.model import model_for
-from engine.bots.policy import policy_for, state_knowledge
+from engine.bots.policy import Knowledge, policy_for, state_knowledge
 from engine.bots.registry import make_bot
+from engine.bots.special import SpecialRules
+from engine.play.actions import Action
 from engine.play.base import AUCTION, DOUBLING, UNDECIDED
 from engine.play.compile import load_game
 from engine.play.game import NO_TRUMP, Game
@@ -111,13 +115,17 @@ def features(game: Game, k_trump: int, high_suit: int, held: int, bid: int, forc
     return [1.0, b, (m.units(held, NO_TRUMP) - mean) / sd if n else 0.0, 0.0, float(forced)]
 
 
-def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[float, bool]], int]:
+Answer = tuple[str, float]   # the bidder's answer to a double and its gain over passing, in game points
+
+
+def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[float, bool]], int, list[Answer]]:
     game = load_game(name)
     sp = policy_for(model_for(game)).special
     names = set(game.doubling_names)
     nxt = hand_seeds(seed)
     points: list[Point] = []
     own: list[tuple[float, bool]] = []
+    answers: list[Answer] = []
     scored = 0
     for h in range(hands):
         dealer = h % game.n
@@ -126,6 +134,7 @@ def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[f
         state = game.new_hand(dealer, hands=cards)
         mine: list[tuple[Point, int, int]] = []
         bidder_chance: dict[tuple[int, int], float] = {}
+        answer: dict[tuple[int, int], tuple[Knowledge, tuple[Action, ...], Action | None]] = {}
         seen: set[tuple[int, int, int]] = set()
         while state.to_act >= 0:
             seat = state.to_act
@@ -142,7 +151,9 @@ def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[f
                               sp.other_chances(k, bid)[0], doubles)
                     mine.append((p, hb, bid))
                     if (hb, bid) not in bidder_chance:   # the bidder's own view of the same contract
-                        bidder_chance[(hb, bid)] = sp.own_chances(state_knowledge(state, hb), bid, False)[0]
+                        kb = state_knowledge(state, hb)
+                        bidder_chance[(hb, bid)] = sp.own_chances(kb, bid, False)[0]
+                        answer[(hb, bid)] = doubled_answer(game, kb, hb, bid)
             if state.phase == DOUBLING:
                 a = next(x for x in legal if x.verb == "pass")
             else:
@@ -166,7 +177,44 @@ def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[f
         c = bidder_chance.get((state.bidder, state.bid))
         if c is not None:
             own.append((c, bool(state.made)))
-    return points, own, scored
+        ans = answer.get((state.bidder, state.bid))
+        if ans is not None:
+            kb, options, chosen = ans
+            pts = state.team_points[state.hand_team_of[state.bidder]]
+            won = bool(state.made)
+            base = realised(sp, kb, state.bid, None, won, pts)
+            answers.append((chosen.verb if chosen is not None else "pass",
+                            realised(sp, kb, state.bid, chosen, won, pts) - base))
+    return points, own, scored, answers
+
+
+def doubled_answer(game: Game, kb: Knowledge, seat: int, bid: int) -> tuple[Knowledge, tuple[Action, ...],
+                                                                               Action | None]:
+    """The bidder's knowledge had the other side said the first step, the answers it would then have, and the one
+    the shipped rule picks (None: pass)."""
+    d = game.rules.doubling
+    assert d is not None
+    first = d.steps[0]
+    kb.facts.multiplier *= first.multiplier
+    kb.facts.added += first.adds
+    options: list[Action] = [game.action(seat, "pass")]
+    if len(d.steps) > 1 and (not d.cap or kb.facts.multiplier * d.steps[1].multiplier <= d.cap):
+        options.append(game.action(seat, d.steps[1].name))
+    if d.fixed_stake is not None:
+        options.append(game.action(seat, d.fixed_stake.name))
+    sp = policy_for(model_for(game)).special
+    known = kb.trump >= 0 or kb.facts.high_suit != UNDECIDED
+    return kb, tuple(options), sp.best_stake(kb, tuple(options), bid) if known else None
+
+
+def realised(sp: SpecialRules, kb: Knowledge, bid: int, a: Action | None, made: bool, pts: int) -> float:
+    """What the doubled contract paid its bidders after answer `a` (None: pass), as it went."""
+    mult, added, fixed = kb.facts.multiplier, kb.facts.added, 0
+    step = sp.step_of(a) if a is not None else None
+    if step is not None:
+        mult, added, fixed = mult * step[0], added + step[1], step[2]
+    won, lost, short = sp.stake_values(kb, bid, mult, added, fixed)
+    return won if made else short if 2 * pts < bid else lost
 
 
 def gain_of_double(game: Game, value: int, made: bool) -> float:
@@ -207,10 +255,16 @@ def main() -> None:
     ap.add_argument("--rulesets", default=",".join(FILES))
     args = ap.parse_args()
     for name in [x for x in args.rulesets.split(",") if x]:
-        points, own, scored = collect(name, args.hands, args.seed)
+        points, own, scored, answers = collect(name, args.hands, args.seed)
         print(f"## {name}: {scored} scored hands, {len(points)} decisions of the other side at the final bid")
         print(f"  other side's chance made, predicted bin n: actual  {bins([(p.other_made, p.made) for p in points])}")
         print(f"  bidder's own chance made, predicted bin n: actual  {bins(own)}")
+        taken = [g for v, g in answers if v != "pass"]
+        verbs = sorted({v for v, _ in answers if v != "pass"})
+        print(f"  had the contract been doubled ({len(answers)} hands): the bidder answers "
+              + ", ".join(f"{v} {sum(1 for x, _ in answers if x == v)}" for v in verbs or ["nothing"])
+              + f"; gain over passing {sum(taken) / max(len(answers), 1):+.4f} per doubled hand"
+              + (f", {sum(taken) / len(taken):+.3f} per answer" if taken else ""))
         xs = [p.features for p in points]
         ys = [p.made for p in points]
         w = probit(xs, ys)
