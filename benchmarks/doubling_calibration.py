@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from engine.bots.model import model_for
 from engine.bots.policy import Knowledge, policy_for, state_knowledge
 from engine.bots.registry import make_bot
-from engine.bots.special import SpecialRules
+from engine.bots.special import ANSWER_EDGE, SpecialRules
 from engine.play.actions import Action
 from engine.play.base import AUCTION, DOUBLING, UNDECIDED
 from engine.play.compile import load_game
@@ -50,6 +50,9 @@ class Point:
     gain: float = 0.0       # what a double (no redouble) takes off the bidders here, in game points
     gain_made: float = 0.0  # ... had the contract been made
     gain_failed: float = 0.0   # ... had it failed (not below half the bid)
+    margin: float = 0.0     # the double's expected gain as a share of what the bidders gain by it when made, less
+    #                         the answer's part of the edge (the shipped rule doubles above DOUBLE_EDGE)
+    answered: float = 0.0   # what the double takes off the bidders after the shipped answer (redouble, a stake)
 
 
 def phi(x: float) -> float:
@@ -148,7 +151,7 @@ def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[f
                     seen.add((seat, hb, bid))
                     doubles = any(sp.worth_doubling(k, a, bid) for a in steps)
                     p = Point(h, seat, features(game, k.trump, k.facts.high_suit, k.held, bid, k.facts.forced),
-                              sp.other_chances(k, bid)[0], doubles)
+                              sp.other_chances(k, bid)[0], doubles, margin=double_margin(sp, k, steps[0], bid))
                     mine.append((p, hb, bid))
                     if (hb, bid) not in bidder_chance:   # the bidder's own view of the same contract
                         kb = state_knowledge(state, hb)
@@ -183,8 +186,11 @@ def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[f
             pts = state.team_points[state.hand_team_of[state.bidder]]
             won = bool(state.made)
             base = realised(sp, kb, state.bid, None, won, pts)
-            answers.append((chosen.verb if chosen is not None else "pass",
-                            realised(sp, kb, state.bid, chosen, won, pts) - base))
+            after = realised(sp, kb, state.bid, chosen, won, pts)
+            answers.append((chosen.verb if chosen is not None else "pass", after - base))
+            for p, hb, bid in mine:
+                if hb == state.bidder and bid == state.bid:
+                    p.answered = gp - after
     return points, own, scored, answers
 
 
@@ -215,6 +221,21 @@ def realised(sp: SpecialRules, kb: Knowledge, bid: int, a: Action | None, made: 
         mult, added, fixed = mult * step[0], added + step[1], step[2]
     won, lost, short = sp.stake_values(kb, bid, mult, added, fixed)
     return won if made else short if 2 * pts < bid else lost
+
+
+def double_margin(sp: SpecialRules, k: Knowledge, a: Action, bid: int) -> float:
+    """worth_doubling's test as a number: the double's expected gain over what it adds when made, less the answer's
+    part of the edge (the rule doubles above DOUBLE_EDGE)."""
+    step = sp.step_of(a)
+    if step is None:
+        return -1.0
+    ch = sp.other_chances(k, bid)
+    now, made_now = sp.stake_ev(k, ch, bid, k.facts.multiplier, k.facts.added, 0)
+    mult, added = k.facts.multiplier * step[0], k.facts.added + step[1]
+    then, made_then = sp.stake_ev(k, ch, bid, mult, added, 0)
+    gained = max(made_then - made_now, 1e-9)
+    answer = max(sp.answer_made(k, a, bid, mult, added) - made_then, 0.0)
+    return ((now - then) / gained - ANSWER_EDGE * answer / gained)
 
 
 def gain_of_double(game: Game, value: int, made: bool) -> float:
@@ -272,6 +293,17 @@ def main() -> None:
               ", ".join(f"{x:+.3f}" for x in w))
         n, g = first_doubles(points, [p.doubles for p in points])
         print(f"  shipped rule: {n} hands doubled, gain {g / max(scored, 1):+.4f} game points per hand (no redouble)")
+        for edge in (0.0, 0.05, 0.1, 0.15, 0.2, 0.3):
+            chosen = [p.margin > edge for p in points]
+            n, g = first_doubles(points, chosen)
+            done: set[int] = set()
+            ga = 0.0
+            for p, c in zip(points, chosen, strict=True):
+                if c and p.hand not in done:
+                    done.add(p.hand)
+                    ga += p.answered
+            print(f"    edge {edge:.2f}: {n} hands doubled, gain {g / max(scored, 1):+.4f} per hand with no answer, "
+                  f"{ga / max(scored, 1):+.4f} after the shipped answer")
         cv: list[bool] = [False] * len(points)
         for parity in (0, 1):
             train = [i for i, p in enumerate(points) if p.hand % 2 != parity]

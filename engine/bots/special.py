@@ -35,15 +35,17 @@ DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (s
 # steps, doubles held back so that the hands are the plain ones, seed 101). Shares of the pack's card points.
 OWN_BIAS = (0.03, 0.11)  # the bidding side's points lie this far above its estimate (trump open, face down) ...
 OWN_SD = (0.12, 0.22)    # ... spread this much
-OTHER_KNOWN = (0.66, 6.4, 0.19, 0.11)   # the other side's probit of the contract made, knowing its trump: base,
-#                          per share of bid above the lowest, per standard deviation of strength against it, per
-#                          trump held above the average
+OTHER_KNOWN = (0.60, 5.0, 1.15, 0.10)   # the other side's probit of the contract made, knowing its trump: base,
+#                          per share of bid above the lowest, per standard deviation of strength against it for
+#                          each share of the pack the seat holds (more cards say more), per trump held above the
+#                          average
 OTHER_BLIND = (0.18, 0.76, 0.10, 0.23, 5.0)   # the same, not knowing the trump (strength at no-trumps): base and
 #                          per standard deviation, each as a + b * (share of the seat's cards held: a part of the
 #                          hand says less), and per share of bid above the lowest
 OTHER_FORCED = 0.35      # less, when the bid was forced on its bidder by the rules (Facts.forced)
 OTHER_SD = 0.16          # spread of the bidding side's points about the target at that score (less than half the bid)
-DOUBLE_EDGE = 0.15       # a double must gain this share of what the bidders gain by it when they make it
+DOUBLE_EDGE = 0.04       # a double must gain this share of what the bidders gain by it when they make it, ...
+ANSWER_EDGE = 0.04       # ... and this much more per step's worth the bidders may still add by their answer
 REDOUBLE_EDGE = 0.10     # a redouble or a fixed stake must gain this share of what it adds when made
 OTHER_SIDE_MAKES = 0.6   # how often a contract of the other side is made, as the heuristic sees it blind
 DECLARE_EDGE = 0.25      # game points by which a special contract must beat playing the plain one
@@ -464,12 +466,12 @@ class SpecialRules:
             suit = g.suit_masks[trump]
             extra = (held & suit).bit_count() - n * suit.bit_count() / g.size
             base, per_bid, per_z, per_trump = OTHER_KNOWN
-            score = base - per_bid * b - per_z * z - per_trump * extra
+            score = base - per_bid * b - per_z * n / g.size * z - per_trump * extra
         else:
             mean, sd = self.side_spread(n)
             z = (m.units(held, NO_TRUMP) - mean) / sd
             if trump == NO_TRUMP:
-                score = OTHER_KNOWN[0] - OTHER_KNOWN[1] * b - OTHER_KNOWN[2] * z
+                score = OTHER_KNOWN[0] - OTHER_KNOWN[1] * b - OTHER_KNOWN[2] * n / g.size * z
             else:
                 seen = min(1.0, n / max(g.cards_each, 1))
                 base0, base1, z0, z1, per_bid = OTHER_BLIND
@@ -495,16 +497,36 @@ class SpecialRules:
         return None
 
     def worth_doubling(self, k: Knowledge, a: Action, bid: int) -> bool:
-        """The other side's step: it lowers the bidding side's expected game points by at least DOUBLE_EDGE of
-        what the bidders gain by it when they make the contract (a redouble may follow)."""
+        """The other side's step: it lowers the bidding side's expected game points by more than an edge of what
+        the bidders gain by it when they make the contract. The edge grows with what the bidders may still add
+        by their answer (a redouble, a fixed stake), as a share of the step: they answer when they are sure."""
         step = self.step_of(a)
         if step is None or step[2]:
             return False
         mult, added = k.facts.multiplier, k.facts.added
         ch = self.other_chances(k, bid)
         now, made_now = self.stake_ev(k, ch, bid, mult, added, 0)
-        then, made_then = self.stake_ev(k, ch, bid, mult * step[0], added + step[1], 0)
-        return now - then > DOUBLE_EDGE * (made_then - made_now)
+        mult2, added2 = mult * step[0], added + step[1]
+        then, made_then = self.stake_ev(k, ch, bid, mult2, added2, 0)
+        gained = made_then - made_now
+        if gained <= 0:
+            return now - then > 0
+        answer = self.answer_made(k, a, bid, mult2, added2) - made_then
+        return now - then > (DOUBLE_EDGE + ANSWER_EDGE * max(answer, 0.0) / gained) * gained
+
+    def answer_made(self, k: Knowledge, a: Action, bid: int, mult: int, added: int) -> float:
+        """What the bidders get for the contract made at their largest answer to step `a` (the next step, if the
+        cap allows it, or the fixed stake)."""
+        d = self.game.rules.doubling
+        assert d is not None
+        best = self.stake_values(k, bid, mult, added, 0)[0]
+        names = self.game.doubling_names
+        i = names.index(a.verb) + 1
+        if i < len(d.steps) and (not d.cap or mult * d.steps[i].multiplier <= d.cap):
+            best = max(best, self.stake_values(k, bid, mult * d.steps[i].multiplier, added + d.steps[i].adds, 0)[0])
+        if d.fixed_stake is not None:
+            best = max(best, float(d.fixed_stake.value))
+        return best
 
     def best_stake(self, k: Knowledge, legal: tuple[Action, ...], bid: int) -> Action | None:
         """The bidding side's step or fixed stake worth most, when it gains at least REDOUBLE_EDGE of the stake it
