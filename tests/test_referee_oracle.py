@@ -55,8 +55,10 @@ def _deal(rng: random.Random, left: int) -> list[frozenset[str]]:
 def test_caps_tests_agree_with_brute_force() -> None:
     rng = random.Random(14)
     checked = {"sure on lead": 0, "exact": 0}
-    for _ in range(300):
-        left = rng.choice([2, 3])
+    # three cards left make 1,680 worlds per deal against two cards' 90: a few of them cover that case, the many
+    # two-card deals the rest (the whole test once took minutes of the suite)
+    for i in range(300):
+        left = 3 if i % 10 == 0 else 2
         hands = _deal(rng, left)
         trump = rng.choice("SHDC")
         game = prove.OpenPlay(trump, bidder=0, side=0)
