@@ -7,7 +7,9 @@ bidding, the `partner` speech, melds and pairs.
 Each rule weighs the option against the plain one in game points, from the hand evaluation (model.py):
 - a sweep (a special contract, a claim, a refused surrender) by the chance that the player wins every trick
   leading his top cards, estimated over random placements of the unseen cards (`sweep_chance`);
-- doubling and a fixed stake by the chance of the contract against its target (`make_chance`, `fail_chance`);
+- doubling, a redouble and a fixed stake by their expected game points as the file scores them (bands,
+  multipliers, what the steps add, a fixed stake, a loss below half the bid), at chances of the contract fitted on
+  simulated hands (`own_chances` for the bidding side, `other_chances` for the other);
 - conceding only when the contract can no longer be made (it scores the same as losing it);
 - an option it knows nothing of is left alone, and a claim it does not know is made only when it is certain.
 """
@@ -18,7 +20,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from engine.bots.model import SPREAD_HANDS, Z_WEIGHT
+from engine.bots.model import SPREAD_HANDS
 from engine.play.actions import Action
 from engine.play.base import AUCTION, UNDECIDED
 from engine.play.game import NO_TRUMP
@@ -29,10 +31,9 @@ if TYPE_CHECKING:
 
 SWEEP_SAMPLES = 48       # random placements of the unseen cards per sweep estimate
 MAKE_SD = 0.12           # spread of a side's card points about the hand evaluation's estimate (share of the pack)
-BID_SLACK = 0.03         # how far over its bid a bidder's own estimate lies, as the auction goes (share)
 DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (share of the pack)
 # Doubling, fitted on simulated hands of the heuristic (benchmarks/doubling_calibration.py: every file with doubling
-# steps, doubles held back so that the hands are the plain ones, seed 101). Shares of the pack's card points.
+# steps, doubles held back so that the hands are the plain ones; seeds 101 and 202). Shares of the pack's card points.
 OWN_BIAS = (0.03, 0.11)  # the bidding side's points lie this far above its estimate (trump open, face down) ...
 OWN_SD = (0.12, 0.22)    # ... spread this much
 OTHER_KNOWN = (0.60, 5.0, 1.15, 0.10)   # the other side's probit of the contract made, knowing its trump: base,
@@ -112,24 +113,6 @@ class SpecialRules:
         total = self.model.total
         est = self.side_estimate(k) - (DOUBLED_SIGNAL * total if doubled else 0.0)
         return phi((est - bid) / (MAKE_SD * total))
-
-    def fail_chance(self, k: Knowledge) -> float:
-        """The chance that the other side's contract fails, from how much stronger than a random hand the seat's
-        cards are with the trump as far as the seat knows it (its bidder bid about what it expected)."""
-        m = self.model
-        held = k.held
-        n = held.bit_count()
-        if n == 0:
-            return 0.0
-        if k.trump >= 0:
-            mean, sd = m.spread(n)
-            units = m.units(held, k.trump)
-        else:   # the trump unknown: the top cards only (the bidder's trump is seldom the seat's own long suit)
-            mean, sd = self.side_spread(n)
-            units = m.units(held, NO_TRUMP)
-        z = (units - mean) / sd
-        x = (Z_WEIGHT * z - BID_SLACK) / MAKE_SD
-        return phi(x)
 
     def side_spread(self, n: int) -> tuple[float, float]:
         """Mean and standard deviation of the no-trump evaluation of random n-card hands (fixed seed)."""
