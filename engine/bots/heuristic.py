@@ -59,7 +59,7 @@ def view_knowledge(seen: Seen) -> Knowledge:
     facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
                   len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
                   v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high,
-                  v.trump_concealed, high_suit, v.added, forced_bid(seen.game, list(v.history), v.dealer))
+                  v.trump_concealed, high_suit, v.added, forced_bid(seen.game, v.history, v.dealer))
     return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength, bidder, v.bid or 0,
                      last_bidder(v), team_of, facts)
 

@@ -12,6 +12,8 @@ Plain typed Python that mypyc can compile (setup.py's COMPILED list).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.bots.model import (
     DOUBLE_ABOVE_MIN,
     DOUBLE_MARGIN,
@@ -128,11 +130,11 @@ def state_facts(state: State, seat: int) -> Facts:
                  forced_bid(state.game, state.history, state.dealer))
 
 
-def forced_bid(game: Game, history: list[Action], dealer: int) -> bool:
+def forced_bid(game: Game, history: Sequence[Action], dealer: int) -> bool:
     """Whether the one bid of the auction so far was forced on its bidder: the first hand obliged to open, or the
-    dealer made to bid after every other seat passed."""
+    dealer made to bid after every other seat passed. Only doubling reads it: without doubling steps, False."""
     a = game.rules.auction
-    if not (a.dealer_must_bid or a.first_hand_must_bid):
+    if game.rules.doubling is None or not (a.dealer_must_bid or a.first_hand_must_bid):
         return False
     bid: Action | None = None
     speeches = 0
