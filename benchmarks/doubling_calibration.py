@@ -118,7 +118,9 @@ def features(game: Game, k_trump: int, high_suit: int, held: int, bid: int, forc
     return [1.0, b, (m.units(held, NO_TRUMP) - mean) / sd if n else 0.0, 0.0, float(forced)]
 
 
-Answer = tuple[str, float]   # the bidder's answer to a double and its gain over passing, in game points
+Answer = tuple[str, float, bool, float, bool]   # the bidder's answer to a double, its gain over passing in game
+#                                               points, whether the shipped rule doubled that hand, the bidder's
+#                                               own chance of the doubled contract, whether it was made
 
 
 def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[float, bool]], int, list[Answer]]:
@@ -187,10 +189,13 @@ def collect(name: str, hands: int, seed: int) -> tuple[list[Point], list[tuple[f
             won = bool(state.made)
             base = realised(sp, kb, state.bid, None, won, pts)
             after = realised(sp, kb, state.bid, chosen, won, pts)
-            answers.append((chosen.verb if chosen is not None else "pass", after - base))
+            doubled = False
             for p, hb, bid in mine:
                 if hb == state.bidder and bid == state.bid:
                     p.answered = gp - after
+                    doubled = doubled or p.doubles
+            answers.append((chosen.verb if chosen is not None else "pass", after - base, doubled,
+                            sp.own_chances(kb, state.bid, True)[0], won))
     return points, own, scored, answers
 
 
@@ -280,12 +285,17 @@ def main() -> None:
         print(f"## {name}: {scored} scored hands, {len(points)} decisions of the other side at the final bid")
         print(f"  other side's chance made, predicted bin n: actual  {bins([(p.other_made, p.made) for p in points])}")
         print(f"  bidder's own chance made, predicted bin n: actual  {bins(own)}")
-        taken = [g for v, g in answers if v != "pass"]
-        verbs = sorted({v for v, _ in answers if v != "pass"})
-        print(f"  had the contract been doubled ({len(answers)} hands): the bidder answers "
-              + ", ".join(f"{v} {sum(1 for x, _ in answers if x == v)}" for v in verbs or ["nothing"])
-              + f"; gain over passing {sum(taken) / max(len(answers), 1):+.4f} per doubled hand"
-              + (f", {sum(taken) / len(taken):+.3f} per answer" if taken else ""))
+        for label, sel in (("had the contract been doubled", answers),
+                           ("on the hands the shipped rule doubles", [x for x in answers if x[2]])):
+            taken = [x[1] for x in sel if x[0] != "pass"]
+            verbs = sorted({x[0] for x in sel if x[0] != "pass"})
+            mean_p = sum(x[3] for x in sel) / max(len(sel), 1)
+            made = sum(1 for x in sel if x[4]) / max(len(sel), 1)
+            print(f"  {label} ({len(sel)} hands): the bidder answers "
+                  + ", ".join(f"{v} {sum(1 for x in sel if x[0] == v)}" for v in verbs or ["nothing"])
+                  + f"; gain over passing {sum(taken) / max(len(sel), 1):+.4f} per doubled hand"
+                  + (f", {sum(taken) / len(taken):+.3f} per answer" if taken else "")
+                  + f"; its chance {mean_p:.2f}, made {made:.2f}")
         xs = [p.features for p in points]
         ys = [p.made for p in points]
         w = probit(xs, ys)
