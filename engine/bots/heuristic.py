@@ -12,7 +12,7 @@ from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
-from engine.play.actions import Action, bid_terms
+from engine.play.actions import Action
 from engine.play.base import PHASE_NAMES, UNDECIDED
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
@@ -52,9 +52,9 @@ def view_knowledge(seen: Seen) -> Knowledge:
     high_suit = UNDECIDED
     for a in reversed(v.history):
         if a.verb == "bid":
-            high, code = bid_terms(a.arg)
+            high, code, _ = seen.game.bid_terms(a.arg)
             if v.phase == "auction":
-                high_suit = suit_named(seen.game, code.partition(" ")[0])
+                high_suit = suit_named(seen.game, code)
             break
     facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
                   len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
