@@ -37,7 +37,8 @@ DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (s
 OWN_BIAS = (0.03, 0.11)  # the bidding side's points lie this far above its estimate (trump open, face down) ...
 OWN_SD = (0.12, 0.22)    # ... spread this much
 DOUBLED_SD = (0.9, 0.3)  # a double said against it lowers that estimate by this many spreads: the other side
-#                          doubles on its strength against the contract, which says more when it knows the trump
+#                          doubles on its strength against the contract, which says more when it knows the trump,
+#                          and more beside a part of the hand (divided by the share of the seat's cards held)
 OTHER_KNOWN = (0.60, 5.0, 1.15, 0.10)   # the other side's probit of the contract made, knowing its trump: base,
 #                          per share of bid above the lowest, per standard deviation of strength against it for
 #                          each share of the pack the seat holds (more cards say more), per trump held above the
@@ -417,7 +418,10 @@ class SpecialRules:
         total = self.model.total
         i = 1 if k.facts.concealed else 0
         sd = OWN_SD[i] * total
-        est = self.own_estimate(k) + OWN_BIAS[i] * total - (DOUBLED_SD[i] * sd if doubled else 0.0)
+        est = self.own_estimate(k) + OWN_BIAS[i] * total
+        if doubled:
+            seen = min(1.0, k.held.bit_count() / max(self.game.cards_each, 1))
+            est -= DOUBLED_SD[i] / max(seen, 0.25) * sd
         return phi((est - bid) / sd), phi((0.5 * bid - est) / sd)
 
     def own_estimate(self, k: Knowledge) -> float:
