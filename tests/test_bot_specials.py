@@ -161,8 +161,10 @@ def test_fixed_stake_taken_when_it_is_worth_most() -> None:
     pol = policy_for(model_for(game))
     legal = (game.action(0, "pass"), game.action(0, "redouble"), game.action(0, "C"))
     sure = knowledge(game, DOUBLING, "JH 9H AH TH", "H", bid=16, target=16, multiplier=2)
+    sure.facts.concealed = True   # the window is before the second deal, the trump face down
     assert pol.choose(sure, legal).verb == "C"
     weak = knowledge(game, DOUBLING, "7H 8S 7D 8C", "H", bid=16, target=16, multiplier=2)
+    weak.facts.concealed = True
     assert pol.choose(weak, legal).verb == "pass"
     assert policy_for(model_for(game), never=True).choose(sure, legal).verb != "C"
 
