@@ -245,3 +245,60 @@ def test_a_search_decision_spends_at_most_its_work_budget(tmp_path: Path, monkey
                 per_world = max(works) * 12                    # no decision has more than 12 candidates here
                 assert sum(works) <= budget + per_world, (sum(works), budget)
     assert decided > 0
+
+
+def test_a_search_decision_scans_at_most_its_bid_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bids that rollouts' speeches scan are bounded too: with 307 bids one speech weighs hundreds of plays."""
+    from engine import load_game
+    from engine.bots import search
+    from engine.bots.base import make_bot
+
+    (tmp_path / "five.yaml").write_text(WIDE)
+    game = load_game(tmp_path / "five.yaml")
+    bids = len(game.bid_values)
+    monkeypatch.setattr(search, "SCAN_BUDGET", 20_000)
+    scans: list[int] = []
+    real = search.rollout_speeches
+
+    def counting(history: list[search.Action], start: int) -> int:
+        scans.append(real(history, start) * bids)
+        return scans[-1] // bids
+
+    monkeypatch.setattr(search, "rollout_speeches", counting)
+    decided = 0
+    state = game.new_hand(0, seed=3)
+    bots = [make_bot("search", game, s) for s in range(game.n)]
+    while not state.is_terminal and decided < 12:
+        scans.clear()
+        state.apply(bots[state.to_act].choose(state.view(state.to_act), state.legal_actions()))
+        if scans:
+            decided += 1
+            assert sum(scans) <= 20_000 + max(scans), (sum(scans), max(scans))
+    assert decided > 0
+
+
+def test_a_first_world_past_the_budget_leaves_the_heuristics_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine import load_game
+    from engine.bots import search
+    from engine.bots.base import make_bot
+    from engine.bots.heuristic import decide
+    from engine.bots.info import read_view
+
+    game = load_game("twenty-eight")
+    monkeypatch.setattr(search, "WORK_BUDGET", 1)
+    bot = make_bot("search", game, 0)
+    checked = 0
+    for seed in range(6):
+        state = game.new_hand(seed % 4, seed=seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            seat = state.to_act
+            if seat == 0 and len(legal) > 1:
+                view = state.view(0)
+                choice = bot.choose(view, legal)
+                assert choice == decide(game, read_view(game, view), legal, bot.policy)
+                checked += 1
+                state.apply(choice)
+            else:
+                state.apply(legal[0])
+    assert checked > 10

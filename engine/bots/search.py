@@ -42,6 +42,10 @@ CONTRACT_PHASES = ("auction", "trump", "raise", "doubling", "declarations", "sur
 # game's decision stays far below (320 rollouts of at most 48 cards), so its choices do not change.
 WORK_BUDGET = 40_000
 SPEECH_WEIGHT_BIDS = 16        # a speech in a rollout weighs 1 + (bids the file has) / this: the policy scans them
+# The bids the rollouts' speeches may scan in one decision. The policy looks at every legal bid at each speech, so
+# a file with hundreds of bids makes a speech cost hundreds of card plays, and an auction where every seat raises
+# by one is as long again. A shipped game's decision scans at most about 100,000 (eight seats, 29 bids).
+SCAN_BUDGET = 250_000
 
 
 def rollout_work(history: Sequence[Action], start: int, per_speech: int) -> int:
@@ -50,6 +54,15 @@ def rollout_work(history: Sequence[Action], start: int, per_speech: int) -> int:
     for i in range(start, len(history)):
         work += 1 if history[i].verb == "play" else per_speech
     return work
+
+
+def rollout_speeches(history: Sequence[Action], start: int) -> int:
+    """The actions other than card plays that one rollout applied after `start`."""
+    speeches = 0
+    for i in range(start, len(history)):
+        if history[i].verb != "play":
+            speeches += 1
+    return speeches
 
 
 class SearchBot(ViewBot):
@@ -123,19 +136,26 @@ class SearchBot(ViewBot):
         totals = [0.0] * len(candidates)
         per_world: list[list[float]] = []
         spent = 0
+        scanned = 0
         used = 0
-        per_speech = 1 + len(self.game.bid_values) // SPEECH_WEIGHT_BIDS
+        bids = len(self.game.bid_values)
+        per_speech = 1 + bids // SPEECH_WEIGHT_BIDS
         for world, weight in kept:
-            if spent >= WORK_BUDGET:
-                break    # the decision's work is spent: the worlds searched so far decide (at least one always)
+            if spent >= WORK_BUDGET or scanned >= SCAN_BUDGET:
+                break    # the decision's work is spent: the worlds searched so far decide
             stream = rng.getrandbits(32)
             row = [0.0] * len(candidates)
             start = len(world.history)
             for i, a in enumerate(candidates):
+                if used == 0 and (spent >= WORK_BUDGET or scanned >= SCAN_BUDGET):
+                    # the first world alone outgrew the budget (a long auction tried for many candidates): a
+                    # half-searched world compares nothing, so the heuristic's choice stands
+                    return fallback
                 s = world.clone()
                 apply_first(s, a)
                 rollout(s, Stream(stream).random, self.policy)
                 spent += rollout_work(s.history, start, per_speech)
+                scanned += rollout_speeches(s.history, start) * bids
                 u = utility(s, seat)
                 totals[i] += weight * u
                 row[i] = u

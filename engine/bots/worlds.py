@@ -125,6 +125,8 @@ class Sampler:
         self.match_scores = list(v.match_scores)
         self.k_auction = cards_before(game, STEP_AUCTION)
         self.bids = self._bids() if contract_weight else []
+        # each history action's speech, found in one step: the context is read at every action of every probe
+        self._bid_at = {b.index: b for b in self.bids}
         self.trump_named = self._trump_named() if contract_weight else NOT_NAMED
         self.plays, self.played_from = self._plays() if play_weight else ([], [])
         self.ready = False          # the bids' context is read from the first world that replays
@@ -216,26 +218,23 @@ class Sampler:
 
     def _read_context(self, state: State, index: int) -> None:
         """Before history action `index` is replayed on the first world: what the auction allowed then."""
-        for b in self.bids:
-            if b.index != index:
-                continue
-            if state.phase != AUCTION:
-                return
-            legal = state.legal_actions()
-            may_pass = False
-            for x in legal:
-                if x.verb == "pass":
-                    may_pass = True
-                elif x.verb == "redeal":
-                    return
-                elif x.verb == "bid" and b.lowest < 0:
-                    b.lowest = self.model.value_of(x)
-            hb = state.high_bidder
-            partner = (hb >= 0 and hb != b.seat and not self.game.rules.table.bidder_plays_alone
-                       and state.hand_team_of[hb] == state.hand_team_of[b.seat])
-            b.margin = PARTNER_MARGIN if partner else 0
-            b.informative = may_pass and b.lowest >= 0
+        b = self._bid_at.get(index)
+        if b is None or state.phase != AUCTION:
             return
+        legal = state.legal_actions()
+        may_pass = False
+        for x in legal:
+            if x.verb == "pass":
+                may_pass = True
+            elif x.verb == "redeal":
+                return
+            elif x.verb == "bid" and b.lowest < 0:
+                b.lowest = self.model.value_of(x)
+        hb = state.high_bidder
+        partner = (hb >= 0 and hb != b.seat and not self.game.rules.table.bidder_plays_alone
+                   and state.hand_team_of[hb] == state.hand_team_of[b.seat])
+        b.margin = PARTNER_MARGIN if partner else 0
+        b.informative = may_pass and b.lowest >= 0
 
     def _auction_hand(self, dealt: list[int], k: int) -> int:
         h = 0
