@@ -52,3 +52,31 @@ def test_bad_bot_specs_are_refused_before_anything_starts(bots: str, says: str,
     assert run(["tournament", "--bots", bots, "--hands", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err, err
+
+
+# --- the text replay says the trump as it stands ----------------------------------------------------------------
+TWENTY_NINE_DEAL = """dealer: 3
+hands:
+  0: 9S AS TS KS 9H AH TH KH
+  1: QS 8S 7S QH 8H 7H 9D AD
+  2: JS JH 9C AC JD JC TC KC
+  3: TD KD QD 8D 7D QC 8C 7C
+actions: [{actions}]
+"""
+
+
+@pytest.mark.parametrize(("ruleset", "actions", "says"), [
+    ("twenty-nine", "0 bid 16, 1 pass, 2 pass, 3 pass", "contract: seat 0 bid 16, trump not chosen yet"),
+    ("twenty-nine", "0 bid 16, 1 pass, 2 pass, 3 pass, 0 trump S", "contract: seat 0 bid 16, trump spades (concealed)"),
+    ("./nt.yaml", "0 bid 16, 1 pass, 2 pass, 3 pass, 0 trump NT", "contract: seat 0 bid 16, trump no trumps"),
+])
+def test_replay_says_the_trump_as_it_stands(tmp_path: Path, capsys: pytest.CaptureFixture[str], ruleset: str,
+                                            actions: str, says: str) -> None:
+    (tmp_path / "nt.yaml").write_text("schema_version: 1\nextends: twenty-nine\nname: nt\ndescription: no-trumps\n"
+                                      "trump:\n  no_trumps: true\n")
+    record = tmp_path / "r.yaml"
+    record.write_text(f"ruleset: {ruleset}\n" + TWENTY_NINE_DEAL.format(actions=actions))
+    assert run(["replay", str(record)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    contract = [line.strip() for line in out.splitlines() if "contract:" in line]
+    assert contract == [says], out

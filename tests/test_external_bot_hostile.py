@@ -351,6 +351,112 @@ def test_writing_to_a_program_that_does_not_read_gives_up_at_the_deadline() -> N
     assert gone([program.pgid])
 
 
+# --- the keeper (Linux): the program runs under it, and nothing of that shows ----------------------------------
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the keeper is Linux only")
+
+
+def _output(program: Program) -> bytes:
+    lines = []
+    deadline = time.monotonic() + 30
+    try:
+        while True:
+            lines.append(program.output.read_line(deadline, 1 << 20))
+    except Closed:
+        pass
+    return b"\n".join(lines)
+
+
+@LINUX
+def test_the_keeper_leads_the_session_and_runs_the_program_as_its_child() -> None:
+    program = Program([sys.executable, "-I", "-S", "-c", "import os; print(os.getpid(), os.getppid(), flush=True)"])
+    try:
+        pid, parent = map(int, _output(program).split())
+        assert pid == program.program_pid != program.pgid == parent
+        assert program.exit_code(5) == 0
+    finally:
+        program.kill()
+    assert gone([program.pgid], [pid])
+
+
+@LINUX
+@pytest.mark.parametrize(("code", "expected"), [("raise SystemExit(3)", 3), ("import os; os.kill(os.getpid(), 9)", -9),
+                                                ("import os; os.kill(os.getpid(), 15)", -15)])
+def test_the_keeper_exits_as_the_program_did(code: str, expected: int) -> None:
+    program = Program([sys.executable, "-I", "-S", "-c", code])
+    try:
+        assert program.exit_code(10) == expected
+    finally:
+        program.kill()
+
+
+@LINUX
+@pytest.mark.parametrize(("argv", "error"), [(["/nonexistent/bot"], FileNotFoundError), (["/etc/hostname"], OSError)])
+def test_a_program_the_keeper_cannot_start_is_the_same_error(argv: list[str], error: type[OSError]) -> None:
+    try:
+        subprocess.run(argv, check=False)
+    except OSError as e:
+        direct = e
+    with pytest.raises(error) as kept:
+        Program(argv)
+    assert type(kept.value) is type(direct) and kept.value.strerror == direct.strerror
+
+
+@LINUX
+def test_the_program_gets_the_signals_and_mask_a_direct_start_gives() -> None:
+    """Python ignores SIGPIPE and SIGXFSZ; the keeper, like subprocess, gives the program the defaults back."""
+    def fields(text: bytes) -> dict[bytes, bytes]:
+        return {k: v.strip() for k, _, v in (line.partition(b":") for line in text.splitlines())
+                if k in (b"SigIgn", b"SigBlk")}
+
+    program = Program(["cat", "/proc/self/status"])
+    try:
+        kept = fields(_output(program))
+    finally:
+        program.kill()
+    direct = fields(subprocess.run(["cat", "/proc/self/status"], capture_output=True, check=True).stdout)
+    assert kept == direct and len(kept) == 2
+
+
+@LINUX
+def test_the_keeper_loads_nothing_the_environment_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It runs isolated: a module planted on PYTHONPATH, or a start-up file, never runs in it."""
+    marker = tmp_path / "ran"
+    for name in ("select", "signal", "contextlib", "ctypes", "resource", "sitecustomize"):
+        (tmp_path / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write('{name}')\n")
+    (tmp_path / "startup.py").write_text(f"open({str(marker)!r}, 'a').write('startup')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("PYTHONSTARTUP", str(tmp_path / "startup.py"))
+    monkeypatch.chdir(tmp_path)
+    program = Program(["cat"])
+    try:
+        program.send(b"hello\n", time.monotonic() + 10)
+        assert program.output.read_line(time.monotonic() + 10, 100) == b"hello"
+    finally:
+        program.close(1.0)
+    assert not marker.exists(), marker.read_text()
+
+
+@LINUX
+def test_a_forked_copy_of_jacknine_does_not_keep_a_keeper_waiting() -> None:
+    """A worker forked after a program started must not hold that keeper's pipe: when jacknine goes, the keeper
+    must see it go (here: jacknine's end is closed, as at its death, while the fork still runs)."""
+    program = Program(["cat"])
+    child = os.fork()
+    if child == 0:      # the fork: outlive the parent's end of the pipe, touch nothing
+        time.sleep(30)
+        os._exit(0)
+    try:
+        assert program._control is not None
+        os.close(program._control)
+        program._control = None
+        assert program.exit_code(20) is not None     # the keeper saw end of file, killed cat and exited
+    finally:
+        os.kill(child, 9)
+        os.waitpid(child, 0)
+        program.kill()
+    assert gone([program.pgid], [program.program_pid])
+
+
 def test_write_all_reports_a_closed_pipe() -> None:
     r, w = os.pipe()
     os.close(r)

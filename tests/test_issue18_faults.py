@@ -156,20 +156,33 @@ def test_the_save_text_of_finished_hands_is_written_once_and_is_the_whole_dump()
 
 
 # --- nothing a command starts outlives it ---------------------------------------------------------------------
+# The bot forks a child that starts a session of its own, as a daemon would: its standard streams go to /dev/null,
+# so it holds none of the pipes (a child holding jacknine's stderr would make the test wait for the child's own
+# end, and the test then passed without the fix), and it sleeps far longer than the checks wait. The bot answers
+# only once the child has written its pid, so the child always exists before the tournament can end.
 ESCAPING_BOT = """
 import json, os, sys, time
+ready_r, ready_w = os.pipe()
 pid = os.fork()
 if pid == 0:
-    os.setsid()                       # out of the program's process group
+    os.close(ready_r)
+    os.setsid()                       # out of the program's session and process group
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
     with open(sys.argv[1], "a") as f:
         f.write(f"{os.getpid()}\\n")
-    time.sleep(120)
+    os.close(ready_w)
+    time.sleep(float(sys.argv[3]))
     os._exit(0)
+os.close(ready_w)
+os.read(ready_r, 1)                   # end of file: the child has written its pid
 for line in sys.stdin:
     time.sleep(float(sys.argv[2]))
     sys.stdout.write(json.dumps({"action": json.loads(line)["legal"][0]}) + "\\n")
     sys.stdout.flush()
 """
+ESCAPED_SLEEP = 300.0     # seconds the escaped child would live: far beyond any wait of these tests
 
 
 def _escaping_bot(pidfile: Path, slow: float = 0.0) -> str:
@@ -177,7 +190,8 @@ def _escaping_bot(pidfile: Path, slow: float = 0.0) -> str:
 
     script = pidfile.parent / "escaping_bot.py"
     script.write_text(ESCAPING_BOT)
-    return "cmd:" + shlex.join([sys.executable, "-I", "-S", str(script), str(pidfile), str(slow)])
+    return "cmd:" + shlex.join([sys.executable, "-I", "-S", str(script), str(pidfile), str(slow),
+                                str(ESCAPED_SLEEP)])
 
 
 def _wait_for(path: Path, seconds: float = 60.0) -> None:
@@ -189,15 +203,84 @@ def _wait_for(path: Path, seconds: float = 60.0) -> None:
         time.sleep(0.05)
 
 
+def _kill_leftovers(pids: list[int], marker: Path) -> None:
+    """Whatever the test's outcome, no escaped child of ours keeps running: kill each pid still running the
+    test's own script (checked in /proc, so a reused pid is left alone)."""
+    from tests.external_support import alive
+
+    for pid in pids:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if str(marker).encode() in cmdline and alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _run_to_files(args: list[str], folder: Path) -> subprocess.Popen[bytes]:
+    """jacknine with its output to files, not pipes: waiting for it ends when it ends, whoever else holds its
+    streams."""
+    out = open(folder / "out.txt", "wb")   # noqa: SIM115  (closed below, the child keeps its copies)
+    err = open(folder / "err.txt", "wb")   # noqa: SIM115
+    try:
+        return subprocess.Popen([*PROGRAM, *args], cwd=ROOT, env=ENV, stdout=out, stderr=err,
+                                start_new_session=True)
+    finally:
+        out.close()
+        err.close()
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_bots_child_in_its_own_session_dies_with_the_tournament(tmp_path: Path, workers: str) -> None:
+@pytest.mark.parametrize("behaviour", ["answers", "stalls"])
+def test_a_bots_child_in_its_own_session_dies_with_the_tournament(tmp_path: Path, workers: str,
+                                                                  behaviour: str) -> None:
+    """A bot that answers is closed at the end; one that stalls is killed and restarted (each start leaves a child
+    of its own)."""
     from tests.external_support import gone, pids_in
 
     pidfile = tmp_path / "escaped"
-    proc = jacknine("tournament", "--bots", f"{_escaping_bot(pidfile)},random", "-n", "2", "-w", workers)
-    assert proc.returncode == 0, proc.stderr
-    escaped = pids_in(pidfile)
-    assert escaped and gone([], escaped), escaped
+    slow = ["--time-limit", "0.3"] if behaviour == "stalls" else []
+    bot = _escaping_bot(pidfile, 30.0 if behaviour == "stalls" else 0.0)
+    proc = _run_to_files(["tournament", "--bots", f"{bot},random", "-n", "2", "-w", workers, *slow], tmp_path)
+    try:
+        proc.wait(timeout=300)
+        assert proc.returncode == 0, (tmp_path / "err.txt").read_text()
+        escaped = pids_in(pidfile)
+        assert escaped and gone([], escaped), escaped
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        _kill_leftovers(pids_in(pidfile), pidfile.parent)
+
+
+@pytest.mark.parametrize("keeper", [True, False], ids=["keeper", "no-keeper"])
+@pytest.mark.parametrize("behaviour", ["answers", "stalls"])
+def test_a_bots_escaped_children_die_when_it_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        keeper: bool, behaviour: str) -> None:
+    """In this process, with and without the keeper (without it, as where there is none, this process is the child
+    subreaper that kills them): a bot stopped at each stall, or closed at the end, leaves no child running."""
+    from engine.bots import program
+    from engine.bots.external import ExternalBot
+    from tests.external_support import first_decision, gone, pids_in
+
+    monkeypatch.setattr(program, "_KEEPER", keeper and program._KEEPER)
+    pidfile = tmp_path / "escaped"
+    stalls = behaviour == "stalls"
+    bot = ExternalBot(_escaping_bot(pidfile, 30.0 if stalls else 0.0)[len("cmd:"):], 1,
+                      time_limit=0.3 if stalls else 10.0)
+    view, legal = first_decision()
+    try:
+        for _ in range(3):
+            assert bot.choose(view, legal) in legal
+        assert bool(bot.incidents) == stalls, bot.incidents
+        bot.close()
+        escaped = pids_in(pidfile)
+        assert len(escaped) == (3 if stalls else 1), escaped
+        assert gone(bot.process_groups, escaped), escaped
+    finally:
+        bot.close()
+        _kill_leftovers(pids_in(pidfile), pidfile.parent)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
@@ -206,19 +289,52 @@ def test_a_signal_to_the_tournament_leaves_no_process(tmp_path: Path, workers: s
     from tests.external_support import gone, pids_in
 
     pidfile = tmp_path / "escaped"
-    proc = subprocess.Popen([*PROGRAM, "tournament", "--bots", f"{_escaping_bot(pidfile, 0.2)},random", "-n", "40",
-                             "-w", workers], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = _run_to_files(["tournament", "--bots", f"{_escaping_bot(pidfile, 0.2)},random", "-n", "40",
+                          "-w", workers], tmp_path)
+    children: list[int] = []
     try:
         _wait_for(pidfile)
         children = _children_of(proc.pid)
         proc.send_signal(sig)
-        proc.communicate(timeout=60)
+        proc.wait(timeout=60)
+        assert proc.returncode == 128 + sig, proc.returncode
+        assert gone([], pids_in(pidfile) + children), (pids_in(pidfile), children)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 128 + sig, proc.returncode
-    assert gone([], pids_in(pidfile) + children), (pids_in(pidfile), children)
+            proc.wait()
+        _kill_leftovers(pids_in(pidfile), pidfile.parent)
+        _kill_leftovers(children, Path("engine.cli.app"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the keeper is Linux only")
+@pytest.mark.parametrize("command", [["play", "--auto", "-r", "twenty-eight"], ["tournament", "-n", "40", "-w", "1"],
+                                     ["tournament", "-n", "40", "-w", "2"]], ids=["table", "w1", "w2"])
+def test_sigkill_to_jacknine_kills_a_bots_child_in_its_own_session(tmp_path: Path, command: list[str]) -> None:
+    """Nothing runs in jacknine at a SIGKILL: the bot's keeper sees its pipe from jacknine close and kills what the
+    bot started, even a child in a session of its own (only the bot itself died with jacknine before)."""
+    from tests.external_support import gone, pids_in
+
+    pidfile = tmp_path / "escaped"
+    bot = _escaping_bot(pidfile, 0.2)
+    bots = bot if command[0] == "play" else f"{bot},random"
+    proc = _run_to_files([*command, "--bots", bots], tmp_path)
+    children: list[int] = []
+    try:
+        _wait_for(pidfile)
+        children = _children_of(proc.pid)      # the keepers (table, -w 1) or the workers (-w 2)
+        assert children, "jacknine started nothing"
+        proc.kill()
+        proc.wait(timeout=60)
+        escaped = pids_in(pidfile)
+        assert escaped and gone([], escaped + children, wait=10.0), \
+            [p for p in escaped + children if Path(f"/proc/{p}").exists()]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        _kill_leftovers(pids_in(pidfile), pidfile.parent)
+        _kill_leftovers(children, Path("engine"))
 
 
 def _children_of(pid: int) -> list[int]:

@@ -17,8 +17,9 @@ A program must not
 - exit or close its standard output before its standard input closes;
 - leave processes behind: it runs in a process group of its own, and the whole group is killed when the program
   is stopped or restarted, when the tournament is over (after `CLOSE_GRACE` seconds to exit by itself), and when
-  the engine's interpreter exits (not when the engine is killed outright: then the program only sees its input
-  close). A program that leaves its process group on purpose is beyond reach.
+  the engine's interpreter exits. On Linux this holds for processes it starts in sessions or groups of their own,
+  and also when the engine is killed outright (SIGKILL): a keeper process kills the program and everything it
+  started (see `engine.bots.program`). Elsewhere, a program that leaves its process group is beyond reach.
 
 Whenever a program does any of this, or answers something that is not a legal action, the random bot decides
 instead and the tournament's `incidents` say what happened; stray output is discarded. Answers carry no request

@@ -6,14 +6,18 @@ lines read from it are bounded in size. Its standard error is our own standard e
 program flooding it cannot block us (a program whose writes there block is simply late, which the deadline covers).
 Every program still running when the interpreter exits is killed with its group.
 
-A program that deliberately leaves its process group (setsid, setpgid in a child) is beyond reach: this guards
-against misbehaving programs, it is not a sandbox."""
+On Linux a process the program starts that leaves its group (setsid, setpgid) is killed too: while we run, it comes
+to us when its parent dies (we are a child subreaper) and `kill_escaped` kills it; and each program runs under a
+keeper (`engine/bots/keeper.py`) that kills the program and all it started when this process ends by any means,
+SIGKILL included. Elsewhere only the group is reached. This guards against misbehaving programs, it is not a
+sandbox: a process may still leave on purpose by other means (a daemon started through another service)."""
 
 from __future__ import annotations
 
 import atexit
 import contextlib
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -143,15 +147,25 @@ class Program:
     def __init__(self, argv: Sequence[str]) -> None:
         """Start it; OSError if it cannot be started."""
         become_subreaper()
-        self._proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
-                                      start_new_session=True, preexec_fn=_die_with_parent if _LINUX else None)
+        self._control: int | None = None   # our end of the keeper's pipe: it reaches end of file when we go
+        report: int | None = None
+        keeper = _keeper_file()
+        if keeper is None:
+            self._proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                          start_new_session=True, preexec_fn=_die_with_parent if _LINUX else None)
+        else:
+            self._proc, self._control, report = _start_kept(keeper, argv)
         self.pgid = self._proc.pid   # the leader of a new session leads its process group
+        self.program_pid = self._proc.pid   # the program itself (the keeper's child, when there is a keeper)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         self._stdin, self._stdout = self._proc.stdin, self._proc.stdout
         self._exit_fd: int | None = None
         self._killed = False
-        _LIVE[id(self)] = (os.getpid(), self)
+        self._owner = os.getpid()
+        _LIVE[id(self)] = (self._owner, self)
         try:
+            if report is not None:
+                self.program_pid = _await_report(report)
             os.set_blocking(self._stdin.fileno(), False)
             os.set_blocking(self._stdout.fileno(), False)
             self._exit_fd = _pidfd(self._proc.pid)
@@ -173,6 +187,13 @@ class Program:
                 return code
             time.sleep(POLL_STEP)
 
+    def _wait_exit(self, wait: float) -> None:
+        """Up to `wait` seconds for the leader to exit, without reaping it."""
+        if self._exit_fd is not None and _peek_exit(self._proc) is None:
+            with contextlib.suppress(OSError, ValueError):
+                select.select([self._exit_fd], [], [], wait)
+        self.exit_code(0.0 if self._exit_fd is not None else wait)
+
     def close(self, grace: float) -> None:
         """Close its input (a well-behaved program exits), give the leader `grace` seconds, then kill the group."""
         if not self._killed:
@@ -181,11 +202,19 @@ class Program:
         self.kill()
 
     def kill(self) -> None:
-        """Kill the whole process group and reap the leader; safe to call more than once."""
+        """Kill the program and everything it started, and reap the leader; safe to call more than once. With a
+        keeper, closing its pipe asks it to do so (it kills and reaps even the processes that left the group) and
+        we wait for it a little; then the whole group is killed in any case."""
         if self._killed:
             return
         self._killed = True
         _LIVE.pop(id(self), None)
+        if os.getpid() != self._owner:   # a forked copy of the process that started it: not ours to kill
+            return
+        if self._control is not None:
+            os.close(self._control)
+            self._control = None
+            self._wait_exit(KEEPER_WAIT)
         try:
             os.killpg(self.pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):   # already gone (macOS says EPERM for a group of zombies)
@@ -194,6 +223,7 @@ class Program:
         _close_quietly(self._stdout)
         if self._exit_fd is not None:
             os.close(self._exit_fd)
+            self._exit_fd = None
         try:
             self._proc.wait(timeout=REAP_WAIT)
         except subprocess.TimeoutExpired:
@@ -201,12 +231,79 @@ class Program:
         kill_escaped()
 
 
+# --- the keeper ---------------------------------------------------------------------------------------------
+# On Linux the program is started through `engine/bots/keeper.py`, a small process of our own that leads the
+# program's session: it is a child subreaper, so whatever the program starts and orphans comes to it, and it holds
+# the read end of a pipe whose write end only we hold. When this process ends, by any means (SIGKILL included),
+# that pipe reaches end of file and the keeper kills the program and every descendant, even those in sessions of
+# their own, then exits. `Program.kill` closes that pipe itself, waits a little for the keeper to finish, then kills
+# the whole group (the keeper with it) in any case.
+# The keeper runs in our interpreter in isolated mode (-I -S: no environment variable, user site or current
+# folder changes what it loads) and runs nothing but the program it is given.
+KEEPER_WAIT = 2.0   # seconds for the keeper to kill and reap all the program started, before we kill the group
+START_WAIT = 10.0   # seconds for the keeper to report the program started: this only bounds a stuck machine
+_LINUX = sys.platform.startswith("linux")
+_KEEPER = _LINUX
+
+
+def _keeper_file() -> str | None:
+    """The keeper's script, or None where there is none (not Linux, no interpreter): then the program is started
+    directly, and only its direct children die with us."""
+    if not _KEEPER or not sys.executable:
+        return None
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keeper.py")
+    return path if os.path.isfile(path) else None
+
+
+def _start_kept(keeper: str, argv: Sequence[str]) -> tuple[subprocess.Popen[bytes], int, int]:
+    """The keeper started with the program: (its process, our end of its control pipe, the report's read end)."""
+    control_r, control_w = os.pipe()      # both ends close-on-exec: only the keeper gets control_r
+    report_r, report_w = os.pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-I", "-S", keeper, str(control_r), str(report_w),
+                                 str(os.getpid()), "--", *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                bufsize=0, start_new_session=True, pass_fds=(control_r, report_w))
+    except BaseException:
+        for fd in (control_w, report_r):
+            os.close(fd)
+        raise
+    finally:
+        os.close(control_r)
+        os.close(report_w)
+    return proc, control_w, report_r
+
+
+def _await_report(report: int) -> int:
+    """The program's pid as the keeper reports it; OSError (the exec's own error) if it could not start."""
+    data = b""
+    try:
+        deadline = time.monotonic() + START_WAIT
+        with selectors.DefaultSelector() as sel:
+            sel.register(report, selectors.EVENT_READ)
+            while not data.endswith(b"\n"):
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    raise OSError("the program's keeper did not start in time")
+                chunk = os.read(report, 64)
+                if not chunk:
+                    break
+                data += chunk
+    finally:
+        os.close(report)
+    text = data.decode("ascii", "replace").strip()
+    if text.startswith("E") and text[1:].isdigit():
+        errno = int(text[1:])
+        raise OSError(errno, os.strerror(errno))
+    if not text.isdigit():
+        raise OSError("the program's keeper failed to start it")
+    return int(text)
+
+
 # --- processes that leave the program's group ---------------------------------------------------------------
 # A program's child may start a session of its own, out of reach of the group kill. On Linux this process is made
 # a child subreaper (prctl PR_SET_CHILD_SUBREAPER): such a child, once its parent is killed, becomes our child,
 # and `kill_escaped` kills every child of ours that sits in another session and is no live program's leader.
-# Each program's leader also dies with us (PR_SET_PDEATHSIG), whatever ends this process.
-_LINUX = sys.platform.startswith("linux")
+# A program started without a keeper also dies with us (PR_SET_PDEATHSIG), whatever ends this process.
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _SUBREAPER = {"set": False}
@@ -322,6 +419,17 @@ def _close_quietly(stream: object) -> None:
 _LIVE: dict[int, tuple[int, Program]] = {}
 
 
+def _forget_parents_programs() -> None:
+    """In a process just forked (a worker): its parent's programs are not its own, and its copies of their keepers'
+    pipes must not keep them open once the parent closes them or dies."""
+    me = os.getpid()
+    for owner, program in list(_LIVE.values()):
+        if owner != me and program._control is not None:
+            with contextlib.suppress(OSError):
+                os.close(program._control)
+            program._control = None
+
+
 def kill_all() -> None:
     """Kill every program this process started and has not killed yet."""
     me = os.getpid()
@@ -331,3 +439,5 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_parents_programs)

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
-from engine.play.base import AUCTION, RAISE
-from engine.play.game import Game
+from engine.play.base import AUCTION, RAISE, UNDECIDED
+from engine.play.game import NO_TRUMP, Game
 from engine.play.match import annulled_dealer_words
 from engine.play.state import State
 from engine.record import Replay
@@ -42,7 +42,6 @@ def render_hand_summary(state: State) -> str:
     g = state.game
     lines: list[str] = []
     if state.bidder >= 0:
-        trump = state.trump_suit_code()
         what = f"{state.special.name} by seat {state.bidder}" if state.special else \
             f"seat {state.bidder} bid {state.bid}" + (f" (target {state.target})" if state.target != state.bid else "")
         if state.special is None and state.round >= 2 and state.phase in (AUCTION, RAISE) \
@@ -50,7 +49,7 @@ def render_hand_summary(state: State) -> str:
             # a later round in progress: the bid has moved to the raiser's, the holder changes when it ends
             what = (f"seat {state.high_bidder} raised to {state.bid} (the round goes on; seat {state.bidder} "
                     "holds the contract until it ends)")
-        tname = SUIT_NAMES.get(trump, "no trumps") if trump else "no trumps"
+        tname = trump_words(state)
         extra = f", x{state.multiplier}" if state.multiplier != 1 else ""
         lines.append(f"  contract: {what}, trump {tname}{extra}"
                      + (f", exposed in trick {state.exposed_trick}" if state.exposed_trick else ""))
@@ -65,6 +64,20 @@ def render_hand_summary(state: State) -> str:
         lines.append(f"  card points: {pts}")
         lines.append(f"  {'made' if state.made else 'failed'}; game points: {gp}")
     return "\n".join(lines)
+
+
+def trump_words(state: State) -> str:
+    """The trump as the whole record shows it: not chosen yet, no trumps, or the suit (said concealed while it
+    is face down)."""
+    if state.trump == UNDECIDED:
+        return "not chosen yet" if state.status == "in_progress" else "none chosen"
+    if state.trump == NO_TRUMP:
+        return "no trumps"
+    code = state.trump_suit_code() or ""
+    name = SUIT_NAMES.get(code, code)
+    if state.concealed:
+        return f"{name} (concealed{', never exposed' if state.status == 'complete' else ''})"
+    return name
 
 
 def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
