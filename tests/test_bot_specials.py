@@ -7,18 +7,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.bots.heuristic import view_knowledge
+from engine.bots.info import read_view
 from engine.bots.model import model_for
-from engine.bots.policy import Facts, Knowledge, policy_for
-from engine.play.base import ANSWER, DECLARE, DOUBLING, PLAY, TRUMP, UNDECIDED
+from engine.bots.policy import Facts, Knowledge, policy_for, state_knowledge
+from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, PLAY, TRUMP, UNDECIDED
 from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.sim import simulate
 
 
 def mask(game: Game, codes: str) -> int:
+    """The cards named (a code written twice: both copies of a double pack)."""
     m = 0
     for code in codes.split():
-        m |= 1 << game.code_ids[code][0]
+        ids = game.code_ids[code]
+        free = [c for c in ids if not m >> c & 1]
+        m |= 1 << (free[0] if free else ids[0])
     return m
 
 
@@ -126,3 +131,88 @@ def test_simulate_reports_each_mechanism() -> None:
     assert surrender["offered"] >= surrender["taken"] > 0
     never = simulate(game, 40, 5, ["heuristic:never"] * 4).to_dict()
     assert never["mechanisms"]["surrender"]["other"]["taken"] == 0
+
+
+def test_doubling_weighs_the_files_stakes() -> None:
+    """The same cards against the same bid: kotah's contract loses two when it fails and wins one when made, so a
+    double pays there at a chance of the contract at which it does not pay at even stakes (double-redouble)."""
+    hand = "JH 9H AH JS 9S AS TC KD"
+    uneven = load_game("kotah")
+    k = knowledge(uneven, DOUBLING, hand, None, seat=1, bid=14, target=14)
+    sp = policy_for(model_for(uneven)).special
+    p = sp.other_chances(k, 14)[0]
+    assert 0.5 < p < 0.62   # made more often than not, yet a double gains: 2 - 3p > 0
+    legal = (uneven.action(1, "pass"), uneven.action(1, "double"))
+    assert policy_for(model_for(uneven)).choose(k, legal).verb == "double"
+    even = load_game("double-redouble")
+    ke = knowledge(even, DOUBLING, hand, None, seat=1, bid=16, target=16)
+    ke.facts.high = 16
+    spe = policy_for(model_for(even)).special
+    pe = spe.other_chances(ke, 16)[0]
+    assert pe > 0.5
+    legal_e = (even.action(1, "pass"), even.action(1, "double"))
+    assert policy_for(model_for(even)).choose(ke, legal_e).verb == "pass"
+
+
+def test_fixed_stake_taken_when_it_is_worth_most() -> None:
+    """Odisha's C (six either way) beats a redouble (four) when the doubled bidder is nearly sure of the contract;
+    a bidder who may well fail passes."""
+    game = load_game("odisha")
+    pol = policy_for(model_for(game))
+    legal = (game.action(0, "pass"), game.action(0, "redouble"), game.action(0, "C"))
+    sure = knowledge(game, DOUBLING, "JH 9H AH TH", "H", bid=16, target=16, multiplier=2)
+    sure.facts.concealed = True   # the window is before the second deal, the trump face down
+    assert pol.choose(sure, legal).verb == "C"
+    weak = knowledge(game, DOUBLING, "7H 8S 7D 8C", "H", bid=16, target=16, multiplier=2)
+    weak.facts.concealed = True
+    assert pol.choose(weak, legal).verb == "pass"
+    assert policy_for(model_for(game), never=True).choose(sure, legal).verb != "C"
+
+
+def test_auction_double_from_the_bid_suit() -> None:
+    """Inside the auction the other side reads the standing bid's suit: holding its top trumps it doubles, holding
+    none of them it passes; a seat that would bid over it bids."""
+    game = load_game("fifty-six-double")
+    pol = policy_for(model_for(game))
+    hearts = game.layout.parse_suit("H")
+
+    def at(hand: str) -> Knowledge:
+        k = knowledge(game, AUCTION, hand, None, seat=1, bidder=-1, bid=0, target=0)
+        k.standing = 0
+        k.team_of = [0, 1, 0, 1, 0, 1]
+        k.facts.high = 40
+        k.facts.high_suit = hearts
+        k.facts.sizes = [8] * 6
+        return k
+
+    legal = (game.action(1, "pass"), game.action(1, "double"))
+    strong = at("JH JH 9H 9H AH QS KS QC")
+    assert pol.special.bid(strong, legal, legal[0]).verb == "double"
+    weak = at("QS KS QC KC QD KD TS TC")
+    assert pol.special.bid(weak, legal, legal[0]).verb == "pass"
+
+
+def test_forced_bid_read_from_the_history() -> None:
+    """A bid the rules forced (the dealer after every other seat passed) is known to every seat, from the State
+    and from the View alike."""
+    game = load_game("double-redouble")
+    found = [False, False]
+    for seed in range(40):
+        s = game.new_hand(seed % 4, seed=seed)
+        opened = seed % 2 == 1     # odd seeds: the first hand opens, the others pass
+        while s.to_act >= 0 and s.phase == AUCTION:
+            legal = s.legal_actions()
+            bids = [a for a in legal if a.verb == "bid"]
+            if opened and bids and not s.history:
+                s.apply(bids[0])
+                continue
+            s.apply(next(a for a in legal if a.verb == "pass") if any(a.verb == "pass" for a in legal) else legal[0])
+        if s.bidder < 0 or s.to_act < 0:
+            continue
+        seat = s.to_act
+        f = state_knowledge(s, seat).facts
+        v = view_knowledge(read_view(game, s.view(seat))).facts
+        assert f.forced == v.forced and f.added == v.added and f.high_suit == v.high_suit
+        assert f.forced == (seed % 2 == 0)
+        found[f.forced] = True
+    assert all(found)

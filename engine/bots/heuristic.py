@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 from engine.bots.info import Seen, last_bidder, read_view
 from engine.bots.model import TRICK_WORTH, model_for
-from engine.bots.policy import ContractPolicy, Facts, Knowledge, policy_for
+from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
 from engine.bots.viewbot import ViewBot
 from engine.cards import card_ids
-from engine.play.actions import Action, bid_terms
+from engine.play.actions import Action
 from engine.play.base import PHASE_NAMES, UNDECIDED
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
@@ -49,14 +49,17 @@ def view_knowledge(seen: Seen) -> Knowledge:
     bidder = v.bidder if v.bidder is not None else -1
     lost = bidder >= 0 and any(t.winner is not None and team_of[t.winner] != team_of[bidder] for t in v.tricks)
     high = 0
+    high_suit = UNDECIDED
     for a in reversed(v.history):
         if a.verb == "bid":
-            high = bid_terms(a.arg)[0]
+            high, code, _ = seen.game.bid_terms(a.arg)
+            if v.phase == "auction":
+                high_suit = suit_named(seen.game, code)
             break
     facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
                   len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
                   v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high,
-                  v.trump_concealed, v.provable)
+                  v.trump_concealed, high_suit, v.added, forced_bid(seen.game, v.history, v.dealer), v.provable)
     return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength, bidder, v.bid or 0,
                      last_bidder(v), team_of, facts)
 

@@ -12,6 +12,8 @@ Plain typed Python that mypyc can compile (setup.py's COMPILED list).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.bots.model import (
     DOUBLE_ABOVE_MIN,
     DOUBLE_MARGIN,
@@ -24,6 +26,7 @@ from engine.bots.model import (
 from engine.bots.special import SpecialRules, top_strength
 from engine.play.actions import Action
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
+from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import SWEEP_REQUIRED
 from engine.play.state import State
 from engine.play.sure_sweep import is_sure_sweep
@@ -36,14 +39,18 @@ class Facts:
     the bidding side has lost a trick; `tricks`: tricks finished; `leading`: the seat is to lead; `special`: a
     special contract is under way; `round`: the round of bidding that fixed the contract (0: none);
     `speaking_for`: the seat whose speech this seat is making (-1: its own); `high`: the standing bid's number
-    in the auction; `concealed`: the trump is face down; `provable`: the claims (special.claims) among the legal
-    actions that the seat can prove now from its own knowledge, as its view says (None: not known, in a state
-    read by the search's rollouts)."""
+    in the auction; `concealed`: the trump is face down; `high_suit`: the suit the standing bid names in the auction
+    (NO_TRUMP for no-trumps, UNDECIDED when bids name none); `added`: what the doubling steps said add to the
+    paid side; `forced`: the standing bid is the only bid, one the rules made its bidder say (the first hand
+    obliged to open, or the dealer after every other seat passed); `provable`: the claims (special.claims) among
+    the legal actions that the seat can prove now from its own knowledge, as its view says (None: not known, in a
+    state read by the search's rollouts)."""
 
     def __init__(self, unknown: int = 0, sizes: list[int] | None = None, points: list[int] | None = None,
                  target: int = 0, multiplier: int = 1, lost_trick: bool = False, tricks: int = 0,
                  leading: bool = False, special: bool = False, round_: int = 0, speaking_for: int = -1,
-                 high: int = 0, concealed: bool = False, provable: tuple[Action, ...] | None = None) -> None:
+                 high: int = 0, concealed: bool = False, high_suit: int = UNDECIDED,
+                 added: int = 0, forced: bool = False, provable: tuple[Action, ...] | None = None) -> None:
         self.unknown = unknown
         self.sizes = sizes if sizes is not None else []
         self.points = points if points is not None else []
@@ -57,6 +64,9 @@ class Facts:
         self.speaking_for = speaking_for
         self.high = high
         self.concealed = concealed
+        self.high_suit = high_suit
+        self.added = added
+        self.forced = forced
         self.provable = provable
 
 
@@ -118,7 +128,42 @@ def state_facts(state: State, seat: int) -> Facts:
             unknown |= 1 << state.indicator
     return Facts(unknown, sizes, list(state.team_points), state.target, state.multiplier, state.bidders_lost_trick,
                  len(state.tricks), state.phase == PLAY and not state.trick_cards, state.special is not None,
-                 state.contract_round, state.asker, state.high, state.concealed)
+                 state.contract_round, state.asker, state.high, state.concealed,
+                 suit_named(state.game, state.high_suit) if state.phase == AUCTION else UNDECIDED, state.added,
+                 forced_bid(state.game, state.history, state.dealer))
+
+
+def forced_bid(game: Game, history: Sequence[Action], dealer: int) -> bool:
+    """Whether the one bid of the auction so far was forced on its bidder: the first hand obliged to open, or the
+    dealer made to bid after every other seat passed. Only doubling reads it: without doubling steps, False."""
+    a = game.rules.auction
+    if game.rules.doubling is None or not (a.dealer_must_bid or a.first_hand_must_bid):
+        return False
+    bid: Action | None = None
+    speeches = 0
+    for x in history:
+        if x.verb == "bid":
+            if bid is not None:
+                return False
+            bid = x
+            speeches += 1
+        elif x.verb == "pass" and bid is None:
+            speeches += 1
+    if bid is None:
+        return False
+    if a.first_hand_must_bid and speeches == 1 and bid.seat == game.first_hand(dealer):
+        return True
+    return a.dealer_must_bid and bid.seat == dealer and speeches == game.n
+
+
+def suit_named(game: Game, code: str) -> int:
+    """The suit a bid's suit code names: NO_TRUMP for 'NT', UNDECIDED for none."""
+    if not code:
+        return UNDECIDED
+    if code == "NT":
+        return NO_TRUMP
+    suits = game.layout.suits
+    return suits.index(code) if code in suits else UNDECIDED
 
 
 SPECIAL_SPEECHES = ("double", "redouble", "partner", "declare")

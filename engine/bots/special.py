@@ -7,7 +7,9 @@ bidding, the `partner` speech, melds and pairs.
 Each rule weighs the option against the plain one in game points, from the hand evaluation (model.py):
 - a sweep (a special contract, a claim, a refused surrender) by the chance that the player wins every trick
   leading his top cards, estimated over random placements of the unseen cards (`sweep_chance`);
-- doubling and a fixed stake by the chance of the contract against its target (`make_chance`, `fail_chance`);
+- doubling, a redouble and a fixed stake by their expected game points as the file scores them (bands,
+  multipliers, what the steps add, a fixed stake, a loss below half the bid), at chances of the contract fitted on
+  simulated hands (`own_chances` for the bidding side, `other_chances` for the other);
 - conceding only when the contract can no longer be made (it scores the same as losing it);
 - an option it knows nothing of is left alone, and a claim it does not know is made only when it is certain.
 """
@@ -18,7 +20,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from engine.bots.model import SPREAD_HANDS, Z_WEIGHT
+from engine.bots.model import SPREAD_HANDS
 from engine.play.actions import Action
 from engine.play.base import AUCTION, UNDECIDED
 from engine.play.game import NO_TRUMP
@@ -29,11 +31,26 @@ if TYPE_CHECKING:
 
 SWEEP_SAMPLES = 48       # random placements of the unseen cards per sweep estimate
 MAKE_SD = 0.12           # spread of a side's card points about the hand evaluation's estimate (share of the pack)
-BID_SLACK = 0.03         # how far over its bid a bidder's own estimate lies, as the auction goes (share)
 DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (share of the pack)
-DOUBLE_CHANCE = 0.80     # the other side doubles when the contract fails at least this often (a redouble may come)
-REDOUBLE_CHANCE = 0.60   # the bidding side redoubles, or takes a fixed stake, when it makes the contract this often
-AUCTION_REDOUBLE_EXTRA = 0.15   # a redouble inside the auction needs this much more
+# Doubling, fitted on simulated hands of the heuristic (benchmarks/doubling_calibration.py: every file with doubling
+# steps, doubles held back so that the hands are the plain ones; seeds 101 and 202). Shares of the pack's card points.
+OWN_BIAS = (0.03, 0.11)  # the bidding side's points lie this far above its estimate (trump open, face down) ...
+OWN_SD = (0.12, 0.22)    # ... spread this much
+DOUBLED_SD = (0.9, 0.3)  # a double said against it lowers that estimate by this many spreads: the other side
+#                          doubles on its strength against the contract, which says more when it knows the trump,
+#                          and more beside a part of the hand (divided by the share of the seat's cards held)
+OTHER_KNOWN = (0.60, 5.0, 1.15, 0.10)   # the other side's probit of the contract made, knowing its trump: base,
+#                          per share of bid above the lowest, per standard deviation of strength against it for
+#                          each share of the pack the seat holds (more cards say more), per trump held above the
+#                          average
+OTHER_BLIND = (0.18, 0.76, 0.10, 0.23, 5.0)   # the same, not knowing the trump (strength at no-trumps): base and
+#                          per standard deviation, each as a + b * (share of the seat's cards held: a part of the
+#                          hand says less), and per share of bid above the lowest
+OTHER_FORCED = 0.35      # less, when the bid was forced on its bidder by the rules (Facts.forced)
+OTHER_SD = 0.16          # spread of the bidding side's points about the target at that score (less than half the bid)
+DOUBLE_EDGE = 0.04       # a double must gain this share of what the bidders gain by it when they make it, ...
+ANSWER_EDGE = 0.04       # ... and this much more per step's worth the bidders may still add by their answer
+REDOUBLE_EDGE = 0.10     # a redouble or a fixed stake must gain this share of what it adds when made
 OTHER_SIDE_MAKES = 0.6   # how often a contract of the other side is made, as the heuristic sees it blind
 DECLARE_EDGE = 0.25      # game points by which a special contract must beat playing the plain one
 MIN_SWEEP = 0.5          # never play for every trick with less chance than this
@@ -119,24 +136,6 @@ class SpecialRules:
         total = self.model.total
         est = self.side_estimate(k) - (DOUBLED_SIGNAL * total if doubled else 0.0)
         return phi((est - bid) / (MAKE_SD * total))
-
-    def fail_chance(self, k: Knowledge) -> float:
-        """The chance that the other side's contract fails, from how much stronger than a random hand the seat's
-        cards are with the trump as far as the seat knows it (its bidder bid about what it expected)."""
-        m = self.model
-        held = k.held
-        n = held.bit_count()
-        if n == 0:
-            return 0.0
-        if k.trump >= 0:
-            mean, sd = m.spread(n)
-            units = m.units(held, k.trump)
-        else:   # the trump unknown: the top cards only (the bidder's trump is seldom the seat's own long suit)
-            mean, sd = self.side_spread(n)
-            units = m.units(held, NO_TRUMP)
-        z = (units - mean) / sd
-        x = (Z_WEIGHT * z - BID_SLACK) / MAKE_SD
-        return phi(x)
 
     def side_spread(self, n: int) -> tuple[float, float]:
         """Mean and standard deviation of the no-trump evaluation of random n-card hands (fixed seed)."""
@@ -428,9 +427,10 @@ class SpecialRules:
         if d is not None:
             return d
         names = self.game.doubling_names
-        for a in legal:
-            if a.verb in names and self.auction_double(k, a):
-                return a
+        if plain.verb == "pass":
+            for a in legal:
+                if a.verb in names and self.auction_double(k, a):
+                    return a
         if plain.verb == "pass" and k.facts.speaking_for < 0 and not self.policy.partner_holds_bid(k):
             for a in legal:
                 if a.verb == "partner" and self.model.z(k.held) < PARTNER_ASK_Z:
@@ -443,18 +443,16 @@ class SpecialRules:
         return plain
 
     def auction_double(self, k: Knowledge, a: Action) -> bool:
-        """A doubling step of the standing bid, said in the auction: by its side when sure of it, by the other
-        side when it fails often enough."""
+        """A doubling step of the standing bid, said in the auction instead of a pass (a seat that would bid
+        over it bids): by the other side when it lowers the bidders' expected game points enough, by the standing
+        bidder (the one of its side sure of the suit it bid on) when the stake is worth raising."""
         hb = k.standing
         if hb < 0:
             return False
         bid = k.facts.high
         if k.partners(k.seat, hb):
-            # only the standing bidder knows the suit he bid on; the auction may still go on over it
-            if hb != k.seat:
-                return False
-            return self.make_chance(k, bid, True) >= REDOUBLE_CHANCE + AUCTION_REDOUBLE_EXTRA
-        return self.fail_chance(k) >= DOUBLE_CHANCE
+            return hb == k.seat and self.best_stake(k, (a,), bid) is not None
+        return self.worth_doubling(k, a, bid)
 
     def wants_change(self, k: Knowledge) -> bool:
         """The holder folds anew when another suit is now clearly his best trump."""
@@ -483,37 +481,164 @@ class SpecialRules:
         return True
 
     def double(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
-        """A doubling window: the other side doubles when the contract fails often enough; the bidding side takes
-        the largest stake (a redouble or a fixed stake) when it makes it often enough."""
-        g = self.game
-        d = g.rules.doubling
-        fs = d.fixed_stake if d is not None else None
+        """A doubling window: each option (pass, the next step, a fixed stake) is worth its expected game points at
+        the seat's chances of the contract (`own_chances`, `other_chances`); the other side doubles, and the
+        bidding side takes a larger stake, when that gains at least an edge of what the step puts at risk."""
         passing = self.unknown(k, legal)
-        if k.bidder < 0 or d is None:
+        if k.bidder < 0 or self.game.rules.doubling is None:
             return passing
-        mult = k.facts.multiplier
         if k.partners(k.seat, k.bidder):
-            if k.trump < 0 or self.make_chance(k, k.bid, mult > 1) < REDOUBLE_CHANCE:
+            if k.trump < 0:     # a partner who does not know the trump cannot weigh the contract
                 return passing
-            made, _ = self.band_values(k)
-            best: Action | None = None
-            best_stake = made * mult
-            for a in legal:
-                if fs is not None and a.verb == fs.name:
-                    stake = fs.value
-                elif a.verb in g.doubling_names:
-                    step = d.steps[g.doubling_names.index(a.verb)]
-                    stake = made * mult * step.multiplier + step.adds
-                else:
-                    continue
-                if stake > best_stake:
-                    best, best_stake = a, stake
+            best = self.best_stake(k, legal, k.bid)
             return best if best is not None else passing
-        if self.fail_chance(k) >= DOUBLE_CHANCE:
-            for a in legal:
-                if a.verb in g.doubling_names:
-                    return a
+        for a in legal:
+            if self.worth_doubling(k, a, k.bid):
+                return a
         return passing
+
+    # --- doubling: chances and stakes -------------------------------------------------------------------------
+    def stake_values(self, k: Knowledge, bid: int, mult: int, added: int, fixed: int) -> tuple[float, float, float]:
+        """What the contract at `bid` pays its bidding side at this stake, as the file scores it: (made, failed,
+        failed with less than half the bid)."""
+        if fixed:
+            return float(fixed), float(-fixed), float(-fixed)
+        band = self.game.band_for(bid, k.facts.round if k.facts.round > 0 else 1)
+        made, failed = (band.made, band.failed) if band is not None else (1, -1)
+        below = failed * self.game.rules.scoring.below_half_loss_multiplier
+        return float(made * mult + added), float(failed * mult - added), float(below * mult - added)
+
+    def stake_ev(self, k: Knowledge, chances: tuple[float, float], bid: int, mult: int, added: int,
+                 fixed: int) -> tuple[float, float]:
+        """(expected game points to the bidding side, what it gets when made) at this stake."""
+        p, below = chances
+        made, failed, short = self.stake_values(k, bid, mult, added, fixed)
+        below = min(below, 1.0 - p)
+        return p * made + (1.0 - p - below) * failed + below * short, made
+
+    def own_chances(self, k: Knowledge, bid: int, doubled: bool) -> tuple[float, float]:
+        """The bidding side's chances, as one of its players sees them: (made, less than half the bid). Its card
+        points are taken as normal about its hand evaluation's estimate plus OWN_BIAS, with spread OWN_SD (the
+        concealed-trump pair when the trump is face down)."""
+        total = self.model.total
+        i = 1 if k.facts.concealed else 0
+        sd = OWN_SD[i] * total
+        est = self.own_estimate(k) + OWN_BIAS[i] * total
+        if doubled:
+            seen = min(1.0, k.held.bit_count() / max(self.game.cards_each, 1))
+            est -= DOUBLED_SD[i] / max(seen, 0.25) * sd
+        return phi((est - bid) / sd), phi((0.5 * bid - est) / sd)
+
+    def own_estimate(self, k: Knowledge) -> float:
+        """Card points the seat's side may expect with the contract's trump (named in the standing bid when the
+        auction is still on)."""
+        m = self.model
+        held = k.held
+        trump = k.trump if k.trump != UNDECIDED else k.facts.high_suit
+        if trump == UNDECIDED:
+            return self.side_estimate(k)
+        return m.expected(k.seat, held, m.units(held, trump))
+
+    def other_chances(self, k: Knowledge, bid: int) -> tuple[float, float]:
+        """The chances of the other side's contract at `bid` as the seat sees it: (made, less than half the bid).
+        A probit score from how far the bid is above the lowest, the seat's strength against it (with the
+        contract's trump when the seat knows it, else at no-trumps) and its extra trumps, with the coefficients
+        fitted on simulated hands (OTHER_KNOWN, OTHER_BLIND); the bidding side's points lie normal about the
+        target at that score, with spread OTHER_SD."""
+        m = self.model
+        g = self.game
+        held = k.held
+        n = held.bit_count()
+        total = m.total
+        b = (bid - g.rules.auction.bid_min) / total
+        trump = k.trump if k.trump != UNDECIDED else k.facts.high_suit
+        if n == 0:
+            score = OTHER_KNOWN[0]
+        elif trump >= 0:
+            mean, sd = m.spread(n)
+            z = (m.units(held, trump) - mean) / sd
+            suit = g.suit_masks[trump]
+            extra = (held & suit).bit_count() - n * suit.bit_count() / g.size
+            base, per_bid, per_z, per_trump = OTHER_KNOWN
+            score = base - per_bid * b - per_z * n / g.size * z - per_trump * extra
+        else:
+            mean, sd = self.side_spread(n)
+            z = (m.units(held, NO_TRUMP) - mean) / sd
+            if trump == NO_TRUMP:
+                score = OTHER_KNOWN[0] - OTHER_KNOWN[1] * b - OTHER_KNOWN[2] * n / g.size * z
+            else:
+                seen = min(1.0, n / max(g.cards_each, 1))
+                base0, base1, z0, z1, per_bid = OTHER_BLIND
+                score = base0 + base1 * seen - per_bid * b - (z0 + z1 * seen) * z
+        if k.facts.forced:
+            score -= OTHER_FORCED
+        return phi(score), phi(-0.5 * bid / (OTHER_SD * total) - score)
+
+    def step_of(self, a: Action) -> tuple[int, int, int] | None:
+        """(multiplier, adds, fixed stake) of a doubling action, None for anything else."""
+        d = self.game.rules.doubling
+        if d is None:
+            return None
+        fs = d.fixed_stake
+        if fs is not None and a.verb == fs.name:
+            return 1, 0, fs.value
+        names = self.game.doubling_names
+        if a.verb in names:
+            i = names.index(a.verb)
+            if i < len(d.steps):
+                st = d.steps[i]
+                return st.multiplier, st.adds, 0
+        return None
+
+    def worth_doubling(self, k: Knowledge, a: Action, bid: int) -> bool:
+        """The other side's step: it lowers the bidding side's expected game points by more than an edge of what
+        the bidders gain by it when they make the contract. The edge grows with what the bidders may still add
+        by their answer (a redouble, a fixed stake), as a share of the step: they answer when they are sure."""
+        step = self.step_of(a)
+        if step is None or step[2]:
+            return False
+        mult, added = k.facts.multiplier, k.facts.added
+        ch = self.other_chances(k, bid)
+        now, made_now = self.stake_ev(k, ch, bid, mult, added, 0)
+        mult2, added2 = mult * step[0], added + step[1]
+        then, made_then = self.stake_ev(k, ch, bid, mult2, added2, 0)
+        gained = made_then - made_now
+        if gained <= 0:
+            return now - then > 0
+        answer = self.answer_made(k, a, bid, mult2, added2) - made_then
+        return now - then > (DOUBLE_EDGE + ANSWER_EDGE * max(answer, 0.0) / gained) * gained
+
+    def answer_made(self, k: Knowledge, a: Action, bid: int, mult: int, added: int) -> float:
+        """What the bidders get for the contract made at their largest answer to step `a` (the next step, if the
+        cap allows it, or the fixed stake)."""
+        d = self.game.rules.doubling
+        assert d is not None
+        best = self.stake_values(k, bid, mult, added, 0)[0]
+        names = self.game.doubling_names
+        i = names.index(a.verb) + 1
+        if i < len(d.steps) and (not d.cap or mult * d.steps[i].multiplier <= d.cap):
+            best = max(best, self.stake_values(k, bid, mult * d.steps[i].multiplier, added + d.steps[i].adds, 0)[0])
+        if d.fixed_stake is not None:
+            best = max(best, float(d.fixed_stake.value))
+        return best
+
+    def best_stake(self, k: Knowledge, legal: tuple[Action, ...], bid: int) -> Action | None:
+        """The bidding side's step or fixed stake worth most, when it gains at least REDOUBLE_EDGE of the stake it
+        adds; None to pass."""
+        mult, added = k.facts.multiplier, k.facts.added
+        ch = self.own_chances(k, bid, mult > 1 or added > 0)
+        now, made_now = self.stake_ev(k, ch, bid, mult, added, 0)
+        best: Action | None = None
+        best_gain = 0.0
+        for a in legal:
+            step = self.step_of(a)
+            if step is None:
+                continue
+            ev, made = self.stake_ev(k, ch, bid, mult * step[0], added + step[1], step[2])
+            gain = ev - now
+            if gain > REDOUBLE_EDGE * abs(made - made_now) and gain > best_gain:
+                best, best_gain = a, gain
+        return best
 
     def answer(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         """The bidder's answer to a surrender: refuse when playing on for every trick is worth more."""

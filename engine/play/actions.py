@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from engine.cards import SUIT_CODES, canonical_card, canonical_suit
 from engine.errors import RecordError
@@ -19,11 +20,11 @@ VERBS = ("bid", "pass", "redeal", "trump", "raise", "double", "redouble", "decla
          "surrender", "accept", "refuse", "partner", "concede", "open")
 _NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede",
                 "open")
-CHANGE = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
+CHANGE: Final = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
-MAX_NUMBER_DIGITS = 6      # bids and raises: no game bids a million; longer digit strings are refused unread
-MAX_SEAT_DIGITS = 2
-MAX_TEXT = 200             # an action is a few words; longer text is refused before it is split
+MAX_NUMBER_DIGITS: Final = 6  # bids and raises: no game bids a million; longer digit strings are refused unread
+MAX_SEAT_DIGITS: Final = 2
+MAX_TEXT: Final = 200         # an action is a few words; longer text is refused before it is split
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,8 @@ doubling window inside the auction, and the `change` marker of a holder who lays
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_REDEAL, AUCTION, RAISE, UNDECIDED, StateData
 from engine.play.game import NO_TRUMP, BidTable
@@ -23,7 +25,7 @@ from engine.play.rules import (
     AuctionRules,
 )
 
-NO_BID = 1 << 30   # a minimum no bid reaches: the player may not bid
+NO_BID: Final = 1 << 30   # a minimum no bid reaches: the player may not bid
 
 
 class AuctionPhase(StateData):
@@ -307,7 +309,7 @@ class AuctionPhase(StateData):
             if self.round == 2:
                 self._second_round_bid(p, change)
             self.passes = 0
-            self.bids_made[p] += 1
+            self.bids_made[p] = self.bids_made[p] + 1   # (not +=: see State._deal)
             self.round_bids += 1
             self.last_was_pass = False
             if self.game.auction_doubling:

@@ -3,28 +3,52 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.rules import ContractRules
 
+# The codes below are `Final`: a compiled build then uses them as C constants, where a plain module global would be
+# looked up by name in the module's dict at every use (several times per action on the hot path).
+
 # Phases of a hand
-AUCTION, TRUMP, DOUBLING, RAISE, POINTLESS, DECLARE, PLAY, ANSWER, DONE, DEALING = range(10)
-MELDS = 10   # the window for showing melds after a won trick (special.melds)
-PHASE_NAMES = ("auction", "trump", "doubling", "raise", "redeal", "declarations", "play", "surrender",
-               "done", "dealing", "melds")
+AUCTION: Final = 0
+TRUMP: Final = 1
+DOUBLING: Final = 2
+RAISE: Final = 3
+POINTLESS: Final = 4
+DECLARE: Final = 5
+PLAY: Final = 6
+ANSWER: Final = 7
+DONE: Final = 8
+DEALING: Final = 9
+MELDS: Final = 10   # the window for showing melds after a won trick (special.melds)
+PHASE_NAMES: Final = ("auction", "trump", "doubling", "raise", "redeal", "declarations", "play", "surrender",
+                      "done", "dealing", "melds")
 
 # What a caller must do after calling for the trump in the same turn
-FREE, TRUMP_IF_ABLE, INDICATOR, ANY_TRUMP = range(4)
+FREE: Final = 0
+TRUMP_IF_ABLE: Final = 1
+INDICATOR: Final = 2
+ANY_TRUMP: Final = 3
 
-UNDECIDED = -2  # trump suit not chosen yet
+UNDECIDED: Final = -2  # trump suit not chosen yet
 
 # Why a hand was annulled (State.annul_code), for the dealer rotation; NOT_ANNULLED while it was not
-NOT_ANNULLED, ANNUL_ALL_PASS, ANNUL_HELD_ALL_TRUMPS, ANNUL_REDEAL, ANNUL_ALL_OF_RANK, ANNUL_NEVER_EXPOSED = range(-1, 5)
-ANNUL_NAMES = ("all_pass", "held_all_trumps", "redeal", "all_of_rank", "trump_never_exposed")
+NOT_ANNULLED: Final = -1
+ANNUL_ALL_PASS: Final = 0
+ANNUL_HELD_ALL_TRUMPS: Final = 1
+ANNUL_REDEAL: Final = 2
+ANNUL_ALL_OF_RANK: Final = 3
+ANNUL_NEVER_EXPOSED: Final = 4
+ANNUL_NAMES: Final = ("all_pass", "held_all_trumps", "redeal", "all_of_rank", "trump_never_exposed")
 
 # The opponents' offer to surrender (special.all_tricks.surrender), as `surrender` holds it
-NO_SURRENDER, SURRENDER_OFFERED, SURRENDER_REFUSED, SURRENDER_ACCEPTED = range(4)
+NO_SURRENDER: Final = 0
+SURRENDER_OFFERED: Final = 1
+SURRENDER_REFUSED: Final = 2
+SURRENDER_ACCEPTED: Final = 3
 
 
 class TrickRecord:

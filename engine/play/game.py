@@ -31,12 +31,14 @@ try:
 except ImportError:  # an interpreter without CPython's accelerator module
     from random import Random as _Generator  # type: ignore[assignment]
 
-NO_TRUMP = -1
-SMALL_SUIT = 12                 # cards in a suit up to which play choices are a list indexed by the holding
-AUCTION_CACHE_LIMIT = 200_000   # actions kept in cached auction choices (about 1.6 MB of references)
+# `Final`: C constants in a compiled build, not a lookup in the module dict at each use
+NO_TRUMP: Final = -1
+SMALL_SUIT: Final = 12          # cards in a suit up to which play choices are a list indexed by the holding
+AUCTION_CACHE_LIMIT: Final = 200_000  # actions kept in cached auction choices (about 1.6 MB of references)
+SMALL_CHOICES: Final = 1 << 15         # auction choice keys up to which they are a list indexed by the key
 # Generators kept for `shuffled_deal` to re-seed (module-wide, so no Game holds one: games stay copyable)
 _SPARE_GENERATORS: Final[list[_Generator]] = []
-TRUMP_POWER = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
+TRUMP_POWER: Final = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
 
 
 class Game:
@@ -55,6 +57,7 @@ class Game:
         d = rules.deck
         self.layout = layout = DeckLayout(suits=d.suits, ranks=d.ranks, copies=d.copies)
         self.size = size = layout.size
+        self.pack = list(range(size))   # the card ids in order, copied by each shuffle (never changed)
         self.nsuits = len(d.suits)
         self.block = layout.block
         self.suit_masks = [layout.suit_mask(s) for s in range(self.nsuits)]
@@ -123,6 +126,7 @@ class Game:
         self._actions: dict[tuple[int, str, str], Action] = {}
         self.play_action = [[self.action(s, "play", self.codes[c]) for c in range(size)] for s in range(n)]
         self.pass_action = [self.action(s, "pass") for s in range(n)]
+        self.call_action = [self.action(s, "call") for s in range(n)]   # a void player's call for the trump
         # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur: a list
         # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
         self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
@@ -132,6 +136,9 @@ class Game:
             [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
         self._bid_terms: dict[str, tuple[int, str, bool]] = {}
         self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
+        # per dealer, the positions in a whole pack of the cards each seat receives (a shuffled pack is dealt by
+        # reading them, with no slices to cut)
+        self._deal_positions = [self.deal_in_order(self.pack, d) for d in range(n)]
 
     # --- actions --------------------------------------------------------------------------------------
     def __reduce__(self) -> tuple[type[Game], tuple[Rules, str | None]]:
@@ -212,12 +219,12 @@ class Game:
         else:
             gen.seed(seed)
         rand = gen.random
-        deck = list(range(self.size))
+        deck = self.pack[:]
         for i in range(self.size - 1, 0, -1):
             j = int(rand() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
         _SPARE_GENERATORS.append(gen)
-        return self.deal_in_order(deck, dealer)
+        return [[deck[i] for i in positions] for positions in self._deal_positions[dealer]]   # = deal_in_order
 
     def deal_in_order(self, order: list[int], dealer: int) -> list[list[int]]:
         """The cards each seat receives when the pack, in `order`, is dealt by the schedule from the first hand."""
@@ -311,6 +318,10 @@ class BidTable:
         self.speeches = (rules.partner_speech or game.auction_doubling or game.declarations_in_auction
                          or (rules.verb == "bid" and rules.holder_refolds == REFOLD_WHEN_MARKED))
         self._bids: list[list[Action] | None] = [None] * game.n
+        # the choices kept by their key (see `choices`): in a list indexed by the key where the keys are few (an
+        # int-keyed dict costs a boxed key and a lookup per turn), else in a dict of those that occur
+        keys = (self.count + 1) * (self.count + 1) * 4 * game.n
+        self._choice_rows: list[tuple[Action, ...] | None] = [None] * keys if keys <= SMALL_CHOICES else []
         self._choices: dict[int, tuple[Action, ...]] = {}
         self._cached = 0
 
@@ -338,7 +349,12 @@ class BidTable:
         if lo > hi:
             lo, hi = self.count, 0
         key = (((lo * (self.count + 1) + hi) * 2 + may_pass) * 2 + redeal) * n + seat
-        out = self._choices.get(key)
+        rows = self._choice_rows
+        if rows:
+            found = rows[key]
+            if found is not None:
+                return found
+        out = self._choices.get(key) if not rows else None
         if out is None:
             g = self.game
             head: list[Action] = []
@@ -350,7 +366,9 @@ class BidTable:
                 per = self.per
                 head.extend(self.bid_actions(seat)[lo * per:hi * per + per])
             out = tuple(head)
-            if self._cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
+            if rows:
+                rows[key] = out
+            elif self._cached < AUCTION_CACHE_LIMIT:  # bounded, however wide the bid range
                 self._cached += len(out)
                 self._choices[key] = out
         return out

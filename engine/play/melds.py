@@ -6,13 +6,15 @@ target (its own melds down, the other side's up, within the bounds)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.play.actions import Action, meld_terms
 from engine.play.base import MELDS, PLAY, StateData
 from engine.play.rules import MeldKindRules
 from engine.play.scoring import counting_team
 
-SUIT_SLOT = 16    # melds_shown packs kind * KIND_SLOT + suit * SUIT_SLOT + seat
-KIND_SLOT = 64 * SUIT_SLOT
+SUIT_SLOT: Final = 16    # melds_shown packs kind * KIND_SLOT + suit * SUIT_SLOT + seat
+KIND_SLOT: Final = 64 * SUIT_SLOT
 
 
 def melds_allowed(state: StateData) -> bool:

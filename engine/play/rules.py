@@ -14,27 +14,49 @@ this module with the hot path (setup.py): the records are then native classes.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
+
+# Option codes, `Final` so that a compiled build uses them as C constants (not a lookup in the module dict per use)
 
 # auction.one_suit_hand_may_not_bid
-ONE_SUIT_NOBODY, ONE_SUIT_FIRST_HAND, ONE_SUIT_EVERYONE = range(3)
+ONE_SUIT_NOBODY: Final = 0
+ONE_SUIT_FIRST_HAND: Final = 1
+ONE_SUIT_EVERYONE: Final = 2
 # play.bidder_while_concealed.when_trump_suit_led
-LED_FOLLOW_OR_DISCARD, LED_MAY_CALL_AND_PLAY_INDICATOR, LED_MUST_CALL = range(3)
+LED_FOLLOW_OR_DISCARD: Final = 0
+LED_MAY_CALL_AND_PLAY_INDICATOR: Final = 1
+LED_MUST_CALL: Final = 2
 # play.bidder_while_concealed.void_in_plain_suit
-VOID_DISCARD_PLAIN_OR_INDICATOR, VOID_DISCARD_ANY_OR_ANY_TRUMP, VOID_DISCARD_ANY_OR_INDICATOR = range(3)
+VOID_DISCARD_PLAIN_OR_INDICATOR: Final = 0
+VOID_DISCARD_ANY_OR_ANY_TRUMP: Final = 1
+VOID_DISCARD_ANY_OR_INDICATOR: Final = 2
 # scoring.method
-SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, SCORE_EXCHANGE = range(3)
+SCORE_BIDDING_TEAM: Final = 0
+SCORE_OPPONENTS_CREDITED: Final = 1
+SCORE_EXCHANGE: Final = 2
 # special.contracts[].window: after the full deal (asked in turn), a speech of the first auction, before a trick
-DECLARE_AFTER_DEAL, DECLARE_IN_AUCTION, DECLARE_BEFORE_TRICK, DECLARE_IN_SECOND_AUCTION = range(4)
+DECLARE_AFTER_DEAL: Final = 0
+DECLARE_IN_AUCTION: Final = 1
+DECLARE_BEFORE_TRICK: Final = 2
+DECLARE_IN_SECOND_AUCTION: Final = 3
 # special.contracts[].sure_sweep
-SWEEP_ANY, SWEEP_FORBIDDEN, SWEEP_REQUIRED = range(3)
+SWEEP_ANY: Final = 0
+SWEEP_FORBIDDEN: Final = 1
+SWEEP_REQUIRED: Final = 2
 # special.doubling.window
-WINDOW_AFTER_TRUMP, WINDOW_IN_AUCTION, WINDOW_BEFORE_PLAY = range(3)
+WINDOW_AFTER_TRUMP: Final = 0
+WINDOW_IN_AUCTION: Final = 1
+WINDOW_BEFORE_PLAY: Final = 2
 # who speaks in a round of one turn each: the contract holder, his partners (from him round the table), everyone
 # else (likewise); every seat from the holder round the table
-ROLE_HOLDER, ROLE_PARTNERS, ROLE_OTHERS, ROLE_EVERYONE = range(4)
+ROLE_HOLDER: Final = 0
+ROLE_PARTNERS: Final = 1
+ROLE_OTHERS: Final = 2
+ROLE_EVERYONE: Final = 3
 # second_auction.holder_refolds
-REFOLD_WHEN_BIDDING, REFOLD_WHEN_MARKED, REFOLD_NEVER = range(3)
+REFOLD_WHEN_BIDDING: Final = 0
+REFOLD_WHEN_MARKED: Final = 1
+REFOLD_NEVER: Final = 2
 
 
 def _rebuild(cls: type[Record], values: dict[str, Any]) -> Record:
@@ -383,11 +405,13 @@ class Rules(Record):
 
 
 # Schedule step codes (the raise and the second auction are the same step: a second round of bidding)
-STEP_AUCTION, STEP_TRUMP, STEP_SECOND_AUCTION = -1, -2, -3
+STEP_AUCTION: Final = -1
+STEP_TRUMP: Final = -2
+STEP_SECOND_AUCTION: Final = -3
 
 # trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
-SEVENTH_CARD = 7
-SEVENTH_CARD_INDEX = SEVENTH_CARD - 1
+SEVENTH_CARD: Final = 7
+SEVENTH_CARD_INDEX: Final = SEVENTH_CARD - 1
 
 # special.melds.target_bounds absent: the target is not bounded
-MELD_NO_BOUND = 1 << 30
+MELD_NO_BOUND: Final = 1 << 30

@@ -199,8 +199,9 @@ class State(TrickPhase):
             packet = 0
             for i in range(start, start + k):
                 packet |= 1 << cards[i]
-            self.hands[seat] |= packet
-            self.received[seat] |= packet
+            # `x[i] = x[i] | v`, not `x[i] |= v`: compiled, an augmented list item is a generic number call
+            self.hands[seat] = self.hands[seat] | packet
+            self.received[seat] = self.received[seat] | packet
             self.given[seat] = start + k
         if self.seventh:
             self._take_seventh_card()

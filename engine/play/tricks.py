@@ -157,29 +157,29 @@ class TrickPhase(ContractPhases):
             return self._discards(h), extras
         if pl.blind_cut:
             return self._blind_options(p, h, led, owner), extras
-        call = g.action(p, "call")
+        # the call for the trump joins the other actions (appended: `extras` is this call's own new list)
+        call = g.call_action[p]
         if owner:
             if led == self.trump:
                 rule = pl.when_trump_suit_led
                 may_call = rule != LED_FOLLOW_OR_DISCARD
-                must_call = rule == LED_MUST_CALL
+                must_call = rule == LED_MUST_CALL   # (must implies may)
                 discards = self._discards(h)
             else:
                 may_call = True
                 must_call = pl.compulsory_call
                 plain_only = pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
                 discards = self._discards(h & ~self.trump_mask if plain_only else h)
+            if may_call:
+                extras.append(call)
             if not h and self.indicator >= 0:
                 # the last trick: the face-down indicator is the bidder's only card
-                if may_call and must_call and not pl.last_trick_forces_exposure:
-                    return 0, extras + [call]
-                return 1 << self.indicator, extras + ([call] if may_call else [])
-            if must_call:
-                return 0, extras + [call]
-            return discards, extras + ([call] if may_call else [])
-        if pl.compulsory_call:
-            return 0, extras + [call]
-        return self._discards(h), extras + [call]
+                if must_call and not pl.last_trick_forces_exposure:
+                    return 0, extras
+                return 1 << self.indicator, extras
+            return (0 if must_call else discards), extras
+        extras.append(call)
+        return (0 if pl.compulsory_call else self._discards(h)), extras
 
     def _play_mask(self) -> int:
         """The card ids the seat to play may play now (`_legal_mask`), and its other actions (`_extras`)."""
@@ -398,7 +398,7 @@ class TrickPhase(ContractPhases):
             else:
                 self.indicator = -1
         else:
-            self.hands[p] ^= 1 << card
+            self.hands[p] = self.hands[p] ^ (1 << card)   # (not ^=: see State._deal)
             if blind and self.trick_cards and g.suit_of[card] != self.led:
                 self.face_down |= 1 << card
         self.caller = -1
@@ -465,8 +465,8 @@ class TrickPhase(ContractPhases):
                     if t != team:
                         self.team_points[t] -= d.last_trick_transfer
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
-        self.team_points[team] += pts
-        self.tricks_won_by[winner] += 1
+        self.team_points[team] = self.team_points[team] + pts   # (not +=: see State._deal)
+        self.tricks_won_by[winner] = self.tricks_won_by[winner] + 1
         special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 special is not None and not special.side_wins and winner != self.declarer):
