@@ -216,3 +216,16 @@ def test_forced_bid_read_from_the_history() -> None:
         assert f.forced == (seed % 2 == 0)
         found[f.forced] = True
     assert all(found)
+
+
+def test_closed_trumper_opens_a_long_trump_suit_headed_by_its_top() -> None:
+    game = load_game("three-hundred-and-four")
+    pol = policy_for(model_for(game))
+    legal = (game.action(0, "open"), game.action(0, "pass"))
+    long_top = knowledge(game, DECLARE, "JH 9H TH KH 8H AS KS 7D", "H", bid=200, target=200)
+    assert pol.choose(long_top, legal).verb == "open"
+    assert policy_for(model_for(game), never=True).choose(long_top, legal).verb == "pass"
+    no_jack = knowledge(game, DECLARE, "9H AH TH KH 8H AS KS 7D", "H", bid=200, target=200)   # JH is out
+    assert pol.choose(no_jack, legal).verb == "pass"
+    short = knowledge(game, DECLARE, "JH 9H TH AS KS AD 7D 8C", "H", bid=200, target=200)   # three trumps
+    assert pol.choose(short, legal).verb == "pass"

@@ -63,6 +63,9 @@ FULL_EDGE = 0.09         # the share the bidding side takes beyond its seats' sh
 FULL_Z = 0.084           # share gained per standard deviation
 FULL_SPREAD = 0.33       # spread: this times sqrt(q * (1 - q)) of the pack, q the expected share (narrower near all)
 RAISE_EDGE = 0.1         # game points by which a raise must beat standing on the bid
+OPEN_TRUMPS = 5          # the trumper of a closed game opens holding this many trumps (the folded card counted),
+#                          the top trump among them: drawing them at once, with the folded card back in hand, beats
+#                          the face-down cuts a closed trump leaves the other side (see open_choice)
 
 
 def phi(x: float) -> float:
@@ -410,6 +413,29 @@ class SpecialRules:
                 best, best_ev = a, ev
         return best
 
+    def open_choice(self, k: Knowledge, legal: tuple[Action, ...]) -> Action | None:
+        """The closed trumper's choice before trick 1 (`open` or `pass`); None when that is not the question.
+        He opens with a long trump suit headed by its top card: he may then draw the other side's trumps at once
+        (a closed trump may not be led to trick 1, and the other side's face-down cuts can win tricks), with the
+        folded card back in hand to lead or follow with."""
+        opens = None
+        for a in legal:
+            if a.verb == "open":
+                opens = a
+        if opens is None:
+            return None
+        return opens if self.worth_opening(k) else first_of_pass(legal)
+
+    def worth_opening(self, k: Knowledge) -> bool:
+        """OPEN_TRUMPS trumps or more, the folded card counted, the suit's top card among them."""
+        if k.trump < 0:
+            return False
+        tm = self.game.suit_masks[k.trump]
+        mine = k.held & tm
+        if mine.bit_count() < OPEN_TRUMPS:
+            return False
+        return top_strength(k.strength, mine) == top_strength(k.strength, tm)
+
     def lowest_made(self) -> float:
         """What a plain contract at the lowest bid scores when made (the plain choice's value, at best, in an
         auction without a contract yet)."""
@@ -417,6 +443,9 @@ class SpecialRules:
         return float(band.made) if band is not None else 1.0
 
     def declare(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
+        opening = self.open_choice(k, legal)
+        if opening is not None:
+            return opening
         best = self.worth_declaring(k, legal)
         return best if best is not None else self.unknown(k, legal)
 
