@@ -1,7 +1,8 @@
 """The heuristic's rules of thumb for the special options a rule file offers, read from the legal actions and the
 rules as data (never from a game's name): special contracts (`declare NAME`, in the declarations or offered as
 bids), claims of the remaining tricks, doubling steps and a fixed stake (in their window or inside the auction),
-the surrender offer and its answer, conceding, the seventh card as the trump, a `change` mark in a second round of
+the surrender offer and its answer, conceding, the seventh card or the last card as the trump, a redeal instead of
+naming it, a `change` mark in a second round of
 bidding, the `partner` speech, melds and pairs.
 
 Each rule weighs the option against the plain one in game points, from the hand evaluation (model.py):
@@ -10,6 +11,10 @@ Each rule weighs the option against the plain one in game points, from the hand 
 - doubling, a redouble and a fixed stake by their expected game points as the file scores them (bands,
   multipliers, what the steps add, a fixed stake, a loss below half the bid), at chances of the contract fitted on
   simulated hands (`own_chances` for the bidding side, `other_chances` for the other);
+- `trump last` by the hand evaluation's units, averaged over the unseen card that names the trump, against naming
+  the best suit; a redeal when the contract's expected game points with the best trump are below a new deal's (0);
+- a special contract with reversed ranks (or a trump named by the first lead) at the ranks and trump it is played
+  with;
 - conceding only when the contract can no longer be made (it scores the same as losing it);
 - an option it knows nothing of is left alone, and a claim it does not know is made only when it is certain.
 """
