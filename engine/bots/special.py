@@ -2,8 +2,7 @@
 rules as data (never from a game's name): special contracts (`declare NAME`, in the declarations or offered as
 bids), claims of the remaining tricks, doubling steps and a fixed stake (in their window or inside the auction),
 the surrender offer and its answer, conceding, the seventh card or the last card as the trump, a redeal instead of
-naming it, a `change` mark in a second round of
-bidding, the `partner` speech, melds and pairs.
+naming it, a `change` mark in a second round of bidding, the `partner` speech, melds and pairs.
 
 Each rule weighs the option against the plain one in game points, from the hand evaluation (model.py):
 - a sweep (a special contract, a claim, a refused surrender) by the chance that the player wins every trick
@@ -13,8 +12,8 @@ Each rule weighs the option against the plain one in game points, from the hand 
   simulated hands (`own_chances` for the bidding side, `other_chances` for the other);
 - `trump last` by the hand evaluation's units, averaged over the unseen card that names the trump, against naming
   the best suit; a redeal when the contract's expected game points with the best trump are below a new deal's (0);
-- a special contract with reversed ranks (or a trump named by the first lead) at the ranks and trump it is played
-  with;
+- a special contract with reversed ranks at those ranks, its trump (where the first lead names it) the suit the
+  card play leads first (`led_trump_suit`);
 - conceding only when the contract can no longer be made (it scores the same as losing it);
 - an option it knows nothing of is left alone, and a claim it does not know is made only when it is certain.
 """
