@@ -229,3 +229,51 @@ def test_closed_trumper_opens_a_long_trump_suit_headed_by_its_top() -> None:
     assert pol.choose(no_jack, legal).verb == "pass"
     short = knowledge(game, DECLARE, "JH 9H TH AS KS AD 7D 8C", "H", bid=200, target=200)   # three trumps
     assert pol.choose(short, legal).verb == "pass"
+
+
+def test_trump_last_by_the_hand_evaluation() -> None:
+    game = load_game("thunee")
+    pol = policy_for(model_for(game))
+    never = policy_for(model_for(game), never=True)
+    cards = ("QH", "KS", "QD", "KC")
+    legal = tuple(game.action(0, "trump", c) for c in cards) + (game.action(0, "trump", "last"),)
+    flat = knowledge(game, TRUMP, "QH KS QD KC", None, bid=0)   # four low singletons: the sixth card's suit
+    assert pol.choose(flat, legal).arg == "last"
+    assert never.choose(flat, legal).arg != "last"
+    # a house rule offering it on any cards: two top trumps in hand are worth more than an unseen suit
+    legal2 = tuple(game.action(0, "trump", c) for c in ("JH", "9H", "QS", "KD")) + (game.action(0, "trump", "last"),)
+    pair = knowledge(game, TRUMP, "JH 9H QS KD", None, bid=0)
+    assert pol.choose(pair, legal2).arg in ("9H", "JH")
+
+
+def test_redeal_when_the_hand_is_worth_less_than_a_new_deal() -> None:
+    game = load_game("thunee")
+    pol = policy_for(model_for(game))
+    never = policy_for(model_for(game), never=True)
+    weak = knowledge(game, TRUMP, "QH KS QD KC", None, bid=0)   # 10 points: the trumpers' contract is a loss
+    legal = tuple(game.action(0, "trump", c) for c in ("QH", "KS", "QD", "KC")) + (game.action(0, "redeal"),)
+    assert pol.choose(weak, legal).verb == "redeal"
+    assert never.choose(weak, legal).verb == "trump"
+    # a house rule offering it on any cards: the top four trumps expect more than a new deal
+    strong = knowledge(game, TRUMP, "JH 9H AH TH", None, bid=0)
+    legal2 = tuple(game.action(0, "trump", c) for c in ("JH", "9H", "AH", "TH")) + (game.action(0, "redeal"),)
+    assert pol.choose(strong, legal2).verb == "trump"
+
+
+def test_royals_weighed_at_the_reversed_ranks() -> None:
+    game = load_game("thunee")
+    pol = policy_for(model_for(game))
+    legal = (game.action(0, "pass"), game.action(0, "declare", "thunee"), game.action(0, "declare", "royals"))
+    low = knowledge(game, DECLARE, "QH KH TH QS KS TS", None, bid=0)   # the top of two suits once ranks reverse
+    assert pol.choose(low, legal).arg == "royals"
+    assert policy_for(model_for(game), never=True).choose(low, legal).verb == "pass"
+    high = knowledge(game, DECLARE, "JH 9H JS 9S AD TD", None, bid=0)   # the bottom of them
+    assert pol.choose(high, legal).arg != "royals"
+
+
+def test_led_trump_declarer_leads_his_longest_suit() -> None:
+    from engine.bots.info import led_trump_suit
+    game = load_game("thunee")
+    h = mask(game, "QH KH TH QS KS QD")
+    assert game.layout.suits[led_trump_suit(game, h, game.reversed_strength)] == "H"
+    assert led_trump_suit(game, 0, game.strength) == -1

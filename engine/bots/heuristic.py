@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.info import Seen, last_bidder, read_view
+from engine.bots.info import Seen, last_bidder, led_trump_suit, read_view
 from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
 from engine.bots.viewbot import ViewBot
@@ -234,6 +234,9 @@ def _lead_alone(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> 
     """A special contract for every trick: draw the trumps still out with the highest trump, then lead from the
     top of a suit (the card most sure to win)."""
     trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
+    sp = game.contracts.get(seen.view.special or "")
+    if sp is not None and sp.first_card_trumps and not seen.view.tricks:
+        trump = led_trump_suit(game, seen.hand, seen.strength)   # the first lead names it: the longest suit
     if trump >= 0 and seen.outstanding(trump):
         trumps = [(a, c) for a, c in cards if game.suit_of[c] == trump]
         if trumps:

@@ -86,6 +86,8 @@ def read_view(game: Game, view: View) -> Seen:
     trump = view.trump
     _caller_voids(g, view, voids, trump)
     strength = g.strength_for(trump) if trump is not None else g.strength
+    if view.special is not None and contract_reversed(g, view.special):
+        strength = g.reversed_strength     # a special contract played with the ranks the other way
     indicator = view.indicator if view.indicator is not None else -1
     exposed = [0] * g.n
     for e in view.exposed:
@@ -119,6 +121,32 @@ def _power_from(game: Game, view: View) -> int:
         if after >= len(view.trick.cards):
             break
     return 0
+
+
+def contract_reversed(game: Game, name: str) -> bool:
+    """Whether the special contract `name` is played with its ranks the other way."""
+    c = game.contracts.get(name)
+    return c is not None and c.reversed_ranking
+
+
+def led_trump_suit(game: Game, hand: int, strength: list[int]) -> int:
+    """The suit a declarer whose first lead names the trump leads first: his longest (the most trumps to draw
+    the others' with), ties to the one with the highest card, then the higher index; -1 for an empty hand."""
+    best = -1
+    key = (0, -1)
+    for s in range(game.nsuits):
+        m = hand & game.suit_masks[s]
+        if not m:
+            continue
+        top = -1
+        while m:
+            low = m & -m
+            top = max(top, strength[low.bit_length() - 1])
+            m ^= low
+        k = ((hand & game.suit_masks[s]).bit_count(), top)
+        if best < 0 or k >= key:
+            best, key = s, k
+    return best
 
 
 def last_bidder(view: View) -> int:

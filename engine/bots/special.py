@@ -1,8 +1,8 @@
 """The heuristic's rules of thumb for the special options a rule file offers, read from the legal actions and the
 rules as data (never from a game's name): special contracts (`declare NAME`, in the declarations or offered as
 bids), claims of the remaining tricks, doubling steps and a fixed stake (in their window or inside the auction),
-the surrender offer and its answer, conceding, the seventh card as the trump, a `change` mark in a second round of
-bidding, the `partner` speech, melds and pairs.
+the surrender offer and its answer, conceding, the seventh card or the last card as the trump, a redeal instead of
+naming it, a `change` mark in a second round of bidding, the `partner` speech, melds and pairs.
 
 Each rule weighs the option against the plain one in game points, from the hand evaluation (model.py):
 - a sweep (a special contract, a claim, a refused surrender) by the chance that the player wins every trick
@@ -10,6 +10,10 @@ Each rule weighs the option against the plain one in game points, from the hand 
 - doubling, a redouble and a fixed stake by their expected game points as the file scores them (bands,
   multipliers, what the steps add, a fixed stake, a loss below half the bid), at chances of the contract fitted on
   simulated hands (`own_chances` for the bidding side, `other_chances` for the other);
+- `trump last` by the hand evaluation's units, averaged over the unseen card that names the trump, against naming
+  the best suit; a redeal when the contract's expected game points with the best trump are below a new deal's (0);
+- a special contract with reversed ranks at those ranks, its trump (where the first lead names it) the suit the
+  card play leads first (`led_trump_suit`);
 - conceding only when the contract can no longer be made (it scores the same as losing it);
 - an option it knows nothing of is left alone, and a claim it does not know is made only when it is certain.
 """
@@ -20,6 +24,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from engine.bots.info import led_trump_suit
 from engine.bots.model import SPREAD_HANDS
 from engine.play.actions import Action
 from engine.play.base import AUCTION, UNDECIDED
@@ -54,6 +59,8 @@ REDOUBLE_EDGE = 0.10     # a redouble or a fixed stake must gain this share of w
 OTHER_SIDE_MAKES = 0.6   # how often a contract of the other side is made, as the heuristic sees it blind
 DECLARE_EDGE = 0.25      # game points by which a special contract must beat playing the plain one
 MIN_SWEEP = 0.5          # never play for every trick with less chance than this
+LAST_EDGE = 0.0          # hand-evaluation units `trump last` must gain over naming the best suit
+REDEAL_VALUE = 0.0       # game points a new deal is worth to the side asking for it (either side may get the cards)
 CHANGE_GAIN = 1.0        # hand-evaluation units a new trump must gain for the holder to fold anew
 PARTNER_ASK_Z = -0.5     # a hand this weak (standard deviations) asks its partner to speak for it
 # The full hand's estimate, for the raise after the whole deal, fitted on simulated deals played by the heuristic
@@ -350,7 +357,6 @@ class SpecialRules:
     def contract_sweep(self, k: Knowledge, c: ContractRules) -> float:
         """The chance of the seat winning every trick of special contract `c`: a partner who plays must follow
         under him, unless the side's tricks count (then the partner's cards are left out: they can only help)."""
-        g = self.game
         threats = helpers = 0
         for s in range(len(k.facts.sizes)):
             if s == k.seat:
@@ -359,9 +365,25 @@ class SpecialRules:
                 threats |= 1 << s
             elif not c.partner_sits_out and not c.side_wins:
                 helpers |= 1 << s   # (a partner whose tricks count for the side can only help: left out)
+        strength = self.contract_strength(k, c)
+        if c.reversed_ranking and c.first_card_trumps:
+            return self.led_trump_sweep(k, threats, strength, helpers)
         trump = NO_TRUMP if c.no_trumps else (k.trump if k.trump >= 0 else NO_TRUMP)
-        strength = g.strength_for(NO_TRUMP) if c.no_trumps else k.strength
         return self.sweep_chance(k, threats, trump, strength, helpers)
+
+    def led_trump_sweep(self, k: Knowledge, threats: int, strength: list[int], helpers: int) -> float:
+        """The sweep chance when the declarer's first lead names the trump: the suit the card play leads first
+        (`led_trump_suit`: his longest), whose trumps he draws before a void opponent can ruff."""
+        trump = led_trump_suit(self.game, k.held, strength)
+        return self.sweep_chance(k, threats, trump if trump >= 0 else NO_TRUMP, strength, helpers)
+
+    def contract_strength(self, k: Knowledge, c: ContractRules) -> list[int]:
+        """The card strengths contract `c` is played with: its ranks run the other way where it says so (a hand of
+        low cards sweeps then), the no-trump order at no-trumps, the hand's own otherwise."""
+        g = self.game
+        if c.reversed_ranking:
+            return g.reversed_strength
+        return g.strength_for(NO_TRUMP) if c.no_trumps else k.strength
 
     # --- the decisions ----------------------------------------------------------------------------------------
     def worth_declaring(self, k: Knowledge, legal: tuple[Action, ...]) -> Action | None:
@@ -497,7 +519,55 @@ class SpecialRules:
                 return a
             if a.verb == "trump" and a.arg == "seventh" and self.seventh_better(k):
                 return a
+        for a in legal:
+            if a.verb == "redeal" and self.redeal_better(k):
+                return a
+        for a in legal:
+            if a.verb == "trump" and a.arg == "last" and self.last_card_better(k):
+                return a
         return plain
+
+    def last_card_better(self, k: Knowledge) -> bool:
+        """`trump last` (the suit of the holder's last card, not yet seen) against naming his best suit now: the
+        hand evaluation's units of each, averaged over the card still to come (any card he cannot see, equally
+        likely), which joins his hand either way and, said `last`, names the trump and so holds one of its suit."""
+        g = self.game
+        m = self.model
+        hand = k.hand
+        suit = m.best_trump(hand, False)[0]
+        named = last = 0.0
+        n = 0
+        u = k.facts.unknown & ~hand
+        while u:
+            low = u & -u
+            u ^= low
+            h = hand | low
+            named += m.units(h, suit)
+            last += m.units(h, g.suit_of[low.bit_length() - 1])
+            n += 1
+        return n > 0 and last > named + LAST_EDGE * n
+
+    def side_needs(self, k: Knowledge) -> float:
+        """The card points the bidding side must take to make the contract at the standing bid: the bid, or, where
+        its opponents count against a target, just more than what leaves them short of it."""
+        sc = self.game.rules.scoring
+        if not sc.counted_by_opponents:
+            return float(k.bid)
+        target = sc.fixed_target if sc.fixed_target >= 0 else k.bid
+        if sc.fixed_target >= 0 and sc.target_less_call:
+            target -= k.bid
+        return self.model.total - target + 1
+
+    def redeal_better(self, k: Knowledge) -> bool:
+        """A new deal (worth REDEAL_VALUE: nothing, by symmetry) against the contract's expected game points with
+        the holder's best trump, at the chance of his side taking what it needs (`side_needs`)."""
+        m = self.model
+        band = self.game.band_for(k.bid, k.facts.round if k.facts.round > 0 else 1)
+        if band is None:
+            return False
+        est = m.expected(k.seat, k.hand, m.best_trump(k.hand, False)[1])
+        p = phi((est - self.side_needs(k)) / (MAKE_SD * m.total))
+        return p * band.made + (1 - p) * band.failed < REDEAL_VALUE
 
     def seventh_better(self, k: Knowledge) -> bool:
         """No suit holds two of the cards yet and none of them is a top card: a suit named now would hold one trump
