@@ -39,7 +39,7 @@ PLAIN_VERBS = ("bid", "pass", "play", "trump")   # every hand's contract and pla
 
 
 def mechanism(game: Game, action: Action) -> str:
-    """The mechanism an action uses: its verb, with its argument where that is a word (`declare thani`, `show
+    """The mechanism an action uses: its verb, with its argument where that is a word (`declare NAME`, `show
     pair`, `trump seventh`) rather than a number, a card or a suit; '' for the plain verbs."""
     arg = action.arg
     word = bool(arg) and not (arg.split()[0].isdigit() or arg in game.code_ids or arg in game.layout.suits

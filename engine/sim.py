@@ -41,7 +41,7 @@ SIDES = ("bidding", "other", NO_SIDE)
 
 
 class MechanismWatch:
-    """Which special mechanisms (anything but plain bids, passes, trumps and cards: `declare thani`, `double`,
+    """Which special mechanisms (anything but plain bids, passes, trumps and cards: `declare NAME`, `double`,
     `surrender`, `accept`, `trump seventh`, `C`, `change`, `concede`, ...) were offered to (legal for) and taken
     by each side in one hand: the side is the bidding side (the standing bid's side in the auction) or the other,
     as the hand stood when the action was legal."""

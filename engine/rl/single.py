@@ -28,6 +28,7 @@ from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
 from engine.rl.aec import REWARDS, Encoder, load
+from engine.rules.load import DEFAULT_RULESET
 
 
 class SingleSeatEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -35,7 +36,7 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
 
-    def __init__(self, ruleset: str | Path | Game = "twenty-eight", seat: int = 0,
+    def __init__(self, ruleset: str | Path | Game = DEFAULT_RULESET, seat: int = 0,
                  opponents: str | Sequence[str] = "heuristic", reward: str = "hand", match: bool = False,
                  dealer: int | None = None, max_hands: int = 1000, illegal_reward: float | None = None,
                  render_mode: str | None = None) -> None:
