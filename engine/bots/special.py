@@ -34,6 +34,7 @@ from engine.play.rules import SWEEP_REQUIRED, ContractRules
 if TYPE_CHECKING:
     from engine.bots.policy import ContractPolicy, Knowledge
 
+SWEEP_CLIP = 0.01        # the raw estimate is read within [this, 1 - this] by the calibration map
 SWEEP_SAMPLES = 48       # random placements of the unseen cards per sweep estimate
 MAKE_SD = 0.12           # spread of a side's card points about the hand evaluation's estimate (share of the pack)
 DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (share of the pack)
@@ -101,6 +102,24 @@ def side_orders(mine_desc: list[list[int]], trump: int) -> list[list[int]]:
                 grown.append(o[:i] + [s] + o[i:])
         out = grown
     return out
+
+
+def sweep_features(sp: SpecialRules, k: Knowledge, raw: float) -> list[float]:
+    """The calibration map's inputs: 1 and the raw estimate's probit."""
+    return [1.0, probit_of(raw)]
+
+
+def probit_of(p: float) -> float:
+    """The standard normal quantile of p, clipped to [SWEEP_CLIP, 1 - SWEEP_CLIP]."""
+    q = min(max(p, SWEEP_CLIP), 1.0 - SWEEP_CLIP)
+    lo, hi = -8.0, 8.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if phi(mid) < q:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
 
 
 def top_strength(strength: list[int], m: int) -> int:
@@ -752,13 +771,21 @@ class SpecialRules:
             return first_of_pass(legal)
         made, failed = self.band_values(k)
         mult = k.facts.multiplier
+        p = self.calibrated_sweep(k, self.surrender_sweep(k))
+        refused = p * made * at.multiplier * mult + (1 - p) * failed * at.refused_loss_multiplier * mult
+        return refuse if refused > made * mult else accept
+
+    def surrender_sweep(self, k: Knowledge) -> float:
+        """The raw sweep chance of the bidder who refuses a surrender: every other side a threat."""
         threats = 0
         for s in range(len(k.facts.sizes)):
             if not k.partners(s, k.seat):
                 threats |= 1 << s
-        p = self.sweep_chance(k, threats, k.trump if k.trump >= 0 else NO_TRUMP, k.strength)
-        refused = p * made * at.multiplier * mult + (1 - p) * failed * at.refused_loss_multiplier * mult
-        return refuse if refused > made * mult else accept
+        return self.sweep_chance(k, threats, k.trump if k.trump >= 0 else NO_TRUMP, k.strength)
+
+    def calibrated_sweep(self, k: Knowledge, raw: float) -> float:
+        """The chance of the sweep the decisions read: the raw estimate through the calibration map."""
+        return raw
 
     def lost_for_sure(self, k: Knowledge) -> bool:
         """The bidding side can no longer reach its target with every card point still to come."""
