@@ -138,6 +138,8 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
         return extras["call"]
     if not cards:
         return extras.get("call", legal[0])
+    if _against_sweep(seen) and not partner_winning:
+        return _break_sweep(game, seen, trick, cards, power)
     secure = last or _master_now(game, seen, trick[win], power)
     if partner_winning and secure:
         return _feed(game, seen, cards)
@@ -161,6 +163,25 @@ def _helps_lone_partner(seen: Seen) -> bool:
     v = seen.view
     return (v.special is not None and v.bidder is not None and v.bidder != v.seat and seen.partners(v.seat, v.bidder)
             and v.seat not in v.sitting_out)
+
+
+def _against_sweep(seen: Seen) -> bool:
+    """The other side plays a special contract for every trick: one trick won beats it, card points count for
+    nothing."""
+    v = seen.view
+    return v.special is not None and v.bidder is not None and not seen.partners(v.seat, v.bidder)
+
+
+def _break_sweep(game: Game, seen: Seen, trick: list[int], cards: Sequence[tuple[Action, int]],
+                 power: int | None) -> Action:
+    """Against a contract for every trick: take the trick with the weakest card that beats it; else give the
+    card least likely to win a later one (not a trump, not a master of its suit, the lowest), whatever its
+    points: a points-first discard would throw away the top cards of a reversed ranking."""
+    beaters = [(a, c) for a, c in cards if trick_winner(game, seen, [*trick, c]) == len(trick)]
+    if beaters:
+        return min(beaters, key=lambda ac: (game.suit_of[ac[1]] == power, seen.strength[ac[1]]))[0]
+    return min(cards, key=lambda ac: (game.suit_of[ac[1]] == power, _master_now(game, seen, ac[1], power),
+                                      seen.strength[ac[1]]))[0]
 
 
 def _duck(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
