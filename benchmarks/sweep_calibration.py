@@ -32,7 +32,7 @@ from engine.bots.info import read_view
 from engine.bots.model import model_for
 from engine.bots.policy import Knowledge, policy_for
 from engine.bots.registry import make_bot
-from engine.bots.special import SpecialRules, sweep_features
+from engine.bots.special import sweep_features
 from engine.play.actions import Action
 from engine.play.compile import load_game
 from engine.play.game import Game

@@ -299,10 +299,12 @@ class ContractPolicy:
         return passing
 
     # --- the trump --------------------------------------------------------------------------------------------
-    def trump_choice(self, hand: int, legal: tuple[Action, ...]) -> Action:
-        """The heuristic's trump: its best suit; laid as a card, the least useful card of that suit."""
+    def trump_choice(self, hand: int, legal: tuple[Action, ...], suit: int = -1) -> Action:
+        """The heuristic's trump: `suit`, or by default its best suit; laid as a card, the least useful card of
+        that suit."""
         g = self.game
-        suit, _ = self.model.best_trump(hand, False)
+        if suit < 0:
+            suit = self.model.best_trump(hand, False)[0]
         code = g.layout.suits[max(suit, 0)]
         if not g.rules.trump.as_card:
             for a in legal:

@@ -29,7 +29,7 @@ from engine.bots.model import SPREAD_HANDS
 from engine.play.actions import Action
 from engine.play.base import AUCTION, UNDECIDED
 from engine.play.game import NO_TRUMP
-from engine.play.rules import SWEEP_REQUIRED, ContractRules
+from engine.play.rules import DECLARE_IN_SECOND_AUCTION, SWEEP_REQUIRED, ContractRules
 
 if TYPE_CHECKING:
     from engine.bots.policy import ContractPolicy, Knowledge
@@ -183,13 +183,14 @@ class SpecialRules:
             out = self._side_spread[n] = (mean, max(sd, 1e-6))
         return out
 
-    def sweep_chance(self, k: Knowledge, threats: int, trump: int, strength: list[int], helpers: int = 0) -> float:
+    def sweep_chance(self, k: Knowledge, threats: int, trump: int, strength: list[int], helpers: int = 0,
+                     open_trump: bool = False) -> float:
         """The chance that the seat wins every remaining trick leading its cards from the top (trumps first), over
         random placements of the cards it cannot see; only the seats in `threats` (a mask) may win a trick from it.
         A seat holding a card above one of the player's cards of that suit wins a trick unless it must play that
         card before (it holds no more cards of the suit than the player has led above it). A seat in `helpers` (a
         partner who plays but must not win) follows under the player when it can, and loses the sweep only when
-        forced to follow above him."""
+        forced to follow above him. `open_trump`: the contract shows the trump from the start."""
         g = self.game
         mine = k.held
         f = k.facts
@@ -210,7 +211,7 @@ class SpecialRules:
             for s in range(g.nsuits):
                 if mine_desc[s] and top_strength(strength, f.unknown & g.suit_masks[s]) > mine_desc[s][0]:
                     return 0.0
-        ruff_early = trump >= 0 and f.concealed and not g.rules.play.bidder_leads_trump_freely
+        ruff_early = trump >= 0 and f.concealed and not open_trump and not g.rules.play.bidder_leads_trump_freely
         orders = side_orders(mine_desc, trump) if ruff_early else [[]]
         wins = [0] * len(orders)
         rng = random.Random(mine * 1000003 + f.unknown)
@@ -387,8 +388,44 @@ class SpecialRules:
         strength = self.contract_strength(k, c)
         if c.reversed_ranking and c.first_card_trumps:
             return self.led_trump_sweep(k, threats, strength, helpers)
+        if self.names_trump_anew(c):
+            return self.sweep_trump(k, threats, strength, helpers, c.open_trump)[1]
         trump = NO_TRUMP if c.no_trumps else (k.trump if k.trump >= 0 else NO_TRUMP)
-        return self.sweep_chance(k, threats, trump, strength, helpers)
+        return self.sweep_chance(k, threats, trump, strength, helpers, c.open_trump)
+
+    def names_trump_anew(self, c: ContractRules) -> bool:
+        """A contract keeping trumps, declared in the second round of bidding: its declarer lays the trump card
+        anew (the old one back in its holder's hand), so it is played in the suit he chooses."""
+        return c.window == DECLARE_IN_SECOND_AUCTION and not c.no_trumps and not c.first_card_trumps
+
+    def sweep_trump(self, k: Knowledge, threats: int, strength: list[int], helpers: int,
+                    open_trump: bool) -> tuple[int, float]:
+        """The suit the seat holds that gives the best sweep chance as trumps, and that chance; on a tie, the hand
+        evaluation's best trump."""
+        g = self.game
+        best = self.model.best_trump(k.held, False)[0]
+        best_p = self.sweep_chance(k, threats, best, strength, helpers, open_trump) if best >= 0 else 0.0
+        for s in range(g.nsuits):
+            if s == best or not k.held & g.suit_masks[s]:
+                continue
+            p = self.sweep_chance(k, threats, s, strength, helpers, open_trump)
+            if p > best_p:
+                best, best_p = s, p
+        return best, best_p
+
+    def declarer_trump(self, k: Knowledge) -> int:
+        """The trump a declarer who names it anew names (`names_trump_anew`): his best suit for the sweep; -1 when
+        that is not his question."""
+        if not k.facts.special or k.seat != k.bidder:
+            return -1
+        anew = [c for c in self.game.contracts.values() if self.names_trump_anew(c)]
+        if not anew:
+            return -1
+        threats = 0
+        for s in range(len(k.facts.sizes)):
+            if not k.partners(s, k.seat):
+                threats |= 1 << s
+        return self.sweep_trump(k, threats, k.strength, 0, anew[0].open_trump)[0]
 
     def led_trump_sweep(self, k: Knowledge, threats: int, strength: list[int], helpers: int) -> float:
         """The sweep chance when the declarer's first lead names the trump: the suit the card play leads first
@@ -532,7 +569,11 @@ class SpecialRules:
         return suit >= 0 and suit != k.trump and units >= m.units(held, k.trump) + CHANGE_GAIN
 
     def trump(self, k: Knowledge, legal: tuple[Action, ...], plain: Action) -> Action:
-        """The trump step: the seventh card when no suit is worth naming yet, conceding a contract already lost."""
+        """The trump step: the seventh card when no suit is worth naming yet, conceding a contract already lost;
+        the declarer of a contract for every trick names his best suit for the sweep."""
+        suit = self.declarer_trump(k)
+        if suit >= 0:
+            return self.policy.trump_choice(k.hand, legal, suit)
         for a in legal:
             if a.verb == "concede" and self.lost_for_sure(k):
                 return a

