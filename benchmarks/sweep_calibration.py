@@ -11,10 +11,10 @@ then plays the counterfactual: a copy of the hand in which the seat declares (re
 heuristic bots, the declarer as the heuristic plays a declared contract. It notes whether the contract was made
 (every trick won). The real hand goes on with the heuristic's own choice.
 
-For each file it prints, per contract, the estimate in bins 0.1 wide against the share made, with counts, and the
-fit of the calibration map: a probit of made on (1, the raw estimate's probit, the share of the tricks the seat's
-cards cover: see special.py's SWEEP_CAL). The map's constants are fitted on seeds 101 and 202 (`--fit`), and
-checked on 303-808; never on the tournaments' seed 11.
+For each file it prints, per contract, the raw and the calibrated estimate in bins 0.1 wide against the share made,
+with counts; `--fit` prints the calibration tables (special.py's SWEEP_CAL: per kind of contract, the share made
+at a raw 0 and in bins 0.2 wide, made monotone). The shipped tables are fitted on seeds 101 and 202 (`--seeds
+101,202 --fit`) and checked on 303; never on the tournaments' seed 11.
 
 A counterfactual whose declaration was overridden (an opponent's stands only until the bidding side calls too) is
 counted apart and left out of the bins.
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from dataclasses import dataclass
 
 from engine.bots.heuristic import view_knowledge
@@ -32,7 +31,7 @@ from engine.bots.info import read_view
 from engine.bots.model import model_for
 from engine.bots.policy import Knowledge, policy_for
 from engine.bots.registry import make_bot
-from engine.bots.special import sweep_features
+from engine.bots.special import SWEEP_CAL_POINTS, sweep_kind
 from engine.play.actions import Action
 from engine.play.compile import load_game
 from engine.play.game import Game
@@ -42,6 +41,7 @@ from engine.sim import bot_seed, hand_seeds
 FILES = ("thani", "thani-late", "single-hand", "single-hand-show", "cot", "cot-four", "three-hundred-and-four",
          "three-hundred-and-four-maharashtra", "thunee")
 BINS = 10
+SAME_OFFERS = ("single-hand-show",)   # its offers are single-hand's (same deals, same estimate): counted once in a fit
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Offer:
     side: str         # "bidding", "other" or "none" (no contract yet)
     raw: float        # the sweep estimate as computed
     cal: float        # the calibrated chance the decision reads
-    features: list[float]
+    kind: int         # special.sweep_kind of the contract
     taken: bool       # the heuristic took it in the real hand
     made: bool = False
     overridden: bool = False
@@ -115,8 +115,7 @@ def collect(name: str, hands: int, seed: int) -> list[Offer]:
                 seen.add(key)
                 k = knowledge(game, state, seat)
                 raw = sp.surrender_sweep(k) if refuse else sp.contract_sweep(k, c)  # type: ignore[arg-type]
-                feats = sweep_features(sp, k, raw)
-                o = Offer(name, key[1], side_of(state, seat), raw, sp.calibrated_sweep(k, raw), feats,
+                o = Offer(name, key[1], side_of(state, seat), raw, sp.calibrated_sweep(raw, c), sweep_kind(c),
                           chosen == a)
                 o.made, o.overridden = counterfactual(game, state, a, seed, h)
                 out.append(o)
@@ -124,52 +123,43 @@ def collect(name: str, hands: int, seed: int) -> list[Offer]:
     return out
 
 
-def phi(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+def bin_of(raw: float) -> int:
+    """0 for a raw estimate of 0, then 1..5 for (0, 0.2], (0.2, 0.4] ... (0.8, 1.0]."""
+    if raw <= 0.0:
+        return 0
+    return min(int((raw - 1e-12) / 0.2), 4) + 1
 
 
-def pdf(x: float) -> float:
-    return math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+def monotone(means: list[float], weights: list[float]) -> list[float]:
+    """Pool adjacent violators: the nearest non-decreasing sequence, weighted."""
+    blocks: list[list[float]] = []
+    for m, w in zip(means, weights, strict=True):
+        blocks.append([m * w, w, 1.0])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            x = blocks.pop()
+            y = blocks.pop()
+            blocks.append([x[0] + y[0], x[1] + y[1], x[2] + y[2]])
+    out: list[float] = []
+    for total, w, n in blocks:
+        out += [total / w] * int(n)
+    return out
 
 
-def solve(a: list[list[float]], b: list[float]) -> list[float]:
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        if abs(m[c][c]) < 1e-12:
-            return [0.0] * n
-        for r in range(n):
-            if r != c:
-                f = m[r][c] / m[c][c]
-                for j in range(c, n + 1):
-                    m[r][j] -= f * m[c][j]
-    return [m[i][n] / m[i][i] for i in range(n)]
-
-
-def probit(xs: list[list[float]], ys: list[bool], rounds: int = 30, ridge: float = 1e-3) -> list[float]:
-    """Maximum-likelihood probit by Fisher scoring (a small ridge keeps separable data finite)."""
-    k = len(xs[0])
-    w = [0.0] * k
-    for _ in range(rounds):
-        grad = [-ridge * wi for wi in w]
-        info = [[ridge if i == j else 0.0 for j in range(k)] for i in range(k)]
-        for x, y in zip(xs, ys, strict=True):
-            t = sum(wi * xi for wi, xi in zip(w, x, strict=True))
-            p = min(max(phi(t), 1e-9), 1 - 1e-9)
-            d = pdf(t)
-            g = ((1.0 if y else 0.0) - p) * d / (p * (1 - p))
-            hh = d * d / (p * (1 - p))
-            for i in range(k):
-                grad[i] += g * x[i]
-                for j in range(k):
-                    info[i][j] += hh * x[i] * x[j]
-        step = solve(info, grad)
-        w = [wi + si for wi, si in zip(w, step, strict=True)]
-        if max(abs(s) for s in step) < 1e-7:
-            break
-    return w
+def fit_tables(offers: list[Offer]) -> dict[int, list[float]]:
+    """SWEEP_CAL's tables: per kind, the share made at a raw 0 and in each bin, each bin with a prior of two offers
+    made at the middle of the bin (a raw of 0: none), made non-decreasing."""
+    prior = [0.0, *SWEEP_CAL_POINTS]
+    out: dict[int, list[float]] = {}
+    for kind in sorted({o.kind for o in offers}):
+        n = [0] * 6
+        made = [0] * 6
+        for o in offers:
+            if o.kind == kind and o.ruleset not in SAME_OFFERS:
+                i = bin_of(o.raw)
+                n[i] += 1
+                made[i] += o.made
+        out[kind] = monotone([(made[i] + 2 * prior[i]) / (n[i] + 2) for i in range(6)], [n[i] + 2.0 for i in range(6)])
+    return out
 
 
 def binned(pairs: list[tuple[float, bool]]) -> list[tuple[str, int, float, float]]:
@@ -211,7 +201,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=101)
     ap.add_argument("--seeds", default="", help="several seeds, comma-separated (overrides --seed)")
     ap.add_argument("--rulesets", default=",".join(FILES))
-    ap.add_argument("--fit", action="store_true", help="fit the calibration probit on these offers, print it")
+    ap.add_argument("--fit", action="store_true", help="fit SWEEP_CAL's tables on these offers, print them")
     ap.add_argument("--json", action="store_true", help="one JSON line per offer")
     args = ap.parse_args()
     seeds = [int(x) for x in args.seeds.split(",") if x] or [args.seed]
@@ -228,11 +218,8 @@ def main() -> None:
     report(offers, f"seeds {','.join(map(str, seeds))}, {args.hands} hands each")
     kept = [o for o in offers if not o.overridden]
     if args.fit and kept:
-        w = probit([o.features for o in kept], [o.made for o in kept])
-        print("calibration probit on (1, probit of the raw estimate, cover):", ", ".join(f"{x:+.3f}" for x in w))
-        pairs = [(phi(sum(a * b for a, b in zip(w, o.features, strict=True))), o.made) for o in kept]
-        print(f"  Brier: raw {brier([(o.raw, o.made) for o in kept]):.4f}, fitted {brier(pairs):.4f}, "
-              f"shipped {brier([(o.cal, o.made) for o in kept]):.4f}")
+        for kind, table in fit_tables(kept).items():
+            print(f"SWEEP_CAL[{kind}] =", ", ".join(f"{x:.3f}" for x in table))
 
 
 if __name__ == "__main__":

@@ -64,3 +64,34 @@ def test_a_contract_whose_declarer_names_the_trump_is_weighed_in_his_suit() -> N
     choice = policy_for(model_for(game)).choose(k, legal)
     assert choice.arg.endswith("S")
     assert sr.declarer_trump(second_auction(game, "JS 9S AS TS KS QS JH 9H", 1, TRUMP)) == -1   # no contract
+
+
+def test_the_calibration_map_is_monotone_and_ends_at_its_table() -> None:
+    from engine.bots.special import SWEEP_CAL, calibrated, sweep_kind
+    game = load_game("thunee")
+    assert sweep_kind(game.contracts["thunee"]) == 2
+    assert sweep_kind(load_game("single-hand").contracts["single-hand"]) == 1
+    assert sweep_kind(load_game("cot-four").contracts["cot"]) == 0 and sweep_kind(None) == 0
+    for kind, table in enumerate(SWEEP_CAL):
+        xs = [calibrated(i / 100, kind) for i in range(101)]
+        assert all(a <= b + 1e-12 for a, b in zip(xs, xs[1:], strict=False))
+        assert xs[0] == table[0] and abs(xs[100] - 1.0) < 1e-12 and abs(calibrated(0.5, kind) - table[3]) < 1e-12
+
+
+def test_a_declaration_follows_the_calibrated_chance() -> None:
+    """An opponent of the trumper with a helping partner, at a raw estimate under MIN_SWEEP: the raw chance says
+    pass, the calibrated one (such hands are made more often than rated, in the counterfactuals) says declare; a
+    hand rated near 0 stays a pass."""
+    from engine.bots.special import MIN_SWEEP, calibrated
+    from engine.play.base import DECLARE
+    from tests.test_bot_specials import knowledge
+    game = load_game("thunee")
+    pol = policy_for(model_for(game))
+    c = game.contracts["thunee"]
+    legal = (game.action(1, "pass"), game.action(1, "declare", "thunee"))
+    k = knowledge(game, DECLARE, "JD JH 9D AH AD JS", None, seat=1, bid=0)
+    raw = pol.special.contract_sweep(k, c)
+    assert raw < MIN_SWEEP <= calibrated(raw, 2)
+    assert pol.choose(k, legal).verb == "declare"
+    weak = knowledge(game, DECLARE, "JH 7H QD QC KS TS", None, seat=1, bid=0)
+    assert pol.choose(weak, legal).verb == "pass"

@@ -34,7 +34,19 @@ from engine.play.rules import DECLARE_IN_SECOND_AUCTION, SWEEP_REQUIRED, Contrac
 if TYPE_CHECKING:
     from engine.bots.policy import ContractPolicy, Knowledge
 
-SWEEP_CLIP = 0.01        # the raw estimate is read within [this, 1 - this] by the calibration map
+# The sweep estimate's calibration: the share of counterfactual declarations made (benchmarks/sweep_calibration.py:
+# every offer of a special contract, and every surrender answered, on simulated hands played by the heuristic; seeds
+# 101 and 202, checked on 303), per kind of contract, at a raw estimate of 0 and at the middle of the bins (0, 0.2],
+# (0.2, 0.4] ... (0.8, 1.0], made monotone; read between those points by straight lines (to 1 at a raw 1). The raw
+# estimate is pessimistic below 0.5 where a partner helps or the declarer plays alone: the others' cards are placed
+# at random, where the card play lets a sweep through more often.
+SWEEP_CAL_POINTS = (0.1, 0.3, 0.5, 0.7, 0.9)
+SWEEP_CAL = (
+    (0.056, 0.123, 0.301, 0.47, 0.676, 0.895),   # the partner's tricks count for the side (a dummy, a surrender)
+    (0.003, 0.078, 0.386, 0.762, 0.762, 0.975),  # the declarer alone, his partner out
+    (0.009, 0.238, 0.501, 0.6, 0.72, 0.95),      # the partner plays and must not win a trick
+)
+SIDE_SWEEP, ALONE_SWEEP, HELPED_SWEEP = 0, 1, 2
 SWEEP_SAMPLES = 48       # random placements of the unseen cards per sweep estimate
 MAKE_SD = 0.12           # spread of a side's card points about the hand evaluation's estimate (share of the pack)
 DOUBLED_SIGNAL = 0.02    # what a double says about the doubling side's cards (share of the pack)
@@ -104,22 +116,28 @@ def side_orders(mine_desc: list[list[int]], trump: int) -> list[list[int]]:
     return out
 
 
-def sweep_features(sp: SpecialRules, k: Knowledge, raw: float) -> list[float]:
-    """The calibration map's inputs: 1 and the raw estimate's probit."""
-    return [1.0, probit_of(raw)]
+def sweep_kind(c: ContractRules | None) -> int:
+    """The kind of a contract for every trick, as the calibration reads it (None: a refused surrender, where the
+    side's tricks count)."""
+    if c is None or c.side_wins or c.dummy:
+        return SIDE_SWEEP
+    return ALONE_SWEEP if c.partner_sits_out else HELPED_SWEEP
 
 
-def probit_of(p: float) -> float:
-    """The standard normal quantile of p, clipped to [SWEEP_CLIP, 1 - SWEEP_CLIP]."""
-    q = min(max(p, SWEEP_CLIP), 1.0 - SWEEP_CLIP)
-    lo, hi = -8.0, 8.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if phi(mid) < q:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
+def calibrated(raw: float, kind: int) -> float:
+    """SWEEP_CAL's map: the table's first value at 0, its bin values between the bins' middles, up to 1 at 1."""
+    table = SWEEP_CAL[kind]
+    if raw <= 0.0:
+        return table[0]
+    pts = SWEEP_CAL_POINTS
+    if raw <= pts[0]:
+        return table[1]
+    for i in range(len(pts) - 1):
+        if raw <= pts[i + 1]:
+            t = (raw - pts[i]) / (pts[i + 1] - pts[i])
+            return table[i + 1] + (table[i + 2] - table[i + 1]) * t
+    last = table[len(pts)]
+    return last + (1.0 - last) * min((raw - pts[-1]) / (1.0 - pts[-1]), 1.0)
 
 
 def top_strength(strength: list[int], m: int) -> int:
@@ -460,7 +478,7 @@ class SpecialRules:
                 return a   # a sure sweep shown scores without risk (the engine offers it only then)
             if k.phase == AUCTION and self.policy.declares_in_auction(k, a):
                 return a
-            p = self.contract_sweep(k, c)
+            p = self.calibrated_sweep(self.contract_sweep(k, c), c)
             if p < MIN_SWEEP:
                 continue
             ev = p * c.made + (1 - p) * c.failed
@@ -483,7 +501,7 @@ class SpecialRules:
             c = g.contracts.get(a.arg)
             if c is None or not c.stops_deal or not c.played:
                 continue
-            p = self.contract_sweep(k, c)
+            p = self.calibrated_sweep(self.contract_sweep(k, c), c)
             if p < MIN_SWEEP:
                 continue
             ev = p * c.made + (1 - p) * c.failed
@@ -812,7 +830,7 @@ class SpecialRules:
             return first_of_pass(legal)
         made, failed = self.band_values(k)
         mult = k.facts.multiplier
-        p = self.calibrated_sweep(k, self.surrender_sweep(k))
+        p = self.calibrated_sweep(self.surrender_sweep(k), None)
         refused = p * made * at.multiplier * mult + (1 - p) * failed * at.refused_loss_multiplier * mult
         return refuse if refused > made * mult else accept
 
@@ -824,9 +842,10 @@ class SpecialRules:
                 threats |= 1 << s
         return self.sweep_chance(k, threats, k.trump if k.trump >= 0 else NO_TRUMP, k.strength)
 
-    def calibrated_sweep(self, k: Knowledge, raw: float) -> float:
-        """The chance of the sweep the decisions read: the raw estimate through the calibration map."""
-        return raw
+    def calibrated_sweep(self, raw: float, c: ContractRules | None) -> float:
+        """The chance of the sweep the decisions read: the raw estimate of contract `c` (None: a refused
+        surrender) through the calibration map of its kind (SWEEP_CAL)."""
+        return calibrated(raw, sweep_kind(c))
 
     def lost_for_sure(self, k: Knowledge) -> bool:
         """The bidding side can no longer reach its target with every card point still to come."""
