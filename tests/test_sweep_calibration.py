@@ -93,5 +93,5 @@ def test_a_declaration_follows_the_calibrated_chance() -> None:
     raw = pol.special.contract_sweep(k, c)
     assert raw < MIN_SWEEP <= calibrated(raw, 2)
     assert pol.choose(k, legal).verb == "declare"
-    weak = knowledge(game, DECLARE, "JH 7H QD QC KS TS", None, seat=1, bid=0)
+    weak = knowledge(game, DECLARE, "QH KH QD QC KS TS", None, seat=1, bid=0)
     assert pol.choose(weak, legal).verb == "pass"
