@@ -106,7 +106,9 @@ class HistoryFit:
             for j in range(len(t.cards)):
                 if t.seats[j] != b:
                     continue
-                if not (exposed is None or k + 1 < exposed or (k + 1 == exposed and 0 <= call_at[k] and j < call_at[k])):
+                concealed = exposed is None or k + 1 < exposed or (k + 1 == exposed and 0 <= call_at[k] and
+                                                                   j < call_at[k])
+                if not concealed:
                     continue
                 c = t.cards[j]
                 if c < 0:
