@@ -12,8 +12,8 @@ Read from the plays the trumper made while his trump was concealed, under the ru
   plain cards (`void_in_plain_suit: discard plain or indicator`) the suit he discarded is not the trump.
 Where the trump is known now, what those plays imply about his cards still applies (`only` of that suit).
 
-Also: a shown pair (King and Queen of the trump, as `pair.ranks` says) is in the shower's hand until he plays it
-(`must_hold`).
+Also (`must_hold`): a shown pair (the trump's cards of `pair.ranks`) is in the shower's hand until he plays it,
+and so are the cards of shown melds the view lists as still held.
 
 Everything here comes from the seat's view: public plays and the trump only as far as the seat knows it. A play
 whose concealment cannot be told from the view (the trick in which the trump was exposed other than by a call) is
@@ -22,6 +22,7 @@ not read: a rule not applied costs a refused world, a wrong one would cost the t
 from __future__ import annotations
 
 from engine.bots.info import Seen
+from engine.play.actions import meld_terms
 from engine.play.game import Game
 from engine.play.rules import LED_MUST_CALL, VOID_DISCARD_PLAIN_OR_INDICATOR
 
@@ -38,7 +39,7 @@ class HistoryFit:
         self.only = [full] * game.nsuits
         self.must_hold = [0] * n
         self.owner = trumper(seen)
-        self._read_pairs(seen)
+        self._read_shown(seen)
         if self.owner >= 0 and game.rules.trump.concealed:
             self._read_concealed_plays(seen)
 
@@ -46,24 +47,40 @@ class HistoryFit:
         """Whether `suit` may be the concealed trump when the trumper holds `held` now."""
         return not self.ruled_out[suit] and not held & ~self.only[suit]
 
-    def _read_pairs(self, seen: Seen) -> None:
+    def _read_shown(self, seen: Seen) -> None:
         g = self.game
-        pr = g.rules.pair
         v = seen.view
-        if pr is None or v.trump is None or v.trump < 0:
-            return
-        trumps = g.suit_masks[v.trump]
+        for seat, cards in enumerate(v.melds):     # melds the engine showed, still held: the view lists them
+            if seat != v.seat:
+                self.must_hold[seat] |= cards & seen.unknown
+        pr = g.rules.pair
+        md = g.rules.melds
         for a in v.history:
-            if a.verb != "show" or a.arg != "pair" or a.seat == v.seat:
+            if a.verb != "show" or a.seat == v.seat:
                 continue
-            for r in pr.ranks:
-                copies = trumps & g.rank_masks[r]
-                if seen.played_by[a.seat] & copies:
-                    continue      # shown, then played
-                free = copies & seen.unknown & ~self.must_hold[a.seat]
-                if free:
-                    low = free & -free
-                    self.must_hold[a.seat] |= low
+            suit = -1
+            ranks: tuple[int, ...] = ()
+            if a.arg == "pair" and pr is not None and v.trump is not None and v.trump >= 0:
+                suit, ranks = v.trump, pr.ranks
+            elif md is not None:
+                name, letter = meld_terms(a.arg)
+                for k in md.kinds:
+                    if k.name == name and letter in g.layout.suits:
+                        suit, ranks = g.layout.suits.index(letter), k.ranks
+            if suit < 0:
+                continue
+            for r in ranks:
+                self._hold_one(seen, a.seat, g.suit_masks[suit] & g.rank_masks[r])
+
+    def _hold_one(self, seen: Seen, seat: int, copies: int) -> None:
+        """`seat` showed a card among `copies`: unless he has played one since, he holds one still."""
+        if seen.played_by[seat] & copies or self.must_hold[seat] & copies:
+            return
+        free = copies & seen.unknown
+        for s in range(len(self.must_hold)):
+            free &= ~self.must_hold[s]
+        if free:
+            self.must_hold[seat] |= free & -free
 
     def _read_concealed_plays(self, seen: Seen) -> None:
         g = self.game
