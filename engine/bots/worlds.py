@@ -155,15 +155,20 @@ class Sampler:
             self.kind = "last"      # no card laid face down: the deal order names the trump
         exposed = v.exposed_in_trick
         # the cards the chooser may have laid face down: those of the trump he holds, or played once it was exposed
+        # (a card of the suit he played in the trick that exposed it: that card, turned up or played on his call)
         self.laid_from = 0
+        self.laid_shown = -1
         if self.known_fill == "card" and trump_now >= 0:
             after = 0
             for k, t in enumerate([*v.tricks, v.trick]):
                 if exposed is not None and k + 1 >= exposed:
                     for j in range(len(t.cards)):
-                        if t.seats[j] == self.blank_by and t.cards[j] >= 0:
-                            after |= 1 << t.cards[j]
-            self.laid_from = after & game.suit_masks[trump_now]
+                        c = t.cards[j]
+                        if t.seats[j] == self.blank_by and c >= 0 and game.suit_of[c] == trump_now:
+                            after |= 1 << c
+                            if k + 1 == exposed:
+                                self.laid_shown = c
+            self.laid_from = after
         self.k_trump = cards_before(game, STEP_TRUMP)
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.own_seventh = has_action(v.history, "trump", "seventh")
@@ -355,7 +360,8 @@ class Sampler:
         if self.known_fill == "card":
             b = self.blank_by
             pick = (held[b] & game.suit_masks[self.trump_now]) | self.laid_from
-            for c in ids_of(pick):    # the least useful card of the suit, as the heuristic lays it
+            laid = self.laid_shown
+            for c in ids_of(pick if laid < 0 else 0):    # the least useful card of the suit, as the heuristic lays it
                 if laid < 0 or game.rank_of[c] > game.rank_of[laid]:
                     laid = c
             if laid < 0:
