@@ -12,6 +12,9 @@ Read from the plays the trumper made while his trump was concealed, under the ru
   plain cards (`void_in_plain_suit: discard plain or indicator`) the suit he discarded is not the trump.
 Where the trump is known now, what those plays imply about his cards still applies (`only` of that suit).
 
+With the blind cut (`play.blind_cut`), a card seen played face down in a trick that ended with the trump still
+concealed is not of the trump: a face-down trump would have been turned up.
+
 Also (`must_hold`): a shown pair (the trump's cards of `pair.ranks`) is in the shower's hand until he plays it,
 and so are the cards of shown melds the view lists as still held.
 
@@ -42,6 +45,8 @@ class HistoryFit:
         self._read_shown(seen)
         if self.owner >= 0 and game.rules.trump.concealed:
             self._read_concealed_plays(seen)
+            if game.rules.play.blind_cut:
+                self._read_face_down(seen)
 
     def allows(self, suit: int, held: int) -> bool:
         """Whether `suit` may be the concealed trump when the trumper holds `held` now."""
@@ -151,6 +156,22 @@ class HistoryFit:
                     elif pl.compulsory_call or (pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
                                                 and x == suit):
                         self.ruled_out[x] = True
+
+
+    def _read_face_down(self, seen: Seen) -> None:
+        """With the blind cut a card played face down that the seat saw (its own, or any the trumper sees) is not
+        of the trump when the trick ended with the trump still concealed: a face-down trump is turned up."""
+        g = self.game
+        v = seen.view
+        exposed = v.exposed_in_trick
+        for k, t in enumerate(v.tricks):
+            if not (exposed is None or k + 1 < exposed) or not t.cards or t.cards[0] < 0:
+                continue
+            led = g.suit_of[t.cards[0]]
+            for j in range(1, len(t.cards)):
+                c = t.cards[j]
+                if c >= 0 and g.suit_of[c] != led:
+                    self.ruled_out[g.suit_of[c]] = True
 
 
 def trumper(seen: Seen) -> int:
