@@ -41,6 +41,7 @@ class HistoryFit:
         self.ruled_out = [False] * game.nsuits
         self.only = [full] * game.nsuits
         self.must_hold = [0] * n
+        self.down_plain = [0] * n       # per seat: cards it played face down, unseen, that were not trumps
         self.owner = trumper(seen)
         self._read_shown(seen)
         if self.owner >= 0 and game.rules.trump.concealed:
@@ -51,6 +52,17 @@ class HistoryFit:
     def allows(self, suit: int, held: int) -> bool:
         """Whether `suit` may be the concealed trump when the trumper holds `held` now."""
         return not self.ruled_out[suit] and not held & ~self.only[suit]
+
+    def allows_deal(self, suit: int, held: list[int]) -> bool:
+        """Whether `suit` may be the concealed trump with these hidden cards per seat (the face-down plays
+        included): the trumper's, and each seat's face-down plain cards."""
+        if self.owner >= 0 and not self.allows(suit, held[self.owner]):
+            return False
+        plain = ~self.game.suit_masks[suit]
+        for s in range(len(held)):
+            if self.down_plain[s] and (held[s] & plain).bit_count() < self.down_plain[s]:
+                return False
+        return True
 
     def _read_shown(self, seen: Seen) -> None:
         g = self.game
@@ -159,8 +171,9 @@ class HistoryFit:
 
 
     def _read_face_down(self, seen: Seen) -> None:
-        """With the blind cut a card played face down that the seat saw (its own, or any the trumper sees) is not
-        of the trump when the trick ended with the trump still concealed: a face-down trump is turned up."""
+        """With the blind cut a card played face down is not of the trump when the trick ended with the trump still
+        concealed (a face-down trump is turned up): the suit of one the seat saw is ruled out, and a seat's unseen
+        ones are plain cards among its hidden ones."""
         g = self.game
         v = seen.view
         exposed = v.exposed_in_trick
@@ -170,7 +183,9 @@ class HistoryFit:
             led = g.suit_of[t.cards[0]]
             for j in range(1, len(t.cards)):
                 c = t.cards[j]
-                if c >= 0 and g.suit_of[c] != led:
+                if c < 0:
+                    self.down_plain[t.seats[j]] += 1
+                elif g.suit_of[c] != led:
                     self.ruled_out[g.suit_of[c]] = True
 
 

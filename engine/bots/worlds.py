@@ -448,8 +448,8 @@ class Sampler:
         as_card = self.kind == "card"
         weights = self.model.suit_weights(early, as_card)
         fit = self.fit
-        for s in range(game.nsuits):    # what the trumper's plays rule out
-            if not fit.allows(s, held[b]):
+        for s in range(game.nsuits):    # what the plays rule out
+            if not fit.allows_deal(s, held):
                 weights[s] = 0.0
         if as_card:   # the face-down card is still in the bidder's hidden cards
             for s in range(game.nsuits):
