@@ -145,6 +145,8 @@ class Sampler:
             else:
                 self.known_fill = game.layout.suits[v.trump]
         self.trump_now = trump_now
+        an = game.rules.annul
+        self.annul_rank = game.rank_masks[an.all_of_rank] if an.all_of_rank >= 0 and max(future) == 0 else 0
         # `trump last`: the suit of the last card dealt to the chooser is trumps (his first cards, where the rule
         # says so, of different suits): his cards are dealt in an order that makes it so
         self.last_by = -1
@@ -397,6 +399,14 @@ class Sampler:
                 return None
         if not deals_whole_pack(game, dealt):
             return None
+        every = self.annul_rank
+        if every:       # the hand went on past the full deal: nobody held every card of the annulling rank
+            for cards in dealt:
+                m = 0
+                for c in cards:
+                    m |= 1 << c
+                if m & every == every:
+                    return None
         return Candidate(dealt, blank, held)
 
     def _last_order(self, rng: random.Random, cards: list[int], held: int) -> list[int]:
