@@ -133,7 +133,7 @@ def test_the_worlds_depend_on_the_view_alone() -> None:
     game = load_game("twenty-eight")
     model = model_for(game)
     checked = 0
-    for st, view in _decisions(game, 4, 40)[::5]:
+    for _, view in _decisions(game, 4, 40)[::5]:
         seat = view.seat
         kept = Sampler(game, read_view(game, view), model).sample(random.Random(9), 4, 8)
         if not kept:
