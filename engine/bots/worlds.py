@@ -5,7 +5,12 @@ come included, so the auction and the trump choice can be searched too), every h
 concealed trump is drawn from the bidder's early cards as the model of the bidder would name it), and the public
 history is replayed on it through the engine, which refuses any deal that would have made a past action illegal.
 Voids, played cards, hand sizes and an exposed indicator hold by construction, so a world never contradicts the
-view.
+view. What the history implies beyond that is applied while drawing too (history_fit.py), so that the replay
+seldom refuses a candidate: a concealed trump the trumper's plays or a face-down card rule out is not drawn, shown
+pairs and melds stay with their shower, a trump card laid face down (the seat's own, or one exposed since) comes
+from the chooser's first cards, `trump last` is dealt as its last card, and past the full deal nobody holds every
+card of the annulling rank. A deal that leaves no trump the history allows is dealt again (DRAW_TRIES), not
+reweighted.
 
 Inference: each candidate deal gets the log-likelihood of the other seats' public actions under the model of them
 (model.py): every bid and pass from the cards that seat held in the auction, a visible trump choice from the cards
