@@ -304,16 +304,19 @@ class SpecialRules:
                 return False
         return True
 
-    def full_hand_chance(self, k: Knowledge, value: int) -> float:
-        """The chance that the bidding side takes at least `value` card points, from the bidder's full hand and
-        his own trump (the full hand's calibration, FULL_*)."""
+    def full_hand_spread(self, k: Knowledge) -> tuple[float, float]:
+        """The share of the pack's card points the bidding side may expect from the bidder's full hand and his own
+        trump, and its spread in card points (the full hand's calibration, FULL_*)."""
         m = self.model
         held = k.held
         mean, sd = m.spread(held.bit_count())
         z = (m.units(held, k.trump) - mean) / sd
         q = min(max(m.share[k.seat] + FULL_EDGE + FULL_Z * z, 0.01), 0.99)
-        spread = FULL_SPREAD * math.sqrt(q * (1.0 - q)) * m.total
-        return phi((q * m.total - (value - 0.5)) / spread)
+        return q, FULL_SPREAD * math.sqrt(q * (1.0 - q)) * m.total
+
+    def full_hand_chance(self, q: float, spread: float, value: int) -> float:
+        """The chance that the bidding side takes at least `value` card points (q, spread: full_hand_spread)."""
+        return phi((q * self.model.total - (value - 0.5)) / spread)
 
     def raise_(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         """The raise after the full deal, by the bidder who knows his trump: the raise (or standing on the bid)
@@ -327,7 +330,8 @@ class SpecialRules:
         passing = first_of_pass(legal)
         if stay is None:
             return passing
-        p = self.full_hand_chance(k, k.bid)
+        q, spread = self.full_hand_spread(k)
+        p = self.full_hand_chance(q, spread, k.bid)
         best_ev = p * stay.made + (1 - p) * stay.failed + RAISE_EDGE
         best = passing
         for a in legal:
@@ -337,7 +341,7 @@ class SpecialRules:
             band = g.band_for(v, rnd)
             if band is None:
                 continue
-            p = self.full_hand_chance(k, v)
+            p = self.full_hand_chance(q, spread, v)
             ev = p * band.made + (1 - p) * band.failed
             if ev > best_ev:
                 best, best_ev = a, ev
