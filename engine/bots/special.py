@@ -354,7 +354,7 @@ class SpecialRules:
         made, failed = self.band_values(k)
         mult = k.facts.multiplier
         if k.partners(k.seat, k.bidder):
-            p = self.make_chance(k, k.bid, mult > 1)
+            p = self.make_chance(k, k.bid, self.doubled_by_a_seat(k))
             return (p * made + (1 - p) * failed) * mult
         return -(OTHER_SIDE_MAKES * made + (1 - OTHER_SIDE_MAKES) * failed) * mult
 
@@ -677,6 +677,13 @@ class SpecialRules:
             score -= OTHER_FORCED
         return phi(score), phi(-0.5 * bid / (OTHER_SD * total) - score)
 
+    def doubled_by_a_seat(self, k: Knowledge) -> bool:
+        """Whether a seat doubled the contract (which tells of the doubler's strength): a stake above what the
+        file's automatic double gives every bid that high."""
+        d = self.game.rules.doubling
+        auto = d.auto_multiplier if d is not None and 0 <= d.auto_from_bid <= k.bid else 1
+        return k.facts.multiplier > auto or k.facts.added > 0
+
     def step_of(self, a: Action) -> tuple[int, int, int] | None:
         """(multiplier, adds, fixed stake) of a doubling action, None for anything else."""
         d = self.game.rules.doubling
@@ -729,7 +736,7 @@ class SpecialRules:
         """The bidding side's step or fixed stake worth most, when it gains at least REDOUBLE_EDGE of the stake it
         adds; None to pass."""
         mult, added = k.facts.multiplier, k.facts.added
-        ch = self.own_chances(k, bid, mult > 1 or added > 0)
+        ch = self.own_chances(k, bid, self.doubled_by_a_seat(k))
         now, made_now = self.stake_ev(k, ch, bid, mult, added, 0)
         best: Action | None = None
         best_gain = 0.0
