@@ -8,8 +8,8 @@ Voids, played cards, hand sizes and an exposed indicator hold by construction, s
 view. What the history implies beyond that is applied while drawing too (history_fit.py), so that the replay
 seldom refuses a candidate: a concealed trump the trumper's plays or a face-down card rule out is not drawn, shown
 pairs and melds stay with their shower, a trump card laid face down (the seat's own, or one exposed since) comes
-from the chooser's first cards, `trump last` is dealt as its last card, and past the full deal nobody holds every
-card of the annulling rank. A deal that leaves no trump the history allows is dealt again (DRAW_TRIES), not
+from the chooser's first cards, `trump last` is dealt as its last card, past the full deal nobody holds every
+card of the annulling rank, and once play began the bidding side was not dealt every trump. A deal that leaves no trump the history allows is dealt again (DRAW_TRIES), not
 reweighted.
 
 Inference: each candidate deal gets the log-likelihood of the other seats' public actions under the model of them
@@ -152,6 +152,13 @@ class Sampler:
         self.trump_now = trump_now
         an = game.rules.annul
         self.annul_rank = game.rank_masks[an.all_of_rank] if an.all_of_rank >= 0 and max(future) == 0 else 0
+        # the play began and the hand was not annulled for a bidding side dealt every trump: no world deals it so
+        self.bidding_side: list[int] = []
+        if (an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and v.special is None
+                and self.bidder >= 0 and (v.phase == "play" or any(a.verb == "play" for a in v.history))):
+            for team in v.teams:
+                if self.bidder in team:
+                    self.bidding_side = list(team)
         # `trump last`: the suit of the last card dealt to the chooser is trumps (his first cards, where the rule
         # says so, of different suits): his cards are dealt in an order that makes it so
         self.last_by = -1
@@ -404,6 +411,8 @@ class Sampler:
                 return None
         if not deals_whole_pack(game, dealt):
             return None
+        if self.trump_now >= 0 and self._side_held_all(dealt, self.trump_now):
+            return None
         every = self.annul_rank
         if every:       # the hand went on past the full deal: nobody held every card of the annulling rank
             for cards in dealt:
@@ -413,6 +422,17 @@ class Sampler:
                 if m & every == every:
                     return None
         return Candidate(dealt, blank, held)
+
+    def _side_held_all(self, dealt: list[list[int]], suit: int) -> bool:
+        """Whether the bidding side was dealt every card of `suit` (where that would have annulled the hand)."""
+        if not self.bidding_side:
+            return False
+        m = 0
+        for s in self.bidding_side:
+            for c in dealt[s]:
+                m |= 1 << c
+        every = self.game.suit_masks[suit]
+        return m & every == every
 
     def _last_order(self, rng: random.Random, cards: list[int], held: int) -> list[int]:
         """The chooser's cards (shuffled) in a dealing order that makes `trump last` name the trump this seat knows
@@ -464,7 +484,7 @@ class Sampler:
         weights = self.model.suit_weights(early, as_card)
         fit = self.fit
         for s in range(game.nsuits):    # what the plays rule out
-            if not fit.allows_deal(s, held):
+            if not fit.allows_deal(s, held) or self._side_held_all(dealt, s):
                 weights[s] = 0.0
         if as_card:   # the face-down card is still in the bidder's hidden cards
             for s in range(game.nsuits):
