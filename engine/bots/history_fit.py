@@ -58,6 +58,11 @@ class HistoryFit:
         included): the trumper's, and each seat's face-down plain cards."""
         if self.owner >= 0 and not self.allows(suit, held[self.owner]):
             return False
+        return self.downs_fit(suit, held)
+
+    def downs_fit(self, suit: int, held: list[int]) -> bool:
+        """Whether each seat's hidden cards hold a plain card (not of `suit`) for each of its unseen face-down
+        plays that stayed down."""
         plain = ~self.game.suit_masks[suit]
         for s in range(len(held)):
             if self.down_plain[s] and (held[s] & plain).bit_count() < self.down_plain[s]:

@@ -9,8 +9,8 @@ view. What the history implies beyond that is applied while drawing too (history
 seldom refuses a candidate: a concealed trump the trumper's plays or a face-down card rule out is not drawn, shown
 pairs and melds stay with their shower, a trump card laid face down (the seat's own, or one exposed since) comes
 from the chooser's first cards, `trump last` is dealt as its last card, past the full deal nobody holds every
-card of the annulling rank, and once play began the bidding side was not dealt every trump. A deal that leaves no trump the history allows is dealt again (DRAW_TRIES), not
-reweighted.
+card of the annulling rank, and once play began the bidding side was not dealt every trump. A deal that leaves
+no trump the history allows is dealt again (DRAW_TRIES), not reweighted.
 
 Inference: each candidate deal gets the log-likelihood of the other seats' public actions under the model of them
 (model.py): every bid and pass from the cards that seat held in the auction, a visible trump choice from the cards
@@ -411,7 +411,8 @@ class Sampler:
                 return None
         if not deals_whole_pack(game, dealt):
             return None
-        if self.trump_now >= 0 and self._side_held_all(dealt, self.trump_now):
+        if self.trump_now >= 0 and (self._side_held_all(dealt, self.trump_now)
+                                    or not self.fit.downs_fit(self.trump_now, held)):
             return None
         every = self.annul_rank
         if every:       # the hand went on past the full deal: nobody held every card of the annulling rank
