@@ -146,3 +146,26 @@ def test_the_worlds_depend_on_the_view_alone() -> None:
             assert a[0].dealt == b[0].dealt == c[0].dealt and a[1] == b[1] == c[1]
         checked += 1
     assert checked >= 8
+
+
+@pytest.mark.parametrize("ruleset", ["twenty-eight", "twenty-nine", "three-hundred-and-four", "thunee",
+                                     "twenty-eight-3p", "seventh-card"])
+def test_what_the_history_rules_out_never_rules_out_the_true_deal(ruleset: str) -> None:
+    """The hand as it was really dealt always fits what history_fit reads: the true trump is never ruled out, the
+    trumper's true cards lie within what his plays allow, and the cards said to be held are held."""
+    from engine.bots.history_fit import HistoryFit
+
+    game = load_game(ruleset)
+    checked = 0
+    for st, view in _decisions(game, 4, 2000):
+        fit = HistoryFit(game, read_view(game, view))
+        for s in range(game.n):
+            held = st.hands[s] | (1 << st.indicator if s == st.folder and st.indicator >= 0 else 0)
+            assert not fit.must_hold[s] & ~held, (view.history, s)
+        if st.trump < 0 or fit.owner < 0 or fit.owner == view.seat:
+            continue
+        owner = fit.owner
+        held = st.hands[owner] | (1 << st.indicator if owner == st.folder and st.indicator >= 0 else 0)
+        assert fit.allows(st.trump, held), (view.history, st.trump, fit.ruled_out, fit.only)
+        checked += 1
+    assert checked >= 20
