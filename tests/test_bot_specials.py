@@ -277,3 +277,21 @@ def test_led_trump_declarer_leads_his_longest_suit() -> None:
     h = mask(game, "QH KH TH QS KS QD")
     assert game.layout.suits[led_trump_suit(game, h, game.reversed_strength)] == "H"
     assert led_trump_suit(game, 0, game.strength) == -1
+
+
+def test_an_automatic_double_is_not_read_as_a_seat_doubling() -> None:
+    """A file whose high bids are worth two from the start tells nothing of the other side's cards: the bidders'
+    chances at that stake are the undoubled ones; a real double on top still counts."""
+    game = load_game("gorakhpur")
+    special = policy_for(model_for(game)).special
+    hand = "JH 9H AH TH KH QS 8C 7D"
+    auto = knowledge(game, DOUBLING, hand, "H", bid=22, target=22, multiplier=2)
+    plain = knowledge(game, DOUBLING, hand, "H", bid=22, target=22)
+    doubled = knowledge(game, DOUBLING, hand, "H", bid=22, target=22, multiplier=4)
+    low = knowledge(game, DOUBLING, hand, "H", bid=18, target=18, multiplier=2)   # below the automatic bids
+    assert not special.doubled_by_a_seat(auto) and not special.doubled_by_a_seat(plain)
+    assert special.doubled_by_a_seat(doubled) and special.doubled_by_a_seat(low)
+    assert special.own_chances(auto, 22, special.doubled_by_a_seat(auto)) == special.own_chances(plain, 22, False)
+    assert special.make_chance(auto, 22, special.doubled_by_a_seat(auto)) > special.make_chance(doubled, 22, True)
+    # the plain contract at the automatic stake: the same chance, twice the game points
+    assert special.plain_value(auto) == 2 * special.plain_value(plain)

@@ -173,6 +173,22 @@ class HiddenSlots:
         # cut): that card is drawn from the whole pool first (-1: none)
         self.one_free = -1
 
+    def pin(self, seat: int, cards: int) -> None:
+        """`cards` (unseen, in the pool) are known to be in `seat`'s hand: they go there in every deal."""
+        cards &= self.pool
+        if not cards or seat not in self.dealt_to:
+            return
+        self.fixed[seat] |= cards
+        self.pool &= ~cards
+        self.need[seat] = max(0, self.need[seat] - cards.bit_count())
+        for s in range(len(self.allowed)):
+            self.allowed[s] &= ~cards
+        self.dealt_to = [s for s in self.dealt_to if self.need[s]]
+
+    def limit(self, seat: int, cards: int) -> None:
+        """`seat`'s hidden cards are among `cards`."""
+        self.allowed[seat] &= cards
+
     def deal(self, rng: random.Random, relax_last: bool) -> list[int] | None:
         """The cards each other seat holds now (masks; the seat's own entry empty), the most constrained seat dealt
         first; None when ATTEMPTS tries fail. `relax_last`: the last try ignores voids rather than fail."""

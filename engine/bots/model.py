@@ -18,6 +18,14 @@ from engine.play.game import NO_TRUMP, Game
 
 TRUMP_UNITS = (3.0, 2.2, 1.5, 1.2, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8)   # by rank position from the top
 SIDE_TOP, SIDE_SECOND_GUARDED, SIDE_SECOND, SIDE_THIRD = 1.6, 1.1, 0.4, 0.3
+NT_TOP = 1.3           # a side suit's top card is worth this much more at no-trumps
+# Units are added up in hundredths, as ints: a suit's share is looked up once per holding, and equal hands tie
+# exactly whatever order their cards are added in.
+CENTS = 100
+_TRUMP_CENTS = tuple(round(u * CENTS) for u in TRUMP_UNITS)
+_TOP_CENTS, _NT_TOP_CENTS = round(SIDE_TOP * CENTS), round(SIDE_TOP * NT_TOP * CENTS)
+_SECOND_GUARDED_CENTS, _SECOND_CENTS = round(SIDE_SECOND_GUARDED * CENTS), round(SIDE_SECOND * CENTS)
+_THIRD_CENTS = round(SIDE_THIRD * CENTS)
 Z_WEIGHT = 0.07        # card-point share gained per standard deviation of hand strength
 SPREAD_HANDS = 800     # random hands that fix the mean and spread of hand strength for each hand size
 SOFT_BID = 0.07        # softness of a bid or pass: a share of the pack's card points (about two points)
@@ -65,46 +73,68 @@ class HandModel:
         self._spread: dict[int, tuple[float, float]] = {}
         self.bid_value: dict[Action, int] = {}
         self.bid_code: dict[Action, str] = {}
+        self._cents: list[dict[int, tuple[int, int, int]]] = [{} for _ in range(game.nsuits)]
 
     # --- hand evaluation ------------------------------------------------------------------------------------
+    def suit_cents(self, hand: int, s: int) -> tuple[int, int, int]:
+        """What the cards of suit `s` in `hand` are worth, in hundredths of a unit: (as trumps, as a side suit at
+        no-trumps, as a side suit beside a trump suit). Computed once per holding of the suit."""
+        key = hand & self.game.suit_masks[s]
+        table = self._cents[s]
+        out = table.get(key)
+        if out is None:
+            trump = nt = side = 0
+            guarded = key & self.top_mask[s] != 0
+            m = key
+            while m:
+                low = m & -m
+                m ^= low
+                r = self.rank_pos[low.bit_length() - 1]
+                trump += _TRUMP_CENTS[min(r, len(_TRUMP_CENTS) - 1)]
+                if r == 0:
+                    nt += _NT_TOP_CENTS
+                    side += _TOP_CENTS
+                elif r == 1:
+                    v = _SECOND_GUARDED_CENTS if guarded else _SECOND_CENTS
+                    nt += v
+                    side += v
+                elif r == 2:
+                    nt += _THIRD_CENTS
+                    side += _THIRD_CENTS
+            out = table[key] = (trump, nt, side)
+        return out
+
     def units(self, hand: int, trump: int) -> float:
         """The strength of `hand` with `trump` as trumps (NO_TRUMP: no-trumps)."""
-        g = self.game
-        units = 0.0
-        m = hand
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            s = g.suit_of[c]
-            r = self.rank_pos[c]
-            if s == trump:
-                units += TRUMP_UNITS[min(r, len(TRUMP_UNITS) - 1)]
-            elif r == 0:
-                units += SIDE_TOP * (1.3 if trump < 0 else 1.0)
-            elif r == 1:
-                units += SIDE_SECOND_GUARDED if hand & self.top_mask[s] else SIDE_SECOND
-            elif r == 2:
-                units += SIDE_THIRD
-        return units
+        total = 0
+        for s in range(self.game.nsuits):
+            t, nt, side = self.suit_cents(hand, s)
+            total += t if s == trump else (nt if trump < 0 else side)
+        return total / CENTS
 
     def best_trump(self, hand: int, allow_nt: bool) -> tuple[int, float]:
         """(suit, units) of the best trump, ties to the longer suit (then the higher index); no-trumps (where
         allowed) must be clearly better."""
         g = self.game
-        best_u = -1.0
+        parts = [self.suit_cents(hand, s) for s in range(g.nsuits)]
+        sides = 0
+        nts = 0
+        for p in parts:
+            sides += p[2]
+            nts += p[1]
+        best_u = -1
         best_len = -1
         best_s = 0
         for s in range(g.nsuits):
-            u = self.units(hand, s)
+            u = sides - parts[s][2] + parts[s][0]
             n = (hand & g.suit_masks[s]).bit_count()
             if s == 0 or u > best_u or (u == best_u and (n > best_len or (n == best_len and s > best_s))):
                 best_u, best_len, best_s = u, n, s
         if allow_nt:
-            u = self.units(hand, NO_TRUMP) - 1.0
+            u = nts - CENTS
             if u > best_u or (u == best_u and 0 > best_len):
                 best_u, best_s = u, NO_TRUMP
-        return best_s, best_u
+        return best_s, best_u / CENTS
 
     def spread(self, k: int) -> tuple[float, float]:
         """Mean and standard deviation of best-trump units over random k-card hands (fixed seed: deterministic)."""

@@ -342,16 +342,19 @@ class SpecialRules:
                 return False
         return True
 
-    def full_hand_chance(self, k: Knowledge, value: int) -> float:
-        """The chance that the bidding side takes at least `value` card points, from the bidder's full hand and
-        his own trump (the full hand's calibration, FULL_*)."""
+    def full_hand_spread(self, k: Knowledge) -> tuple[float, float]:
+        """The share of the pack's card points the bidding side may expect from the bidder's full hand and his own
+        trump, and its spread in card points (the full hand's calibration, FULL_*)."""
         m = self.model
         held = k.held
         mean, sd = m.spread(held.bit_count())
         z = (m.units(held, k.trump) - mean) / sd
         q = min(max(m.share[k.seat] + FULL_EDGE + FULL_Z * z, 0.01), 0.99)
-        spread = FULL_SPREAD * math.sqrt(q * (1.0 - q)) * m.total
-        return phi((q * m.total - (value - 0.5)) / spread)
+        return q, FULL_SPREAD * math.sqrt(q * (1.0 - q)) * m.total
+
+    def full_hand_chance(self, q: float, spread: float, value: int) -> float:
+        """The chance that the bidding side takes at least `value` card points (q, spread: full_hand_spread)."""
+        return phi((q * self.model.total - (value - 0.5)) / spread)
 
     def raise_(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         """The raise after the full deal, by the bidder who knows his trump: the raise (or standing on the bid)
@@ -365,7 +368,8 @@ class SpecialRules:
         passing = first_of_pass(legal)
         if stay is None:
             return passing
-        p = self.full_hand_chance(k, k.bid)
+        q, spread = self.full_hand_spread(k)
+        p = self.full_hand_chance(q, spread, k.bid)
         best_ev = p * stay.made + (1 - p) * stay.failed + RAISE_EDGE
         best = passing
         for a in legal:
@@ -375,7 +379,7 @@ class SpecialRules:
             band = g.band_for(v, rnd)
             if band is None:
                 continue
-            p = self.full_hand_chance(k, v)
+            p = self.full_hand_chance(q, spread, v)
             ev = p * band.made + (1 - p) * band.failed
             if ev > best_ev:
                 best, best_ev = a, ev
@@ -388,7 +392,7 @@ class SpecialRules:
         made, failed = self.band_values(k)
         mult = k.facts.multiplier
         if k.partners(k.seat, k.bidder):
-            p = self.make_chance(k, k.bid, mult > 1)
+            p = self.make_chance(k, k.bid, self.doubled_by_a_seat(k))
             return (p * made + (1 - p) * failed) * mult
         return -(OTHER_SIDE_MAKES * made + (1 - OTHER_SIDE_MAKES) * failed) * mult
 
@@ -751,6 +755,13 @@ class SpecialRules:
             score -= OTHER_FORCED
         return phi(score), phi(-0.5 * bid / (OTHER_SD * total) - score)
 
+    def doubled_by_a_seat(self, k: Knowledge) -> bool:
+        """Whether a seat doubled the contract (which tells of the doubler's strength): a stake above what the
+        file's automatic double gives every bid that high."""
+        d = self.game.rules.doubling
+        auto = d.auto_multiplier if d is not None and 0 <= d.auto_from_bid <= k.bid else 1
+        return k.facts.multiplier > auto or k.facts.added > 0
+
     def step_of(self, a: Action) -> tuple[int, int, int] | None:
         """(multiplier, adds, fixed stake) of a doubling action, None for anything else."""
         d = self.game.rules.doubling
@@ -803,7 +814,7 @@ class SpecialRules:
         """The bidding side's step or fixed stake worth most, when it gains at least REDOUBLE_EDGE of the stake it
         adds; None to pass."""
         mult, added = k.facts.multiplier, k.facts.added
-        ch = self.own_chances(k, bid, mult > 1 or added > 0)
+        ch = self.own_chances(k, bid, self.doubled_by_a_seat(k))
         now, made_now = self.stake_ev(k, ch, bid, mult, added, 0)
         best: Action | None = None
         best_gain = 0.0

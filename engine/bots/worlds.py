@@ -5,7 +5,12 @@ come included, so the auction and the trump choice can be searched too), every h
 concealed trump is drawn from the bidder's early cards as the model of the bidder would name it), and the public
 history is replayed on it through the engine, which refuses any deal that would have made a past action illegal.
 Voids, played cards, hand sizes and an exposed indicator hold by construction, so a world never contradicts the
-view.
+view. What the history implies beyond that is applied while drawing too (history_fit.py), so that the replay
+seldom refuses a candidate: a concealed trump the trumper's plays or a face-down card rule out is not drawn, shown
+pairs and melds stay with their shower, a trump card laid face down (the seat's own, or one exposed since) comes
+from the chooser's first cards, `trump last` is dealt as its last card, past the full deal nobody holds every
+card of the annulling rank, and once play began the bidding side was not dealt every trump. A deal that leaves
+no trump the history allows is dealt again (DRAW_TRIES), not reweighted.
 
 Inference: each candidate deal gets the log-likelihood of the other seats' public actions under the model of them
 (model.py): every bid and pass from the cards that seat held in the auction, a visible trump choice from the cards
@@ -31,9 +36,11 @@ from engine.bots.determinize import (
     blank_play,
     deals_whole_pack,
     ids_of,
+    randbelow,
     shuffle,
     unseen_plays,
 )
+from engine.bots.history_fit import HistoryFit
 from engine.bots.info import Seen, has_action
 from engine.bots.model import PARTNER_MARGIN, SOFT_BID, HandModel, log_floor, sigmoid
 from engine.errors import JacknineError
@@ -45,6 +52,7 @@ from engine.play.state import State
 
 PLAY_MISMATCH = math.log(0.5)   # a losing card that was not the cheapest the player could play: half as likely
 TEMPER = 1.0                    # likelihoods are raised to this power before resampling
+DRAW_TRIES = 4                  # deals tried for one candidate before giving up
 NOT_NAMED = -9                  # _trump_named: the history shows no trump named by another seat
 
 
@@ -109,6 +117,14 @@ class Sampler:
         n = game.n
         self.replay_plan = Replay(game, seen, fill_blank=True)
         slots = HiddenSlots(game, seen)
+        fit = HistoryFit(game, seen)
+        self.fit = fit
+        for s in range(n):
+            if s != me:
+                slots.pin(s, fit.must_hold[s])
+        trump_now = v.trump if v.trump is not None else NO_TRUMP
+        if fit.owner >= 0 and fit.owner != me and trump_now >= 0:
+            slots.limit(fit.owner, fit.only[trump_now])
         self.slots = slots
         self.pool = slots.pool
         self.own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
@@ -119,6 +135,54 @@ class Sampler:
         self.ok = self.replay_plan.ok and min(future) >= 0 and sum(slots.need) + sum(future) == self.pool.bit_count()
         self.kind = _hidden_trump_kind(game, seen)
         self.bidder = v.bidder if v.bidder is not None else -1
+        # a trump chosen face down that this seat knows now (exposed since): each world fills the blank choice in
+        # with it, named by a card of the suit the chooser held then where the trump is a card
+        self.known_fill = ""
+        self.blank_by = -1
+        for i in range(len(self.replay_plan.actions)):
+            if self.replay_plan.actions[i] is None:
+                self.blank_by = self.replay_plan.seats[i]
+        if not self.kind and self.blank_by >= 0 and v.trump is not None:
+            if v.trump < 0:
+                self.known_fill = "NT"
+            elif game.rules.trump.as_card:
+                self.known_fill = "card"
+            else:
+                self.known_fill = game.layout.suits[v.trump]
+        self.trump_now = trump_now
+        an = game.rules.annul
+        self.annul_rank = game.rank_masks[an.all_of_rank] if an.all_of_rank >= 0 and max(future) == 0 else 0
+        # the play began and the hand was not annulled for a bidding side dealt every trump: no world deals it so
+        self.bidding_side: list[int] = []
+        if (an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and v.special is None
+                and self.bidder >= 0 and (v.phase == "play" or any(a.verb == "play" for a in v.history))):
+            for team in v.teams:
+                if self.bidder in team:
+                    self.bidding_side = list(team)
+        # `trump last`: the suit of the last card dealt to the chooser is trumps (his first cards, where the rule
+        # says so, of different suits): his cards are dealt in an order that makes it so
+        self.last_by = -1
+        for a in v.history:
+            if a.verb == "trump" and a.arg == "last":
+                self.last_by = a.seat
+        if self.last_by >= 0 and self.kind:
+            self.kind = "last"      # no card laid face down: the deal order names the trump
+        exposed = v.exposed_in_trick
+        # the cards the chooser may have laid face down: those of the trump he holds, or played once it was exposed
+        # (a card of the suit he played in the trick that exposed it: that card, turned up or played on his call)
+        self.laid_from = 0
+        self.laid_shown = -1
+        if self.known_fill == "card" and trump_now >= 0:
+            after = 0
+            for k, t in enumerate([*v.tricks, v.trick]):
+                if exposed is not None and k + 1 >= exposed:
+                    for j in range(len(t.cards)):
+                        c = t.cards[j]
+                        if t.seats[j] == self.blank_by and c >= 0 and game.suit_of[c] == trump_now:
+                            after |= 1 << c
+                            if k + 1 == exposed:
+                                self.laid_shown = c
+            self.laid_from = after
         self.k_trump = cards_before(game, STEP_TRUMP)
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.own_seventh = has_action(v.history, "trump", "seventh")
@@ -282,9 +346,18 @@ class Sampler:
         return out
 
     def draw(self, rng: random.Random) -> Candidate | None:
-        """One candidate deal (not replayed yet), or None when none fits."""
+        """One candidate deal (not replayed yet), or None when none fits. A deal that meets the hard constraints
+        but leaves no trump the history allows (or no order of the chooser's cards that names it) is dealt again:
+        drawn again, not reweighted, so the worlds keep the distribution conditioned on the history."""
         if not self.ok:
             return None
+        for _ in range(DRAW_TRIES):
+            c = self._draw_once(rng)
+            if c is not None:
+                return c
+        return None
+
+    def _draw_once(self, rng: random.Random) -> Candidate | None:
         game, seen = self.game, self.seen
         held = self.slots.deal(rng, relax_last=False)
         if held is None:
@@ -296,29 +369,108 @@ class Sampler:
         shuffle(rng, rest)
         dealt: list[list[int]] = []
         pos = 0
+        blank = ""
+        laid = -1
+        if self.known_fill == "card":
+            b = self.blank_by
+            pick = (held[b] & game.suit_masks[self.trump_now]) | self.laid_from
+            laid = self.laid_shown
+            for c in ids_of(pick if laid < 0 else 0):    # the least useful card of the suit, as the heuristic lays it
+                if laid < 0 or game.rank_of[c] > game.rank_of[laid]:
+                    laid = c
+            if laid < 0:
+                return None
+            blank = game.codes[laid]
+        elif self.known_fill:
+            blank = self.known_fill
         for s in range(game.n):
-            cur = ids_of(self.own if s == self.me else seen.played_by[s] | held[s])
+            mine = self.own if s == self.me else seen.played_by[s] | held[s]
+            cur = ids_of(mine)
             shuffle(rng, cur)
+            first = -1
             if s == self.shown_by:     # an exposed indicator came from the first cards dealt
-                mine = seen.played_by[s] | held[s]
                 first = next((c for c in game.code_ids[self.shown_code] if mine >> c & 1), -1)
-                if first >= 0:
-                    cur.remove(first)
-                    cur.insert(0, first)
+            elif s == self.blank_by and laid >= 0:
+                first = laid
+            if first >= 0:
+                cur.remove(first)
+                cur.insert(0, first)
+            if s == self.last_by and self.future[s] == 0:
+                cur = self._last_order(rng, cur, held[s])
+                if not cur:
+                    return None
             if s == self.me and seen.indicator >= 0:
                 cur.remove(seen.indicator)
                 cur.insert(SEVENTH_CARD_INDEX if self.own_seventh and len(cur) >= SEVENTH_CARD else 0, seen.indicator)
             k = self.future[s]
             dealt.append(cur + rest[pos:pos + k])
             pos += k
-        blank = ""
         if self.kind == "card" or self.kind == "suit":
             blank = self._hidden_trump(rng, dealt, held)
             if not blank:
                 return None
         if not deals_whole_pack(game, dealt):
             return None
+        if self.trump_now >= 0 and (self._side_held_all(dealt, self.trump_now)
+                                    or not self.fit.downs_fit(self.trump_now, held)):
+            return None
+        every = self.annul_rank
+        if every:       # the hand went on past the full deal: nobody held every card of the annulling rank
+            for cards in dealt:
+                m = 0
+                for c in cards:
+                    m |= 1 << c
+                if m & every == every:
+                    return None
         return Candidate(dealt, blank, held)
+
+    def _side_held_all(self, dealt: list[list[int]], suit: int) -> bool:
+        """Whether the bidding side was dealt every card of `suit` (where that would have annulled the hand)."""
+        if not self.bidding_side:
+            return False
+        m = 0
+        for s in self.bidding_side:
+            for c in dealt[s]:
+                m |= 1 << c
+        every = self.game.suit_masks[suit]
+        return m & every == every
+
+    def _last_order(self, rng: random.Random, cards: list[int], held: int) -> list[int]:
+        """The chooser's cards (shuffled) in a dealing order that makes `trump last` name the trump this seat knows
+        (or one his plays allow) and leaves it legal then ([] when none does)."""
+        game = self.game
+        fit = self.fit
+        known = self.trump_now if self.seen.view.trump is not None else NO_TRUMP
+        k = self.k_trump
+        distinct = game.rules.trump.last_card_needs_distinct_suits
+        suits = 0
+        count = [0] * game.nsuits
+        for c in cards:
+            count[game.suit_of[c]] += 1
+            suits |= 1 << game.suit_of[c]
+        options: list[int] = []
+        for c in cards:
+            suit = game.suit_of[c]
+            if not ((suit == known) if known >= 0 else fit.allows(suit, held)):
+                continue
+            if distinct and suits.bit_count() - (1 if count[suit] == 1 else 0) < k:
+                continue      # the other cards would not hold the different suits the choice needed
+            options.append(c)
+        if not options:
+            return []
+        last = options[randbelow(rng, len(options))]
+        rest = [c for c in cards if c != last]
+        if distinct:
+            front: list[int] = []
+            suits = 0
+            for c in rest:
+                if len(front) < k and not suits >> game.suit_of[c] & 1:
+                    front.append(c)
+                    suits |= 1 << game.suit_of[c]
+            if len(front) < k:
+                return []
+            rest = front + [c for c in rest if c not in front]
+        return rest + [last]
 
     def _hidden_trump(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> str:
         """The concealed trump of this world, drawn as the model of the bidder would name it from the cards it
@@ -331,6 +483,10 @@ class Sampler:
             early |= 1 << c
         as_card = self.kind == "card"
         weights = self.model.suit_weights(early, as_card)
+        fit = self.fit
+        for s in range(game.nsuits):    # what the plays rule out
+            if not fit.allows_deal(s, held) or self._side_held_all(dealt, s):
+                weights[s] = 0.0
         if as_card:   # the face-down card is still in the bidder's hidden cards
             for s in range(game.nsuits):
                 if not early & held[b] & game.suit_masks[s]:
