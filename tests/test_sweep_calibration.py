@@ -78,10 +78,10 @@ def test_the_calibration_map_is_monotone_and_ends_at_its_table() -> None:
         assert xs[0] == table[0] and abs(xs[100] - 1.0) < 1e-12 and abs(calibrated(0.5, kind) - table[3]) < 1e-12
 
 
-def test_a_declaration_follows_the_calibrated_chance() -> None:
-    """An opponent of the trumper with a helping partner, at a raw estimate under MIN_SWEEP: the raw chance says
-    pass, the calibrated one (such hands are made more often than rated, in the counterfactuals) says declare; a
-    hand rated near 0 stays a pass."""
+def test_a_declaration_needs_the_raw_floor_and_the_calibrated_value() -> None:
+    """An opponent of the trumper with a helping partner, at a raw estimate under MIN_SWEEP whose calibrated chance
+    is above it: still a pass (such takes lost game points on held-out hands); a near-certain hand declares, and a
+    hand rated near 0 passes."""
     from engine.bots.special import MIN_SWEEP, calibrated
     from engine.play.base import DECLARE
     from tests.test_bot_specials import knowledge
@@ -92,6 +92,8 @@ def test_a_declaration_follows_the_calibrated_chance() -> None:
     k = knowledge(game, DECLARE, "JD JH 9D AH AD JS", None, seat=1, bid=0)
     raw = pol.special.contract_sweep(k, c)
     assert raw < MIN_SWEEP <= calibrated(raw, 2)
-    assert pol.choose(k, legal).verb == "declare"
+    assert pol.choose(k, legal).verb == "pass"
+    sure = knowledge(game, DECLARE, "JH 9H AH TH JS 9S", None, seat=1, bid=0)
+    assert pol.choose(sure, legal).verb == "declare"
     weak = knowledge(game, DECLARE, "QH KH QD QC KS TS", None, seat=1, bid=0)
     assert pol.choose(weak, legal).verb == "pass"

@@ -71,7 +71,9 @@ ANSWER_EDGE = 0.04       # ... and this much more per step's worth the bidders m
 REDOUBLE_EDGE = 0.10     # a redouble or a fixed stake must gain this share of what it adds when made
 OTHER_SIDE_MAKES = 0.6   # how often a contract of the other side is made, as the heuristic sees it blind
 DECLARE_EDGE = 0.25      # game points by which a special contract must beat playing the plain one
-MIN_SWEEP = 0.5          # never play for every trick with less chance than this
+MIN_SWEEP = 0.5          # never play for every trick with less chance than this, raw or calibrated: below a raw
+#                          0.5 the map's chances are above the raw ones, but the takes they add lost game points on
+#                          held-out hands (benchmarks/sweep_calibration.py, the tournaments of the note)
 LAST_EDGE = 0.0          # hand-evaluation units `trump last` must gain over naming the best suit
 REDEAL_VALUE = 0.0       # game points a new deal is worth to the side asking for it (either side may get the cards)
 CHANGE_GAIN = 1.0        # hand-evaluation units a new trump must gain for the holder to fold anew
@@ -482,7 +484,10 @@ class SpecialRules:
                 return a   # a sure sweep shown scores without risk (the engine offers it only then)
             if k.phase == AUCTION and self.policy.declares_in_auction(k, a):
                 return a
-            p = self.calibrated_sweep(self.contract_sweep(k, c), c)
+            raw = self.contract_sweep(k, c)
+            if raw < MIN_SWEEP:
+                continue
+            p = self.calibrated_sweep(raw, c)
             if p < MIN_SWEEP:
                 continue
             ev = p * c.made + (1 - p) * c.failed
@@ -505,7 +510,10 @@ class SpecialRules:
             c = g.contracts.get(a.arg)
             if c is None or not c.stops_deal or not c.played:
                 continue
-            p = self.calibrated_sweep(self.contract_sweep(k, c), c)
+            raw = self.contract_sweep(k, c)
+            if raw < MIN_SWEEP:
+                continue
+            p = self.calibrated_sweep(raw, c)
             if p < MIN_SWEEP:
                 continue
             ev = p * c.made + (1 - p) * c.failed
