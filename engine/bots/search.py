@@ -31,7 +31,9 @@ from engine.play.game import Game
 from engine.play.view import View
 
 PLAY_ROLLOUTS = 320            # rollouts per card decision: fewer legal actions buy more worlds
-MIN_WORLDS, MAX_WORLDS = 16, 64
+# At most 52 worlds per card decision: the sampler now draws only worlds that fit the history, so none is refused;
+# 52 keeps the rollouts per decision of the old 64, of which about a tenth used to be refused
+MIN_WORLDS, MAX_WORLDS = 16, 52
 CONTRACT_WORLDS = 24           # worlds per auction or contract decision
 CLOSE = 0.15                  # a bid or raise is searched when the heuristic's estimate is this near (share of points)
 CONFIDENCE = 1.0              # standard errors by which a contract search must beat the heuristic's choice
