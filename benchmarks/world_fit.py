@@ -11,8 +11,7 @@ history step that refused it: its verb, whether the seat that acted was the bidd
 concealed, and the engine's reason (`why_illegal`, cards and numbers blanked). `draw-none` counts draws that
 produced no candidate at all (no deal fits the hard constraints). Seeded: the same run prints the same figures.
 
-A rule file is a shipped name or a path; `five-wide` is the 5-seat, 307-bid file of tests/test_issue18_bounds.py,
-written to a scratch folder.
+A rule file is a shipped name or a path; `five-wide` is benchmarks/rules/five-wide.yaml (5 seats, 307 bids).
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import argparse
 import json
 import random
 import re
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -42,27 +40,7 @@ from engine.play.view import View
 DEFAULT = ("twenty-eight,twenty-nine,fifty-six,three-hundred-and-four,thunee,seventh-card,twenty-eight-3p,"
            "twenty-eight-6p,five-wide")
 
-FIVE_WIDE = """schema_version: 1
-extends: twenty-eight-6p
-name: five
-description: five players, a wide auction
-table:
-  players: 5
-  teams: [[0], [1], [2], [3], [4]]
-deck:
-  ranks: [J, "9", A, T, K, Q, "8", "7", "6", "5"]
-  points: {J: 30, "9": 20, A: 10, T: 10, K: 5, Q: 5}
-auction:
-  bids: {min: 14, max: 320}
-scoring:
-  bands:
-    - {bids: [14, 320], made: 1, failed: -2}
-schedule:
-  - deal: 4
-  - auction
-  - trump
-  - deal: 4
-"""
+FIVE_WIDE = Path(__file__).resolve().parent / "rules" / "five-wide.yaml"
 
 
 def refusal(sampler: Sampler, cand: Candidate) -> str:
@@ -114,11 +92,9 @@ def _blank(text: str) -> str:
     return re.sub(r"\d+", "N", text)[:110]
 
 
-def rule_game(name: str, scratch: Path) -> Game:
+def rule_game(name: str) -> Game:
     if name == "five-wide":
-        path = scratch / "five.yaml"
-        path.write_text(FIVE_WIDE)
-        return load_game(path)
+        return load_game(FIVE_WIDE)
     return load_game(name)
 
 
@@ -170,19 +146,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", dest="as_json", action="store_true", help="one JSON line per rule file")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as d:
-        for name in args.rulesets.split(","):
-            row = measure(rule_game(name, Path(d)), args.hands, args.draws, args.seed)
-            if args.as_json:
-                print(json.dumps(row), flush=True)
-                continue
-            share = row["refused_share"]
-            print(f"{name}: {row['decisions']} decisions, {row['candidates']} candidates "
-                  f"({row['draw_none']} draws without one), {row['refused']} refused "
-                  f"({'-' if share is None else f'{100 * share:.1f}%'}), "
-                  f"{row['decisions_without_world']} decisions with no world", flush=True)
-            for reason, k in row["why"].items():
-                print(f"    {k:6d}  {reason}")
+    for name in args.rulesets.split(","):
+        row = measure(rule_game(name), args.hands, args.draws, args.seed)
+        if args.as_json:
+            print(json.dumps(row), flush=True)
+            continue
+        share = row["refused_share"]
+        print(f"{name}: {row['decisions']} decisions, {row['candidates']} candidates "
+              f"({row['draw_none']} draws without one), {row['refused']} refused "
+              f"({'-' if share is None else f'{100 * share:.1f}%'}), "
+              f"{row['decisions_without_world']} decisions with no world", flush=True)
+        for reason, k in row["why"].items():
+            print(f"    {k:6d}  {reason}")
 
 
 if __name__ == "__main__":

@@ -192,27 +192,7 @@ def test_every_number_of_a_shipped_file_made_huge_is_refused_in_validate(tmp_pat
 
 
 # --- search: the work of one decision is bounded whatever the file ----------------------------------------
-WIDE = """schema_version: 1
-extends: twenty-eight-6p
-name: five
-description: five players, a wide auction
-table:
-  players: 5
-  teams: [[0], [1], [2], [3], [4]]
-deck:
-  ranks: [J, "9", A, T, K, Q, "8", "7", "6", "5"]
-  points: {J: 30, "9": 20, A: 10, T: 10, K: 5, Q: 5}
-auction:
-  bids: {min: 14, max: 320}
-scoring:
-  bands:
-    - {bids: [14, 320], made: 1, failed: -2}
-schedule:
-  - deal: 4
-  - auction
-  - trump
-  - deal: 4
-"""
+WIDE = Path(__file__).resolve().parents[1] / "benchmarks" / "rules" / "five-wide.yaml"   # 5 seats, 307 bids
 
 
 @pytest.mark.parametrize("budget", [1, 300, 5_000])
@@ -222,8 +202,7 @@ def test_a_search_decision_spends_at_most_its_work_budget(tmp_path: Path, monkey
     from engine.bots import search
     from engine.bots.base import make_bot
 
-    (tmp_path / "five.yaml").write_text(WIDE)
-    game = load_game(tmp_path / "five.yaml")
+    game = load_game(WIDE)
     monkeypatch.setattr(search, "WORK_BUDGET", budget)
     works: list[int] = []
     real = search.rollout_work
@@ -253,8 +232,7 @@ def test_a_search_decision_scans_at_most_its_bid_budget(tmp_path: Path, monkeypa
     from engine.bots import search
     from engine.bots.base import make_bot
 
-    (tmp_path / "five.yaml").write_text(WIDE)
-    game = load_game(tmp_path / "five.yaml")
+    game = load_game(WIDE)
     bids = len(game.bid_values)
     monkeypatch.setattr(search, "SCAN_BUDGET", 20_000)
     scans: list[int] = []

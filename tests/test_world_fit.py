@@ -18,27 +18,7 @@ from engine.play.game import Game
 from engine.play.state import State
 from engine.play.view import View
 
-FIVE_WIDE = """schema_version: 1
-extends: twenty-eight-6p
-name: five
-description: five players, a wide auction
-table:
-  players: 5
-  teams: [[0], [1], [2], [3], [4]]
-deck:
-  ranks: [J, "9", A, T, K, Q, "8", "7", "6", "5"]
-  points: {J: 30, "9": 20, A: 10, T: 10, K: 5, Q: 5}
-auction:
-  bids: {min: 14, max: 320}
-scoring:
-  bands:
-    - {bids: [14, 320], made: 1, failed: -2}
-schedule:
-  - deal: 4
-  - auction
-  - trump
-  - deal: 4
-"""
+FIVE_WIDE = Path(__file__).resolve().parents[1] / "benchmarks" / "rules" / "five-wide.yaml"
 
 
 def _decisions(game: Game, hands: int, seed: int) -> list[tuple[State, View]]:
@@ -102,8 +82,7 @@ def test_candidate_worlds_replay_on_the_history(ruleset: str, hands: int, seed: 
     10-25% were before the history was read while drawing; 4% in this hand of the 5-seat file), and every
     decision gets a world."""
     if ruleset == "five-wide":
-        (tmp_path / "five.yaml").write_text(FIVE_WIDE)
-        game = load_game(tmp_path / "five.yaml")
+        game = load_game(FIVE_WIDE)
     else:
         game = load_game(ruleset)
     model = model_for(game)
