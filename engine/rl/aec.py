@@ -34,6 +34,7 @@ from engine.errors import ArgumentError, IllegalActionError
 from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
+from engine.rules.load import DEFAULT_RULESET
 
 REWARDS = ("hand", "tricks")
 
@@ -97,7 +98,7 @@ class JackNineEnv(AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "jacknine_v0",
                                 "is_parallelizable": False}
 
-    def __init__(self, ruleset: str | Path | Game = "twenty-eight", reward: str = "hand", match: bool = False,
+    def __init__(self, ruleset: str | Path | Game = DEFAULT_RULESET, reward: str = "hand", match: bool = False,
                  dealer: int | None = None, max_hands: int = 1000, render_mode: str | None = None) -> None:
         super().__init__()
         if reward not in REWARDS:
