@@ -123,6 +123,18 @@ def _power_from(game: Game, view: View) -> int:
     return 0
 
 
+def top_strength(strength: list[int], m: int) -> int:
+    """The highest strength among the cards of mask `m` (-1 for none)."""
+    best = -1
+    while m:
+        low = m & -m
+        s = strength[low.bit_length() - 1]
+        if s > best:
+            best = s
+        m ^= low
+    return best
+
+
 def contract_reversed(game: Game, name: str) -> bool:
     """Whether the special contract `name` is played with its ranks the other way."""
     c = game.contracts.get(name)
@@ -138,12 +150,7 @@ def led_trump_suit(game: Game, hand: int, strength: list[int]) -> int:
         m = hand & game.suit_masks[s]
         if not m:
             continue
-        top = -1
-        while m:
-            low = m & -m
-            top = max(top, strength[low.bit_length() - 1])
-            m ^= low
-        k = ((hand & game.suit_masks[s]).bit_count(), top)
+        k = (m.bit_count(), top_strength(strength, m))
         if best < 0 or k >= key:
             best, key = s, k
     return best

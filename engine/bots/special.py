@@ -24,7 +24,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from engine.bots.info import led_trump_suit
+from engine.bots.info import led_trump_suit, top_strength
 from engine.bots.model import SPREAD_HANDS
 from engine.play.actions import Action
 from engine.play.base import AUCTION, UNDECIDED
@@ -140,17 +140,6 @@ def calibrated(raw: float, kind: int) -> float:
             return table[i + 1] + (table[i + 2] - table[i + 1]) * t
     last = table[len(pts)]
     return last + (1.0 - last) * min((raw - pts[-1]) / (1.0 - pts[-1]), 1.0)
-
-
-def top_strength(strength: list[int], m: int) -> int:
-    best = -1
-    while m:
-        low = m & -m
-        s = strength[low.bit_length() - 1]
-        if s > best:
-            best = s
-        m ^= low
-    return best
 
 
 class SpecialRules:
