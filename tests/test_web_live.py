@@ -26,13 +26,14 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed (pip insta
 websockets = pytest.importorskip("websockets", reason="the web extra is not installed (pip install '.[web]')")
 
 from engine.play.compile import load_game  # noqa: E402
-from engine.web.table import Table  # noqa: E402
+from engine.web.table import Entry, Table  # noqa: E402
 from tests.web_support import card_words, check_message, choose, hidden_cards, leaks, state_at  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
+MATCH_SEED = 1 << 127 | 1      # a web table's seed has its top bit set (engine.web.server.Settings)
 ARTIFACTS = Path(os.environ.get("JACKNINE_ARTIFACTS", ROOT / "test-artifacts")) / "screenshots"
 
 
@@ -185,13 +186,14 @@ def browser() -> Iterator[Any]:
 class ThreadServer:
     """The app served by uvicorn on loopback from a thread of this process, so the test can read the tables."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, seed: int = MATCH_SEED) -> None:
         import uvicorn
 
         from engine.web.server import Settings, build_app
 
         self.port = free_port()
-        self.app = build_app(Settings(db=db, bot_delay=0.0, grace=600.0, burst=10_000))
+        # a fixed match seed: the same deals every run, so a test's path through the hand is the same every run
+        self.app = build_app(Settings(db=db, bot_delay=0.0, grace=600.0, burst=10_000, new_seed=lambda: seed))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                                     lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -301,7 +303,9 @@ def test_four_phones_play_a_hand_by_tapping_and_a_desktop_spectator_watches(brow
                 shot(page, f"phone-{phase}")
                 if phase == "play":
                     shot(watcher, "desktop-spectator-play")
+            before = table.version
             _tap_a_choice(page, phase)
+            _server_took_it(table, before, f"seat {seat} in the {phase} at step {step}")
             for _ in range(300):   # a loaded machine (the whole suite, two cores) can be slow to answer a tap
                 if table.state is None or len(table.state.history) > step:
                     break
@@ -316,6 +320,16 @@ def test_four_phones_play_a_hand_by_tapping_and_a_desktop_spectator_watches(brow
         assert "Hand 1 is over" in summary and "Score change" in summary
         assert checked > 100 and {"auction", "play"} <= phases_shot
         assert not errors
+
+
+def _server_took_it(table: Table, before: int, what: str) -> None:
+    """Wait until the server has applied the tapped action. A tap returns before its message is handled; without
+    this wait the loop read the old state, found the same seat to act and tapped again on a page that had since
+    re-rendered for the next seat (a random deal decided whether that race was lost)."""
+    deadline = time.monotonic() + 15
+    while table.version <= before:
+        assert time.monotonic() < deadline, f"the server never applied the tap of {what}"
+        time.sleep(0.02)
 
 
 def _tap_a_choice(page: Any, phase: str) -> None:
@@ -338,6 +352,44 @@ def _tap_a_choice(page: Any, phase: str) -> None:
         others.first.tap()
         return
     decision.locator(".picker button.primary, .suit-row button").first.tap()
+
+
+def _to_the_face_down_last_card(table: Table) -> int:
+    """Play the table's hand on the server (passing where allowed, else the first card) until the bidder's only
+    card left is the one laid face down as trump; return the bidder. MATCH_SEED's first deal gets there."""
+    table.apply(Entry("start"))
+    while (state := table.state) is not None:
+        seat = state.to_act
+        if state.concealed and state.indicator >= 0 and seat == state.folder and state.hands[seat] == 0:
+            return seat
+        legal = state.legal_actions()
+        plays = [a for a in legal if a.notation.startswith("play")]
+        passing = [a for a in legal if a.notation == "pass"]
+        table.apply(Entry("act", seat, (passing or plays or legal)[0].notation))
+    raise AssertionError("the hand ended before the bidder was left with only the face-down trump card")
+
+
+@pytest.mark.browser
+def test_the_face_down_trump_card_can_be_tapped_when_it_is_the_last_card(browser: Any, tmp_path: Path) -> None:
+    """The card laid as trump is not in the view's hand but in its indicator; when the rules make it the card to
+    play, the hand panel must offer it (the page once showed an empty hand and no way to play)."""
+    with ThreadServer(tmp_path / "t.db") as srv:
+        made = post(srv.base, "/api/tables", {"ruleset": "twenty-eight", "seats": [{"kind": "person"}] * 4})
+        table = srv.table(made["table"])
+        bidder = _to_the_face_down_last_card(table)
+        card = table.game.codes[table.state.indicator]
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        page.goto(f"{srv.base}/t/{made['table']}#seat={made['seats'][bidder]}")
+        _settled([page], table.version)
+        playable = page.locator("#hand button.card.legal")
+        assert playable.count() == 1
+        assert playable.first.get_attribute("aria-label") == f"{card_words(card)}, your face-down trump card, playable"
+        shot(page, "phone-face-down-last-card")
+        before = table.version
+        playable.first.tap()
+        _server_took_it(table, before, "the face-down trump card")
+        assert str(table.state.history[-1] if table.state else table.finished[-1].state.history[-1]) \
+            == f"{bidder} play {card}"
 
 
 @pytest.mark.browser

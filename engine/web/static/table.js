@@ -315,34 +315,45 @@ function renderHand() {
   const verb = d ? d.card_verb : "";
   const groups = {};
   for (const code of v.hand) (groups[code.slice(-1)] ||= []).push(code);
+  const cardButton = (code, note) => {
+    const b = cardFace(code, "button");
+    b.type = "button";
+    const isNew = h.new.includes(code);
+    const legal = playable.has(code);
+    let label = cardName(code) + note + (isNew ? ", just dealt" : "");
+    if (legal) {
+      b.classList.add("legal");
+      label += verb === "trump" ? ", lay as trump" : ", playable";
+      b.addEventListener("click", () => act(`${verb} ${code}`));
+    } else if (choosingCard) {
+      b.setAttribute("aria-disabled", "true");
+      const why = h.reasons[code];
+      if (why) label += `, not playable: ${why}`;
+      b.addEventListener("click", () => { $("refusal").textContent = why ? `${cardShort(code)}: ${why}` : "not now"; });
+    } else {
+      b.classList.add("idle");   // no card is chosen now: shown plainly, not as refused
+      b.addEventListener("click", () => { $("refusal").textContent = d ? "choose above: " + d.heading : "not your turn"; });
+    }
+    if (isNew) b.classList.add("new");
+    b.setAttribute("aria-label", label);
+    return b;
+  };
   for (const [suit, codes] of Object.entries(groups)) {
     const g = el("div", null, "suit-group");
     const info = SUITS[suit];
     g.append(el("span", info ? `${info.symbol} ${info.name}` : suit, "suit-name " + (info ? info.colour : "")));
     const row = el("div", null, "cards");
-    for (const code of codes) {
-      const b = cardFace(code, "button");
-      b.type = "button";
-      const isNew = h.new.includes(code);
-      const legal = playable.has(code);
-      let label = cardName(code) + (isNew ? ", just dealt" : "");
-      if (legal) {
-        b.classList.add("legal");
-        label += verb === "trump" ? ", lay as trump" : ", playable";
-        b.addEventListener("click", () => act(`${verb} ${code}`));
-      } else if (choosingCard) {
-        b.setAttribute("aria-disabled", "true");
-        const why = h.reasons[code];
-        if (why) label += `, not playable: ${why}`;
-        b.addEventListener("click", () => { $("refusal").textContent = why ? `${cardShort(code)}: ${why}` : "not now"; });
-      } else {
-        b.classList.add("idle");   // no card is chosen now: shown plainly, not as refused
-        b.addEventListener("click", () => { $("refusal").textContent = d ? "choose above: " + d.heading : "not your turn"; });
-      }
-      if (isNew) b.classList.add("new");
-      b.setAttribute("aria-label", label);
-      row.append(b);
-    }
+    for (const code of codes) row.append(cardButton(code, ""));
+    g.append(row);
+    box.append(g);
+  }
+  // the card laid face down as trump is still the seat's: when the rules let it be played (the last card left,
+  // say) it must be tappable here, not only named in the contract panel
+  if (v.indicator) {
+    const g = el("div", null, "suit-group");
+    g.append(el("span", "Face down: your trump card", "suit-name"));
+    const row = el("div", null, "cards");
+    row.append(cardButton(v.indicator, ", your face-down trump card"));
     g.append(row);
     box.append(g);
   }
