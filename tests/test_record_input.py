@@ -68,7 +68,8 @@ JUNK = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floa
                  st.dictionaries(st.text(max_size=5), st.text(max_size=5), max_size=3))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(key=st.sampled_from(["ruleset", "dealer", "hands", "actions", "seed", "extra"]), value=JUNK,
        drop=st.booleans())
 def test_mutated_records_never_crash(tmp_path: Path, key: str, value: object, drop: bool) -> None:
@@ -82,7 +83,8 @@ def test_mutated_records_never_crash(tmp_path: Path, key: str, value: object, dr
     assert code in (0, 1, 2)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(actions=st.lists(st.text(alphabet="0123 bidpasytrumJS9HDCTQKA", max_size=14), max_size=6))
 def test_random_actions_are_refused_cleanly(tmp_path: Path, actions: list[str]) -> None:
     code, out, exc = replay(tmp_path, yaml.safe_dump(dict(GOOD, actions=actions)), "--json")
