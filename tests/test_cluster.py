@@ -249,8 +249,9 @@ def test_a_signal_stops_every_worker(how: str, sig: int) -> None:
 
 
 def test_readme_big_runs_commands_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every `jacknine` command of the README's "Big runs" section runs, on a thousandth of the deals (a local
-    cluster becomes two worker processes where the extra is missing)."""
+    """Every `jacknine` command of the README's "Big runs" section runs, on a thousandth of the deals and a
+    ten-thousandth of the hands, at least two (the hands are played by `search`: a thousandth took two minutes of
+    the suite); a local cluster becomes two worker processes where the extra is missing."""
     import re
     import shlex
     import shutil
@@ -265,9 +266,10 @@ def test_readme_big_runs_commands_run(tmp_path: Path, monkeypatch: pytest.Monkey
 
     def smaller(m: re.Match[str]) -> str:
         a, b = m.group(2), m.group(4)
+        scale = 1000 if m.group(1) == "--deals" else 10_000
         if b is None:
-            return f"{m.group(1)} {max(1, int(a) // 1000)}"
-        return f"{m.group(1)} {int(a) // 1000}:{int(b) // 1000}"
+            return f"{m.group(1)} {max(2, int(a) // scale)}"
+        return f"{m.group(1)} {int(a) // scale}:{max(int(b) // scale, int(a) // scale + 2)}"
 
     for command in commands:
         command = re.sub(r"(--hands|--deals) (\d+)(:(\d+))?", smaller, command)
