@@ -12,7 +12,8 @@ fixed in advance and a lie chosen as play goes are the same thing to a player wh
 search is exact for his information, and of perfect information in its own state. It is kept small by:
 - equivalent cards grouped: unseen cards of one suit with no card of another holder (nor of the trick) between
   them in rank are one choice (only who wins tricks matters, not points);
-- the caller's masters first, the others' best cards first (a refutation is usually found at once);
+- the caller's masters first, the others' refuting plays first (an opponent's that take the trick, the partner's
+  weakest), so a refutation is usually found at once;
 - a refutation at the start of a trick when an opponent may hold a trump above all of his (it must take a trick);
 - a memo of trick starts; a sure-sweep test on lead (every trump of his above as many unseen trumps as there
   are, every plain card a master or covered by enough of his own above it) that proves most real claims at once;
