@@ -81,6 +81,14 @@ class _Search:
             return self.strength[card] + TRUMP_POWER
         return self.strength[card] if s == led else -1
 
+    def winning(self, cards: list[int], led: int) -> int:
+        """The index of the card that wins `cards` so far."""
+        best = 0
+        for i in range(1, len(cards)):
+            if self.power(cards[i], led) > self.power(cards[best], led):
+                best = i
+        return best
+
     def groups(self, cands: int, live: int) -> list[int]:
         """One card of each run of `cands` with no other `live` card between them in rank, strongest first."""
         out: list[int] = []
@@ -268,10 +276,7 @@ class _Search:
             if self.side >> to & 1:
                 return sorted(options, key=lambda o: self.strength[o[0]])
             return options
-        best = 0
-        for i in range(1, len(cards)):
-            if self.power(cards[i], led) > self.power(cards[best], led):
-                best = i
+        best = self.winning(cards, led)
         top = self.power(cards[best], led)
         ours = bool(self.side >> seats[best] & 1)
         if self.side >> to & 1:
@@ -346,11 +351,7 @@ class _Search:
         if len(cards) < len(self.active):
             return self.turn(own, pool, known, need, voids, self.after[p], cards, seats, first, exhausted)
         led = self.suit_of[cards[0]]
-        best = 0
-        for i in range(1, len(cards)):
-            if self.power(cards[i], led) > self.power(cards[best], led):
-                best = i
-        winner = seats[best]
+        winner = seats[self.winning(cards, led)]
         if not self.side >> winner & 1:
             return False
         if self.exhausted_rule and not exhausted and seats[0] == self.bidder and led == self.trump:
