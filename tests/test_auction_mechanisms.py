@@ -188,9 +188,15 @@ def test_the_speech_handed_back_must_be_a_bid_or_a_pass() -> None:
     assert s.to_act == 3                                 # seat 2 handed back: his own turn lapses too
 
 
-def test_a_pass_for_the_asker_is_a_pass_of_both() -> None:
+def test_a_pass_for_the_asker_is_his_and_a_lapsed_turn_is_no_pass() -> None:
+    # 0 passes (through 2), 1 and 3 pass; seat 2's lapsed turn is neither a bid nor a pass (MORE-GAMES.md 9.1), so
+    # the auction goes round again until seat 2 himself has passed
     s = run(deal(game("partner-speech"), 3, EIGHT), "0 partner", "2 pass", "1 pass", "3 pass")
-    assert s.status == "annulled" and s.annul_reason == "every player passed"   # 0 (by 2), 1, 2 lapsed, 3
+    assert s.status == "in_progress" and s.to_act == 0
+    run(s, "0 pass", "1 pass")
+    assert s.status == "in_progress" and s.to_act == 2
+    run(s, "2 pass")
+    assert s.status == "annulled" and s.annul_reason == "every player passed"
 
 
 def test_limits_per_speech() -> None:

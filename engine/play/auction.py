@@ -68,7 +68,7 @@ class AuctionPhase(StateData):
         self.atable = g.rounds[1]
         self.phase = RAISE if a.verb == "raise" else AUCTION
         self.high, self.high_bidder = self.bid, self.bidder
-        self.passes = self.round_bids = 0
+        self.passes = self.round_bids = self.passers = 0
         self.last_was_pass = False
         self.lapses = 0
         self.refold = False
@@ -289,6 +289,7 @@ class AuctionPhase(StateData):
             partner = self._partner_of(owner)
             self.lapses |= 1 << partner
             self.spoke[partner] = True
+            self.spoke[owner] = True   # the first speech of both: no redeal, no first-speech bid after it
             self.asker = -1
             self.handed_back = False
         self.spoke[p] = True
@@ -297,7 +298,8 @@ class AuctionPhase(StateData):
                 self.refold = True       # `pass change`
             if rules.pass_is_final:
                 self.passed[owner] = True
-            if owner != self.high_bidder:
+            if owner != self.high_bidder and not self.passers >> owner & 1:
+                self.passers |= 1 << owner   # each player counts once: a lapsed turn may bring him round again
                 self.passes += 1
             self.last_was_pass = True
         elif verb == rules.verb:
@@ -308,7 +310,7 @@ class AuctionPhase(StateData):
             self.high_bidder = p
             if self.round == 2:
                 self._second_round_bid(p, change)
-            self.passes = 0
+            self.passes = self.passers = 0
             self.bids_made[p] = self.bids_made[p] + 1   # (not +=: see State._deal)
             self.round_bids += 1
             self.last_was_pass = False
@@ -319,7 +321,7 @@ class AuctionPhase(StateData):
                 return
         else:   # a doubling step of the standing bid
             self._apply_double_step()
-            self.passes = 0
+            self.passes = self.passers = 0
         self._next_speaker(owner)
 
     def _other_speech(self, a: Action) -> bool:
@@ -378,7 +380,7 @@ class AuctionPhase(StateData):
         nxt = owner + 1
         if nxt == n:
             nxt = 0
-        if not (self.lapses or rules.pass_is_final):   # the common case: the next seat speaks
+        if not (self.lapses or rules.pass_is_final or rules.partner_speech):   # common: the next seat speaks
             self.to_act = nxt
             return
         final = rules.pass_is_final
@@ -386,13 +388,12 @@ class AuctionPhase(StateData):
             if final and self.passed[nxt]:
                 nxt = (nxt + 1) % n
                 continue
-            if self.lapses >> nxt & 1:   # he spoke for his partner: this turn lapses, as a pass
+            if self.lapses >> nxt & 1:   # he spoke for his partner: this turn lapses (neither a bid nor a pass)
                 self.lapses ^= 1 << nxt
-                if nxt != self.high_bidder:
-                    self.passes += 1
-                if self._round_over():
-                    return
                 nxt = (nxt + 1) % n
+                continue
+            if nxt == self.high_bidder and rules.partner_speech and not self.game.auction_doubling:
+                nxt = (nxt + 1) % n   # a lapse brought the turn round to the holder: he is passed over
                 continue
             break
         self.to_act = nxt

@@ -114,7 +114,8 @@ class StateData:
     high: int
     high_bidder: int         # the standing bidder (-1: none yet)
     high_suit: str
-    passes: int              # passes in a row by players other than the standing bidder
+    passes: int              # players other than the standing bidder who have passed since his bid
+    passers: int             # bits: those players (a lapsed turn may bring one round again)
     bids_made: list[int]
     round_bids: int          # bids made in the current round
     passed: list[bool]

@@ -45,7 +45,7 @@ from engine.play.view import View, build_view
 # Attributes `clone` copies: explicit, because compiled (mypyc) classes have no __dict__ for copy.copy.
 _COPIED_VALUES = (
     "step", "stage", "phase", "to_act", "status", "annul_reason", "annul_code", "round", "contract_round", "high",
-    "high_bidder", "high_suit", "passes", "round_bids", "arules", "atable", "last_was_pass", "asker", "handed_back",
+    "high_bidder", "high_suit", "passes", "passers", "round_bids", "arules", "atable", "last_was_pass", "asker", "handed_back",
     "lapses", "refold",
     "bidder", "bid", "target", "trump", "folder", "concealed", "indicator", "seventh", "exposed_trick",
     "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
@@ -108,6 +108,7 @@ class State(TrickPhase):
         self.high_bidder = -1
         self.high_suit = ""
         self.passes = 0
+        self.passers = 0
         self.bids_made = [0] * n
         self.round_bids = 0
         self.passed = [False] * n

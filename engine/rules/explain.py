@@ -190,7 +190,9 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         yield (f"Once a player has spoken (a bid, a pass, or a speech his partner made for him), his bids are at "
                f"least {a.after_first_speech_min}."), (_p("auction", "after_first_speech_min"),)
     if a.partner_speech is not None:
-        yield _partner_speech(a.partner_speech, "the partner's own next turn lapses"), (
+        yield _partner_speech(a.partner_speech, "the partner's own next turn lapses: neither a bid nor a pass, so "
+                              "the auction ends only once every player but the holder has passed since the standing "
+                              "bid, and a player whose turn lapsed is asked again when it comes round"), (
             _p("auction", "partner_speech"),)
     if a.one_suit_hand_may_not_bid != "nobody":
         who = "The first hand" if a.one_suit_hand_may_not_bid == "first_hand" else "Nobody"
@@ -206,6 +208,8 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
             who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
             what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
             text = f"{who} may ask for a new deal at their first turn if their cards {what}."
+            if a.partner_speech is not None:
+                text += " A `partner` speech is a first speech of both partners: after it, no redeal."
         yield text, (_p("auction", "pointless_redeal"),)
 
 

@@ -2,9 +2,8 @@
 
 Readings where the text leaves a choice (each is in the referee's list of questions for the lead):
 - The "partner" exchange is the first speech of both players: a bid made in the asker's place may be under 200
-  only when neither of the two has spoken before. When it ends in a pass, whether that pass (and the partner's
-  skipped turn) counts as the partner's pass for the end of the auction is open: positions where it decides
-  whether the auction ends are Unsettled.
+  only when neither of the two has spoken before. A pass made in the asker's place is the asker's pass; the
+  partner's skipped turn is neither a bid nor a pass, so he is asked again in turn (MORE-GAMES.md 9.1).
 - PCC is a speech of the eight-card round only (`declare pcc`); its declarer becomes the trumper and folds from
   his eight, and the folded card returns to his hand at once (the trump is open).
 - After the final fold of a closed contract the trumper is asked `open` or `pass` (the choice before trick 1).
@@ -36,9 +35,8 @@ class ThreeOhFour(Hand):
         self.phase, self.to = "auction1", self.first
         self.high, self.high_by = 0, -1
         self.spoke = [False] * 4
-        self.passed: dict[int, str] = {}     # seat -> "explicit" | "implicit", since the last bid
+        self.passed: set[int] = set()        # the seats that have passed since the last bid
         self.skip = [0] * 4
-        self.skip_from_handback = [False] * 4
         self.stage = ""                      # "", "answer" (partner speaks for the asker), "back" (handed back)
         self.asker = -1
         self.handed_back = False
@@ -109,20 +107,16 @@ class ThreeOhFour(Hand):
             self.handed_back, self.stage, self.to = True, "back", a
             return
         actor = p if self.stage == "answer" else a
-        from_back = self.stage == "back"
         self.stage = ""
         self.spoke[a] = self.spoke[p] = True
         self.skip[p] += 1
-        self.skip_from_handback[p] = from_back
         self._speech(a, actor, what)
 
     def _speech(self, turn: int, actor: int, what: str) -> None:
         if what.startswith("bid"):
-            self.high, self.high_by, self.passed = int(what.split()[1]), actor, {}
+            self.high, self.high_by, self.passed = int(what.split()[1]), actor, set()
         else:
-            self.passed[turn] = "explicit" if actor == turn else "implicit"
-            if actor != turn:
-                self.passed[actor] = "implicit"
+            self.passed.add(turn)   # a pass in the asker's place is the asker's pass, not his partner's
         if self._auction1_over():
             return
         nxt = (turn + 1) % 4
@@ -130,25 +124,14 @@ class ThreeOhFour(Hand):
             if nxt == self.high_by:
                 nxt = (nxt + 1) % 4
             elif self.skip[nxt]:
-                if self.skip_from_handback[nxt]:
-                    raise Unsettled("304: is the partner's own next turn skipped after he handed the speech back?")
-                self.skip[nxt] -= 1
-                self.passed.setdefault(nxt, "implicit")
-                if self._auction1_over():
-                    return
+                self.skip[nxt] -= 1   # a lapsed turn is neither a bid nor a pass (MORE-GAMES.md 9.1)
                 nxt = (nxt + 1) % 4
             else:
                 break
         self.to = nxt
 
     def _auction1_over(self) -> bool:
-        others = [s for s in range(4) if s != self.high_by]
-        loose = all(s in self.passed for s in others)
-        strict = all(self.passed.get(s) == "explicit" for s in others)
-        if loose != strict:
-            raise Unsettled("304: does a pass made through the partner speech, or a skipped turn, count as a pass "
-                            "for the end of the auction?")
-        if not loose:
+        if not all(s in self.passed for s in range(4) if s != self.high_by):
             return False
         if self.high_by < 0:
             self.status = "annulled"     # all four passed: no hand, the deal passes on
