@@ -45,8 +45,8 @@ from engine.play.view import View, build_view
 # Attributes `clone` copies: explicit, because compiled (mypyc) classes have no __dict__ for copy.copy.
 _COPIED_VALUES = (
     "step", "stage", "phase", "to_act", "status", "annul_reason", "annul_code", "round", "contract_round", "high",
-    "high_bidder", "high_suit", "passes", "passers", "round_bids", "arules", "atable", "last_was_pass", "asker", "handed_back",
-    "lapses", "refold",
+    "high_bidder", "high_suit", "passes", "passers", "round_bids", "arules", "atable", "last_was_pass", "asker",
+    "handed_back", "lapses", "refold",
     "bidder", "bid", "target", "trump", "folder", "concealed", "indicator", "seventh", "exposed_trick",
     "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
     "sitting_out", "dummies", "exposed", "hand_tricks", "leader", "led", "led_suits", "played_suits", "trump_mask",
