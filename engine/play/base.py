@@ -154,6 +154,8 @@ class StateData:
     at_first_lead: bool      # something happens as the first card of trick 1 is led (trump shown or fixed)
     melds_shown: list[int]   # kind * 64 + suit * 16 + seat, for each meld shown this hand
     meld_points: list[int]   # per hand team: the value of the melds it showed
+    meld_shift: int          # the sum by which the melds shown so far moved the target (before its bounds)
+    meld_base: int           # the target the melds move: the bid's
     claim: int               # index of the claim made this hand (-1: none)
     claimer: int
     sitting_out: int
@@ -237,6 +239,8 @@ class StateData:
             self.target = value
         else:
             self.target = max(0, sc.fixed_target - (value if sc.target_less_call else 0))
+        self.meld_base = self.target   # what melds move (scoring.target_adjustments)
+        self.meld_shift = 0
 
     def _seats_from(self, seat: int) -> list[int]:
         """Every seat in playing order starting with `seat`."""

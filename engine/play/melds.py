@@ -99,8 +99,16 @@ def meld_apply(state: StateData, a: Action) -> None:
     team = state.hand_team_of[p]
     state.meld_points[team] += value
     if g.rules.scoring.target_moved_by_melds and state.bidder >= 0:
-        moved = state.target - value if team == counting_team(state) else state.target + value
-        state.target = min(md.target_hi, max(md.target_lo, moved))
+        _move_target(state, -value if team == counting_team(state) else value)
+
+
+def _move_target(state: StateData, by: int) -> None:
+    """The melds move the target by their sum, and the bounds apply once to the result (so the order in which
+    they are shown never matters): the bid's target moved by every meld so far, then bounded."""
+    md = state.game.rules.melds
+    assert md is not None
+    state.meld_shift += by
+    state.target = min(md.target_hi, max(md.target_lo, state.meld_base + state.meld_shift))
 
 
 def side_showed_meld(state: StateData, seat: int) -> bool:
@@ -134,8 +142,7 @@ def show_melds(state: StateData, p: int) -> None:
             state.melds_shown.append(kind * KIND_SLOT + suit * SUIT_SLOT + p)
             state.meld_points[team] += value
             if g.rules.scoring.target_moved_by_melds and state.bidder >= 0:
-                moved = state.target - value if team == counting_team(state) else state.target + value
-                state.target = min(md.target_hi, max(md.target_lo, moved))
+                _move_target(state, -value if team == counting_team(state) else value)
             cards = 0
             for r in k.ranks:
                 have = state.hands[p] & g.suit_masks[suit] & g.rank_masks[r]

@@ -54,7 +54,7 @@ _COPIED_VALUES = (
     "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
     "new_match_target", "opening", "open_duty", "exhausted", "face_down", "hidden", "meld_suits", "grading",
     "new_match_target", "last_card", "fold_secret", "pending", "pending_by", "at_first_lead", "claim", "claimer",
-    "_game_points", "_made",
+    "_game_points", "_made", "meld_shift", "meld_base",
 )
 _COPIED_LISTS = (
     "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
@@ -145,6 +145,8 @@ class State(TrickPhase):
         self.pending_by = -1
         self.at_first_lead = False
         self.melds_shown = []
+        self.meld_shift = 0
+        self.meld_base = 0
         self.meld_points = [0] * len(teams)
         self.claim = -1
         self.claimer = -1

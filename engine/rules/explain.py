@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.load import Report
-from engine.rules.model import BidRange, CaptureBonus, Claim, PartnerSpeech, Ruleset, SpecialContract
+from engine.rules.model import BidRange, CaptureBonus, Claim, Meld, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
 
@@ -518,10 +518,15 @@ def _compulsory_melds(rs: Ruleset) -> Iterator[Line]:
            f"{cond}, both cards still in his hand; each suit once, several per hand; none in special contracts."), (
         _p("special", "melds"),)
     if "melds" in rs.scoring.target_adjustments:
-        bounds = "" if md.target_bounds is None else f", within {md.target_bounds[0]}-{md.target_bounds[1]}"
-        yield (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other "
-               f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
-                                                                                    "target_bounds"))
+        yield _meld_target(md), (_p("scoring", "target_adjustments"), _p("special", "melds", "target_bounds"))
+
+
+def _meld_target(md: Meld) -> str:
+    bounds = "" if md.target_bounds is None else (
+        f"; the target is the bid moved by the sum of the {md.name}s shown, kept within "
+        f"{md.target_bounds[0]}-{md.target_bounds[1]} once, on that sum, so the order of showing never matters")
+    return (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other side "
+            f"raises it{bounds}.")
 
 
 _SWEEP_TEST = ("a sure sweep: at no-trumps, leading, every card he holds outranks all the cards of its suit he "
@@ -619,11 +624,7 @@ def _melds(rs: Ruleset) -> Iterator[Line]:
            f"{cards} of one suit, worth {md.plain_value} ({md.trump_value} in trumps){more}."), (
         _p("special", "melds"),)
     if "melds" in rs.scoring.target_adjustments:
-        bounds = ("" if md.target_bounds is None else
-                  f", within {md.target_bounds[0]}-{md.target_bounds[1]}")
-        yield (f"A {md.name} shown by the counting side lowers its target by its value, one shown by the other "
-               f"side raises it{bounds}."), (_p("scoring", "target_adjustments"), _p("special", "melds",
-                                                                                    "target_bounds"))
+        yield _meld_target(md), (_p("scoring", "target_adjustments"), _p("special", "melds", "target_bounds"))
 
 
 def _claim(rs: Ruleset, c: Claim) -> str:

@@ -265,10 +265,11 @@ class ThreeOhFour(Hand):
                 if suit not in self.shown_marriages and "K" + suit in hand and "Q" + suit in hand:
                     value = 40 if suit == self.trump else 20
                     self.shown_marriages.add(suit)
-                    change = -value if self.same_side(seat, self.bidder) else value
-                    lo, hi = self.target_bounds
-                    self.target = min(hi, max(lo, self.target + change))
                     self.meld_log.append((seat, suit, value))
+                    # MORE-GAMES.md 9.3: the bid moved by the sum of the marriages, bounded once
+                    moved = self.bid + sum(-v if self.same_side(s, self.bidder) else v for s, _, v in self.meld_log)
+                    lo, hi = self.target_bounds
+                    self.target = min(hi, max(lo, moved))
         if not self.pcc and not self.searching and self.side_unbeaten(seat):
             self.turns.append({"seat": seat, "trick": self.trick_no, "index": len(self.history),
                                "snapshot": self._snapshot()})
