@@ -10,7 +10,9 @@ is graded for the side:
   earlier turn to play, on time otherwise; a side that won every trick without claiming, though one of its
   players could prove it at a turn, is graded as never made;
 - on time: the reward adds to (or replaces) the side's result of the hand, unless the claim came once the trick
-  `on_time_before_trick` had begun; early, late, never made: `wrong_but_won` replaces it; failed: `failed`.
+  `on_time_before_trick` had begun; early, late, never made: `wrong_but_won` replaces it; failed: `failed`;
+- both sides at fault (one side's claim failed, the other swept with a wrong or missing claim): each side's
+  result is exchanged as above and the two are added.
 
 The turns before the claim are looked at again by replaying the hand's actions on a fresh state: grading costs
 nothing during play, and only hands with a claim or a sweep are replayed.
@@ -135,32 +137,40 @@ def grade_claims(st: StateData, gp: list[int]) -> list[int]:
     by_team = {st.hand_team_of[c // SEAT_FACTOR]: c for c in st.claims}
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
         claim = by_team.get(sweeper)
-        value = _graded(st, rules, sweeper, claim, gp)
-        if value is not None:
-            return _exchange(st, gp, sweeper, value)
+        graded = _graded(st, rules, sweeper, claim, gp)
+        if graded is not None:
+            value, at_fault = graded
+            out = _exchange(st, gp, sweeper, value)
+            if at_fault:   # the other side's claim failed too: each side answers for its own fault, and they add
+                for team in by_team:
+                    if team != sweeper:
+                        out = [a + b for a, b in zip(out, _exchange(st, gp, team, rules.failed))]
+            return out
     for team in by_team:
         if team != sweeper:
             return _exchange(st, gp, team, rules.failed)
     return gp
 
 
-def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: list[int]) -> int | None:
-    """The side's result for a sweep with its claim (None: the hand scores as usual)."""
+def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None,
+            gp: list[int]) -> tuple[int, bool] | None:
+    """The side's result for a sweep with its claim, and whether the side was at fault (None: the hand scores
+    as usual)."""
     if claim is None:
         proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
-        return rules.wrong_but_won if any(ok for _, ok in proofs) else None
+        return (rules.wrong_but_won, True) if any(ok for _, ok in proofs) else None
     at = claim % SEAT_FACTOR
     if rules.provable:
         if not _provable_at(st, claim):
-            return rules.wrong_but_won          # early
+            return rules.wrong_but_won, True          # early
         if rules.first_moment:
             earlier = _turn_proofs(st, team, at - 1) if at > 0 else []
             if any(ok for played, ok in earlier if played < at):
-                return rules.wrong_but_won      # late
+                return rules.wrong_but_won, True      # late
     trick = at // st.trick_size + 1
     if rules.on_time_before_trick and trick >= rules.on_time_before_trick:
         return None
-    return rules.made if not rules.adds else gp[team] + rules.made
+    return (rules.made if not rules.adds else gp[team] + rules.made), False
 
 
 def _provable_at(st: StateData, claim: int) -> bool:

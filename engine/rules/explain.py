@@ -500,7 +500,9 @@ def _remaining_claim(rs: Ruleset, c: Claim, i: int) -> Iterator[Line]:
     yield (f"A correct claim{before}: {_signed(r.on_time)} {how} (for {w.an_opponent}'s side, its result is what the "
            f"failed contract pays it){also}. Early, late or never made, the tricks still won: the side scores "
            f"{_signed(r.wrong_but_won)}; a trick lost after the claim: {_signed(r.failed)}; in place of the hand's "
-           "score, the other side the opposite."), (_p(*path, "rewards"),)
+           "score, the other side the opposite. When both sides are at fault in one hand (one lost a trick after "
+           "claiming, the other won the rest with a wrong or missing claim), each answers for its own fault and "
+           "the two results add."), (_p(*path, "rewards"),)
 
 
 def _compulsory_melds(rs: Ruleset) -> Iterator[Line]:

@@ -432,6 +432,20 @@ class ThreeOhFour(Hand):
         at = self.turns[call["turn"]]
         proof = caps_proof(self, at)
         swept = sweeper == side
+        if sweeper is not None and not swept:
+            # the caller's side lost a trick (-5); the other side swept without calling: if a moment was due it
+            # is at fault too, and the two results add (MORE-GAMES.md 9.4)
+            self._wrong(side, False)
+            for t in self.turns:
+                if self.team_of(t["seat"]) != sweeper:
+                    continue
+                later = caps_proof(self, t)
+                if later is None:
+                    raise Unsettled("304: the referee cannot decide whether the sweep was provable at a turn")
+                if later:
+                    self._wrong(sweeper, True, add=True)
+                    return
+            return
         if proof is False:
             self._wrong(side, swept)
             return
@@ -452,8 +466,11 @@ class ThreeOhFour(Hand):
             self.exchange(side, bonus_value)
         # from trick 7 on: no bonus, the card-point result stands
 
-    def _wrong(self, side: int, swept: bool) -> None:
+    def _wrong(self, side: int, swept: bool, add: bool = False) -> None:
+        before = list(self.game_points)
         self.exchange(side, -2 if swept else -5)
+        if add:
+            self.game_points = [a + b for a, b in zip(before, self.game_points)]
         self.caps_scored = True
 
     caps_scored = False
