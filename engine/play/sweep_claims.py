@@ -144,7 +144,7 @@ def grade_claims(st: StateData, gp: list[int]) -> list[int]:
             if at_fault:   # the other side's claim failed too: each side answers for its own fault, and they add
                 for team in by_team:
                     if team != sweeper:
-                        out = [a + b for a, b in zip(out, _exchange(st, gp, team, rules.failed))]
+                        out = [a + b for a, b in zip(out, _exchange(st, gp, team, rules.failed), strict=True)]
             return out
     for team in by_team:
         if team != sweeper:

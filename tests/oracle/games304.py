@@ -470,7 +470,7 @@ class ThreeOhFour(Hand):
         before = list(self.game_points)
         self.exchange(side, -2 if swept else -5)
         if add:
-            self.game_points = [a + b for a, b in zip(before, self.game_points)]
+            self.game_points = [a + b for a, b in zip(before, self.game_points, strict=True)]
         self.caps_scored = True
 
     caps_scored = False
