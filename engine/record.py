@@ -13,7 +13,7 @@ import yaml
 from engine import safefile, safeyaml
 from engine.errors import IllegalActionError, RecordError, RulesetError, UnreadableError
 from engine.play.actions import Action
-from engine.play.base import UNDECIDED
+from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.play.state import State
@@ -271,7 +271,10 @@ def report(rp: Replay) -> dict[str, Any]:
     status = "illegal" if rp.error else ("in_progress" if s.status == "in_progress" else s.status)
     contract: dict[str, Any] | None = None
     if s.bidder >= 0:
-        contract = {"bidder": s.bidder, "team": s.hand_team_of[s.bidder], "bid": s.bid, "target": s.target,
+        holder, rnd = s.bidder, s.contract_round
+        if s.special is None and s.round >= 2 and s.phase in (AUCTION, RAISE) and 0 <= s.high_bidder != s.bidder:
+            holder, rnd = s.high_bidder, s.round   # a later round under way: its standing bid is the contract
+        contract = {"bidder": holder, "team": s.hand_team_of[holder], "bid": s.bid, "target": s.target,
                     "made": s.made if s.status == "complete" else None}
         if s.special is not None:
             contract["special"] = s.special.name
@@ -282,7 +285,7 @@ def report(rp: Replay) -> dict[str, Any]:
         if s.added:
             contract["added"] = s.added
         if g.rounds_matter:
-            contract["round"] = s.contract_round     # games with a second auction, or scored by round
+            contract["round"] = rnd     # games with a second auction, or scored by round
         if s.conceded:
             contract["conceded"] = True
     trump = None

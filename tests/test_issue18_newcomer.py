@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -89,7 +90,11 @@ def test_replay_right_after_an_opponents_raise_names_the_raiser(tmp_path: Path) 
     actions = ["1 bid 14", "2 pass", "3 pass", "0 pass", "1 trump TS", "1 pass", "3 pass", "2 raise 24"]
     _, out, _ = _run("replay", _record(tmp_path, house, actions))
     assert "seat 1 bid 24" not in out
-    assert "contract: seat 2 raised to 24 (the round goes on; seat 1 holds the contract until it ends)" in out
+    assert "contract: seat 2 raised to 24 and holds the contract unless outbid (the round goes on)" in out
+    # issue 25: the report names the raiser as the holder of the contract at 24, not seat 1 (who never bid 24)
+    code, out, _ = _run("replay", _record(tmp_path, house, actions), "--json")
+    assert code == 0 and json.loads(out)["contract"] == {"bidder": 2, "team": 0, "bid": 24, "target": 24,
+                                                          "made": None}
 
 
 def test_flags_show_no_value_in_help() -> None:

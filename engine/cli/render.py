@@ -47,8 +47,8 @@ def render_hand_summary(state: State) -> str:
         if state.special is None and state.round >= 2 and state.phase in (AUCTION, RAISE) \
                 and 0 <= state.high_bidder != state.bidder:
             # a later round in progress: the bid has moved to the raiser's, the holder changes when it ends
-            what = (f"seat {state.high_bidder} raised to {state.bid} (the round goes on; seat {state.bidder} "
-                    "holds the contract until it ends)")
+            what = (f"seat {state.high_bidder} raised to {state.bid} and holds the contract unless outbid (the "
+                    "round goes on)")
         tname = trump_words(state)
         extra = f", x{state.multiplier}" if state.multiplier != 1 else ""
         lines.append(f"  contract: {what}, trump {tname}{extra}"

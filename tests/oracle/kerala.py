@@ -216,6 +216,13 @@ class Kerala(Hand):
         self.status = "complete"
         self.exchange(self.team_of(self.bidder), self.value(made))
 
+    def contract_report(self) -> dict[str, Any] | None:
+        out = super().contract_report()
+        if out is not None and self.phase == "round2" and self.r2_bid:
+            # a round-2 bid stands: its bidder holds the contract at that bid while the round goes on
+            out.update(bidder=self.high_by, team=self.team_of(self.high_by), bid=self.high, target=self.high)
+        return out
+
     def report(self) -> dict[str, Any]:
         out = super().report()
         if out["contract"] is not None and self.status == "complete":
