@@ -324,15 +324,15 @@ class ContractPolicy:
         if i == n:
             return passing if passing is not None else legal[0]
         code, est = self.bid_estimate(k)
-        first: Action | None = legal[i]
+        first = legal[i]
         if self.game.rules.trump.in_bid:   # the lowest bid naming `code`: among the lowest value's, one per code
-            first = None
-            for j in range(i, min(n, i + self.game.bids_per_value)):
-                if self.model.code_of(legal[j]) == code:
-                    first = legal[j]
-                    break
-            if first is None:
+            j = i
+            end = min(n, i + self.game.bids_per_value)
+            while j < end and self.model.code_of(legal[j]) != code:
+                j += 1
+            if j == end:
                 return passing if passing is not None else legal[0]
+            first = legal[j]
         margin = PARTNER_MARGIN if self.partner_holds_bid(k) else 0
         if passing is None or est >= self.model.value_of(first) + margin:
             return first
