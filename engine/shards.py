@@ -10,7 +10,10 @@ A shard file is a header line, then one line per deal:
 
 Shards merge when they were made by the same jacknine from the same compiled rules with the same bots and seed,
 and no deal is in two of them. Shard files are read as untrusted input: regular files only, each line at most
-64 KiB, every field checked, and a problem is one line naming the file and line.
+64 KiB, every field checked against what a run can write (deal numbers below `MAX_DEALS`, as `--deals` allows; at
+most two seatings per team of a table of at most `MAX_PLAYERS`; no more contracts than seatings, no more made than
+contracts; scores, decisions and seconds within `MAX_SCORE`, `MAX_DECISIONS` and `MAX_SECONDS` a deal, so every
+sum stays finite; texts without control or format characters), and a problem is one line naming the file and line.
 """
 
 from __future__ import annotations
@@ -27,13 +30,20 @@ from engine import safefile
 from engine.errors import UnreadableError
 from engine.executor import engine_version
 from engine.play.game import Game
-from engine.text import escaped
+from engine.rules.model import MAX_PLAYERS
+from engine.text import escaped, quoted
 from engine.tournament import DealResult, seatings, summarise_results
 
 KIND = "tournament"
 MAX_LINE = 64 * 1024
 MAX_INCIDENTS = 10_000     # incident texts kept per bot and deal (a deal has a few hundred decisions)
 MAX_TEXT = 2000
+MAX_NAME = 200             # a header's version, ruleset, ref and rules digest
+MAX_DEALS = 10**9          # deal numbers are below this (what `--deals A:B` accepts)
+MAX_SEATINGS = 2 * MAX_PLAYERS   # two seatings per team at most, a team per seat at most
+MAX_SCORE = 10**6          # game points of one deal, either way (a hand scores a few, doubled a few times)
+MAX_DECISIONS = 10**6      # decisions of one bot in one deal (a hand has a few hundred)
+MAX_SECONDS = 10**6        # seconds of one bot in one deal (eleven days)
 
 
 def rules_digest(game: Game) -> str:
@@ -61,26 +71,39 @@ class _Bad(Exception):
     pass
 
 
-def _int(x: object, what: str, lo: int = 0) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or x < lo:
-        raise _Bad(f"{what} must be a whole number of at least {lo}")
+def _int(x: object, what: str, lo: int = 0, hi: int | None = None) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < lo or (hi is not None and x > hi):
+        raise _Bad(f"{what} must be a whole number of at least {lo}" + (f" and at most {hi:,}" if hi is not None
+                                                                          else ""))
     return x
 
 
-def _number(x: object, what: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
-        raise _Bad(f"{what} must be a finite number")
+def _number(x: object, what: str, lo: int, hi: int) -> float:
+    if isinstance(x, bool) or not isinstance(x, int | float) or not (math.isfinite(x) and lo <= x <= hi):
+        raise _Bad(f"{what} must be a number from {lo:,} to {hi:,}")
     return float(x)
 
 
-def _pair(row: dict[str, Any], key: str, kind: str) -> list[Any]:
+def _text(x: object, what: str, limit: int = MAX_NAME) -> str:
+    """A text shown as it is: refused when longer than `limit` or holding a character a terminal could act on."""
+    if not isinstance(x, str):
+        raise _Bad(f"the header's {what} must be a text")
+    if len(x) > limit or escaped(x, limit) != x:
+        raise _Bad(f"the header's {what} {quoted(x)} is not a plain text of at most {limit} characters "
+                   "(no control or format characters)")
+    return x
+
+
+def _pair(row: dict[str, Any], key: str, kind: str, hi: int = 0) -> list[Any]:
     v = row.get(key)
     if not isinstance(v, list) or len(v) != 2:
         raise _Bad(f"{key} must be a list of two values (one per bot)")
     if kind == "int":
-        return [_int(x, key) for x in v]
+        return [_int(x, key, 0, hi) for x in v]
+    if kind == "score":
+        return [_number(x, key, -hi, hi) for x in v]
     if kind == "float":
-        return [_number(x, key) for x in v]
+        return [_number(x, key, 0, hi) for x in v]
     out = []
     for texts in v:
         if not isinstance(texts, list) or len(texts) > MAX_INCIDENTS or not all(
@@ -94,7 +117,8 @@ ROW_KEYS = {"index", "score", "contracts", "made", "annulled", "decisions", "sec
 HEADER_KEYS = {"jacknine_shard", "version", "ruleset", "ref", "rules", "bots", "seed", "seatings_per_deal", "deals"}
 
 
-def _row(data: object) -> DealResult:
+def _row(data: object, seatings: int) -> DealResult:
+    """A deal row, every number within what a deal of `seatings` seatings can have."""
     if not isinstance(data, dict):
         raise _Bad("a deal row is a JSON object")
     unknown = sorted(set(data) - ROW_KEYS)
@@ -102,11 +126,21 @@ def _row(data: object) -> DealResult:
     if unknown or missing:
         raise _Bad(f"a deal row has exactly the keys {', '.join(sorted(ROW_KEYS))} "
                    f"({'unknown: ' + ', '.join(map(repr, unknown)) if unknown else 'missing: ' + ', '.join(missing)})")
-    return DealResult(index=_int(data["index"], "index"), score=_pair(data, "score", "float"),
-                      contracts=_pair(data, "contracts", "int"), made=_pair(data, "made", "int"),
-                      annulled=_int(data["annulled"], "annulled"), decisions=_pair(data, "decisions", "int"),
-                      seconds=_pair(data, "seconds", "float"), max_seconds=_pair(data, "max_seconds", "float"),
-                      incidents=_pair(data, "incidents", "texts"))
+    r = DealResult(index=_int(data["index"], "index", 0, MAX_DEALS - 1),
+                   score=_pair(data, "score", "score", MAX_SCORE),
+                   contracts=_pair(data, "contracts", "int", seatings), made=_pair(data, "made", "int", seatings),
+                   annulled=_int(data["annulled"], "annulled", 0, seatings),
+                   decisions=_pair(data, "decisions", "int", MAX_DECISIONS),
+                   seconds=_pair(data, "seconds", "float", MAX_SECONDS),
+                   max_seconds=_pair(data, "max_seconds", "float", MAX_SECONDS),
+                   incidents=_pair(data, "incidents", "texts"))
+    for b in (0, 1):
+        if r.made[b] > r.contracts[b]:
+            raise _Bad(f"made {r.made[b]} is more than the {r.contracts[b]} contracts")
+        if r.max_seconds[b] > r.seconds[b]:
+            raise _Bad(f"max_seconds {r.max_seconds[b]:g} (one decision) is more than seconds {r.seconds[b]:g} "
+                       "(all of them)")
+    return r
 
 
 def _header(data: object) -> dict[str, Any]:
@@ -119,19 +153,21 @@ def _header(data: object) -> dict[str, Any]:
         raise _Bad(f"the header has unknown keys: {', '.join(map(repr, unknown))}")
     if missing:
         raise _Bad(f"the header has no {', '.join(missing)}")
-    if not (isinstance(data["version"], str) and isinstance(data["ruleset"], str) and isinstance(data["rules"], str)
-            and (data["ref"] is None or isinstance(data["ref"], str))):
-        raise _Bad("the header's version, ruleset, ref and rules are texts")
+    for key in ("version", "ruleset", "rules"):
+        _text(data[key], key)
+    if data["ref"] is not None:
+        _text(data["ref"], "ref")
     bots = data["bots"]
-    if not isinstance(bots, list) or len(bots) != 2 or not all(isinstance(b, str) and len(b) <= MAX_TEXT
-                                                               for b in bots):
+    if not isinstance(bots, list) or len(bots) != 2:
         raise _Bad("the header's bots are two names")
+    for b in bots:
+        _text(b, "bots", MAX_TEXT)
     _int(data["seed"], "seed")
-    _int(data["seatings_per_deal"], "seatings_per_deal", 1)
+    _int(data["seatings_per_deal"], "seatings_per_deal", 1, MAX_SEATINGS)
     deals = data["deals"]
     if not isinstance(deals, list) or len(deals) != 2:
         raise _Bad("the header's deals are [first, end]")
-    a, b = _int(deals[0], "deals"), _int(deals[1], "deals")
+    a, b = _int(deals[0], "deals", 0, MAX_DEALS), _int(deals[1], "deals", 0, MAX_DEALS)
     if b < a:
         raise _Bad("the header's deals end before they start")
     return data
@@ -155,7 +191,7 @@ def read_shard(path: Path) -> tuple[dict[str, Any], Iterator[DealResult]]:
         lo, hi = head["deals"]
         for number, data in lines:
             try:
-                r = _row(data)
+                r = _row(data, head["seatings_per_deal"])
                 if not lo <= r.index < hi:
                     raise _Bad(f"deal {r.index} is outside the shard's deals {lo}:{hi}")
             except _Bad as e:
@@ -221,17 +257,21 @@ def _shown(x: object) -> str:
 
 
 def _gaps(seen: set[int], ranges: list[tuple[int, int]]) -> list[str]:
+    """The deals between the first shard's start and the last one's end that no shard has, as runs A:B (worked
+    out from the deals present, never by listing the missing ones: a header may span a billion deals)."""
     notes = []
     lo = min(a for a, _ in ranges)
     hi = max(b for _, b in ranges)
-    missing = [i for i in range(lo, hi) if i not in seen]
+    runs: list[tuple[int, int]] = []
+    missing = 0
+    nxt = lo
+    for i in [*sorted(seen), hi]:     # every deal present lies in lo..hi-1 (each in its own shard's range)
+        if i > nxt:
+            missing += i - nxt
+            if len(runs) <= 5:
+                runs.append((nxt, i))
+        nxt = i + 1
     if missing:
-        runs: list[tuple[int, int]] = []
-        for i in missing:
-            if runs and runs[-1][1] == i:
-                runs[-1] = (runs[-1][0], i + 1)
-            else:
-                runs.append((i, i + 1))
         shown = ", ".join(f"{a}:{b}" for a, b in runs[:5]) + (" ..." if len(runs) > 5 else "")
-        notes.append(f"deals missing between {lo} and {hi}: {shown} ({len(missing)} deals)")
+        notes.append(f"deals missing between {lo} and {hi}: {shown} ({missing} deals)")
     return notes

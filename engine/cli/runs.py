@@ -16,7 +16,10 @@ _RANGE = re.compile(r"(\d{1,10}):(\d{1,10})")
 
 WORKERS_HELP = "Worker processes on this machine (same result as one)."
 CLUSTER_HELP = ("Share the work on a Dask cluster (the 'cluster' extra): local:N starts N worker processes here, "
-                "tcp://HOST:PORT uses a running Dask scheduler's workers. Same result as one process.")
+                "tcp://HOST:PORT uses a running Dask scheduler's workers. Same result as one process. Every wait on "
+                "the cluster (connecting, the scheduler's answers, a time without workers) is bounded by Dask's "
+                "distributed.comm.timeouts.connect (30 s unless set, e.g. "
+                "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=10s).")
 
 
 def count_or_range(text: str, option: str) -> range:

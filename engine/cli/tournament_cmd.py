@@ -11,7 +11,9 @@ import typer
 from engine.cli.common import DEFAULT_RULESET, UNREADABLE, fail, load_game_or_exit, open_new_file
 from engine.cli.runs import CLUSTER_HELP, WORKERS_HELP, check_cluster, count_or_range, progress_bar
 from engine.errors import ClusterError, UnreadableError
+from engine.text import escaped
 
+MAX_INCIDENT_SHOWN = 2000   # an incident's text as shown (a shard's incident texts are at most this long)
 tournament_app = typer.Typer(no_args_is_help=False, add_completion=False)
 
 
@@ -124,7 +126,7 @@ def render(report: dict[str, Any]) -> str:
                      f"{report['deals_asked']} deals played")
     for b in report["bots"]:
         for x in b["incident_examples"]:
-            lines.append(f"incident ({b['bot']}): {x}")
+            lines.append(f"incident ({escaped(b['bot'])}): {escaped(x, MAX_INCIDENT_SHOWN)}")
         if b["incidents"] > len(b["incident_examples"]):
             lines.append(f"incident ({b['bot']}): ... {b['incidents'] - len(b['incident_examples'])} more")
     return "\n".join(lines)

@@ -40,10 +40,13 @@ class Section(BaseModel):
 
 
 # --------------------------------------------------------------------------------------------- table
+MAX_PLAYERS = 12
+
+
 class Table(Section):
     """Who plays, in which partnerships."""
 
-    players: Annotated[int, Field(ge=2, le=12, description="Number of players.")]
+    players: Annotated[int, Field(ge=2, le=MAX_PLAYERS, description="Number of players.")]
     teams: list[list[Seat]] = Field(
         description="Fixed partnerships, as lists of seats in playing order (seat i+1 plays after seat i). "
         "With bidder_plays_alone, list every seat on its own: the match score is kept per seat.")
