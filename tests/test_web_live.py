@@ -44,7 +44,8 @@ def free_port() -> int:
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"content-type": "application/json"})
     with urllib.request.urlopen(req, timeout=30) as r:
         data: dict[str, Any] = json.load(r)
     return data

@@ -34,7 +34,8 @@ SEED = 20260101
 def settings(db: Path, **kw: Any) -> Settings:
     """Bots without delay, people never replaced, a fixed seed, and a message budget no script of these tests
     exceeds (the default allows 60 at once and 10 a second; test_a_flood_of_messages_is_slowed_down)."""
-    return Settings(db=db, new_seed=lambda: SEED, **{"bot_delay": 0.0, "grace": 600.0, "burst": 10_000, **kw})
+    return Settings(db=db, new_seed=lambda: SEED, **{"bot_delay": 0.0, "grace": 600.0, "burst": 10_000,
+                                                      "allowed_hosts": ("testserver",), **kw})
 
 
 @pytest.fixture

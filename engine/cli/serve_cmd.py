@@ -11,7 +11,7 @@ import typer
 from engine.cli.common import UNREADABLE, fail
 
 DEFAULT_DB = "jacknine-tables.db"
-_NEEDED = ("starlette", "uvicorn", "websockets")
+_NEEDED = ("starlette", "uvicorn", "websockets", "segno")
 
 
 def serve_cmd(
