@@ -173,8 +173,11 @@ class Runtime:
     def connected(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat != SPECTATOR}
 
-    def presence(self) -> Presence:
-        return Presence(self.connected(), set(self.away), self.notices)
+    def presence(self, grace: float = 0.0) -> Presence:
+        connected, now = self.connected(), time.monotonic()
+        left = {s: max(0.0, at + grace - now) for s, at in self.left_at.items()
+                if s not in connected and s not in self.away and self.table.seats[s].kind == PERSON}
+        return Presence(connected, set(self.away), self.notices, left)
 
 
 class Server:
@@ -314,7 +317,7 @@ class Server:
         self.kick(rt)
 
     def broadcast(self, rt: Runtime) -> None:
-        presence = rt.presence()
+        presence = rt.presence(self.settings.grace)
         built: dict[int, str] = {}
         for conn in list(rt.connections):
             text = built.get(conn.seat)
@@ -325,7 +328,7 @@ class Server:
             conn.wake.set()
 
     def snapshot_for(self, rt: Runtime, seat: int) -> str:
-        return protocol.encode(protocol.snapshot(rt.table, seat, rt.presence(), rt.direction))
+        return protocol.encode(protocol.snapshot(rt.table, seat, rt.presence(self.settings.grace), rt.direction))
 
     def kick(self, rt: Runtime) -> None:
         """Wake the table's driver: a bot may have to move, or the next hand to be dealt."""
