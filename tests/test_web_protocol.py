@@ -555,13 +555,13 @@ def test_a_bot_plays_for_a_person_who_is_away_and_the_takeover_is_announced(tmp_
             pass
         for raw in host.raw:
             check_message(raw, table, 0)
-        # the host gives a seat to a bot: its person's moves are refused from then on
+        # the host gives a seat to a bot: its person's page is told and closed (tests/test_web_faults.py)
         before = table.version
         host.send(type="host", do="seat", seat=2, bot="random")
         host.until(before + 1)
         assert table.seats[2].kind == "bot" and table.seats[2].bot == "random"
-        back.send(type="act", action="pass")
-        assert back.answer()["reason"] == "a bot plays this seat now"
+        assert back.answer()["reason"] == ("the host has given this seat to someone else: this link no longer "
+                                           "opens it")
 
 
 def test_refusals_name_no_hidden_card_either(client: TestClient) -> None:

@@ -269,8 +269,9 @@ function renderContract() {
   const won = v.teams.map(() => 0);
   for (const x of v.tricks) v.teams.forEach((team, i) => { if (team.includes(x.winner)) won[i]++; });
   if (v.phase === "play" || v.tricks.length) {
-    const parts = v.teams.map((team, i) => `${teamName(team)} ${won[i]} tricks, ${v.card_points[i]} pts`);
-    box.append(el("p", parts.join(" · "), "contract-line muted"));
+    const parts = v.teams.map((team, i) => `${teamName(team).replace("Your team", "you")} ${v.card_points[i]} ` +
+      `(${won[i]} ${won[i] === 1 ? "trick" : "tricks"})`);
+    box.append(el("p", "Points: " + parts.join(" · "), "contract-line muted"));
   }
   if (v.indicator) box.append(el("p", `Your face-down trump card: ${cardShort(v.indicator)}`, "contract-line"));
 }
