@@ -264,3 +264,14 @@ def test_a_binary_frame_is_answered_with_an_error(client: TestClient) -> None:
         assert until(ws, "error")["reason"] == "binary frames are not understood: messages are JSON text"
         ws.send_text(json.dumps({"type": "ping"}))
         assert until(ws, "pong")["type"] == "pong"     # the connection lives on
+
+
+def test_each_state_says_how_long_before_a_bot_plays_for_a_seat_that_is_away(client: TestClient) -> None:
+    """The page's countdown: a person whose page is not open has `grace_left` seconds (the server's grace period,
+    600 s here) before a bot plays for them; a seat with its page open, or a bot's, has none."""
+    made = create(client, start=True, seats=[{"kind": "person"}] * 3 + [{"kind": "bot"}])
+    with ExitStack() as stack:
+        me = hello(client, stack, made["table"], made["seats"][0])
+        seats = until(me, "state")["table"]["seats"]
+    assert seats[0]["grace_left"] is None and seats[3]["grace_left"] is None
+    assert all(500 < s["grace_left"] <= 600 for s in seats[1:3])

@@ -658,6 +658,9 @@ def build_app(settings: Settings) -> Starlette:
         app.state.server = server
         for rt in server.tables.values():
             server.kick(rt)
+            if rt.ended_at is not None:   # an ended table restored: forgotten when its time is up
+                asyncio.get_running_loop().call_later(
+                    max(0.0, rt.ended_at + settings.expire - time.time()) + 0.01, server.sweep)
         try:
             yield
         finally:
