@@ -260,6 +260,8 @@ def _hand_on_screen(page: Any) -> None:
 
 
 DOC_SHOTS = ROOT / "docs" / "screenshots"
+CARD_EDGE = {"x": 14, "y": 30}    # where a finger taps a card of the hand: its corner (the next card may overlap
+#                                   the rest of it)
 
 
 def doc_shot(page: Any, name: str) -> None:
@@ -336,6 +338,7 @@ def test_two_phones_and_two_desktops_play_a_match_to_its_end_by_tapping(browser:
             page = pages[seat]
             size = "phone" if page.viewport_size["width"] < 500 else "desktop"
             _hand_on_screen(page)
+            before_tap = table.version
             moment = "auction" if phase == "auction" else "mid-trick" if phase == "play" and state.trick_cards \
                 else ""
             if moment and f"{size}-{moment}" not in shots:
@@ -343,6 +346,18 @@ def test_two_phones_and_two_desktops_play_a_match_to_its_end_by_tapping(browser:
                 _no_horizontal_scroll(page)
                 assert not _small_targets(page), _small_targets(page)
                 doc_shot(page, f"{size}-{moment}")
+                refused = page.locator('#hand button.card[aria-disabled="true"]')
+                if moment == "mid-trick" and size == "phone" and refused.count():
+                    # a card that may not be played (aria-disabled, which Playwright will not tap unforced): its
+                    # reason appears by the hand
+                    refused.first.tap(position=CARD_EDGE, force=True)
+                    reason = page.locator("#refusal")
+                    assert reason.inner_text().strip(), "no reason shown"
+                    box, view = reason.bounding_box(), page.viewport_size
+                    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= view["height"]
+                    assert table.version == before_tap
+                    shot(page, "phone-refusal")
+                    shots.add("phone-refusal")
             before = table.version
             _tap_a_choice(page, phase)
             _server_took_it(table, before, f"seat {seat} in the {phase} at step {step}")
@@ -355,7 +370,8 @@ def test_two_phones_and_two_desktops_play_a_match_to_its_end_by_tapping(browser:
             assert re.search(r"bid \d+: needed \d+ card points, took \d+ — (made|failed)\.", summary), summary
         doc_shot(host, "desktop-hand-end")
         doc_shot(pages[1], "phone-hand-end")
-        assert checked > 100 and {"phone-auction", "desktop-auction", "phone-mid-trick", "desktop-mid-trick"} <= shots
+        assert checked > 100 and {"phone-auction", "desktop-auction", "phone-mid-trick", "desktop-mid-trick",
+                                  "phone-refusal"} <= shots
         assert not errors
 
 
@@ -382,7 +398,7 @@ def _tap_a_choice(page: Any, phase: str) -> None:
         decision.locator(".picker button.primary, .suit-row button").first.tap()
         return
     if cards.count():
-        cards.first.tap()
+        cards.first.tap(position=CARD_EDGE)
         return
     others = decision.locator(".actions button")
     if others.count():

@@ -110,9 +110,7 @@ function mySeat() {
   return state.you.seat;
 }
 function shortName(s) {
-  if (s.relation === "you") return "You";
-  const base = s.name || `Seat ${s.seat}`;
-  return s.relation ? `${base} · ${s.relation}` : base;
+  return s.relation === "you" ? "You" : s.name || `Seat ${s.seat}`;
 }
 
 // --- where each seat sits, seen from this chair ----------------------------------------------------------
@@ -199,11 +197,12 @@ function renderSeats() {
   const playing = state.table.status === "playing";
   for (const s of state.table.seats) {
     const li = el("li", null, "seat-plate");
-    place(li, s.seat, 38, 39);
+    place(li, s.seat, $("felt").clientWidth < 500 ? 35 : 38, 39);
     const toAct = v && v.to_act === s.seat && v.status === "in_progress";
     if (toAct) li.classList.add("to-act");
     if (s.relation === "you") li.classList.add("me");
     li.append(el("span", shortName(s), "seat-label"));
+    if (s.relation && s.relation !== "you") li.append(el("span", s.relation, "seat-rel"));
     const bits = [];
     if (s.kind === "bot") bits.push(`bot ${s.bot}`);
     else if (s.away) bits.push("away: a bot plays");
@@ -234,8 +233,9 @@ function renderSeats() {
 function tick() {
   for (const c of document.querySelectorAll(".countdown")) {
     const left = Math.max(0, Math.round((Number(c.dataset.deadline) - Date.now()) / 1000));
-    c.textContent = left > 0 ? `a bot plays in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` :
-      "a bot plays when it is their turn";
+    c.textContent = left > 0 ? `bot in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` :
+      "a bot plays their turn";
+    c.setAttribute("aria-label", left > 0 ? `a bot plays for them in ${left} seconds` : "a bot plays their turn");
   }
 }
 setInterval(tick, 1000);
@@ -269,8 +269,9 @@ function renderContract() {
   const won = v.teams.map(() => 0);
   for (const x of v.tricks) v.teams.forEach((team, i) => { if (team.includes(x.winner)) won[i]++; });
   if (v.phase === "play" || v.tricks.length) {
-    const parts = v.teams.map((team, i) => `${teamName(team).replace("Your team", "you")} ${v.card_points[i]} ` +
-      `(${won[i]} ${won[i] === 1 ? "trick" : "tricks"})`);
+    const me = mySeat();
+    const side = (team) => (me === null || v.teams.length > 2 ? teamName(team) : team.includes(me) ? "us" : "them");
+    const parts = v.teams.map((team, i) => `${side(team)} ${v.card_points[i]} (${won[i]} ${won[i] === 1 ? "trick" : "tricks"})`);
     box.append(el("p", "Points: " + parts.join(" · "), "contract-line muted"));
   }
   if (v.indicator) box.append(el("p", `Your face-down trump card: ${cardShort(v.indicator)}`, "contract-line"));
