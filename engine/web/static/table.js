@@ -195,6 +195,7 @@ function renderSeats() {
   const v = state.hand && state.hand.view;
   const calls = lastCalls(v);
   const playing = state.table.status === "playing";
+  const compact = $("felt").clientWidth < 500 && state.table.players > 4;   // six round a phone's table
   for (const s of state.table.seats) {
     const li = el("li", null, "seat-plate");
     place(li, s.seat, $("felt").clientWidth < 500 ? 35 : 38, 39);
@@ -203,18 +204,20 @@ function renderSeats() {
     if (s.relation === "you") li.classList.add("me");
     li.append(el("span", shortName(s), "seat-label"));
     if (s.relation && s.relation !== "you") li.append(el("span", s.relation, "seat-rel"));
+    const counting = playing && s.kind === "person" && !s.connected && !s.away && s.grace_left !== null;
     const bits = [];
     if (s.kind === "bot") bits.push(`bot ${s.bot}`);
     else if (s.away) bits.push("away: a bot plays");
     else if (!s.connected) bits.push("not here");
     if (v && v.dealer === s.seat) bits.push("dealer");
-    if (bits.length) li.append(el("span", bits.join(" · "), "seat-note"));
-    if (playing && s.kind === "person" && !s.connected && !s.away && s.grace_left !== null) {
+    const note = el("span", bits.join(" · "), "seat-note");
+    if (counting) {   // how long before a bot plays for a person who has gone
       const c = el("span", "", "countdown");
       c.dataset.deadline = String(receivedAt + s.grace_left * 1000);
-      li.append(c);
+      note.append(bits.length ? " · " : "", c);
     }
-    if (v && s.relation !== "you") {
+    if (bits.length || counting) li.append(note);
+    if (v && s.relation !== "you" && !compact) {
       const backs = el("span", null, "backs");
       backs.setAttribute("aria-hidden", "true");
       for (let i = 0; i < Math.min(v.hand_sizes[s.seat], 8); i++) backs.append(cardBack());
@@ -227,6 +230,25 @@ function renderSeats() {
   }
   box.append(list);
   tick();
+  keepInside(list);
+}
+
+// a plate near the edge of a small table is moved in so that none of it is cut off
+function keepInside(list) {
+  const felt = $("felt").getBoundingClientRect();
+  for (const li of list.children) {
+    const r = li.getBoundingClientRect();
+    let dy = 0;
+    let dx = 0;
+    if (r.top < felt.top + 4) dy = felt.top + 4 - r.top;
+    else if (r.bottom > felt.bottom - 4) dy = felt.bottom - 4 - r.bottom;
+    if (r.left < felt.left + 4) dx = felt.left + 4 - r.left;
+    else if (r.right > felt.right - 4) dx = felt.right - 4 - r.right;
+    if (dx || dy) {
+      li.style.left = `calc(${li.style.left} + ${dx}px)`;
+      li.style.top = `calc(${li.style.top} + ${dy}px)`;
+    }
+  }
 }
 
 // the countdown of a person who has gone: how long before a bot plays for them
