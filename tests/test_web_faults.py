@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -275,3 +276,18 @@ def test_each_state_says_how_long_before_a_bot_plays_for_a_seat_that_is_away(cli
         seats = until(me, "state")["table"]["seats"]
     assert seats[0]["grace_left"] is None and seats[3]["grace_left"] is None
     assert all(500 < s["grace_left"] <= 600 for s in seats[1:3])
+
+
+def test_tables_made_and_stopped_at_once_do_not_pile_up(tmp_path: Path) -> None:
+    """Ended tables stop counting against the limit, but at most twice the limit are held: the longest ended are
+    forgotten first."""
+    with TestClient(build_app(settings(tmp_path / "t.db", max_tables=2))) as c:
+        made = []
+        for _ in range(5):
+            made.append(create(c, start=True)["table"])
+            rt = server_of(c).tables[made[-1]]
+            rt.table.apply(web_server.Entry("stop"))
+            rt.ended_at = time.time() + len(made)     # ended in this order, a moment ago
+        create(c)
+        assert len(server_of(c).tables) <= 4 and made[0] not in server_of(c).tables
+        assert made[-1] in server_of(c).tables

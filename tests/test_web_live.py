@@ -1,7 +1,9 @@
 """The web table over real sockets on loopback: `jacknine serve` started as a command and played by WebSocket
-clients, and a real browser - Debian's Chromium driven by Playwright - where four phones play a hand by tapping,
-a desktop spectator watches, and the accessibility tree never names another seat's card. A screenshot of every
-phase is kept under test-artifacts/screenshots/ (JACKNINE_ARTIFACTS moves it)."""
+clients, and a real browser - Debian's Chromium driven by Playwright - where two phones and two desktops play a
+match to its end by tapping, invited from the host's table page, a spectator watches, the hand is on screen
+without scrolling, and the accessibility tree never names another seat's card. Screenshots are kept under
+test-artifacts/screenshots/ (JACKNINE_ARTIFACTS moves it); with JACKNINE_DOC_SHOTS=1 the README's are rewritten
+under docs/screenshots/."""
 
 from __future__ import annotations
 

@@ -216,21 +216,32 @@ class Server:
         return sum(1 for rt in self.tables.values() if not rt.table.ended)
 
     def sweep(self, now: float | None = None) -> None:
-        """Forget every table ended at least `expire` seconds ago: its pages are closed, its log deleted."""
+        """Forget every table ended at least `expire` seconds ago: its pages closed, its log deleted."""
         now = time.time() if now is None else now
         for table_id, rt in list(self.tables.items()):
-            if rt.ended_at is None or now - rt.ended_at < self.settings.expire:
-                continue
-            for conn in list(rt.connections):
-                conn.drop("this table has ended and is closed now")
-            rt.connections.clear()
-            if rt.task is not None:
-                rt.task.cancel()
-            if rt.timer is not None:
-                rt.timer.cancel()
-            del self.tables[table_id]
-            self.store.remove(table_id)
-            shutil.rmtree(self.scratch / table_id, ignore_errors=True)
+            if rt.ended_at is not None and now - rt.ended_at >= self.settings.expire:
+                self._forget(table_id)
+
+    def make_room(self) -> None:
+        """Before a new table: at most twice the limit are held (tables made and stopped at once must not fill
+        the memory), the longest ended forgotten first."""
+        ended = sorted((rt.ended_at, table_id) for table_id, rt in self.tables.items() if rt.ended_at is not None)
+        for _, table_id in ended:
+            if len(self.tables) < 2 * self.settings.max_tables:
+                break
+            self._forget(table_id)
+
+    def _forget(self, table_id: str) -> None:
+        rt = self.tables.pop(table_id)
+        for conn in list(rt.connections):
+            conn.drop("this table has ended and is closed now")
+        rt.connections.clear()
+        if rt.task is not None:
+            rt.task.cancel()
+        if rt.timer is not None:
+            rt.timer.cancel()
+        self.store.remove(table_id)
+        shutil.rmtree(self.scratch / table_id, ignore_errors=True)
 
     # --- tables -----------------------------------------------------------------------------------------
     def _game(self, table_id: str, ruleset: str, files: dict[str, str]) -> Game:
@@ -280,6 +291,7 @@ class Server:
         unknown = set(request) - allowed
         if unknown:
             raise ValueError(f"unknown field {sorted(unknown)[0][:20]!r}")
+        self.make_room()
         files, ruleset = _requested_rules(request)
         table_id = table_id or secrets.token_urlsafe(12)
         if game is None:
@@ -523,8 +535,8 @@ class Server:
                 self.change(rt, Entry("seat", seat, f"{BOT} {bot}"))
             else:
                 self.change(rt, Entry("seat", seat, PERSON))
-            assert conn.host_token is not None
-            self.reseat(rt, seat, conn.host_token)
+            if conn.host_token is not None:
+                self.reseat(rt, seat, conn.host_token)
 
     def close(self) -> None:
         for rt in self.tables.values():
