@@ -45,7 +45,8 @@ def rss_mib(pid: int) -> float:
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"content-type": "application/json"})   # the server takes JSON only
     with urllib.request.urlopen(req, timeout=30) as r:
         data: dict[str, Any] = json.load(r)
     return data

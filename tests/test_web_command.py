@@ -25,5 +25,6 @@ def test_serve_without_the_extra_says_how_to_install_it(monkeypatch: pytest.Monk
 def test_serve_help_names_its_options() -> None:
     res = CliRunner().invoke(app, ["serve", "--help"])
     assert res.exit_code == 0
-    for option in ("--host", "--port", "--db", "--max-tables", "--grace", "--bot-delay", "--workers"):
+    for option in ("--host", "--port", "--db", "--max-tables", "--grace", "--bot-delay", "--workers",
+                   "--allow-host"):
         assert option in res.output

@@ -34,7 +34,8 @@ SEED = 20260101
 def settings(db: Path, **kw: Any) -> Settings:
     """Bots without delay, people never replaced, a fixed seed, and a message budget no script of these tests
     exceeds (the default allows 60 at once and 10 a second; test_a_flood_of_messages_is_slowed_down)."""
-    return Settings(db=db, new_seed=lambda: SEED, **{"bot_delay": 0.0, "grace": 600.0, "burst": 10_000, **kw})
+    return Settings(db=db, new_seed=lambda: SEED, **{"bot_delay": 0.0, "grace": 600.0, "burst": 10_000,
+                                                      "allowed_hosts": ("testserver",), **kw})
 
 
 @pytest.fixture
@@ -554,13 +555,13 @@ def test_a_bot_plays_for_a_person_who_is_away_and_the_takeover_is_announced(tmp_
             pass
         for raw in host.raw:
             check_message(raw, table, 0)
-        # the host gives a seat to a bot: its person's moves are refused from then on
+        # the host gives a seat to a bot: its person's page is told and closed (tests/test_web_faults.py)
         before = table.version
         host.send(type="host", do="seat", seat=2, bot="random")
         host.until(before + 1)
         assert table.seats[2].kind == "bot" and table.seats[2].bot == "random"
-        back.send(type="act", action="pass")
-        assert back.answer()["reason"] == "a bot plays this seat now"
+        assert back.answer()["reason"] == ("the host has given this seat to someone else: this link no longer "
+                                           "opens it")
 
 
 def test_refusals_name_no_hidden_card_either(client: TestClient) -> None:

@@ -11,7 +11,7 @@ import typer
 from engine.cli.common import UNREADABLE, fail
 
 DEFAULT_DB = "jacknine-tables.db"
-_NEEDED = ("starlette", "uvicorn", "websockets")
+_NEEDED = ("starlette", "uvicorn", "websockets", "segno")
 
 
 def serve_cmd(
@@ -28,6 +28,9 @@ def serve_cmd(
                                              "its move at a table with people.")] = 0.7,
     workers: Annotated[int, typer.Option("--workers", min=1, max=16, help="Worker processes for the search "
                                          "bots.")] = 2,
+    allow_host: Annotated[list[str] | None, typer.Option("--allow-host", help="A name this server is reached by "
+                                                         "(repeatable); IP addresses and localhost always work, "
+                                                         "other names are refused.")] = None,
 ) -> None:
     """Serve a table for people at different places: open the printed address, create a table of any shipped
     game or an uploaded house rule, and send each player the link of their seat.
@@ -48,7 +51,8 @@ def serve_cmd(
         sqlite3.connect(str(db)).close()
     except sqlite3.Error as e:
         fail(f"--db: {db}: cannot be used as a database ({e})", UNREADABLE)
-    app = build_app(Settings(db=db, max_tables=max_tables, grace=grace, bot_delay=bot_delay, workers=workers))
+    app = build_app(Settings(db=db, max_tables=max_tables, grace=grace, bot_delay=bot_delay, workers=workers,
+                             allowed_hosts=tuple(h.strip().lower() for h in allow_host or ())))
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"jacknine serve: the lobby is at http://{shown}:{port}/ (tables kept in {db}; Ctrl-C stops)")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024,

@@ -49,6 +49,7 @@ class Presence:
     connected: set[int] = field(default_factory=set)
     away: set[int] = field(default_factory=set)
     notices: list[str] = field(default_factory=list)
+    grace_left: dict[int, float] = field(default_factory=dict)   # seat -> seconds before a bot plays for it
 
 
 # ------------------------------------------------------------------------------------------------ to the page
@@ -150,6 +151,7 @@ def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -
         seats.append({
             "seat": s, "name": spec.name, "kind": spec.kind, "bot": spec.bot if spec.kind == BOT else "",
             "connected": s in presence.connected, "away": s in presence.away,
+            "grace_left": round(presence.grace_left[s], 1) if s in presence.grace_left else None,
             "relation": relation(seat, s, g.n, teams, direction) if seat != SPECTATOR else "",
             "label": seat_label(seat, s, g.n, teams, direction, names) if seat != SPECTATOR else
             (spec.name or f"seat {s}"),
@@ -164,6 +166,7 @@ def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -
         "deals": _deals(table) if revealed else [], "spectators": table.spectators, "seats": seats,
         "winners": list(table.match.winners) if table.status == OVER else [],
         "doubling": list(g.doubling_names),
+        "direction": direction or "counter-clockwise",
     }
     last = table.finished[-1] if table.finished else None
     show_summary = last is not None and (table.summary_open or table.status in (OVER, STOPPED) and state is None)

@@ -6,14 +6,29 @@ appended to the database log, and each connection is sent a fresh `state` built 
 its token, or a spectator). Bots decide in executors (`engine.web.bots`), never on the loop.
 
 Limits: request bodies, messages and chat lines are bounded; each connection has a message budget (a token bucket);
-the server holds at most `max_tables` tables; an upload is read by the strict rule-file reader and may extend only
-a shipped game or another file uploaded with it. Nothing a client sends names a file to read or a program to run."""
+the server holds at most `max_tables` tables in play (an ended table stops counting, and is forgotten `expire`
+seconds after its end); an upload is read by the strict rule-file reader, off the event loop and only a few at once,
+and may extend only a shipped game or another file uploaded with it. Nothing a client sends names a file to read or
+a program to run.
+
+Cross-site requests: the API takes JSON only (`Content-Type: application/json`, which a page of another site cannot
+send without the browser asking first), and every request and WebSocket must name this server as its Host (an IP
+address, localhost, or a name given with `--allow-host`: a DNS name rebound to this machine is refused) and, when it
+says its Origin, come from a page of this same server.
+
+Links: the host's token is the key from which every seat's link is derived (an HMAC of the table and the seat's
+generation), so the host's page can show every link at any time while the database keeps digests only. When the
+host gives a seat to a bot its link stops working at once and its pages are closed; seating a person there again
+makes a new link."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import hmac
+import ipaddress
 import json
 import secrets
 import shutil
@@ -25,6 +40,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -64,6 +80,7 @@ BUCKET = 60                  # messages a connection may send at once ...
 REFILL = 10.0                # ... and per second after that
 CLOSE_AFTER = 100            # messages over budget before the connection is closed
 HELLO_TIMEOUT = 10.0
+MAX_QR_TEXT = 400            # characters of a link drawn as a QR code
 
 
 @dataclass
@@ -78,6 +95,9 @@ class Settings:
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(127) | 1 << 127, repr=False)
     burst: int = BUCKET          # messages a page may send at once, then `rate` per second
     rate: float = REFILL
+    allowed_hosts: tuple[str, ...] = ()   # Host names served besides IP addresses and localhost
+    expire: float = 3600.0       # seconds an ended table (and its downloads) is kept after its end
+    uploads: int = 2             # uploads checked at once; more are told to try again
 
 
 @dataclass(eq=False)   # one per page: compared and hashed by identity
@@ -85,6 +105,8 @@ class Connection:
     ws: WebSocket
     seat: int                   # a seat, or SPECTATOR
     host: bool
+    host_token: str | None = None   # the host's token, when this page is the host's (it derives the seat links)
+    closing: bool = False       # send what is queued, then close
     pending: str | None = None  # the newest state not yet sent (an older one is simply replaced)
     direct: deque[str] = field(default_factory=lambda: deque(maxlen=16))
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -108,6 +130,13 @@ class Connection:
         self.direct.append(text)
         self.wake.set()
 
+    def drop(self, reason: str) -> None:
+        """Tell the page why, then close it; it receives nothing else."""
+        self.pending = None
+        self.direct.clear()
+        self.send(protocol.encode({"type": "error", "reason": reason, "closed": True}))
+        self.closing = True
+
 
 @dataclass
 class Runtime:
@@ -126,6 +155,7 @@ class Runtime:
     task: asyncio.Task[None] | None = None      # the table's driver (bots and dealing)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     timer: asyncio.TimerHandle | None = None    # wakes the driver when an away person's grace period ends
+    ended_at: float | None = None               # time.time() when the match ended or was stopped
 
     def audience_of(self, token: str, host: str | None) -> tuple[int, bool] | None:
         """(seat or SPECTATOR, host rights) for the tokens, or None when they open nothing."""
@@ -143,8 +173,11 @@ class Runtime:
     def connected(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat != SPECTATOR}
 
-    def presence(self) -> Presence:
-        return Presence(self.connected(), set(self.away), self.notices)
+    def presence(self, grace: float = 0.0) -> Presence:
+        connected, now = self.connected(), time.monotonic()
+        left = {s: max(0.0, at + grace - now) for s, at in self.left_at.items()
+                if s not in connected and s not in self.away and self.table.seats[s].kind == PERSON}
+        return Presence(connected, set(self.away), self.notices, left)
 
 
 class Server:
@@ -155,11 +188,60 @@ class Server:
         self.pool = BotPool(settings.workers)
         self.tables: dict[str, Runtime] = {}
         self.broken: dict[str, str] = {}
+        self.checking = 0          # uploads being checked now
         for stored in self.store.tables():
             try:
-                self.tables[stored.table_id] = self._restore(stored)
+                rt = self.tables[stored.table_id] = self._restore(stored)
+                if rt.table.ended:
+                    rt.ended_at = stored.last_at
             except (Refused, JacknineError, UploadError, ValueError) as e:
                 self.broken[stored.table_id] = str(e)
+        self.sweep()
+
+    # --- uploads, off the event loop ------------------------------------------------------------------
+    async def off_loop(self, work: Callable[[], Any]) -> Any:
+        """`work()` (reading and checking uploaded rule files) in a thread, at most `uploads` at once; Busy when
+        that many are being checked already."""
+        if self.checking >= self.settings.uploads:
+            raise Busy("the server is checking other uploads: try again in a moment")
+        self.checking += 1
+        try:
+            return await asyncio.to_thread(work)
+        finally:
+            self.checking -= 1
+
+    # --- ended tables ---------------------------------------------------------------------------------
+    def live(self) -> int:
+        """Tables that count against the limit: those not ended."""
+        return sum(1 for rt in self.tables.values() if not rt.table.ended)
+
+    def sweep(self, now: float | None = None) -> None:
+        """Forget every table ended at least `expire` seconds ago: its pages closed, its log deleted."""
+        now = time.time() if now is None else now
+        for table_id, rt in list(self.tables.items()):
+            if rt.ended_at is not None and now - rt.ended_at >= self.settings.expire:
+                self._forget(table_id)
+
+    def make_room(self) -> None:
+        """Before a new table: at most twice the limit are held (tables made and stopped at once must not fill
+        the memory), the longest ended forgotten first."""
+        ended = sorted((rt.ended_at, table_id) for table_id, rt in self.tables.items() if rt.ended_at is not None)
+        for _, table_id in ended:
+            if len(self.tables) < 2 * self.settings.max_tables:
+                break
+            self._forget(table_id)
+
+    def _forget(self, table_id: str) -> None:
+        rt = self.tables.pop(table_id)
+        for conn in list(rt.connections):
+            conn.drop("this table has ended and is closed now")
+        rt.connections.clear()
+        if rt.task is not None:
+            rt.task.cancel()
+        if rt.timer is not None:
+            rt.timer.cancel()
+        self.store.remove(table_id)
+        shutil.rmtree(self.scratch / table_id, ignore_errors=True)
 
     # --- tables -----------------------------------------------------------------------------------------
     def _game(self, table_id: str, ruleset: str, files: dict[str, str]) -> Game:
@@ -168,6 +250,18 @@ class Server:
         if ruleset not in shipped_rulesets():
             raise UploadError([f"no shipped rule file named {ruleset!r}"])
         return load_game(ruleset)
+
+    async def create_checked(self, request: dict[str, Any]) -> dict[str, Any]:
+        """`create`, with an upload's files read and checked off the event loop."""
+        if self.live() >= self.settings.max_tables:
+            self.sweep()
+            raise ValueError(f"this server already holds its limit of {self.settings.max_tables} tables")
+        files, ruleset = _requested_rules(request)
+        table_id = secrets.token_urlsafe(12)
+        game = None
+        if files:
+            game = await self.off_loop(lambda: load_upload(files, ruleset, self.scratch / table_id))
+        return self.create(request, table_id, game)
 
     def _runtime(self, table: Table, host_hash: str, seat_hashes: list[str], watch_hash: str,
                  files: dict[str, str]) -> Runtime:
@@ -186,17 +280,22 @@ class Server:
             table.apply(entry, replaying=True)
         return self._runtime(table, stored.host_hash, stored.seat_hashes, stored.watch_hash, stored.files)
 
-    def create(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A new table from the lobby's request; UploadError or ValueError saying what is wrong."""
-        if len(self.tables) >= self.settings.max_tables:
+    def create(self, request: dict[str, Any], table_id: str | None = None, game: Game | None = None) \
+            -> dict[str, Any]:
+        """A new table from the lobby's request (its game already loaded, or loaded here); UploadError or
+        ValueError saying what is wrong."""
+        self.sweep()
+        if self.live() >= self.settings.max_tables:
             raise ValueError(f"this server already holds its limit of {self.settings.max_tables} tables")
         allowed = {"ruleset", "upload", "seats", "max_hands", "spectators", "start"}
         unknown = set(request) - allowed
         if unknown:
             raise ValueError(f"unknown field {sorted(unknown)[0][:20]!r}")
+        self.make_room()
         files, ruleset = _requested_rules(request)
-        table_id = secrets.token_urlsafe(12)
-        game = self._game(table_id, ruleset, files)
+        table_id = table_id or secrets.token_urlsafe(12)
+        if game is None:
+            game = self._game(table_id, ruleset, files)
         seats = _requested_seats(request.get("seats"), game.n)
         max_hands = request.get("max_hands", MAX_HANDS)
         if not isinstance(max_hands, int) or isinstance(max_hands, bool) or not 1 <= max_hands <= MAX_HANDS:
@@ -206,12 +305,15 @@ class Server:
         if not isinstance(spectators, bool) or not isinstance(start, bool):
             raise ValueError("spectators and start are true or false")
         seed = self.settings.new_seed()
-        host, watch = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-        tokens = [secrets.token_urlsafe(24) for _ in range(game.n)]
+        host = secrets.token_urlsafe(24)
+        watch = link_token(host, table_id, "watch")
+        tokens: list[str | None] = [link_token(host, table_id, f"seat {s} 0") if spec.kind == PERSON else None
+                                    for s, spec in enumerate(seats)]
+        hashes = [digest(t) if t is not None else "" for t in tokens]
         self.store.add_table(table_id, ruleset, files, seed, max_hands, [s.to_dict() for s in seats], digest(host),
-                             [digest(t) for t in tokens], digest(watch))
+                             hashes, digest(watch))
         table = Table(table_id, game, ruleset, seed, seats, max_hands)
-        rt = self._runtime(table, digest(host), [digest(t) for t in tokens], digest(watch), files)
+        rt = self._runtime(table, digest(host), hashes, digest(watch), files)
         self.tables[table_id] = rt
         if spectators:
             table.apply(Entry("spectators", -1, "1"))
@@ -227,7 +329,7 @@ class Server:
         self.kick(rt)
 
     def broadcast(self, rt: Runtime) -> None:
-        presence = rt.presence()
+        presence = rt.presence(self.settings.grace)
         built: dict[int, str] = {}
         for conn in list(rt.connections):
             text = built.get(conn.seat)
@@ -238,7 +340,7 @@ class Server:
             conn.wake.set()
 
     def snapshot_for(self, rt: Runtime, seat: int) -> str:
-        return protocol.encode(protocol.snapshot(rt.table, seat, rt.presence(), rt.direction))
+        return protocol.encode(protocol.snapshot(rt.table, seat, rt.presence(self.settings.grace), rt.direction))
 
     def kick(self, rt: Runtime) -> None:
         """Wake the table's driver: a bot may have to move, or the next hand to be dealt."""
@@ -313,6 +415,45 @@ class Server:
 
     def _apply(self, rt: Runtime, entry: Entry) -> None:
         rt.table.apply(entry)
+        if rt.table.ended and rt.ended_at is None:
+            rt.ended_at = time.time()
+            with contextlib.suppress(RuntimeError):   # no loop: a table changed outside the server (tests)
+                asyncio.get_running_loop().call_later(self.settings.expire + 0.01, self.sweep)
+        self.broadcast(rt)
+
+    def links(self, rt: Runtime, host_token: str) -> str:
+        """The `links` message for the host's pages: every seat's token (None for a bot seat) and the
+        spectators' token, derived from the host's token."""
+        table = rt.table
+        seats = [link_token(host_token, table.table_id, f"seat {s} {table.seat_changes[s]}")
+                 if spec.kind == PERSON else None for s, spec in enumerate(table.seats)]
+        return protocol.encode({"type": "links", "seats": seats, "watch": link_token(host_token, table.table_id,
+                                                                                     "watch")})
+
+    def reseat(self, rt: Runtime, seat: int, host_token: str) -> None:
+        """After the host changed `seat`: a new link for a person, none for a bot; the seat's open pages closed
+        (a person replaced by a bot sees that hand no longer; the host's own page stays, as a spectator's); the
+        host's pages sent the links again."""
+        table = rt.table
+        if table.seats[seat].kind == PERSON:
+            rt.seat_hashes[seat] = digest(link_token(host_token, table.table_id,
+                                                     f"seat {seat} {table.seat_changes[seat]}"))
+        else:
+            rt.seat_hashes[seat] = ""
+        self.store.set_seat_hashes(table.table_id, rt.seat_hashes)
+        for conn in list(rt.connections):
+            if conn.seat != seat:
+                continue
+            if conn.host:
+                conn.seat = SPECTATOR
+            else:
+                rt.connections.discard(conn)
+                conn.drop("the host has given this seat to someone else: this link no longer opens it")
+        if seat not in rt.connected():
+            rt.left_at[seat] = time.monotonic()
+        for conn in rt.connections:
+            if conn.host_token is not None:
+                conn.send(self.links(rt, conn.host_token))
         self.broadcast(rt)
 
     def connect(self, rt: Runtime, conn: Connection) -> None:
@@ -327,6 +468,8 @@ class Server:
 
     def disconnect(self, rt: Runtime, conn: Connection) -> None:
         rt.connections.discard(conn)
+        if self.tables.get(rt.table.table_id) is not rt:
+            return    # the table has been forgotten meanwhile
         if conn.seat != SPECTATOR and conn.seat not in rt.connected():
             rt.left_at[conn.seat] = time.monotonic()
         self.broadcast(rt)
@@ -359,9 +502,9 @@ class Server:
         elif kind == "host":
             if not conn.host:
                 raise Refused("only the host may do that")
-            self._host(rt, msg)
+            self._host(rt, conn, msg)
 
-    def _host(self, rt: Runtime, msg: dict[str, Any]) -> None:
+    def _host(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
         do = msg["do"]
         table = rt.table
         if do == "start":
@@ -374,6 +517,11 @@ class Server:
             allow = msg.get("allow")
             if not isinstance(allow, bool):
                 raise ProtocolError("host: spectators needs allow: true or false")
+            if not allow:
+                for conn in list(rt.connections):
+                    if conn.seat == SPECTATOR and not conn.host:
+                        rt.connections.discard(conn)
+                        conn.drop("the host has closed the table to spectators")
             self.change(rt, Entry("spectators", -1, "1" if allow else "0"))
         elif do == "seat":
             seat, bot = msg.get("seat"), msg.get("bot", "")
@@ -387,6 +535,8 @@ class Server:
                 self.change(rt, Entry("seat", seat, f"{BOT} {bot}"))
             else:
                 self.change(rt, Entry("seat", seat, PERSON))
+            if conn.host_token is not None:
+                self.reseat(rt, seat, conn.host_token)
 
     def close(self) -> None:
         for rt in self.tables.values():
@@ -397,6 +547,17 @@ class Server:
         self.pool.close()
         self.store.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+class Busy(Exception):
+    """Too many uploads are being checked: the request may be sent again in a moment."""
+
+
+def link_token(host_token: str, table_id: str, label: str) -> str:
+    """A link's token, derived from the host's: `label` is `watch`, or `seat S G` (G counts the host's changes
+    of seat S, so each change makes a new link)."""
+    mac = hmac.new(host_token.encode("utf-8", "replace"), f"{table_id} {label}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:24]).decode("ascii")
 
 
 def _requested_rules(request: dict[str, Any]) -> tuple[dict[str, str], str]:
@@ -439,6 +600,43 @@ def _static_dir() -> Path:
     return Path(str(resources.files("engine.web") / "static"))
 
 
+def _foreign(headers: Any, allowed: tuple[str, ...]) -> str | None:
+    """Why a request or WebSocket does not come from a page of this server (None when it does): its Host must be
+    an IP address, localhost or an allowed name; its Origin, when given, that same host."""
+    host = headers.get("host", "")
+    try:
+        name = urlsplit("//" + host).hostname or ""
+    except ValueError:
+        return "this server does not answer to that Host"
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        if name != "localhost" and name not in allowed:
+            return f"this server does not answer to the name {name[:40]!r} (jacknine serve --allow-host)"
+    origin = headers.get("origin")
+    if origin is not None:
+        try:
+            netloc = urlsplit(origin).netloc
+        except ValueError:
+            netloc = ""
+        if netloc.lower() != host.lower():
+            return "requests from pages of another site are refused"
+    return None
+
+
+def _refused_request(request: Request, settings: Settings, body: bool = True) -> Response | None:
+    """A refusal when the request comes from another site, or (with a body) is not JSON; None to go on."""
+    why = _foreign(request.headers, settings.allowed_hosts)
+    if why is not None:
+        return JSONResponse({"problems": [why]}, status_code=403)
+    if body:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return JSONResponse({"problems": ["the request's Content-Type must be application/json"]},
+                                status_code=415)
+    return None
+
+
 async def _json_body(request: Request) -> Any:
     size = 0
     chunks = []
@@ -472,6 +670,9 @@ def build_app(settings: Settings) -> Starlette:
         app.state.server = server
         for rt in server.tables.values():
             server.kick(rt)
+            if rt.ended_at is not None:   # an ended table restored: forgotten when its time is up
+                asyncio.get_running_loop().call_later(
+                    max(0.0, rt.ended_at + settings.expire - time.time()) + 0.01, server.sweep)
         try:
             yield
         finally:
@@ -480,12 +681,15 @@ def build_app(settings: Settings) -> Starlette:
     static = _static_dir()
 
     async def lobby(request: Request) -> Response:
-        return FileResponse(static / "index.html")
+        return _refused_request(request, settings, body=False) or FileResponse(static / "index.html")
 
     async def table_page(request: Request) -> Response:
-        return FileResponse(static / "table.html")
+        return _refused_request(request, settings, body=False) or FileResponse(static / "table.html")
 
     async def options(request: Request) -> Response:
+        refused = _refused_request(request, settings, body=False)
+        if refused is not None:
+            return refused
         games = []
         for name in shipped_rulesets():
             g = load_game(name)
@@ -495,36 +699,70 @@ def build_app(settings: Settings) -> Starlette:
 
     async def validate(request: Request) -> Response:
         server = server_box["server"]
+        refused = _refused_request(request, settings)
+        if refused is not None:
+            return refused
         try:
             body = await _json_body(request)
             files, main = _requested_rules({"upload": body})
         except ValueError as e:
             return JSONResponse({"problems": [str(e)]}, status_code=400)
         folder = server.scratch / ("check-" + secrets.token_hex(8))
+
+        def check() -> tuple[list[str], int | None]:
+            try:
+                problems = check_upload(files, main, folder)
+                return problems, load_game(folder / main).n if not problems else None
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
         try:
-            problems = check_upload(files, main, folder)
-            players = load_game(folder / main).n if not problems else None
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            problems, players = await server.off_loop(check)
+        except Busy as e:
+            return JSONResponse({"problems": [str(e)]}, status_code=503, headers={"retry-after": "2"})
         if problems:
             return JSONResponse({"problems": problems}, status_code=422)
         return JSONResponse({"problems": [], "players": players})
 
     async def create(request: Request) -> Response:
         server = server_box["server"]
+        refused = _refused_request(request, settings)
+        if refused is not None:
+            return refused
         try:
             body = await _json_body(request)
             if not isinstance(body, dict):
                 raise ValueError("the request is a JSON object")
-            made = server.create(body)
+            made = await server.create_checked(body)
+        except Busy as e:
+            return JSONResponse({"problems": [str(e)]}, status_code=503, headers={"retry-after": "2"})
         except UploadError as e:
             return JSONResponse({"problems": e.problems}, status_code=422)
         except ValueError as e:
             return JSONResponse({"problems": [str(e)]}, status_code=400)
         return JSONResponse(made, status_code=201)
 
+    async def qr(request: Request) -> Response:
+        """A link drawn as a QR code: its modules, one string of 0 and 1 per row (the page draws them)."""
+        refused = _refused_request(request, settings)
+        if refused is not None:
+            return refused
+        try:
+            body = await _json_body(request)
+            text = body.get("text") if isinstance(body, dict) else None
+            if not isinstance(text, str) or not 0 < len(text) <= MAX_QR_TEXT:
+                raise ValueError(f"text: a link of at most {MAX_QR_TEXT} characters")
+        except ValueError as e:
+            return JSONResponse({"problems": [str(e)]}, status_code=400)
+        import segno
+
+        code = segno.make(text, error="m", micro=False)
+        return JSONResponse({"rows": ["".join("1" if m else "0" for m in row) for row in code.matrix]})
+
     async def download(request: Request) -> Response:
         server = server_box["server"]
+        refused = _refused_request(request, settings, body=False)
+        if refused is not None:
+            return refused
         try:
             rt, seat, _ = _table_for(server, request)
         except PermissionError:
@@ -546,10 +784,15 @@ def build_app(settings: Settings) -> Starlette:
 
     async def socket(ws: WebSocket) -> None:
         server = server_box["server"]
+        if _foreign(ws.headers, settings.allowed_hosts) is not None:
+            await ws.close(1008)    # before the handshake is accepted: the page sees its connection refused
+            return
         await ws.accept()
         rt = server.tables.get(ws.path_params["table"])
         try:
-            first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+            first = await asyncio.wait_for(_receive_text(ws), HELLO_TIMEOUT)
+            if first is None:
+                raise ProtocolError("binary frames are not understood: messages are JSON text")
             hello = protocol.parse_message(first)
             if hello["type"] != "hello":
                 raise ProtocolError("say hello first")
@@ -563,17 +806,23 @@ def build_app(settings: Settings) -> Starlette:
             await ws.send_text(protocol.encode({"type": "error", "reason": "no such table, or not your link"}))
             await ws.close(1008)
             return
-        conn = Connection(ws, found[0], found[1], burst=settings.burst, rate=settings.rate,
+        host_token = next((t for t in (hello.get("host"), hello["token"])
+                           if t and hmac.compare_digest(digest(t), rt.host_hash)), None)
+        conn = Connection(ws, found[0], found[1], host_token, burst=settings.burst, rate=settings.rate,
                           tokens=settings.burst)
         if hello.get("last") == rt.table.version:
             conn.send(protocol.encode({"type": "resumed", "n": rt.table.version}))
+        if host_token is not None:
+            conn.send(server.links(rt, host_token))
         server.connect(rt, conn)   # sends a fresh state to everyone, this page included
         if hello.get("last") == rt.table.version:
             conn.pending = None    # nothing changed since the page's last message
         writer = asyncio.get_running_loop().create_task(_writer(conn))
         try:
-            while True:
-                raw = await ws.receive_text()
+            while not conn.closing:
+                raw = await _receive_text(ws)
+                if conn.closing:
+                    break
                 if not conn.allow():
                     if conn.over > CLOSE_AFTER:
                         await ws.close(1008)
@@ -581,6 +830,8 @@ def build_app(settings: Settings) -> Starlette:
                     conn.send(protocol.encode({"type": "error", "reason": "too many messages: slow down"}))
                     continue
                 try:
+                    if raw is None:
+                        raise ProtocolError("binary frames are not understood: messages are JSON text")
                     server.handle(rt, conn, protocol.parse_message(raw))
                 except ProtocolError as e:
                     conn.send(protocol.encode({"type": "error", "reason": str(e)}))
@@ -598,11 +849,21 @@ def build_app(settings: Settings) -> Starlette:
         Route("/api/options", options),
         Route("/api/validate", validate, methods=["POST"]),
         Route("/api/tables", create, methods=["POST"]),
+        Route("/api/qr", qr, methods=["POST"]),
         Route("/api/tables/{table}/{what}", download),
         WebSocketRoute("/ws/{table}", socket),
         Mount("/static", StaticFiles(directory=static), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _receive_text(ws: WebSocket) -> str | None:
+    """The next message's text; None for a binary frame. WebSocketDisconnect when the page has gone."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
 
 
 async def _writer(conn: Connection) -> None:
@@ -614,6 +875,9 @@ async def _writer(conn: Connection) -> None:
             conn.wake.clear()
             while conn.direct:
                 await conn.ws.send_text(conn.direct.popleft())
+            if conn.closing:
+                await conn.ws.close(1008)
+                return
             if conn.pending is not None:
                 text, conn.pending = conn.pending, None
                 await conn.ws.send_text(text)

@@ -57,6 +57,7 @@ class StoredTable:
     seat_hashes: list[str]
     watch_hash: str
     entries: list[Entry]
+    last_at: float            # when its newest entry (or the table) was written (time.time())
 
 
 class Store:
@@ -92,6 +93,16 @@ class Store:
                         (table_id, seq, time.time(), entry.kind, entry.seat, entry.body))
         self._next[table_id] = seq + 1
 
+    def set_seat_hashes(self, table_id: str, seat_hashes: list[str]) -> None:
+        """The seats' token digests after the host changed a seat (a new link, or none for a bot)."""
+        self.db.execute("UPDATE tables SET seat_hashes = ? WHERE id = ?", (json.dumps(seat_hashes), table_id))
+
+    def remove(self, table_id: str) -> None:
+        """Forget a table and its log (an ended table, once it has expired)."""
+        self.db.execute("DELETE FROM log WHERE table_id = ?", (table_id,))
+        self.db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        self._next.pop(table_id, None)
+
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
 
@@ -99,11 +110,13 @@ class Store:
         """Every table with its log, oldest first."""
         out: list[StoredTable] = []
         for row in self.db.execute("SELECT id, ruleset, files, seed, max_hands, seats, host_hash, seat_hashes, "
-                                   "watch_hash FROM tables ORDER BY created").fetchall():
-            entries = [Entry(kind, seat, body) for kind, seat, body in self.db.execute(
-                "SELECT kind, seat, body FROM log WHERE table_id = ? ORDER BY seq", (row[0],))]
+                                   "watch_hash, created FROM tables ORDER BY created").fetchall():
+            logged = self.db.execute("SELECT kind, seat, body, at FROM log WHERE table_id = ? ORDER BY seq",
+                                     (row[0],)).fetchall()
+            entries = [Entry(kind, seat, body) for kind, seat, body, _ in logged]
             files: Any = json.loads(row[2])
             out.append(StoredTable(row[0], row[1], dict(files), int(row[3]), int(row[4]), json.loads(row[5]),
-                                   row[6], json.loads(row[7]), row[8], entries))
+                                   row[6], json.loads(row[7]), row[8], entries,
+                                   float(logged[-1][3]) if logged else float(row[9])))
             self._next[row[0]] = len(entries)
         return out

@@ -97,9 +97,16 @@ class Table:
     ready: set[int] = field(default_factory=set)
     chat: list[tuple[int, str]] = field(default_factory=list)
     version: int = 0                     # every change counts one: the number of the messages it causes
+    seat_changes: list[int] = field(default_factory=list)   # per seat: how often the host changed it (its link's
+    #                                                         generation: each change makes the old link useless)
 
     def __post_init__(self) -> None:
         self.match = Match(self.game, seed=self.seed, max_hands=self.max_hands)
+        self.seat_changes = [0] * len(self.seats)
+
+    @property
+    def ended(self) -> bool:
+        return self.status in (OVER, STOPPED)
 
     # --- entries: each is applied here and logged, or replayed from the log ----------------------------
     def apply(self, entry: Entry, replaying: bool = False) -> None:
@@ -176,6 +183,7 @@ class Table:
             raise Refused(f"a seat is a {PERSON} or a {BOT}")
         spec = self.seats[seat]
         self.seats[seat] = SeatSpec(kind, bot or spec.bot, spec.name)
+        self.seat_changes[seat] += 1
 
     # --- questions ------------------------------------------------------------------------------------
     @property

@@ -22,6 +22,8 @@ from engine.text import escaped, quoted
 MAX_FILES = 8
 MAX_TOTAL = 2 * MAX_BYTES
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,60}\.ya?ml")
+# the table's own download names: an uploaded file so named could never be downloaded
+RESERVED = frozenset({"save.yaml", "save.yml", "hands.jsonl"})
 
 
 class UploadError(Exception):
@@ -41,6 +43,8 @@ def _check_names(files: dict[str, str], main: str) -> list[str]:
     for name, text in files.items():
         if not NAME.fullmatch(name):
             problems.append(f"{quoted(name)}: a rule file's name is letters, digits, '-' and '_', ending in .yaml")
+        elif name.lower() in RESERVED:
+            problems.append(f"{name}: the name of the table's match save; call the rule file something else")
         elif len(text.encode("utf-8", "replace")) > MAX_BYTES:
             problems.append(f"{name}: larger than 1 MiB; a rule file is a few kilobytes")
     if sum(len(t.encode("utf-8", "replace")) for t in files.values()) > MAX_TOTAL:

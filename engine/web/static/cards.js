@@ -37,12 +37,13 @@ export function suitWords(letter) {
   return s ? `${s.symbol} ${s.name}` : letter;
 }
 
-// A card as an element: rank and symbol, coloured by suit, named in words for screen readers.
+// A card as an element: its face drawn as SVG, coloured by suit, named in words for screen readers.
 export function cardFace(code, tag = "span") {
   const el = document.createElement(tag);
   const suit = SUITS[code.slice(-1)];
   el.className = "card " + (suit ? suit.colour : "");
-  el.textContent = cardShort(code);
+  el.dataset.code = code;
+  el.append(cardSvg(code));
   el.setAttribute("aria-label", cardName(code));
   if (tag === "span") el.setAttribute("role", "img");
   return el;
@@ -58,4 +59,61 @@ export function actionWords(notation) {
 export function actionShort(notation) {
   const [verb, ...args] = notation.split(" ");
   return [verb, ...args.map((a) => (isCard(a) ? cardShort(a) : a in SUITS ? SUITS[a].symbol : a))].join(" ");
+}
+
+// --- card faces drawn as SVG (no image files, no build step) ------------------------------------------------
+const NS = "http://www.w3.org/2000/svg";
+const INK = { red: "#c0161f", black: "#1b1b1b" };
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function corner(rank, symbol, fill) {
+  const g = svg("g", { fill, "font-family": "Georgia, 'Times New Roman', serif", "font-weight": 700,
+    "text-anchor": "middle" });
+  g.append(svg("text", { x: 9, y: 17, "font-size": rank.length > 1 ? 13 : 15 }, rank),
+    svg("text", { x: 9, y: 30, "font-size": 13 }, symbol));
+  return g;
+}
+
+// The face of a card, 60 x 84 units: the corner index twice (the second turned round) and a large centre:
+// the suit symbol for a number card or the ace, the rank letter in a frame for a court card.
+export function cardSvg(code) {
+  const r = code.slice(0, -1);
+  const suit = SUITS[code.slice(-1)];
+  const rank = r === "T" ? "10" : r;
+  const symbol = suit ? suit.symbol : code.slice(-1);
+  const fill = INK[suit ? suit.colour : "black"];
+  const root = svg("svg", { viewBox: "0 0 60 84", class: "face", "aria-hidden": "true", focusable: "false" });
+  root.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#fffef9", stroke: "#8a8a8a",
+    "stroke-width": 1.2 }));
+  root.append(corner(rank, symbol, fill));
+  const turned = corner(rank, symbol, fill);
+  turned.setAttribute("transform", "rotate(180 30 42)");
+  root.append(turned);
+  if ("JQK".includes(r)) {
+    root.append(svg("rect", { x: 17, y: 18, width: 26, height: 48, rx: 3, fill: "none", stroke: fill,
+      "stroke-width": 1.2 }));
+    root.append(svg("text", { x: 30, y: 45, "font-size": 22, "font-weight": 700, fill, "text-anchor": "middle",
+      "font-family": "Georgia, 'Times New Roman', serif" }, r));
+    root.append(svg("text", { x: 30, y: 61, "font-size": 13, fill, "text-anchor": "middle" }, symbol));
+  } else {
+    root.append(svg("text", { x: 30, y: 55, "font-size": r === "A" ? 34 : 28, fill, "text-anchor": "middle" },
+      symbol));
+  }
+  return root;
+}
+
+// The back of a card (another seat's hand): a lattice, no face.
+export function cardBack() {
+  const root = svg("svg", { viewBox: "0 0 60 84", class: "back", "aria-hidden": "true", focusable: "false" });
+  root.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#7a1f2b", stroke: "#f3e9d2",
+    "stroke-width": 2 }));
+  root.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, fill: "none", stroke: "#f3e9d2",
+    "stroke-width": 1, "stroke-dasharray": "3 2" }));
+  return root;
 }

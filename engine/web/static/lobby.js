@@ -4,6 +4,7 @@ const $ = (id) => document.getElementById(id);
 let options = { rulesets: [], bots: [] };
 let uploaded = {};        // name -> text
 let checkedOk = false;
+const JSON_HEADERS = { "content-type": "application/json" };   // the server takes JSON only
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -48,7 +49,7 @@ async function checkUpload() {
   checkedOk = false;
   if (!Object.keys(uploaded).length) return;
   const body = { files: uploaded, main: $("main").value };
-  const r = await fetch("/api/validate", { method: "POST", body: JSON.stringify(body) });
+  const r = await fetch("/api/validate", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) });
   const data = await r.json();
   for (const p of data.problems) problems.append(el("li", p));
   if (!data.problems.length) {
@@ -81,7 +82,7 @@ $("new-table").addEventListener("submit", async (ev) => {
   const req = { seats, spectators: $("spectators").checked, max_hands: Number($("max-hands").value) || 500 };
   if (Object.keys(uploaded).length) req.upload = { files: uploaded, main: $("main").value };
   else req.ruleset = $("ruleset").value;
-  const r = await fetch("/api/tables", { method: "POST", body: JSON.stringify(req) });
+  const r = await fetch("/api/tables", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(req) });
   const data = await r.json();
   if (!r.ok) {
     $("create-error").textContent = data.problems.join("\n");

@@ -1,21 +1,33 @@
 // The table page: one WebSocket to the server, which sends this seat's state after every change. The page only
 // shows what it is sent and sends actions in notation; the seat is the link's (the token), never the page's say.
+//
+// The table is drawn as players know it: a green table with the seats around it as they sit from this chair
+// (you at the bottom; the player after you on your right when play goes counter-clockwise, on your left
+// clockwise), the trick in the middle until the next one is led, the hand always on screen with the decision
+// beside it (a desktop) or over it (a phone), and the rest (announcements, auction, chat, host, files) in a side
+// panel that a phone opens with "More".
 
-import { SUITS, actionShort, actionWords, cardFace, cardName, cardShort, isCard, suitWords } from "./cards.js";
+import { SUITS, actionShort, actionWords, cardBack, cardFace, cardName, cardShort, isCard, suitWords } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.hash.slice(1));
 const tableId = location.pathname.split("/").pop();
 const token = params.get("seat") || params.get("watch") || params.get("host") || "";
 const hostToken = params.get("host");
+const JSON_HEADERS = { "content-type": "application/json" };
 history.replaceState(null, "", location.pathname + location.hash);
 
 let ws = null;
 let last = null;          // number of the last state received
 let state = null;
+let links = null;         // the host's page: every seat's link (the server derives them from the host's token)
+let closed = false;       // the server closed this page for good (seat given away, table closed)
 let retry = 500;
+let receivedAt = 0;       // when the state arrived (the away countdowns count from it)
+let showLast = false;     // the last trick is shown in the middle in place of the current one
 let announced = new Set(); // announcements already read out (hand number, index)
 let picked = { value: null, key: "" };   // the bid value chosen in the number picker
+const qrCache = new Map();
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -46,6 +58,7 @@ function connect() {
   });
   ws.addEventListener("message", (ev) => receive(JSON.parse(ev.data)));
   ws.addEventListener("close", () => {
+    if (closed) return;
     setStatus("reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
@@ -69,13 +82,20 @@ function receive(msg) {
   if (msg.type === "state") {
     last = msg.n;
     state = msg;
+    receivedAt = Date.now();
     render();
     window.jacknineLast = msg.n;   // the number of the state on screen (tests wait for it)
   } else if (msg.type === "refused" || msg.type === "error") {
     $("refusal").textContent = msg.reason;
-    if (msg.type === "error" && !state) setStatus(msg.reason);
+    if (msg.closed) {
+      closed = true;
+      setStatus(msg.reason);
+    } else if (msg.type === "error" && !state) setStatus(msg.reason);
   } else if (msg.type === "resumed") {
     last = msg.n;
+  } else if (msg.type === "links") {
+    links = msg;
+    if (state) renderHost();
   }
 }
 
@@ -89,6 +109,25 @@ function who(seat) {
 function mySeat() {
   return state.you.seat;
 }
+function shortName(s) {
+  return s.relation === "you" ? "You" : s.name || `Seat ${s.seat}`;
+}
+
+// --- where each seat sits, seen from this chair ----------------------------------------------------------
+// An angle in degrees on screen (0 = right, 90 = bottom): you at the bottom, then the seats in playing order
+// round the table: counter-clockwise play puts the next seat on your right, clockwise on your left.
+function angleOf(seat) {
+  const t = state.table;
+  const me = mySeat() === null ? 0 : mySeat();
+  const offset = (seat - me + t.players) % t.players;
+  const step = 360 / t.players;
+  return t.direction === "clockwise" ? 90 + offset * step : 90 - offset * step;
+}
+function place(node, seat, rx, ry) {
+  const a = (angleOf(seat) * Math.PI) / 180;
+  node.style.left = `${50 + rx * Math.cos(a)}%`;
+  node.style.top = `${50 + ry * Math.sin(a)}%`;
+}
 
 // --- rendering -----------------------------------------------------------------------------------------
 function render() {
@@ -96,10 +135,14 @@ function render() {
   $("title").textContent = `${t.game} · hand ${t.hand || "–"}`;
   document.title = `${t.game}: hand ${t.hand || "–"}`;
   const me = mySeat();
-  setStatus(me === null ? "watching" : `you are seat ${me}` + (t.status === "waiting" ? " · waiting for the host to start" : ""));
+  if (!closed) {
+    setStatus(me === null ? "watching" : t.status === "waiting" ? "waiting for the host to start" :
+      t.status === "over" ? "the match is over" : t.status === "stopped" ? "the host stopped the match" : "");
+  }
   const watching = me === null;
-  $("typed").closest("section").hidden = watching;           // spectators only watch
+  $("typed-box").hidden = watching;           // spectators only watch
   $("chat-form").hidden = watching && !hostToken;
+  $("dock").hidden = watching;
   renderScore();
   renderSeats();
   renderContract();
@@ -118,68 +161,120 @@ function teamName(team) {
   const me = mySeat();
   if (me !== null && team.includes(me)) return "Your team";
   if (me === null) return "Team " + team.map((s) => seatInfo(s).name || s).join("+");
-  return "Opponents";
+  return state.table.teams.length > 2 ? "Team " + team.join("+") : "Opponents";
 }
 
 function renderScore() {
   const t = state.table;
   const box = $("score");
   box.replaceChildren();
-  const row = el("div", null, "score-row");
   t.teams.forEach((team, i) => {
-    const cell = el("div", null, "score-cell");
+    const cell = el("span", null, "score-cell" + (mySeat() !== null && team.includes(mySeat()) ? " mine" : ""));
     cell.append(el("span", teamName(team), "score-team"), el("strong", String(t.scores[i]), "score-value"));
     cell.setAttribute("aria-label", `${teamName(team)}: ${t.scores[i]} points in the match`);
-    row.append(cell);
+    box.append(cell);
   });
-  box.append(row);
-  if (state.hand) {
-    const v = state.hand.view;
-    const won = v.teams.map(() => 0);
-    for (const tr of v.tricks) v.teams.forEach((team, i) => { if (team.includes(tr.winner)) won[i]++; });
-    const parts = v.teams.map((team, i) => `${teamName(team)}: ${won[i]} tricks, ${v.card_points[i]} points`);
-    box.append(el("p", "This hand: " + parts.join(" · "), "muted"));
+}
+
+function lastCalls(v) {
+  // each seat's latest word in this hand's auction (what a player says aloud), while the auction lasts
+  const calls = {};
+  if (!v || v.phase === "play") return calls;
+  for (const h of v.history) {
+    const [s, ...rest] = h.split(" ");
+    if (rest[0] === "play") continue;
+    calls[Number(s)] = rest.join(" ") === "trump" ? "trump chosen" : actionShort(rest.join(" "));
   }
+  return calls;
 }
 
 function renderSeats() {
   const box = $("seats");
   box.replaceChildren();
-  const list = el("ul", null, "seat-row");
+  const list = el("ul", null, "seat-ring");
   const v = state.hand && state.hand.view;
+  const calls = lastCalls(v);
+  const playing = state.table.status === "playing";
+  const compact = $("felt").clientWidth < 500 && state.table.players > 4;   // six round a phone's table
   for (const s of state.table.seats) {
-    const li = el("li", null, "seat-chip");
-    if (v && v.to_act === s.seat && !v.status.startsWith("c")) li.classList.add("to-act");
+    const li = el("li", null, "seat-plate");
+    place(li, s.seat, $("felt").clientWidth < 500 ? 35 : 38, 39);
+    const toAct = v && v.to_act === s.seat && v.status === "in_progress";
+    if (toAct) li.classList.add("to-act");
     if (s.relation === "you") li.classList.add("me");
-    const name = el("span", s.label, "seat-label");
-    li.append(name);
+    li.append(el("span", shortName(s), "seat-label"));
+    if (s.relation && s.relation !== "you") li.append(el("span", s.relation, "seat-rel"));
+    const counting = playing && s.kind === "person" && !s.connected && !s.away && s.grace_left !== null;
     const bits = [];
-    if (s.kind === "bot") bits.push(`bot: ${s.bot}`);
-    else if (s.away) bits.push("away (a bot plays)");
-    else bits.push(s.connected ? "here" : "not here");
-    if (v) bits.push(`${v.hand_sizes[s.seat]} cards`);
+    if (s.kind === "bot") bits.push(`bot ${s.bot}`);
+    else if (s.away) bits.push("away: a bot plays");
+    else if (!s.connected) bits.push("not here");
     if (v && v.dealer === s.seat) bits.push("dealer");
-    if (v && v.to_act === s.seat && v.status === "in_progress") bits.push("to play");
-    li.append(el("span", bits.join(" · "), "muted"));
+    const note = el("span", bits.join(" · "), "seat-note");
+    if (counting) {   // how long before a bot plays for a person who has gone
+      const c = el("span", "", "countdown");
+      c.dataset.deadline = String(receivedAt + s.grace_left * 1000);
+      note.append(bits.length ? " · " : "", c);
+    }
+    if (bits.length || counting) li.append(note);
+    if (v && s.relation !== "you" && !compact) {
+      const backs = el("span", null, "backs");
+      backs.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < Math.min(v.hand_sizes[s.seat], 8); i++) backs.append(cardBack());
+      li.append(backs);
+    }
+    if (v) li.append(el("span", `${v.hand_sizes[s.seat]} cards`, "visually-hidden"));
+    if (calls[s.seat] !== undefined) li.append(el("span", calls[s.seat], "bubble"));
+    if (toAct) li.append(el("span", s.relation === "you" ? "your turn" : "to play", "turn"));
     list.append(li);
   }
   box.append(list);
-  for (const n of state.notices.slice(-2)) box.append(el("p", n, "notice"));
+  tick();
+  keepInside(list);
 }
+
+// a plate near the edge of a small table is moved in so that none of it is cut off
+function keepInside(list) {
+  const felt = $("felt").getBoundingClientRect();
+  for (const li of list.children) {
+    const r = li.getBoundingClientRect();
+    let dy = 0;
+    let dx = 0;
+    if (r.top < felt.top + 4) dy = felt.top + 4 - r.top;
+    else if (r.bottom > felt.bottom - 4) dy = felt.bottom - 4 - r.bottom;
+    if (r.left < felt.left + 4) dx = felt.left + 4 - r.left;
+    else if (r.right > felt.right - 4) dx = felt.right - 4 - r.right;
+    if (dx || dy) {
+      li.style.left = `calc(${li.style.left} + ${dx}px)`;
+      li.style.top = `calc(${li.style.top} + ${dy}px)`;
+    }
+  }
+}
+
+// the countdown of a person who has gone: how long before a bot plays for them
+function tick() {
+  for (const c of document.querySelectorAll(".countdown")) {
+    const left = Math.max(0, Math.round((Number(c.dataset.deadline) - Date.now()) / 1000));
+    c.textContent = left > 0 ? `bot in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` :
+      "a bot plays their turn";
+    c.setAttribute("aria-label", left > 0 ? `a bot plays for them in ${left} seconds` : "a bot plays their turn");
+  }
+}
+setInterval(tick, 1000);
 
 function renderContract() {
   const box = $("contract");
   box.replaceChildren();
   const v = state.hand && state.hand.view;
+  const t = state.table;
   if (!v) {
-    const t = state.table;
     const why = t.status === "waiting" ? "The host has not started the match yet." :
       t.status === "playing" ? "The hand is over: the next one is dealt when everyone has read the summary." :
         t.status === "over" ? "The match is over." : "The host stopped the match.";
     box.append(el("p", why, "muted"));
     return;
   }
-  let contract = "No contract yet";
+  let contract = "no contract yet";
   if (v.bidder !== null) {
     contract = v.special ? `${v.special} by ${who(v.bidder)}` : `${who(v.bidder)} bid ${v.bid} (target ${v.target})`;
     if (v.multiplier !== 1) contract += `, ×${v.multiplier}`;
@@ -188,25 +283,30 @@ function renderContract() {
   if (v.trump_concealed) trump = v.trump ? `concealed (only you know it: ${suitWords(v.trump)})` : "concealed";
   else if (v.trump === null) trump = v.bidder === null ? "none yet" : "not chosen yet";
   else trump = suitWords(v.trump) + (v.exposed_in_trick ? ` (exposed in trick ${v.exposed_in_trick})` : "");
-  box.append(el("p", "Contract: " + contract), el("p", "Trump: " + trump));
-  const spoken = v.history.filter((h) => h.split(" ")[1] !== "play").slice(-v.players);
-  if (v.phase === "auction" && spoken.length) {
-    const words = spoken.map((h) => { const [s, ...r] = h.split(" "); return `${who(Number(s))}: ${actionShort(r.join(" "))}`; });
-    box.append(el("p", "Latest: " + words.join(" · "), "muted"));
+  const c = el("p", null, "contract-line");
+  c.append(el("span", "Contract ", "key"), el("span", contract));
+  const tr = el("p", null, "contract-line");
+  tr.append(el("span", "Trump ", "key"), el("span", trump, v.trump && SUITS[v.trump] ? SUITS[v.trump].colour : ""));
+  box.append(c, tr);
+  const won = v.teams.map(() => 0);
+  for (const x of v.tricks) v.teams.forEach((team, i) => { if (team.includes(x.winner)) won[i]++; });
+  if (v.phase === "play" || v.tricks.length) {
+    const me = mySeat();
+    const side = (team) => (me === null || v.teams.length > 2 ? teamName(team) : team.includes(me) ? "us" : "them");
+    const parts = v.teams.map((team, i) => `${side(team)} ${v.card_points[i]} (${won[i]} ${won[i] === 1 ? "trick" : "tricks"})`);
+    box.append(el("p", "Points: " + parts.join(" · "), "contract-line muted"));
   }
-  if (v.indicator) {
-    const p = el("p", "Your face-down trump card: ");
-    p.append(cardFace(v.indicator));
-    box.append(p);
-  }
+  if (v.indicator) box.append(el("p", `Your face-down trump card: ${cardShort(v.indicator)}`, "contract-line"));
 }
 
-function trickList(cards, winning) {
-  const ol = el("ol", null, "trick-cards");
+function trickCards(cards, winning, taken) {
+  const ol = el("ol", null, "trick-cards" + (taken ? " taken" : ""));
   for (const [seat, code] of cards) {
     const li = el("li", null, "played" + (seat === winning ? " winning" : ""));
-    li.append(el("span", who(seat), "played-by"), cardFace(code));
-    if (seat === winning) li.append(el("span", "winning", "badge"));
+    place(li, seat, 15, 17);
+    const face = cardFace(code);
+    face.setAttribute("aria-label", `${who(seat)}: ${cardName(code)}` + (seat === winning ? (taken ? ", took the trick" : ", winning") : ""));
+    li.append(face);
     ol.append(li);
   }
   return ol;
@@ -216,25 +316,46 @@ function renderTrick() {
   const box = $("trick");
   box.replaceChildren();
   const h = state.hand;
-  if (!h || (h.view.phase !== "play" && !h.view.tricks.length)) {
-    box.hidden = true;
+  const t = state.table;
+  if (!h) {
+    if (t.status === "waiting") {
+      const p = el("div", null, "centre-note");
+      p.append(el("p", "Waiting for the host to start the match."));
+      if (hostToken) {
+        p.append(button("Start the match", () => send({ type: "host", do: "start" }), "primary"));
+        p.append(button("Invite players", () => openSide("host"), "action"));
+      }
+      box.append(p);
+    }
     return;
   }
-  box.hidden = false;
   const v = h.view;
-  const number = v.tricks.length + 1;
-  box.append(el("h2", `Trick ${number}`));
-  if (v.trick.cards.length) {
-    box.append(trickList(v.trick.cards, h.winning));
-  } else if (v.trick.leader >= 0) {
-    box.append(el("p", `${who(v.trick.leader)} to lead`, "muted"));
+  if (v.phase !== "play" && !v.tricks.length) {
+    box.append(el("p", v.phase === "auction" ? "The auction" : v.phase, "centre-note phase"));
+    return;
   }
-  if (v.tricks.length) {
-    const lastTrick = v.tricks[v.tricks.length - 1];
-    const d = el("details", null, "last-trick");
-    d.append(el("summary", `Last trick: won by ${who(lastTrick.winner)} (${lastTrick.points} points)`));
-    d.append(trickList(lastTrick.cards, lastTrick.winner));
-    box.append(d);
+  const lastTrick = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+  const current = v.trick.cards.length;
+  let caption;
+  if (showLast && lastTrick) {
+    box.append(trickCards(lastTrick.cards, lastTrick.winner, true));
+    caption = `Last trick (${v.tricks.length}): won by ${who(lastTrick.winner)}, ${lastTrick.points} points`;
+  } else if (current) {
+    box.append(trickCards(v.trick.cards, h.winning, false));
+    caption = `Trick ${v.tricks.length + 1}`;
+  } else if (lastTrick) {   // the trick just taken stays on the table until the next card is led
+    box.append(trickCards(lastTrick.cards, lastTrick.winner, true));
+    caption = `Trick ${v.tricks.length} taken by ${who(lastTrick.winner)} (${lastTrick.points} points); ` +
+      `${who(v.trick.leader)} to lead`;
+  } else {
+    caption = `Trick 1: ${who(v.trick.leader)} to lead`;
+  }
+  box.append(el("p", caption, "trick-caption"));
+  if (lastTrick && (current || showLast)) {
+    const b = button(showLast ? "Back to the trick" : "Last trick", () => { showLast = !showLast; renderTrick(); },
+      "small last-trick-button");
+    b.setAttribute("aria-pressed", String(showLast));
+    box.append(b);
   }
 }
 
@@ -248,8 +369,10 @@ function renderDecision() {
   }
   box.hidden = false;
   box.append(el("h2", d.heading[0].toUpperCase() + d.heading.slice(1), "heading"));
-  if (d.cards.length && d.card_verb === "trump") box.append(el("p", "Tap a card of your hand below.", "muted"));
-  if (d.cards.length && d.card_verb === "play") box.append(el("p", "Tap a highlighted card below.", "muted"));
+  if (d.cards.length && d.card_verb === "trump") box.append(el("p", "Tap a card of your hand.", "muted"));
+  if (d.cards.length && d.card_verb === "play" && !d.pickers.length && !d.others.length) {
+    box.classList.add("cards-only");
+  } else box.classList.remove("cards-only");
   for (const p of d.pickers) box.append(picker(p, d));
   const row = el("div", null, "actions");
   for (const notation of d.others) {
@@ -274,12 +397,13 @@ function picker(p, d) {
     suitRow && refreshSuits();
   };
   const row = el("div", null, "picker-row");
-  row.append(button("−", () => step(-1), "step", `lower ${p.verb}`), shown,
+  row.append(el("span", p.verb === "raise" ? "Raise to" : "Amount", "picker-label"),
+    button("−", () => step(-1), "step", `lower ${p.verb}`), shown,
     button("+", () => step(1), "step", `higher ${p.verb}`), button("+5", () => step(5), "step", `${p.verb} 5 higher`));
-  wrap.append(el("span", p.verb === "raise" ? "Raise to" : "Amount", "picker-label"), row);
+  wrap.append(row);
   let suitRow = null;
   const refreshSuits = () => {
-    suitRow.replaceChildren();
+    suitRow.replaceChildren(el("span", "suit:", "picker-label"));
     for (const s of p.suits[String(picked.value)] || []) {
       const label = s === "NT" ? "NT" : SUITS[s] ? SUITS[s].symbol : s;
       const b = button(label, () => act(`${p.verb} ${picked.value} ${s}`), "suit " + (SUITS[s] ? SUITS[s].colour : ""),
@@ -289,10 +413,10 @@ function picker(p, d) {
   };
   if (Object.keys(p.suits).length) {
     suitRow = el("div", null, "suit-row");
-    wrap.append(el("span", "then the suit:", "picker-label"), suitRow);
+    wrap.append(suitRow);
     refreshSuits();
   } else {
-    wrap.append(button(p.verb === "raise" ? "Raise" : "Bid", () => act(`${p.verb} ${picked.value}`), "primary",
+    row.append(button(p.verb === "raise" ? "Raise" : "Bid", () => act(`${p.verb} ${picked.value}`), "primary",
       undefined));
   }
   return wrap;
@@ -309,12 +433,11 @@ function renderHand() {
   box.hidden = false;
   const v = h.view;
   const d = h.decision;
-  box.append(el("h2", "Your hand"));
+  box.append(el("h2", "Your hand", "visually-hidden"));
   const choosingCard = Boolean(d && d.cards.length);
   const playable = new Set(choosingCard ? d.cards : []);
   const verb = d ? d.card_verb : "";
-  const groups = {};
-  for (const code of v.hand) (groups[code.slice(-1)] ||= []).push(code);
+  const refuse = (text) => { $("refusal").textContent = text; };
   const cardButton = (code, note) => {
     const b = cardFace(code, "button");
     b.type = "button";
@@ -329,40 +452,37 @@ function renderHand() {
       b.setAttribute("aria-disabled", "true");
       const why = h.reasons[code];
       if (why) label += `, not playable: ${why}`;
-      b.addEventListener("click", () => { $("refusal").textContent = why ? `${cardShort(code)}: ${why}` : "not now"; });
+      b.addEventListener("click", () => refuse(why ? `${cardShort(code)}: ${why}` : "not now"));
     } else {
       b.classList.add("idle");   // no card is chosen now: shown plainly, not as refused
-      b.addEventListener("click", () => { $("refusal").textContent = d ? "choose above: " + d.heading : "not your turn"; });
+      b.addEventListener("click", () => refuse(d ? "choose first: " + d.heading : "not your turn"));
     }
     if (isNew) b.classList.add("new");
     b.setAttribute("aria-label", label);
     return b;
   };
-  for (const [suit, codes] of Object.entries(groups)) {
-    const g = el("div", null, "suit-group");
-    const info = SUITS[suit];
-    g.append(el("span", info ? `${info.symbol} ${info.name}` : suit, "suit-name " + (info ? info.colour : "")));
-    const row = el("div", null, "cards");
-    for (const code of codes) row.append(cardButton(code, ""));
-    g.append(row);
-    box.append(g);
+  const row = el("div", null, "cards fan");
+  let lastSuit = null;
+  for (const code of v.hand) {   // the server sends the hand by suit, strongest first
+    const b = cardButton(code, "");
+    if (lastSuit !== null && code.slice(-1) !== lastSuit) b.classList.add("suit-start");
+    lastSuit = code.slice(-1);
+    row.append(b);
   }
   // the card laid face down as trump is still the seat's: when the rules let it be played (the last card left,
-  // say) it must be tappable here, not only named in the contract panel
+  // say) it must be tappable here
   if (v.indicator) {
-    const g = el("div", null, "suit-group");
-    g.append(el("span", "Face down: your trump card", "suit-name"));
-    const row = el("div", null, "cards");
-    row.append(cardButton(v.indicator, ", your face-down trump card"));
-    g.append(row);
-    box.append(g);
+    const b = cardButton(v.indicator, ", your face-down trump card");
+    b.classList.add("indicator", "suit-start");
+    row.append(b);
   }
+  box.append(row);
   // hands lying face up (a dummy, an exposed partner, a hand shown); a dummy's cards are played by its declarer
   for (const e of v.exposed || []) {
     const dummy = (v.dummies || []).includes(e.seat);
-    const g = el("div", null, "suit-group");
+    const g = el("div", null, "exposed");
     g.append(el("span", `Face up: ${who(e.seat)}${dummy ? " (dummy)" : ""}`, "suit-name"));
-    const row = el("div", null, "cards");
+    const r = el("div", null, "cards fan small");
     for (const code of e.cards) {
       const b = cardFace(code, "button");
       b.type = "button";
@@ -374,12 +494,30 @@ function renderHand() {
         b.classList.add("idle");
         b.setAttribute("aria-label", cardName(code) + `, face up in ${who(e.seat)}'s hand`);
       }
-      row.append(b);
+      r.append(b);
     }
-    g.append(row);
+    g.append(r);
     box.append(g);
   }
+  fitHand();
 }
+
+// The hand in one row when it fits, the cards overlapping as little as they can; two rows when not.
+function fitHand() {
+  for (const row of document.querySelectorAll("#hand .fan")) {
+    const cards = [...row.children];
+    if (!cards.length) continue;
+    const width = row.clientWidth;
+    const w = cards[0].getBoundingClientRect().width || 60;
+    const gap = 6;
+    const need = cards.length * (w + gap);
+    let step = w + gap;
+    if (need > width) step = Math.max(44, (width - w) / Math.max(1, cards.length - 1));
+    row.classList.toggle("wrap", step <= 44 && cards.length * 44 + w > width);
+    cards.forEach((c, i) => { c.style.marginLeft = i === 0 || row.classList.contains("wrap") ? "" : `${step - w}px`; });
+  }
+}
+window.addEventListener("resize", fitHand);
 
 function renderAnnouncements() {
   const list = $("announcements");
@@ -397,7 +535,8 @@ function renderAnnouncements() {
       while ($("live").childNodes.length > 5) $("live").firstChild.remove();
     }
   }
-  if (!events.length) list.append(el("li", "Nothing announced yet this hand.", "muted"));
+  $("announce-box").hidden = !events.length;     // no "nothing announced" noise
+  $("ticker").textContent = events.length ? events[events.length - 1].text : "";
 }
 
 function renderAuction() {
@@ -427,6 +566,59 @@ function renderChat() {
   }
 }
 
+// --- the host: controls and invitations ------------------------------------------------------------------
+function linkOf(kind, tok) {
+  return `${location.origin}/t/${tableId}#${kind}=${tok}`;
+}
+
+async function drawQr(url, box) {
+  let rows = qrCache.get(url);
+  if (!rows) {
+    const r = await fetch("/api/qr", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ text: url }) });
+    if (!r.ok) { box.textContent = "no QR code"; return; }
+    rows = (await r.json()).rows;
+    qrCache.set(url, rows);
+  }
+  const n = rows.length;
+  const ns = "http://www.w3.org/2000/svg";
+  const s = document.createElementNS(ns, "svg");
+  s.setAttribute("viewBox", `-4 -4 ${n + 8} ${n + 8}`);
+  s.setAttribute("class", "qr");
+  s.setAttribute("role", "img");
+  s.setAttribute("aria-label", "QR code of the link");
+  const bg = document.createElementNS(ns, "rect");
+  for (const [k, v] of [["x", -4], ["y", -4], ["width", n + 8], ["height", n + 8], ["fill", "#fff"]]) bg.setAttribute(k, v);
+  const path = document.createElementNS(ns, "path");
+  let d = "";
+  rows.forEach((row, y) => { for (let x = 0; x < row.length; x++) if (row[x] === "1") d += `M${x} ${y}h1v1h-1z`; });
+  path.setAttribute("d", d);
+  path.setAttribute("fill", "#000");
+  s.append(bg, path);
+  box.replaceChildren(s);
+}
+
+function invitation(label, url) {
+  const li = el("li", null, "invite");
+  const a = el("a", label);
+  a.href = url;
+  a.target = "_blank";
+  a.rel = "noopener";
+  const copy = button("Copy", async () => {
+    try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch { copy.textContent = "Select and copy the link"; }
+  }, "small", `Copy the link: ${label}`);
+  const qrBox = el("div", null, "qr-box");
+  const qr = button("QR", () => {
+    const open = qrBox.childNodes.length === 0;
+    qr.setAttribute("aria-expanded", String(open));
+    if (open) drawQr(url, qrBox); else qrBox.replaceChildren();
+  }, "small", `Show a QR code of the link: ${label}`);
+  qr.setAttribute("aria-expanded", "false");
+  const row = el("div", null, "invite-row");
+  row.append(a, copy, qr);
+  li.append(row, qrBox);
+  return li;
+}
+
 function renderHost() {
   const box = $("host");
   if (!hostToken) { box.hidden = true; return; }
@@ -434,7 +626,6 @@ function renderHost() {
   box.replaceChildren(el("h2", "Host"));
   const t = state.table;
   const row = el("div", null, "actions");
-  if (t.status === "waiting") row.append(button("Start the match", () => send({ type: "host", do: "start" }), "primary"));
   if (t.status === "playing" || t.status === "waiting") {
     row.append(button("Stop the match (reveal the seed)", () => {
       if (confirm("Stop the match for everyone? The seed is revealed and the save can be downloaded.")) {
@@ -445,14 +636,29 @@ function renderHost() {
   row.append(button(t.spectators ? "Close to spectators" : "Allow spectators",
     () => send({ type: "host", do: "spectators", allow: !t.spectators }), "action"));
   box.append(row);
-  const seats = el("ul", null, "host-seats");
+  box.append(el("h3", "Invitations: one link per seat"));
+  box.append(el("p", "Each link is that seat's key: send it only to the person who sits there.", "muted"));
+  const list = el("ul", null, "host-seats");
   for (const s of t.seats) {
-    const li = el("li", `${s.label}: ${s.kind === "bot" ? "bot " + s.bot : "person"}`);
-    if (s.kind === "person") li.append(button("Replace by a bot", () => send({ type: "host", do: "seat", seat: s.seat, bot: "heuristic" }), "small"));
-    else li.append(button("Seat a person here", () => send({ type: "host", do: "seat", seat: s.seat }), "small"));
-    seats.append(li);
+    const tok = links && links.seats[s.seat];
+    const label = s.relation === "you" ? `Seat ${s.seat} (you)` : `Seat ${s.seat}${s.name ? " · " + s.name : ""}`;
+    const li = el("li", null, "host-seat");
+    if (s.kind === "person" && tok) {
+      const inv = invitation(label + (s.connected ? " · here" : ""), linkOf("seat", tok));
+      li.append(inv);
+      if (s.relation !== "you") {
+        li.append(button("Replace by a bot", () => send({ type: "host", do: "seat", seat: s.seat, bot: "heuristic" }),
+          "small", `Seat ${s.seat}: replace by a bot (the link stops working)`));
+      }
+    } else {
+      li.append(el("span", `${label}: bot ${s.bot}`, "muted"));
+      li.append(button("Seat a person here", () => send({ type: "host", do: "seat", seat: s.seat }), "small",
+        `Seat ${s.seat}: seat a person here (a new link)`));
+    }
+    list.append(li);
   }
-  box.append(seats);
+  if (links && t.spectators) list.append(invitation("Spectators", linkOf("watch", links.watch)));
+  box.append(list);
 }
 
 async function download(name) {
@@ -479,10 +685,36 @@ function renderFiles() {
   const row = el("div", null, "actions");
   row.append(button("Hand records", () => download("hands.jsonl"), "small"));
   if (t.seed !== null) row.append(button("Match save", () => download("save.yaml"), "small"));
-  if (!["twenty-eight"].includes(t.ruleset) && t.ruleset.endsWith(".yaml")) {
+  if (t.ruleset.endsWith(".yaml")) {
     row.append(button(`Rule file ${t.ruleset}`, () => download(t.ruleset), "small"));
   }
   box.append(row);
+}
+
+// --- the hand's end: what happened and why the score moved -------------------------------------------------
+function explain(s) {
+  const t = state.table;
+  const lines = [];
+  if (s.status === "annulled") return [`Annulled: ${s.annulled_because}; the same dealer deals again.`];
+  if (s.bidder !== null) {
+    const side = s.teams.findIndex((team) => team.includes(s.bidder));
+    const took = side >= 0 ? s.card_points[side] : null;
+    const what = s.special ? `${who(s.bidder)} played ${s.special}` : `${who(s.bidder)} bid ${s.bid}`;
+    let line = `${what}`;
+    if (!s.special && s.target !== null && took !== null) {
+      line += `: needed ${s.target} card points, took ${took}`;
+    }
+    line += s.made ? " — made." : " — failed.";
+    lines.push(line);
+    if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
+  } else {
+    lines.push("Nobody bid.");
+  }
+  const moved = t.teams.map((team, i) => [teamName(team), s.score_change[i], t.scores[i]]).filter(([, d]) => d !== 0);
+  if (moved.length) {
+    lines.push("So: " + moved.map(([n, d, now]) => `${n} ${d > 0 ? "+" : ""}${d} (now ${now})`).join(", ") + ".");
+  } else lines.push("Nobody scores this hand.");
+  return lines;
 }
 
 function renderSummary() {
@@ -497,16 +729,15 @@ function renderSummary() {
   const title = el("h2", `Hand ${s.number} is over`);
   title.id = "summary-title";
   dlg.append(title);
-  if (s.status === "annulled") dlg.append(el("p", `Annulled: ${s.annulled_because}; the same dealer deals again.`));
-  else {
-    if (s.bidder !== null) {
-      const what = s.special ? `${s.special} by ${who(s.bidder)}` : `${who(s.bidder)} bid ${s.bid}`;
-      dlg.append(el("p", `${what}: ${s.made ? "made" : "failed"}.`, "outcome"));
-    }
+  const why = el("div", null, "explain");
+  explain(s).forEach((line, i) => why.append(el("p", line, i === 0 ? "outcome" : "")));
+  dlg.append(why);
+  if (s.status !== "annulled") {
     dlg.append(el("p", "Trump: " + (s.trump ? suitWords(s.trump) : "none")));
     dlg.append(el("p", "Card points: " + s.teams.map((team, i) => `${teamName(team)} ${s.card_points[i]}`).join(" · ")));
   }
   dlg.append(el("p", "Score change: " + t.teams.map((team, i) => `${teamName(team)} ${s.score_change[i] > 0 ? "+" : ""}${s.score_change[i]}`).join(" · ")));
+  for (const e of s.events) dlg.append(el("p", e.text, "muted"));
   const hands = el("div", null, "summary-hands");
   for (const [seat, cards] of Object.entries(s.hands)) {
     const row = el("div", null, "summary-hand");
@@ -517,18 +748,19 @@ function renderSummary() {
     hands.append(row);
   }
   const dh = el("details");
-  dh.open = true;
   dh.append(el("summary", "Every hand, as dealt"), hands);
   dlg.append(dh);
   const tricks = el("details");
   tricks.append(el("summary", `The ${s.tricks.length} tricks`));
   s.tricks.forEach((tr, i) => {
-    const p = el("div", `${i + 1}: `, "summary-trick");
-    p.append(trickList(tr.cards, tr.winner));
+    const p = el("div", null, "summary-trick");
+    p.append(el("span", `${i + 1}: won by ${who(tr.winner)}`, "played-by"));
+    const cs = el("span", null, "cards small");
+    for (const [, c] of tr.cards) cs.append(cardFace(c));
+    p.append(cs);
     tricks.append(p);
   });
   dlg.append(tricks);
-  for (const e of s.events) dlg.append(el("p", e.text, "muted"));
   const me = mySeat();
   if (t.status === "playing") {
     const waiting = s.ready.includes(me);
@@ -542,6 +774,19 @@ function renderSummary() {
   }
   if (!dlg.open) dlg.showModal();
 }
+
+// --- the side panel (a drawer on a phone) ----------------------------------------------------------------
+function openSide(section) {
+  document.body.classList.add("side-open");
+  $("more").setAttribute("aria-expanded", "true");
+  if (section) $(section).scrollIntoView({ block: "start" });
+}
+function closeSide() {
+  document.body.classList.remove("side-open");
+  $("more").setAttribute("aria-expanded", "false");
+}
+$("more").addEventListener("click", () => (document.body.classList.contains("side-open") ? closeSide() : openSide()));
+$("close-side").addEventListener("click", closeSide);
 
 // --- typed input and chat ------------------------------------------------------------------------------
 $("typed").addEventListener("submit", (ev) => {
