@@ -268,7 +268,10 @@ def probe_scheduler(spec: str, timeout: float) -> None:
         raise ClusterError(f"--cluster {spec}: cannot reach the scheduler ({_reason(e)})") from None
     not_dask = f"--cluster {spec}: not a Dask scheduler:"
     with sock:
-        head = _receive(sock, 8, deadline, not_dask, f"it sent no greeting within {timeout:g} s")
+        head = _receive(sock, 8, deadline, not_dask, f"it sent no greeting within {timeout:g} s (a scheduler "
+                        "greets at once; its default port is 8786, its dashboard's 8787)")
+        if head.startswith(b"HTTP/"):
+            raise ClusterError(f"{not_dask} it answers as a web server does (a scheduler's default port is 8786)")
         (size,) = struct.unpack("=Q", head)
         if not 16 <= size <= MAX_GREETING:
             raise ClusterError(f"{not_dask} its first message announces {size:,} bytes (a scheduler's greeting is "
