@@ -18,6 +18,7 @@ handshake message, a few dozen bytes in Dask's framing: at most 64 KiB are accep
 say their version within B; while jobs run, the scheduler must answer within B whenever a result is a second late,
 and must not be without a worker for more than B. Anything else (a silent peer, a huge or garbled frame, an HTTP
 server, the scheduler gone, the last worker gone, workers dying on a job) is one line (`ClusterError`, exit 2).
+This guards against a wrong address, not a hostile scheduler: Dask's protocol unpickles what a scheduler sends.
 
 Workers never outlive the command: worker processes ignore Ctrl-C (the parent stops them), die with the parent
 if it is killed (Linux: PR_SET_PDEATHSIG; a Dask worker watches a pipe to its parent), and SIGTERM or SIGHUP
@@ -267,7 +268,10 @@ def probe_scheduler(spec: str, timeout: float) -> None:
         raise ClusterError(f"--cluster {spec}: cannot reach the scheduler ({_reason(e)})") from None
     not_dask = f"--cluster {spec}: not a Dask scheduler:"
     with sock:
-        head = _receive(sock, 8, deadline, not_dask, f"it sent no greeting within {timeout:g} s")
+        head = _receive(sock, 8, deadline, not_dask, f"it sent no greeting within {timeout:g} s (a scheduler "
+                        "greets at once; its default port is 8786, its dashboard's 8787)")
+        if head.startswith(b"HTTP/"):
+            raise ClusterError(f"{not_dask} it answers as a web server does (a scheduler's default port is 8786)")
         (size,) = struct.unpack("=Q", head)
         if not 16 <= size <= MAX_GREETING:
             raise ClusterError(f"{not_dask} its first message announces {size:,} bytes (a scheduler's greeting is "

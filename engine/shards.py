@@ -163,11 +163,12 @@ def _header(data: object) -> dict[str, Any]:
     for b in bots:
         _text(b, "bots", MAX_TEXT)
     _int(data["seed"], "seed")
-    _int(data["seatings_per_deal"], "seatings_per_deal", 1, MAX_SEATINGS)
+    _int(data["seatings_per_deal"], "seatings_per_deal (two per team at most, of at most "
+         f"{MAX_PLAYERS} players)", 1, MAX_SEATINGS)
     deals = data["deals"]
     if not isinstance(deals, list) or len(deals) != 2:
         raise _Bad("the header's deals are [first, end]")
-    a, b = _int(deals[0], "deals", 0, MAX_DEALS), _int(deals[1], "deals", 0, MAX_DEALS)
+    a, b = _int(deals[0], "the header's deals", 0, MAX_DEALS), _int(deals[1], "the header's deals", 0, MAX_DEALS)
     if b < a:
         raise _Bad("the header's deals end before they start")
     return data

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.bots.base import Bot, check_bot_spec
-from engine.errors import UnreadableError
+from engine.errors import RecordError, UnreadableError
 from engine.executor import Executor, InlineExecutor, chunks, make_executor
 from engine.play.actions import Action
 from engine.play.base import PLAY
@@ -306,8 +306,9 @@ def _simulate_on(ex: Executor, game: Game, hands: int, seed: int, bots: tuple[st
 
 def merge_records(paths: Iterable[Path]) -> SimStats:
     """The statistics of the hands in files of hand records that `simulate --out` wrote (each replayed), exactly
-    as one run over those hands gives them. A hand number in two records, records of different rules, a record
-    that does not replay, or one that stops before its hand is over, is refused."""
+    as one run over those hands gives them. A hand number in two records, records of different rules, or a record
+    that does not replay is refused (UnreadableError); a record that stops before its hand is over too
+    (RecordError: the record is whole but its hand is not)."""
     from engine.record import deal_for, game_for, iter_records, replay
     from engine.text import escaped
 
@@ -338,8 +339,8 @@ def merge_records(paths: Iterable[Path]) -> SimStats:
             if rp.error is not None:
                 raise UnreadableError(where, f"action {rp.error['index']} does not replay: {rp.error['message']}")
             if rp.state.to_act >= 0:
-                raise UnreadableError(where, f"the record stops before the hand is over (after {len(rec.actions)} "
-                                      "actions): merge counts whole hands only, as `simulate --out` writes them")
+                raise RecordError(f"{where}: the record stops before the hand is over (after {len(rec.actions)} "
+                                  "actions): merge counts whole hands only, as `simulate --out` writes them")
             assert stats is not None
             stats.add(rp.state)
             watch = watches.get(key) or watches.setdefault(key, MechanismWatch(game))

@@ -133,6 +133,9 @@ def _run_cli(args: list[str]) -> object:
 
 
 # --- a real cluster broken mid-run ------------------------------------------------------------------------------
+LIVE_BOUND = 3.0     # a real scheduler on a busy machine must answer within this: not too tight
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -168,7 +171,7 @@ def cluster() -> Iterator[tuple[str, subprocess.Popen[bytes], subprocess.Popen[b
         deadline = time.monotonic() + 30
         while True:
             try:
-                DaskExecutor(address, timeout=BOUND).close()
+                DaskExecutor(address, timeout=LIVE_BOUND).close()
                 break
             except ClusterError as e:
                 assert time.monotonic() < deadline, f"the scheduler and its worker never came up: {e}"
@@ -185,14 +188,14 @@ def test_the_only_worker_killed_mid_run_is_one_line(
     from engine.executor import DaskExecutor
 
     address, _, worker = cluster
-    with DaskExecutor(address, timeout=BOUND) as ex:
+    with DaskExecutor(address, timeout=LIVE_BOUND) as ex:
         results = ex.map(time.sleep, [0.2] + [30] * 3)
         assert next(results) is None            # the cluster works
         _kill(worker)                            # ... and loses its only worker while a job runs
         t0 = time.monotonic()
-        err = _within(3 * BOUND + 10, lambda: list(results))
+        err = _within(3 * LIVE_BOUND + 10, lambda: list(results))
         assert isinstance(err, ClusterError) and "no worker" in str(err), repr(err)
-        assert time.monotonic() - t0 < 3 * BOUND + 5
+        assert time.monotonic() - t0 < 3 * LIVE_BOUND + 5
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="Linux")
@@ -200,7 +203,7 @@ def test_the_scheduler_killed_mid_run_is_one_line(
         cluster: tuple[str, subprocess.Popen[bytes], subprocess.Popen[bytes]]) -> None:
     """The command's jobs run on the worker when the scheduler is killed: one line, exit 2 (no Dask traceback)."""
     address, scheduler, worker = cluster
-    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": f"{BOUND}s"}
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": f"{LIVE_BOUND}s"}
     command = subprocess.Popen([sys.executable, "-c", "from engine.cli.app import main; main()", "tournament",
                                 "--bots", "search,pimc", "--hands", "400", "--cluster", address],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True)
@@ -212,10 +215,10 @@ def test_the_scheduler_killed_mid_run_is_one_line(
             time.sleep(0.1)
         _kill(scheduler)
         t0 = time.monotonic()
-        code = command.wait(3 * BOUND + 10)
+        code = command.wait(3 * LIVE_BOUND + 10)
         err = command.stderr.read().decode() if command.stderr else ""
         assert code == 2 and err.count("\n") == 1 and "lost the scheduler" in err, (code, err)
-        assert time.monotonic() - t0 < 3 * BOUND + 5
+        assert time.monotonic() - t0 < 3 * LIVE_BOUND + 5
     finally:
         if command.poll() is None:
             os.killpg(command.pid, signal.SIGKILL)

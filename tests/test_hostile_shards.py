@@ -102,4 +102,5 @@ def test_simulate_merge_refuses_a_record_cut_in_its_actions(tmp_path: Path, monk
     cut["actions"] = cut["actions"][:len(cut["actions"]) // 2]
     Path("t.jsonl").write_text(lines[0] + "\n" + json.dumps(cut) + "\n")
     res = runner.invoke(app, ["simulate", "merge", "t.jsonl", "--json"])
-    _refused(res, "t.jsonl:2", "before the hand is over")
+    assert res.exit_code == 1 and res.stderr.count("\n") == 1, res.output    # a record problem
+    assert res.stderr.startswith("t.jsonl:2") and "before the hand is over" in res.stderr, res.stderr

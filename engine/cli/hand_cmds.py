@@ -14,7 +14,7 @@ import typer
 from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, bot_names, fail, load_game_or_exit, open_new_file
 from engine.cli.render import render_deal, render_replay
 from engine.cli.runs import CLUSTER_HELP, WORKERS_HELP, check_cluster, count_or_range, progress_bar
-from engine.errors import ClusterError, RulesetError, UnreadableError
+from engine.errors import ClusterError, RecordError, RulesetError, UnreadableError
 from engine.play.game import Game
 from engine.record import HandRecord, game_for, iter_records, record_of, replay, report, ruleset_reference
 from engine.rules.load import locate
@@ -201,14 +201,15 @@ def simulate_merge_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
 ) -> None:
     """Rebuild the statistics of a simulation from the hand records its pieces wrote (each record is replayed):
-    the same statistics one run over those hands prints."""
+    the same statistics one run over those hands prints. Exit 1 for a record whose hand stops short or a rule file
+    problem, 2 for a file that cannot be read."""
     from engine.sim import merge_records
 
     try:
         stats = merge_records(files)
     except UnreadableError as e:
         fail(str(e), UNREADABLE)
-    except RulesetError as e:
+    except (RulesetError, RecordError) as e:
         fail(str(e), INVALID)
     _print_stats(stats.to_dict(), as_json)
 
