@@ -705,7 +705,7 @@ function explain(s) {
       line += `: needed ${s.target} card points, took ${took}`;
     }
     line += s.made ? " — made." : " — failed.";
-    lines.push(line);
+    lines.push(line[0].toUpperCase() + line.slice(1));
     if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
   } else {
     lines.push("Nobody bid.");
