@@ -341,7 +341,7 @@ def test_two_phones_and_two_desktops_play_a_match_to_its_end_by_tapping(browser:
             size = "phone" if page.viewport_size["width"] < 500 else "desktop"
             _hand_on_screen(page)
             before_tap = table.version
-            moment = "auction" if phase == "auction" else "mid-trick" if phase == "play" and state.trick_cards \
+            moment = "auction" if phase == "auction" and step >= 2 else "mid-trick" if phase == "play" and state.trick_cards \
                 else ""
             if moment and f"{size}-{moment}" not in shots:
                 shots.add(f"{size}-{moment}")

@@ -625,6 +625,9 @@ function renderHost() {
   box.hidden = false;
   box.replaceChildren(el("h2", "Host"));
   const t = state.table;
+  // before the match the invitations come first; during it, the auction and the announcements
+  const anchor = t.status === "waiting" ? $("announce-box") : $("typed-box");
+  if (box.nextElementSibling !== anchor) anchor.before(box);
   const row = el("div", null, "actions");
   if (t.status === "playing" || t.status === "waiting") {
     row.append(button("Stop the match (reveal the seed)", () => {
