@@ -197,7 +197,7 @@ function renderSeats() {
   const playing = state.table.status === "playing";
   const compact = $("felt").clientWidth < 500 && state.table.players > 4;   // six round a phone's table
   for (const s of state.table.seats) {
-    const li = el("li", null, "seat-plate");
+    const li = el("li", null, "seat-plate" + (compact ? " compact" : ""));
     place(li, s.seat, $("felt").clientWidth < 500 ? 35 : 38, 39);
     const toAct = v && v.to_act === s.seat && v.status === "in_progress";
     if (toAct) li.classList.add("to-act");
@@ -208,10 +208,10 @@ function renderSeats() {
     const bits = [];
     if (s.kind === "bot") bits.push(`bot ${s.bot}`);
     else if (s.away) bits.push("away: a bot plays");
-    else if (!s.connected) bits.push("not here");
+    else if (!s.connected && !counting) bits.push("not here");
     if (v && v.dealer === s.seat) bits.push("dealer");
     const note = el("span", bits.join(" · "), "seat-note");
-    if (counting) {   // how long before a bot plays for a person who has gone
+    if (counting) {   // how long before a bot plays for a person who has gone ("bot in 0:40")
       const c = el("span", "", "countdown");
       c.dataset.deadline = String(receivedAt + s.grace_left * 1000);
       note.append(bits.length ? " · " : "", c);
