@@ -5,6 +5,10 @@ latency percentiles, the messages and hands per second, and the server's memory 
 
     python3 benchmarks/web_load.py                      # 50 tables of four heuristic bots, 20 clients, 60 s
     python3 benchmarks/web_load.py --tables 10 --clients 5 --seconds 20 --json
+    python3 benchmarks/web_load.py --tables 10 --clients 5 --seconds 20 --uploads 4   # and 1 MB uploads meanwhile
+
+With --uploads N, N house rules of about 1 MB each (a valid head and 100,000 values: the reader's bound) are sent
+to /api/validate, two at a time, while the tables play: the pings show whether the tables wait for them.
 
 Needs the web extra (pip install '.[web]'). Stops by itself: after --seconds, or when every table's match is over."""
 
@@ -19,7 +23,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -50,6 +56,32 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(req, timeout=30) as r:
         data: dict[str, Any] = json.load(r)
     return data
+
+
+def big_upload() -> dict[str, Any]:
+    """About 1 MB of house rule: a valid head, then more values than the reader allows (it reads them all first)."""
+    head = "schema_version: 1\nname: big\nextends: twenty-eight\ndescription: a big one\nx_notes:\n"
+    line = "  - {a: 1, b: [1, 2]}\n"
+    return {"files": {"big.yaml": head + line * ((1_000_000 - len(head)) // len(line))}, "main": "big.yaml"}
+
+
+def uploader(base: str, count: int, done: list[float]) -> None:
+    """Send `count` big uploads, two at a time; the seconds each took go to `done` (a refusal as busy counts)."""
+    body = big_upload()
+
+    def one() -> None:
+        start = time.perf_counter()
+        try:
+            post(base, "/api/validate", body)
+        except urllib.error.HTTPError:
+            pass    # 422: the rule file's problems, or 503: busy
+        done.append(time.perf_counter() - start)
+    for k in range(0, count, 2):
+        pair = [threading.Thread(target=one) for _ in range(min(2, count - k))]
+        for t in pair:
+            t.start()
+        for t in pair:
+            t.join()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -131,7 +163,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         clients = [watcher(f"ws://127.0.0.1:{port}/ws/{m['table']}", m["watch"], deadline, rtts, counts, over,
                            m["table"]) for m in made[:args.clients]]
+        uploads: list[float] = []
+        sender = threading.Thread(target=uploader, args=(base, args.uploads, uploads), daemon=True)
+        sender.start()
         await asyncio.gather(sample(), *clients)
+        sender.join(timeout=max(0.0, deadline + 60 - time.monotonic()))
         elapsed = time.monotonic() - start
         peak = max(memory) if memory else rss_mib(server.pid)
         hands = _hands_played(folder / "load.db")
@@ -148,6 +184,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "states_received": counts["states"], "states_per_second": round(counts["states"] / elapsed, 1),
         "mean_state_bytes": round(counts["bytes"] / max(1, counts["states"])),
         "server_rss_mib": {"idle": round(idle, 1), "peak": round(peak, 1)},
+        "uploads": len(uploads), "upload_seconds_max": round(max(uploads), 2) if uploads else None,
         "cpu_count": os.cpu_count(),
     }
 
@@ -170,10 +207,12 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=20, help="hands per table's match at most")
     ap.add_argument("--bot", default="heuristic")
     ap.add_argument("--ruleset", default="twenty-eight")
+    ap.add_argument("--uploads", type=int, default=0, help="1 MB house rules sent meanwhile, two at a time")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    if not (1 <= args.tables <= 500 and 0 <= args.clients <= args.tables and 1 <= args.seconds <= 600):
-        ap.error("tables 1-500, clients 0-tables, seconds 1-600")
+    if not (1 <= args.tables <= 500 and 0 <= args.clients <= args.tables and 1 <= args.seconds <= 600
+            and 0 <= args.uploads <= 100):
+        ap.error("tables 1-500, clients 0-tables, seconds 1-600, uploads 0-100")
     res = asyncio.run(run(args))
     if args.json:
         print(json.dumps(res))
@@ -186,6 +225,9 @@ def main() -> None:
     print(f"ping round trip behind the traffic ({res['pings']} pings): p50 {p['p50']} ms, p90 {p['p90']} ms, "
           f"p99 {p['p99']} ms, max {p['max']} ms")
     print(f"server memory (RSS): {res['server_rss_mib']['idle']} MiB idle, {res['server_rss_mib']['peak']} MiB peak")
+    if res["uploads"]:
+        print(f"uploads of 1 MB sent meanwhile: {res['uploads']} (the longest answered in "
+              f"{res['upload_seconds_max']} s)")
 
 
 if __name__ == "__main__":

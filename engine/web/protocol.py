@@ -2,9 +2,11 @@
 
 Server to page: one `state` message per change, self-contained (a page that missed some, or reconnects, needs only
 the newest), numbered by the table's change count; `refused` (the engine's reason, to the one connection that
-asked); `error` (a message the server could not read). Each `state` is built for one audience - a seat, from that
-seat's `View` alone, or a spectator, from the public view - so nothing in it is another seat's card or a trump the
-audience may not know; every seat's cards appear only in the summary of a hand that has ended.
+asked); `error` (a message the server could not read; with `closed: true` the server then closes the page for
+good: its seat was given to someone else, or spectators were sent away); `links` (to the host's pages only: every
+seat's link token, None for a bot's seat, and the spectators'). Each `state` is built for one audience - a seat,
+from that seat's `View` alone, or a spectator, from the public view - so nothing in it is another seat's card or a
+trump the audience may not know; every seat's cards appear only in the summary of a hand that has ended.
 
 Page to server: `hello` (the token, and the last number seen), `act` (an action in notation without the seat:
 the seat is the token's), `next` (the summary was read), `chat`, `host` (host requests) and `ping`. Read strictly:

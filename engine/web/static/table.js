@@ -197,7 +197,7 @@ function renderSeats() {
   const playing = state.table.status === "playing";
   const compact = $("felt").clientWidth < 500 && state.table.players > 4;   // six round a phone's table
   for (const s of state.table.seats) {
-    const li = el("li", null, "seat-plate");
+    const li = el("li", null, "seat-plate" + (compact ? " compact" : ""));
     place(li, s.seat, $("felt").clientWidth < 500 ? 35 : 38, 39);
     const toAct = v && v.to_act === s.seat && v.status === "in_progress";
     if (toAct) li.classList.add("to-act");
@@ -208,10 +208,10 @@ function renderSeats() {
     const bits = [];
     if (s.kind === "bot") bits.push(`bot ${s.bot}`);
     else if (s.away) bits.push("away: a bot plays");
-    else if (!s.connected) bits.push("not here");
+    else if (!s.connected && !counting) bits.push("not here");
     if (v && v.dealer === s.seat) bits.push("dealer");
     const note = el("span", bits.join(" · "), "seat-note");
-    if (counting) {   // how long before a bot plays for a person who has gone
+    if (counting) {   // how long before a bot plays for a person who has gone ("bot in 0:40")
       const c = el("span", "", "countdown");
       c.dataset.deadline = String(receivedAt + s.grace_left * 1000);
       note.append(bits.length ? " · " : "", c);
@@ -625,6 +625,9 @@ function renderHost() {
   box.hidden = false;
   box.replaceChildren(el("h2", "Host"));
   const t = state.table;
+  // before the match the invitations come first; during it, the auction and the announcements
+  const anchor = t.status === "waiting" ? $("announce-box") : $("typed-box");
+  if (box.nextElementSibling !== anchor) anchor.before(box);
   const row = el("div", null, "actions");
   if (t.status === "playing" || t.status === "waiting") {
     row.append(button("Stop the match (reveal the seed)", () => {
@@ -705,7 +708,7 @@ function explain(s) {
       line += `: needed ${s.target} card points, took ${took}`;
     }
     line += s.made ? " — made." : " — failed.";
-    lines.push(line);
+    lines.push(line[0].toUpperCase() + line.slice(1));
     if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
   } else {
     lines.push("Nobody bid.");
