@@ -26,6 +26,7 @@ class Parsed:
     command: str | None = None
     problem: str | None = None
     needs_suit: tuple[Picker, int] | None = None   # a bid's number was typed; its suit is asked next
+    by_number: bool = False                        # the action was chosen by its choice number
 
 
 def usage(n_choices: int, pickers: Sequence[Picker] = ()) -> str:
@@ -93,7 +94,7 @@ def parse_input(text: str, seat: int, legal: Sequence[Action], layout: DeckLayou
     if t.isascii() and t.isdigit():
         k = int(t)
         if 1 <= k <= len(legal):
-            return Parsed(action=legal[k - 1])
+            return Parsed(action=legal[k - 1], by_number=True)
         hint = "".join(f", or type a {p.verb} from {p.values[0]} to {p.values[-1]}" for p in pickers)
         return Parsed(problem=f"there is no choice {k}: choose 1 to {len(legal)}{hint}")
     verbs = {v.lower() for v in (*VERBS, *extra_verbs)}

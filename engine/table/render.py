@@ -209,15 +209,18 @@ def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab:
                                                                                      strict=True)))
 
 
-def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker] = ()) -> Text:
-    """The numbered choices, then how to type a number for a bid or raise ("or type a bid: 28 to 56, then a
-    suit")."""
+def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker] = (),
+                 risky: Sequence[str] = ()) -> Text:
+    """The numbered choices (a risky one marked: its number asks for a confirmation), then how to type a number
+    for a bid or raise ("or type a bid: 28 to 56, then a suit")."""
     out = Text("choose: ")
     for i, action in enumerate(legal, 1):
         if i > 1:
             out.append("  ")
         out.append(f"{i}) ", style="dim")
         out.append_text(lab.action(action))
+        if action.notation in risky and len(legal) > 1:
+            out.append(" [asks to confirm]", style="dim")
     for p in pickers:
         out.append(f"   or type a {p.verb}: {span(p.values)}")
         if p.suits:
@@ -239,18 +242,20 @@ def suit_mark(letter: str, lab: Labels) -> str:
 
 
 def menu(decision: Decision, legal: Sequence[Action]) -> list[Action]:
-    """The numbered choices: every action but bids and raises, and of those only the lowest (so choice 1 is
-    always the engine's first legal action); the rest are typed as numbers."""
+    """The numbered choices: every action but bids and raises, and of those only the lowest (the rest are typed
+    as numbers), in the engine's order except that risky actions (a claim, a call, a concession, a doubling
+    step: `decision.risky`) come last, so that choice 1 is never one while anything else is allowed."""
     picked = {p.verb for p in decision.pickers}
     out: list[Action] = []
+    last: list[Action] = []
     shown: set[str] = set()
     for action in legal:
         if action.verb in picked:
             if action.verb in shown:
                 continue
             shown.add(action.verb)
-        out.append(action)
-    return out
+        (last if action.notation in decision.risky else out).append(action)
+    return out + last
 
 
 def exposed_lines(view: View, lab: Labels) -> list[Text]:
@@ -297,7 +302,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if view.legal:
         if decision is not None:
             lines.append(Text(f"-- {decision.heading} --", style="bold"))
-            lines.append(choices_text(menu(decision, view.legal), lab, decision.pickers))
+            lines.append(choices_text(menu(decision, view.legal), lab, decision.pickers, decision.risky))
         else:
             lines.append(choices_text(view.legal, lab))
     return lines

@@ -390,12 +390,27 @@ class Session:
             if p.command == HELP or p.action is None:
                 self.out(p.problem or usage(len(choices), pickers))
                 continue
+            if p.by_number and asked is not None and p.action.notation in asked.risky and len(choices) > 1 \
+                    and not self._confirmed(p.action):
+                continue
             try:
                 state.apply(p.action)
             except IllegalActionError as e:
                 self.out(guarded(e.reason, state, view, p.action.notation))
                 continue
             return
+
+    def _confirmed(self, action: Action) -> bool:
+        """A risky action chosen by its number (a claim, a call, a concession, a doubling step) is taken only
+        when the player confirms it, once: 'y' or 'yes'; anything else goes back to the choices."""
+        said = self.labels.action(action).plain
+        answer = self.read_line(f"{said}: are you sure? type y to confirm, anything else to choose again > ")
+        if answer.strip().lower() in ("y", "yes"):
+            return True
+        if answer.strip().lower() in ("q", "quit", "exit", "save"):
+            raise StopPlay
+        self.out(f"not taken: {said}")
+        return False
 
     def _ask_suit(self, typed: Parsed) -> Parsed:
         """A bid's number was typed where bids name a suit: ask for the suit (a number from the list or the suit)."""
