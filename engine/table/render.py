@@ -118,9 +118,21 @@ def joined(items: Sequence[Text], sep: str = " · ") -> Text:
     return out
 
 
-def auction_line(view: View, lab: Labels) -> Text:
-    """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...)."""
-    items = [history_item(a, lab) for a in view.history if a.verb not in ("play", "call", "show")]
+def auction_line(view: View, lab: Labels, stages: Sequence[str] = ()) -> Text:
+    """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...); given the
+    stage of each history entry (`stages`), each stage after the first auction is named where it starts
+    ("raise round: you: pass · ..."), so a pass says which round it ended."""
+    items: list[Text] = []
+    current = "auction"
+    for i, a in enumerate(view.history):
+        if a.verb in ("play", "call", "show"):
+            continue
+        stage = stages[i] if i < len(stages) else current
+        item = history_item(a, lab)
+        if stage != current and stage != "play":
+            item = Text(f"{stage}: ", style="bold").append_text(item)
+            current = stage
+        items.append(item)
     return Text("auction: ").append_text(joined(items) if items else Text("nobody has spoken yet"))
 
 
@@ -272,10 +284,11 @@ def exposed_lines(view: View, lab: Labels) -> list[Text]:
 
 def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]],
            open_trump: bool = False, decision: Decision | None = None, winning: int | None = None,
-           new: frozenset[str] | set[str] = frozenset()) -> list[Text]:
+           new: frozenset[str] | set[str] = frozenset(), stages: Sequence[str] = ()) -> list[Text]:
     """Everything the seat may know, top to bottom, ending with the decision's heading and the choices
     (`open_trump`: the rule file plays with the trump face up, so there is no exposure to report; `winning`:
-    whose card is winning the trick so far; `new`: cards just dealt)."""
+    whose card is winning the trick so far; `new`: cards just dealt; `stages`: the stage of each history entry,
+    engine.table.cues.stages)."""
     lines = [
         Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
              f"({lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))}) ==", style="bold"),
@@ -284,7 +297,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if lab.players:
         lines.append(Text("at the table: " + " · ".join(lab.who(s) for s in range(view.players) if s != lab.seat)))
     lines += [
-        auction_line(view, lab),
+        auction_line(view, lab, stages),
         contract_line(view, lab),
         trump_line(view, lab, open_trump),
     ]

@@ -26,7 +26,7 @@ from engine.play.match import HandOutcome, Match, annulled_dealer_words
 from engine.play.state import State
 from engine.play.view import View, build_view
 from engine.record import record_of
-from engine.table.cues import new_cards, winning_seat
+from engine.table.cues import new_cards, stages, winning_seat
 from engine.table.decisions import decision
 from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
@@ -370,7 +370,7 @@ class Session:
         rules = self.game.rules
         asked = decision(view.phase, view.legal, self.game.doubling_names)
         for line in screen(view, self.labels, hand_no, rules.table.teams, not rules.trump.concealed, asked,
-                           winning_seat(state, seat), new_cards(state, seat)):
+                           winning_seat(state, seat), new_cards(state, seat), stages(state)):
             self.out(line)
         legal = state.legal_actions()
         choices = menu(asked, legal) if asked is not None else list(legal)
