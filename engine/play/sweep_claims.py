@@ -127,40 +127,57 @@ def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
 
 def grade_claims(st: StateData, gp: list[int]) -> list[int]:
     """The hand's game points after its claims (`gp`: as the contract scored them)."""
+    grade = claim_grade(st, gp)
+    if grade is None or grade[2] is None:
+        return gp
+    team, _, value = grade
+    return _exchange(st, gp, team, value)
+
+
+def claim_grade(st: StateData, gp: list[int]) -> tuple[int, str, int | None] | None:
+    """How a finished hand's claims of the remaining tricks were graded: (hand team, grade, its result for the
+    side, or None where the hand scores as usual), or None when no claim is graded. Grades: "on time", "on time
+    too late for a bonus" (None), "early", "late", "never made" (a due claim not made), "failed" (the side lost a
+    trick after claiming). `gp` is the hand's score before the claims (the result when the reward adds)."""
     found = [c for c in st.game.rules.claims if c.remaining]
     if not found or st.special is not None:
-        return gp
+        return None
     rules: ClaimRules = found[0]
     sweeper = _sweeper(st)
     by_team = {st.hand_team_of[c // SEAT_FACTOR]: c for c in st.claims}
+    usual: tuple[int, str, int | None] | None = None
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
         claim = by_team.get(sweeper)
-        value = _graded(st, rules, sweeper, claim, gp)
-        if value is not None:
-            return _exchange(st, gp, sweeper, value)
+        graded = _graded(st, rules, sweeper, claim, gp)
+        if graded is not None:
+            if graded[1] is not None:
+                return sweeper, graded[0], graded[1]
+            usual = sweeper, graded[0], None
     for team in by_team:
         if team != sweeper:
-            return _exchange(st, gp, team, rules.failed)
-    return gp
+            return team, "failed", rules.failed
+    return usual
 
 
-def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: list[int]) -> int | None:
-    """The side's result for a sweep with its claim (None: the hand scores as usual)."""
+def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None,
+            gp: list[int]) -> tuple[str, int | None] | None:
+    """(grade, the side's result, None: the hand scores as usual) for a sweep with its claim; None when a sweep
+    without a claim owed none."""
     if claim is None:
         proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
-        return rules.wrong_but_won if any(ok for _, ok in proofs) else None
+        return ("never made", rules.wrong_but_won) if any(ok for _, ok in proofs) else None
     at = claim % SEAT_FACTOR
     if rules.provable:
         if not _provable_at(st, claim):
-            return rules.wrong_but_won          # early
+            return "early", rules.wrong_but_won
         if rules.first_moment:
             earlier = _turn_proofs(st, team, at - 1) if at > 0 else []
             if any(ok for played, ok in earlier if played < at):
-                return rules.wrong_but_won      # late
+                return "late", rules.wrong_but_won
     trick = at // st.trick_size + 1
     if rules.on_time_before_trick and trick >= rules.on_time_before_trick:
-        return None
-    return rules.made if not rules.adds else gp[team] + rules.made
+        return "on time too late for a bonus", None
+    return "on time", rules.made if not rules.adds else gp[team] + rules.made
 
 
 def _provable_at(st: StateData, claim: int) -> bool:

@@ -141,6 +141,10 @@ def contract_line(view: View, lab: Labels) -> Text:
         return Text("contract: none yet")
     if view.special:
         what = f"{view.special} by {lab.who(view.bidder)}"
+    elif view.game.rules.scoring.counted_by_opponents:
+        others = next((t for t in view.teams if view.bidder not in t), [])
+        whose = "your side" if lab.seat in others else lab.team(others) if others else "the other side"
+        what = f"{lab.who(view.bidder)} bid {view.bid}: {whose} needs {view.target} card point{'s' if view.target != 1 else ''} to beat it"
     else:
         what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
     if view.multiplier != 1:
@@ -323,8 +327,9 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
 
 def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: str,
                  change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False,
-                 next_dealer: str = "the same dealer deals again") -> list[Text]:
-    """A finished hand as the seat saw it: contract, every trick, card points, the outcome and the score change."""
+                 next_dealer: str = "the same dealer deals again", reason: str | None = None) -> list[Text]:
+    """A finished hand as the seat saw it: contract, every trick, card points, the outcome (`reason`: why it
+    scored what it did, engine.table.outcome) and the score change."""
     lines = [contract_line(view, lab), trump_line(view, lab, open_trump)]
     lines += [Text("  ").append_text(done_trick_line(view, t, lab, i)) for i, t in enumerate(view.tricks, 1)]
     if view.status == "annulled":
@@ -332,7 +337,9 @@ def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: s
     else:
         pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
         lines.append(Text(f"card points: {pts}"))
-        if made is not None and view.bidder is not None:
+        if reason is not None:
+            lines.append(Text(f"why: {reason}"))
+        elif made is not None and view.bidder is not None:
             lines.append(Text(f"{lab.who(view.bidder)} {'made' if made else 'failed'} the contract"))
     lines.append(Text("score change: " + " · ".join(f"{lab.team(t)} {p:+d}" for t, p in zip(match_teams, change,
                                                                                            strict=True))))

@@ -30,6 +30,7 @@ from engine.table.cues import new_cards, stages, winning_seat
 from engine.table.decisions import decision
 from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
+from engine.table.outcome import score_reason
 from engine.table.prompt import EXPLAIN, HELP, QUIT, Parsed, parse_input, parse_suit, usage
 from engine.table.render import Labels, hand_summary, menu, safe, score_line, screen, suit_mark
 from engine.table.save import MatchSave, SaveLock, hand_yaml, remove_stale_temps, write_atomic
@@ -432,7 +433,8 @@ class Session:
         self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
         rules = self.game.rules
         for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, rules.table.teams,
-                                 not rules.trump.concealed, annulled_dealer_words(self.game, state.annul_code)):
+                                 not rules.trump.concealed, annulled_dealer_words(self.game, state.annul_code),
+                                 score_reason(state, lab)):
             self.out(line)
         for line in events(view, lab, self.game.doubling_names):
             self.out(Text("  ").append_text(line))
