@@ -128,10 +128,10 @@ def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
 def grade_claims(st: StateData, gp: list[int]) -> list[int]:
     """The hand's game points after its claims (`gp`: as the contract scored them)."""
     grade = claim_grade(st, gp)
-    if grade is None or grade[2] is None:
+    if grade is None:
         return gp
     team, _, value = grade
-    return _exchange(st, gp, team, value)
+    return gp if value is None else _exchange(st, gp, team, value)
 
 
 def claim_grade(st: StateData, gp: list[int]) -> tuple[int, str, int | None] | None:

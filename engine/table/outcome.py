@@ -101,7 +101,8 @@ def score_reason(state: State, lab: Labels) -> str | None:
             name = next(c.name for c in r.claims if c.remaining)
             said = f"{name} by {side_name(state, team, lab)}: {_GRADES.get(kind, kind)}"
             parts.append(said if result is None else f"{said}, {result:+d} in place of the contract's result")
-    for c in r.captures:
-        if c.game_points:
-            parts.append(f"{c.amount:+d} for {'the last trick' if c.all_of_rank < 0 else 'capturing a whole rank'}")
+    for bonus in r.captures:
+        if bonus.game_points:
+            what = "the last trick" if bonus.all_of_rank < 0 else "capturing a whole rank"
+            parts.append(f"{bonus.amount:+d} for {what}")
     return "; ".join(parts)

@@ -142,9 +142,10 @@ def contract_line(view: View, lab: Labels) -> Text:
     if view.special:
         what = f"{view.special} by {lab.who(view.bidder)}"
     elif view.game.rules.scoring.counted_by_opponents:
-        others = next((t for t in view.teams if view.bidder not in t), [])
+        others: Sequence[int] = next((t for t in view.teams if view.bidder not in t), [])
         whose = "your side" if lab.seat in others else lab.team(others) if others else "the other side"
-        what = f"{lab.who(view.bidder)} bid {view.bid}: {whose} needs {view.target} card point{'s' if view.target != 1 else ''} to beat it"
+        plural = "s" if view.target != 1 else ""
+        what = f"{lab.who(view.bidder)} bid {view.bid}: {whose} needs {view.target} card point{plural} to beat it"
     else:
         what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
     if view.multiplier != 1:

@@ -389,7 +389,7 @@ class Session:
             if p.command == QUIT:
                 raise StopPlay
             if p.command == HELP or p.action is None:
-                self.out(p.problem or usage(len(choices), pickers))
+                self.out(p.problem or usage(len(choices), pickers, choices))
                 continue
             if p.by_number and asked is not None and p.action.notation in asked.risky and len(choices) > 1 \
                     and not self._confirmed(p.action):
