@@ -164,3 +164,30 @@ def test_a_hand_of_304_pressing_1_at_every_prompt_in_a_real_terminal(tmp_path: P
     game = load_game("three-hundred-and-four")
     mine = [Action.parse(a) for a in actions if a.startswith("0 ")]
     assert mine and not [a for a in mine if is_risky(a, game.doubling_names)]
+
+
+# ------------------------------------------------------------------------------------------ the first hour
+def test_the_catalog_lists_every_shipped_file_once_and_its_aliases_load() -> None:
+    from engine.rules.load import aliases, catalog, shipped_rulesets
+
+    files = [e.file for e in catalog()]
+    assert sorted(files) == sorted(shipped_rulesets()) and len(set(files)) == len(files)
+    assert {a: aliases()[a] for a in ("28", "29", "56", "304", "40")} == {
+        "28": "twenty-eight", "29": "twenty-nine", "56": "fifty-six", "304": "three-hundred-and-four", "40": "forty"}
+    assert load_game("304").rules.name == "three-hundred-and-four" and load_game("304").ref == "three-hundred-and-four"
+
+
+def test_rulesets_are_grouped_by_family_base_games_first() -> None:
+    out = runner.invoke(app, ["rulesets"]).output
+    lines = out.splitlines()
+    assert lines[0].startswith("Twenty-Eight") and lines[1].split()[0] == "twenty-eight"
+    heads = [i for i, line in enumerate(lines) if line and not line.startswith(" ")]
+    assert [lines[i + 1].split()[0] for i in heads if i + 1 < len(lines) and lines[i + 1].startswith("  ")][:6] == [
+        "twenty-eight", "twenty-nine", "three-hundred-and-four", "thunee", "fifty-six", "forty"]
+    assert "Kerala players, this one" in next(line for line in lines if line.split()[:1] == ["twenty-eight-kerala"])
+    assert "(also -r 28)" in lines[1]
+
+
+def test_an_alias_plays_and_is_saved_by_the_file_name() -> None:
+    _play("-r", "28", "--seed", "1", "--max-hands", "1", "--save", "m.yaml", input="1\n" * 40)
+    assert yaml.safe_load(Path("m.yaml").read_text())["ruleset"] == "twenty-eight"
