@@ -12,9 +12,6 @@
 """
 
 
-def progress(message: str) -> None:
-    print(f"jacknine: {message}", file=sys.stderr, flush=True)
-
 import os
 import shutil
 import sys
@@ -25,6 +22,9 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
+
+def progress(message: str) -> None:
+    print(f"jacknine: {message}", file=sys.stderr, flush=True)
 HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "melds",
             "claims", "state", "playout")
 # engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, compiled too
