@@ -11,7 +11,6 @@
    install every extra you want in one command (`pip install '.[web]'`), as each install compiles again.
 """
 
-
 import os
 import shutil
 import sys
@@ -25,6 +24,8 @@ from setuptools.command.build_py import build_py
 
 def progress(message: str) -> None:
     print(f"jacknine: {message}", file=sys.stderr, flush=True)
+
+
 HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "melds",
             "claims", "state", "playout")
 # engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, compiled too
