@@ -191,3 +191,28 @@ def test_rulesets_are_grouped_by_family_base_games_first() -> None:
 def test_an_alias_plays_and_is_saved_by_the_file_name() -> None:
     _play("-r", "28", "--seed", "1", "--max-hands", "1", "--save", "m.yaml", input="1\n" * 40)
     assert yaml.safe_load(Path("m.yaml").read_text())["ruleset"] == "twenty-eight"
+
+
+def test_an_inherited_pair_bound_that_no_longer_covers_changed_bids_is_refused_where_the_bids_changed() -> None:
+    Path("h.yaml").write_text("""schema_version: 1
+name: h
+extends: twenty-nine
+description: twenty-nine from 17
+auction:
+  bids: {min: 17, max: 29}
+scoring:
+  bands:
+    - {bids: [17, 29], made: 1, failed: -1}
+special:
+  pair:
+    bidding_team:
+      - {bids: [17, 29], adjust: -4}
+""")
+    r = runner.invoke(app, ["validate", "h.yaml"])
+    assert r.exit_code == 1
+    assert ("h.yaml:6:15: auction.bids.min: the target bounds 16-28 do not cover the bids 17-29: a pair would move a "
+            "target past its bid; special.pair.target_bounds is inherited from shipped twenty-nine.yaml:64: also set "
+            "special.pair.target_bounds for these bids ([17, 29], or null for the bid range)") in r.stderr
+    Path("h.yaml").write_text(Path("h.yaml").read_text() + "    target_bounds: [17, 29]\n")
+    assert runner.invoke(app, ["validate", "h.yaml"]).exit_code == 0
+    assert "The target stays within 17-29." in runner.invoke(app, ["show", "h.yaml"]).stdout
