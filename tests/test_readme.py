@@ -80,7 +80,8 @@ def test_the_readme_opens_with_play_tonight_and_stays_short() -> None:
 
 def test_the_first_command_sets_up_and_plays_a_shipped_game_the_second_runs_the_tests() -> None:
     cmds = _first_two()
-    assert cmds[0] == "python3 -m venv .venv && .venv/bin/pip install '.[web]' && .venv/bin/jacknine play -r twenty-eight"
+    assert cmds[0] == ("python3 -m venv .venv && .venv/bin/pip install '.[web]' && "
+                       ".venv/bin/jacknine play -r twenty-eight")
     assert cmds[1] == "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest"
 
 
