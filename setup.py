@@ -6,17 +6,25 @@
 2. Compile the hot path (engine/play/: ints, bitmasks, plain typed classes) to C with mypyc when a wheel is
    built, about twice as fast. The sources are the same Python files; if compiling is impossible for any reason
    the build falls back to the pure-Python package. Editable installs are never compiled (compiled modules would
-   shadow the sources being edited). JACKNINE_COMPILE=0 forces a pure-Python build.
+   shadow the sources being edited). JACKNINE_COMPILE=0 forces a pure-Python build. Each step says on standard
+   error what it does and how long it took (`pip install -v .` shows it; plain pip only shows "Building wheel"):
+   install every extra you want in one command (`pip install '.[web]'`), as each install compiles again.
 """
 
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+
+
+def progress(message: str) -> None:
+    print(f"jacknine: {message}", file=sys.stderr, flush=True)
+
 
 HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "melds",
             "claims", "state", "playout")
@@ -42,8 +50,14 @@ class OptionalBuildExt(build_ext):
     """Compile the extensions, or leave the pure-Python package whole if the C compiler fails."""
 
     def run(self) -> None:
+        if self.extensions:
+            progress(f"compiling {len(self.extensions)} extension(s) of the hot path to C (a minute or more on a "
+                     "small machine; JACKNINE_COMPILE=0 skips it)")
+        start = time.monotonic()
         try:
             super().run()
+            if self.extensions:
+                progress(f"compiled in {time.monotonic() - start:.0f} s")
         except Exception as e:  # noqa: BLE001 - any failure means: ship the pure-Python modules
             print(f"jacknine: compiling the hot path failed ({e}); installing the pure-Python engine",
                   file=sys.stderr)
@@ -69,7 +83,11 @@ def compiled_extensions() -> list:  # type: ignore[type-arg]
     try:
         from mypyc.build import mypycify
 
-        return mypycify(COMPILED, opt_level="3")
+        progress(f"type-checking and translating {len(COMPILED)} hot-path modules with mypyc (about a minute)")
+        start = time.monotonic()
+        built = mypycify(COMPILED, opt_level="3")
+        progress(f"translated in {time.monotonic() - start:.0f} s; the C compiler comes next")
+        return built
     except BaseException as e:  # noqa: BLE001 - mypy missing or the type check failing: stay pure Python
         print(f"jacknine: not compiling the hot path ({e!r}); installing the pure-Python engine", file=sys.stderr)
         return []

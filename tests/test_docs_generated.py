@@ -86,9 +86,10 @@ def test_hand_record_page_documents_every_verb() -> None:
 
 
 def test_readme_notation_table_names_every_verb() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("### Card and action notation")
-    missing = sorted(set(VERBS) - _verbs_in_table(readme[start:readme.index("\n## ", start)]))
+    readme = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")   # moved out of the README
+    start = readme.index("## Card and action notation")
+    end = readme.find("\n## ", start + 3)
+    missing = sorted(set(VERBS) - _verbs_in_table(readme[start:end if end > 0 else None]))
     assert not missing, f"README's notation table has no row for the verbs {missing}"
 
 

@@ -469,7 +469,7 @@ def test_write_all_reports_a_closed_pipe() -> None:
 
 
 def test_the_readme_states_the_limits_the_code_applies() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text(encoding="utf-8")
     section = readme[readme.index("### Outside bots"):readme.index("### OpenSpiel")]
     assert f"at most {MAX_ANSWER_BYTES // 1024} KiB, JSON nested at most {MAX_DEPTH} deep" in section
     assert {3: "up to three times"}[MAX_RESTARTS] in section

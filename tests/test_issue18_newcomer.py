@@ -237,7 +237,7 @@ def test_tilde_in_a_saves_ruleset_means_home_as_in_records(tmp_path: Path) -> No
 def test_the_api_docs_say_a_state_is_not_thread_safe() -> None:
     from engine.play.state import State
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
     assert "A `State` is not safe to share between threads" in readme
     assert "Not thread-safe" in (State.__doc__ or "")
 

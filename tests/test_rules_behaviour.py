@@ -257,7 +257,7 @@ CHANGES: dict[str, Change] = {
     "special.pair.needs_trump_exposed": ("twenty-nine", {"special": {"pair": {"needs_trump_exposed": False}}}),
     "special.pair.needs_won_trick": ("twenty-nine", {"special": {"pair": {"needs_won_trick": False}}}),
     "special.pair.right_after_winning": ("twenty-nine", {"special": {"pair": {"right_after_winning": True}}}),
-    "special.pair.target_bounds": ("twenty-nine", {"special": {"pair": {"target_bounds": [18, 26]}}}),
+    "special.pair.target_bounds": ("twenty-nine", {"special": {"pair": {"target_bounds": [12, 28]}}}),
     "special.contracts[].name": ("thani", {"special": {"contracts": [
         {"name": "adi", "who": "bidder", "partner": "plays", "trumps": "keep", "made": 4, "failed": -5}]}}),
     "special.contracts[].who": ("thani", {"special": {"contracts": [

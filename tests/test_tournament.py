@@ -86,7 +86,7 @@ def test_tournament_command_bad_bots(bots: str, message: str) -> None:
 
 
 def _bots_section() -> str:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
     start = readme.index("## Bots and tournaments\n")
     end = readme.find("\n## ", start + 3)
     return readme[start:end]

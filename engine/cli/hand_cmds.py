@@ -130,7 +130,8 @@ def simulate_cmd(
         "--hands", "-n", help="How many hands to play, or A:B for hands A to B-1 only (a shard of a bigger run, "
                               "see `simulate merge`).")] = "1000",
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed for deals and bots.")] = 0,
-    bots: Annotated[str, typer.Option("--bots", help="Bot name, or names per seat separated by commas.")] = "random",
+    bots: Annotated[str, typer.Option("--bots", help="Bot name, or names per seat separated by commas (the "
+                                                     "heuristic bot by default, as in compare).")] = "heuristic",
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help=WORKERS_HELP)] = 1,
     cluster: Annotated[str | None, typer.Option("--cluster", help=CLUSTER_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
@@ -183,7 +184,10 @@ def simulate_cmd(
                 sink.close()
         if bar is not None:
             bar.close()
-    _print_stats(stats.to_dict(), as_json)
+    data = stats.to_dict()
+    if not as_json:   # the JSON report stays what `simulate merge` rebuilds from the records
+        data["bots"] = list(specs)
+    _print_stats(data, as_json)
 
 
 class _SinkError(Exception):

@@ -20,6 +20,7 @@ from engine.errors import ArgumentError, RulesetError, UnreadableError
 from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.play.match import Match
+from engine.rules.load import canonical_name
 from engine.safefile import os_reason
 from engine.sim import play_out
 from engine.table.save import MAX_HANDS, MatchSave, SaveInUse, read_save
@@ -34,7 +35,7 @@ DEFAULT_BOTS = "heuristic"
 
 
 def play_cmd(
-    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped rule file name or path "
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped name (or 28, 304, ...) or path "
                                                 f"(default: {DEFAULT_RULESET}).", show_default=False)] = None,
     auto: Annotated[bool, typer.Option("--auto", help="Bots play every seat; the match is shown hand by hand.")]
     = False,
@@ -233,7 +234,7 @@ def _new(ruleset: str, seat: int, bots: str, seed: int, max_hands: int, save: Pa
     if not 0 <= seat < game.n:
         fail(f"--seat: {one_line(game.rules.name)} has seats 0..{game.n - 1}, not {seat}", UNREADABLE)
     path = _followed(save) if save is not None else _free_default()
-    config = TableConfig(_stored_ruleset(ruleset, path), seat, seed, bots, max_hands)
+    config = TableConfig(_stored_ruleset(canonical_name(ruleset), path), seat, seed, bots, max_hands)
     _check_target(path, config, resuming=False)
     session = _session(game, config, path, console, None, allow_programs=True)  # the user typed these bots
     _first_save(session)

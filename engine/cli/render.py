@@ -103,6 +103,12 @@ def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
 
 def render_stats(d: dict[str, Any]) -> str:
     lines = [f"{d['ruleset']}: {d['hands']} hands, {d['complete']} complete, {d['annulled']} annulled"]
+    bots = d.get("bots")
+    if isinstance(bots, list) and bots:
+        who = f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(
+            f"seat {i} {b}" for i, b in enumerate(bots))
+        lines.append(f"  played by bots: {who} (--bots to change; the figures are these bots' play, not the rule's "
+                     "alone)")
     if d["annulled_because"]:
         lines.append("  annulled because: " + ", ".join(f"{k} ({v})" for k, v in d["annulled_because"].items()))
     lines.append("  contracts by bid (made %):")

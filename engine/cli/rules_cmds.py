@@ -18,7 +18,7 @@ import typer
 
 from engine.errors import Problem, UnreadableError
 from engine.rules import explain
-from engine.rules.load import Report, check_ruleset, shipped_rulesets
+from engine.rules.load import CatalogEntry, Report, catalog, check_ruleset, shipped_rulesets
 from engine.rules.schema import schema_text
 from engine.text import escaped, one_line, shell_word
 
@@ -51,20 +51,31 @@ def _report_or_exit(ref: str) -> Report:
 
 
 def rulesets() -> None:
-    """List the shipped rule files: name, players, description."""
+    """List the shipped rule files by family, each base game first: name, players, what a player gets."""
     names = shipped_rulesets()
+    entries = [e for e in catalog() if e.file in names]
+    listed = {e.file for e in entries}
+    rest = [CatalogEntry(n, "Other shipped files", "", ()) for n in names if n not in listed]
+    shown_aliases = {e.file: e.aliases for e in entries}
     width = max(len(n) for n in names)
-    for name in names:
+    family = None
+    for e in [*entries, *rest]:
+        if e.family != family:
+            family = e.family
+            typer.echo(("" if family is entries[0].family else "\n") + one_line(family))
+        name = e.file
         try:
             report = check_ruleset(name)
-        except UnreadableError as e:
-            typer.echo(f"{name:<{width}}  (unreadable: {e.problem.message})")
+        except UnreadableError as err:
+            typer.echo(f"  {name:<{width}}  (unreadable: {err.problem.message})")
             continue
         rs = report.ruleset
         if rs is None or report.problems:
-            typer.echo(f"{name:<{width}}  (invalid: run `jacknine validate {name}`)")
+            typer.echo(f"  {name:<{width}}  (invalid: run `jacknine validate {name}`)")
             continue
-        typer.echo(f"{name:<{width}}  {rs.table.players}p  {one_line(rs.description)}")
+        also = f" (also -r {', '.join(shown_aliases[name])})" if shown_aliases.get(name) else ""
+        typer.echo(f"  {name:<{width}}  {rs.table.players}p  {one_line(e.line or rs.description)}{also}")
+    typer.echo("\nplay one: jacknine play -r NAME   ·   its rules: jacknine show NAME")
 
 
 def validate(

@@ -71,7 +71,7 @@ from engine.play.rules import (
 )
 from engine.rules import model as m
 from engine.rules.checks import bonus_points
-from engine.rules.load import load_ruleset, locate, shipped_rulesets
+from engine.rules.load import canonical_name, load_ruleset, locate, shipped_rulesets
 
 # Fields that describe a file or are shown to people but never change play.
 DISPLAY_ONLY: frozenset[str] = frozenset({
@@ -371,7 +371,7 @@ def load_game(ref: str | Path) -> Game:
     """Load a rule file (shipped name or path) and compile it. The game's `ref` is the shipped name, or the
     rule file's absolute path: records and saves name it so, never by the file's `name:` alone."""
     ruleset = load_ruleset(ref)
-    text = str(ref)
+    text = str(ref) if isinstance(ref, Path) else canonical_name(str(ref))
     if isinstance(ref, Path) or text not in shipped_rulesets():
         path = locate(ref)
         text = str(path.resolve()) if path is not None else text

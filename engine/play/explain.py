@@ -97,6 +97,9 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
             return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
         return "the first hand must open the bidding"
     if a.verb == "call":
+        if state.game.rules.play.blind_cut:
+            return ("there is no call for the trump in this game: a player who cannot follow suit while it is "
+                    "concealed plays a card face down")
         if ph != PLAY:
             return "there is no trump to call for now"
         if not state.concealed:
@@ -262,6 +265,9 @@ def _why_card(state: State, a: Action) -> str:
         return "you called for the trump and must play a trump"
     if state.concealed and p == state.folder and state.indicator >= 0 and card in ids \
             and any(c == state.indicator for c in ids) and not state.hands[p] >> state.indicator & 1:
+        if g.rules.play.blind_cut:
+            return ("the folded card is played only to cut a suit led by another that you cannot follow, or as "
+                    "your last card")
         return "the indicator is face down: expose it by calling before you play it"
     trick = state.trick_cards
     if not trick:
@@ -272,6 +278,9 @@ def _why_card(state: State, a: Action) -> str:
     if state.hands[p] & g.suit_masks[led]:
         return f"you must follow {_suit_name(state, led)}"
     if state.concealed and p == state.folder and g.suit_of[card] == state.trump:
+        if g.rules.play.blind_cut:
+            return ("the bidder may not play a card of the concealed trump suit from hand: play another suit "
+                    "face down, or cut with the folded card")
         return ("the bidder may not play a card of the concealed trump suit from hand: discard another suit, "
                 "or call and play the indicator")
     if g.rank_of[card] in g.rules.play.no_discard_ranks and not state.led_suits >> g.suit_of[card] & 1:

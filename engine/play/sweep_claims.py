@@ -128,49 +128,68 @@ def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
 
 
 def grade_claims(st: StateData, gp: list[int]) -> list[int]:
-    """The hand's game points after its claims (`gp`: as the contract scored them)."""
+    """The hand's game points after its claims (`gp`: as the contract scored them). When both sides are at fault
+    (one claimed and lost a trick, the other swept without a due claim) each answers for its own fault and the
+    two results add."""
+    results = [_exchange(st, gp, team, value) for team, _, value in claim_grades(st, gp) if value is not None]
+    if not results:
+        return gp
+    return [sum(scores) for scores in zip(*results, strict=True)]
+
+
+# grades of a sweeping side that claimed wrongly (or not at all): its fault, answered for beside the other side's
+_AT_FAULT = ("early", "late", "never made")
+
+
+def claim_grades(st: StateData, gp: list[int]) -> list[tuple[int, str, int | None]]:
+    """How a finished hand's claims of the remaining tricks were graded: (hand team, grade, its result for the
+    side, or None where the hand scores as usual) for each side graded; empty when no claim is graded. Grades:
+    "on time", "on time too late for a bonus" (None), "early", "late", "never made" (a due claim not made),
+    "failed" (the side lost a trick after claiming). `gp` is the hand's score before the claims (the result when
+    the reward adds)."""
     found = [c for c in st.game.rules.claims if c.remaining]
     if not found or st.special is not None:
-        return gp
+        return []
     rules: ClaimRules = found[0]
     sweeper = _sweeper(st)
     by_team = {st.hand_team_of[c // SEAT_FACTOR]: c for c in st.claims}
+    usual: list[tuple[int, str, int | None]] = []
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
         claim = by_team.get(sweeper)
         graded = _graded(st, rules, sweeper, claim, gp)
         if graded is not None:
-            value, at_fault = graded
-            out = _exchange(st, gp, sweeper, value)
-            if at_fault:   # the other side's claim failed too: each side answers for its own fault, and they add
-                for team in by_team:
-                    if team != sweeper:
-                        out = [a + b for a, b in zip(out, _exchange(st, gp, team, rules.failed), strict=True)]
-            return out
+            grade, value = graded
+            if value is not None:
+                out: list[tuple[int, str, int | None]] = [(sweeper, grade, value)]
+                if grade in _AT_FAULT:
+                    out += [(team, "failed", rules.failed) for team in by_team if team != sweeper]
+                return out
+            usual = [(sweeper, grade, None)]
     for team in by_team:
         if team != sweeper:
-            return _exchange(st, gp, team, rules.failed)
-    return gp
+            return [(team, "failed", rules.failed)]
+    return usual
 
 
 def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None,
-            gp: list[int]) -> tuple[int, bool] | None:
-    """The side's result for a sweep with its claim, and whether the side was at fault (None: the hand scores
-    as usual)."""
+            gp: list[int]) -> tuple[str, int | None] | None:
+    """(grade, the side's result, None: the hand scores as usual) for a sweep with its claim; None when a sweep
+    without a claim owed none."""
     if claim is None:
         proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
-        return (rules.wrong_but_won, True) if any(ok for _, ok in proofs) else None
+        return ("never made", rules.wrong_but_won) if any(ok for _, ok in proofs) else None
     at = claim % SEAT_FACTOR
     if rules.provable:
         if not _provable_at(st, claim):
-            return rules.wrong_but_won, True          # early
+            return "early", rules.wrong_but_won
         if rules.first_moment:
             earlier = _turn_proofs(st, team, at - 1) if at > 0 else []
             if any(ok for played, ok in earlier if played < at):
-                return rules.wrong_but_won, True      # late
+                return "late", rules.wrong_but_won
     trick = at // st.trick_size + 1
     if rules.on_time_before_trick and trick >= rules.on_time_before_trick:
-        return None
-    return (rules.made if not rules.adds else gp[team] + rules.made), False
+        return "on time too late for a bonus", None
+    return "on time", rules.made if not rules.adds else gp[team] + rules.made
 
 
 def _provable_at(st: StateData, claim: int) -> bool:

@@ -700,6 +700,14 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
         elif high > total_points(rs):
             yield Finding(("special", "pair", "target_bounds"),
                           f"{high} is more than the {total_points(rs)} points in the game", depends=DECK_POINTS)
+        elif every and (low > every[0] or high < every[-1]):
+            # a bound that leaves out bids would move a contract's target past its own bid (a bid of 30 played
+            # to a target of 28); mostly a bound inherited from a game whose bid range a house rule changed
+            yield Finding(("special", "pair", "target_bounds"),
+                          f"the target bounds {low}-{high} do not cover the bids {every[0]}-{every[-1]}: a pair "
+                          f"would move a target past its bid", depends=BID_RANGE,
+                          fix=f"also set special.pair.target_bounds for these bids ([{every[0]}, {every[-1]}], or "
+                          "null for the bid range)")
 
 
 # ------------------------------------------------------------------------------------------- scoring

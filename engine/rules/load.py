@@ -56,6 +56,50 @@ def shipped_rulesets() -> dict[str, Path]:
     return {p.stem: p for p in sorted(shipped_dir().glob("*.yaml"))}
 
 
+CATALOG = "catalog.yml"   # beside the shipped rule files: families, a player's line and aliases (not a rule file)
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    file: str
+    family: str
+    line: str
+    aliases: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=1)
+def catalog() -> tuple[CatalogEntry, ...]:
+    """The shipped catalog, in its order (empty if it is missing or malformed: names then stay the only way)."""
+    from engine import safeyaml
+
+    path = shipped_dir() / CATALOG
+    try:
+        data, _ = safeyaml.load(path.read_text(encoding="utf-8"), CATALOG, "catalog")
+    except (OSError, UnicodeDecodeError, UnreadableError):
+        return ()
+    out: list[CatalogEntry] = []
+    families = data.get("families") if isinstance(data, dict) else None
+    for fam in families if isinstance(families, list) else []:
+        if not isinstance(fam, dict):
+            continue
+        for g in fam.get("games") or []:
+            if isinstance(g, dict) and isinstance(g.get("file"), str):
+                out.append(CatalogEntry(g["file"], str(fam.get("family", "")), str(g.get("line", "")),
+                                        tuple(str(a) for a in g.get("aliases") or [])))
+    return tuple(out)
+
+
+def aliases() -> dict[str, str]:
+    """Short names for shipped files (`28` -> twenty-eight), from the catalog."""
+    shipped = shipped_rulesets()
+    return {a: e.file for e in catalog() for a in e.aliases if e.file in shipped and a not in shipped}
+
+
+def canonical_name(ref: str) -> str:
+    """A shipped file's name for an alias of it; anything else unchanged."""
+    return aliases().get(ref, ref)
+
+
 @dataclass(frozen=True)
 class Origin:
     """Where a resolved value was set: the value's place, and its key's place when it has a key."""
@@ -141,6 +185,7 @@ def locate(ref: str | Path, base_dir: Path | None = None) -> Path | None:
     text = str(ref)
     is_path = isinstance(ref, Path) or "/" in text or "\\" in text or text.endswith((".yaml", ".yml"))
     if not is_path:
+        text = canonical_name(text)
         shipped = shipped_rulesets().get(text)
         if shipped is not None:
             return shipped
@@ -532,8 +577,8 @@ def _in_reading_order(problems: Iterable[Problem], main: str) -> list[Problem]:
 
 
 def load_ruleset(ref: str | Path) -> Ruleset:
-    """The Ruleset of a shipped name or a file path; RulesetError or UnreadableError otherwise."""
-    text = str(ref)
+    """The Ruleset of a shipped name (or alias) or a file path; RulesetError or UnreadableError otherwise."""
+    text = str(ref) if isinstance(ref, Path) else canonical_name(str(ref))
     if not isinstance(ref, Path) and text in shipped_rulesets():
         return _load_shipped(text, _digest(shipped_rulesets()[text]))
     return _load(ref)

@@ -10,6 +10,27 @@ from __future__ import annotations
 from engine.play.game import NO_TRUMP, winning_index
 from engine.play.state import State
 
+STAGE_WORDS = {"auction": "auction", "trump": "trump", "raise": "raise round", "doubling": "doubling",
+               "declarations": "declarations", "surrender": "surrender", "redeal": "redeal", "melds": "melds",
+               "play": "play"}
+
+
+def stages(state: State) -> list[str]:
+    """The stage of the hand in which each entry of its history was said ("auction", "second auction", "raise
+    round", ...), so a pass can be told apart from a pass of another round. Which stage the table is in is
+    public; it is found by replaying the history on the deal, with the sweep grading of claims left out."""
+    replay = State(state.game, state.dealer, state.dealt, state.match_scores, match_target=state.match_target)
+    replay.grading = True
+    out: list[str] = []
+    for action in state.history:
+        name = replay.phase_name
+        if name == "auction" and replay.round == 2:
+            out.append("second auction")
+        else:
+            out.append(STAGE_WORDS.get(name, name))
+        replay.apply(action)
+    return out
+
 
 def winning_seat(state: State, seat: int) -> int | None:
     """The seat whose card is winning the current trick so far, or None before its first card."""

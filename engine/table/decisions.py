@@ -13,6 +13,16 @@ from engine.cards import canonical_card
 from engine.play.actions import Action, bid_terms
 
 NUMBERED = ("bid", "raise")   # verbs whose argument is a number, chosen with a picker
+# Actions that commit a side beyond its card or bid, and cost game points when wrong: a claim or special contract
+# (`declare ...`), a call for the concealed trump, a concession, a surrender offered, a doubling step (any name a
+# rule file gives one). Judged by the kind of action, never by the game: they are never choice 1 at the terminal
+# and a choice number taking one is confirmed once.
+RISKY_VERBS = frozenset({"declare", "call", "concede", "surrender", "double", "redouble"})
+
+
+def is_risky(action: Action, doubling: Sequence[str] = ()) -> bool:
+    """Whether taking `action` by habit (pressing 1) could cost the side: see RISKY_VERBS."""
+    return action.verb in RISKY_VERBS or action.verb in doubling
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,7 @@ class Decision:
     card_verb: str               # 'play' or 'trump' ('' when no card is among the choices)
     pickers: list[Picker]        # bids and raises
     others: list[str]            # every other legal action, in the engine's order
+    risky: tuple[str, ...] = ()  # the notations among `others` that are risky (is_risky): offered last, confirmed
 
     def to_dict(self) -> dict[str, object]:
         return {"phase": self.phase, "heading": self.heading, "cards": self.cards, "card_verb": self.card_verb,
@@ -79,7 +90,8 @@ def decision(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) 
                 p.suits.setdefault(value, []).append(suit)
             continue
         others.append(action.notation)
-    return Decision(phase, heading(phase, legal, doubling), cards, card_verb, list(numbered.values()), others)
+    risky = tuple(a.notation for a in legal if a.notation in others and is_risky(a, doubling))
+    return Decision(phase, heading(phase, legal, doubling), cards, card_verb, list(numbered.values()), others, risky)
 
 
 def heading(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -> str:

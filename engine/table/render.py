@@ -118,9 +118,21 @@ def joined(items: Sequence[Text], sep: str = " · ") -> Text:
     return out
 
 
-def auction_line(view: View, lab: Labels) -> Text:
-    """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...)."""
-    items = [history_item(a, lab) for a in view.history if a.verb not in ("play", "call", "show")]
+def auction_line(view: View, lab: Labels, stages: Sequence[str] = ()) -> Text:
+    """Every action that is not part of the card play, in order (bids, trump, raise, doubling, ...); given the
+    stage of each history entry (`stages`), each stage after the first auction is named where it starts
+    ("raise round: you: pass · ..."), so a pass says which round it ended."""
+    items: list[Text] = []
+    current = "auction"
+    for i, a in enumerate(view.history):
+        if a.verb in ("play", "call", "show"):
+            continue
+        stage = stages[i] if i < len(stages) else current
+        item = history_item(a, lab)
+        if stage != current and stage != "play":
+            item = Text(f"{stage}: ", style="bold").append_text(item)
+            current = stage
+        items.append(item)
     return Text("auction: ").append_text(joined(items) if items else Text("nobody has spoken yet"))
 
 
@@ -129,6 +141,11 @@ def contract_line(view: View, lab: Labels) -> Text:
         return Text("contract: none yet")
     if view.special:
         what = f"{view.special} by {lab.who(view.bidder)}"
+    elif view.game.rules.scoring.counted_by_opponents:
+        others: Sequence[int] = next((t for t in view.teams if view.bidder not in t), [])
+        whose = "your side" if lab.seat in others else lab.team(others) if others else "the other side"
+        plural = "s" if view.target != 1 else ""
+        what = f"{lab.who(view.bidder)} bid {view.bid}: {whose} needs {view.target} card point{plural} to beat it"
     else:
         what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
     if view.multiplier != 1:
@@ -209,15 +226,18 @@ def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab:
                                                                                      strict=True)))
 
 
-def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker] = ()) -> Text:
-    """The numbered choices, then how to type a number for a bid or raise ("or type a bid: 28 to 56, then a
-    suit")."""
+def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker] = (),
+                 risky: Sequence[str] = ()) -> Text:
+    """The numbered choices (a risky one marked: its number asks for a confirmation), then how to type a number
+    for a bid or raise ("or type a bid: 28 to 56, then a suit")."""
     out = Text("choose: ")
     for i, action in enumerate(legal, 1):
         if i > 1:
             out.append("  ")
         out.append(f"{i}) ", style="dim")
         out.append_text(lab.action(action))
+        if action.notation in risky and len(legal) > 1:
+            out.append(" [asks to confirm]", style="dim")
     for p in pickers:
         out.append(f"   or type a {p.verb}: {span(p.values)}")
         if p.suits:
@@ -239,18 +259,20 @@ def suit_mark(letter: str, lab: Labels) -> str:
 
 
 def menu(decision: Decision, legal: Sequence[Action]) -> list[Action]:
-    """The numbered choices: every action but bids and raises, and of those only the lowest (so choice 1 is
-    always the engine's first legal action); the rest are typed as numbers."""
+    """The numbered choices: every action but bids and raises, and of those only the lowest (the rest are typed
+    as numbers), in the engine's order except that risky actions (a claim, a call, a concession, a doubling
+    step: `decision.risky`) come last, so that choice 1 is never one while anything else is allowed."""
     picked = {p.verb for p in decision.pickers}
     out: list[Action] = []
+    last: list[Action] = []
     shown: set[str] = set()
     for action in legal:
         if action.verb in picked:
             if action.verb in shown:
                 continue
             shown.add(action.verb)
-        out.append(action)
-    return out
+        (last if action.notation in decision.risky else out).append(action)
+    return out + last
 
 
 def exposed_lines(view: View, lab: Labels) -> list[Text]:
@@ -267,10 +289,11 @@ def exposed_lines(view: View, lab: Labels) -> list[Text]:
 
 def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence[int]],
            open_trump: bool = False, decision: Decision | None = None, winning: int | None = None,
-           new: frozenset[str] | set[str] = frozenset()) -> list[Text]:
+           new: frozenset[str] | set[str] = frozenset(), stages: Sequence[str] = ()) -> list[Text]:
     """Everything the seat may know, top to bottom, ending with the decision's heading and the choices
     (`open_trump`: the rule file plays with the trump face up, so there is no exposure to report; `winning`:
-    whose card is winning the trick so far; `new`: cards just dealt)."""
+    whose card is winning the trick so far; `new`: cards just dealt; `stages`: the stage of each history entry,
+    engine.table.cues.stages)."""
     lines = [
         Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
              f"({lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))}) ==", style="bold"),
@@ -279,7 +302,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if lab.players:
         lines.append(Text("at the table: " + " · ".join(lab.who(s) for s in range(view.players) if s != lab.seat)))
     lines += [
-        auction_line(view, lab),
+        auction_line(view, lab, stages),
         contract_line(view, lab),
         trump_line(view, lab, open_trump),
     ]
@@ -297,7 +320,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if view.legal:
         if decision is not None:
             lines.append(Text(f"-- {decision.heading} --", style="bold"))
-            lines.append(choices_text(menu(decision, view.legal), lab, decision.pickers))
+            lines.append(choices_text(menu(decision, view.legal), lab, decision.pickers, decision.risky))
         else:
             lines.append(choices_text(view.legal, lab))
     return lines
@@ -305,8 +328,9 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
 
 def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: str,
                  change: Sequence[int], match_teams: Sequence[Sequence[int]], open_trump: bool = False,
-                 next_dealer: str = "the same dealer deals again") -> list[Text]:
-    """A finished hand as the seat saw it: contract, every trick, card points, the outcome and the score change."""
+                 next_dealer: str = "the same dealer deals again", reason: str | None = None) -> list[Text]:
+    """A finished hand as the seat saw it: contract, every trick, card points, the outcome (`reason`: why it
+    scored what it did, engine.table.outcome) and the score change."""
     lines = [contract_line(view, lab), trump_line(view, lab, open_trump)]
     lines += [Text("  ").append_text(done_trick_line(view, t, lab, i)) for i, t in enumerate(view.tricks, 1)]
     if view.status == "annulled":
@@ -314,7 +338,9 @@ def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: s
     else:
         pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
         lines.append(Text(f"card points: {pts}"))
-        if made is not None and view.bidder is not None:
+        if reason is not None:
+            lines.append(Text(f"why: {reason}"))
+        elif made is not None and view.bidder is not None:
             lines.append(Text(f"{lab.who(view.bidder)} {'made' if made else 'failed'} the contract"))
     lines.append(Text("score change: " + " · ".join(f"{lab.team(t)} {p:+d}" for t, p in zip(match_teams, change,
                                                                                            strict=True))))

@@ -26,10 +26,11 @@ from engine.play.match import HandOutcome, Match, annulled_dealer_words
 from engine.play.state import State
 from engine.play.view import View, build_view
 from engine.record import record_of
-from engine.table.cues import new_cards, winning_seat
+from engine.table.cues import new_cards, stages, winning_seat
 from engine.table.decisions import decision
 from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
+from engine.table.outcome import score_reason
 from engine.table.prompt import EXPLAIN, HELP, QUIT, Parsed, parse_input, parse_suit, usage
 from engine.table.render import Labels, hand_summary, menu, safe, score_line, screen, suit_mark
 from engine.table.save import MatchSave, SaveLock, hand_yaml, remove_stale_temps, write_atomic
@@ -370,7 +371,7 @@ class Session:
         rules = self.game.rules
         asked = decision(view.phase, view.legal, self.game.doubling_names)
         for line in screen(view, self.labels, hand_no, rules.table.teams, not rules.trump.concealed, asked,
-                           winning_seat(state, seat), new_cards(state, seat)):
+                           winning_seat(state, seat), new_cards(state, seat), stages(state)):
             self.out(line)
         legal = state.legal_actions()
         choices = menu(asked, legal) if asked is not None else list(legal)
@@ -388,7 +389,10 @@ class Session:
             if p.command == QUIT:
                 raise StopPlay
             if p.command == HELP or p.action is None:
-                self.out(p.problem or usage(len(choices), pickers))
+                self.out(p.problem or usage(len(choices), pickers, choices))
+                continue
+            if p.by_number and asked is not None and p.action.notation in asked.risky and len(choices) > 1 \
+                    and not self._confirmed(p.action):
                 continue
             try:
                 state.apply(p.action)
@@ -396,6 +400,18 @@ class Session:
                 self.out(guarded(e.reason, state, view, p.action.notation))
                 continue
             return
+
+    def _confirmed(self, action: Action) -> bool:
+        """A risky action chosen by its number (a claim, a call, a concession, a doubling step) is taken only
+        when the player confirms it, once: 'y' or 'yes'; anything else goes back to the choices."""
+        said = self.labels.action(action).plain
+        answer = self.read_line(f"{said}: are you sure? type y to confirm, anything else to choose again > ")
+        if answer.strip().lower() in ("y", "yes"):
+            return True
+        if answer.strip().lower() in ("q", "quit", "exit", "save"):
+            raise StopPlay
+        self.out(f"not taken: {said}")
+        return False
 
     def _ask_suit(self, typed: Parsed) -> Parsed:
         """A bid's number was typed where bids name a suit: ask for the suit (a number from the list or the suit)."""
@@ -417,7 +433,8 @@ class Session:
         self.out(Text(f"-- hand {len(self.match.hands)} over (dealer {lab.who(state.dealer)}) --", style="bold"))
         rules = self.game.rules
         for line in hand_summary(view, lab, state.made, state.annul_reason, outcome.game_points, rules.table.teams,
-                                 not rules.trump.concealed, annulled_dealer_words(self.game, state.annul_code)):
+                                 not rules.trump.concealed, annulled_dealer_words(self.game, state.annul_code),
+                                 score_reason(state, lab)):
             self.out(line)
         for line in events(view, lab, self.game.doubling_names):
             self.out(Text("  ").append_text(line))

@@ -61,6 +61,9 @@ def test_narrower_bids_blame_the_bids_not_the_parent_bands(here: Path) -> None:
     assert lines("house.yaml") == [
         "house.yaml:5:23: auction.bids.min: bids 12-15 are in no pair band; special.pair.bidding_team[0].bids is "
         "inherited from shipped twenty-nine.yaml:60: also override special.pair.bidding_team",
+        "house.yaml:5:23: auction.bids.min: the target bounds 16-28 do not cover the bids 12-28: a pair would move "
+        "a target past its bid; special.pair.target_bounds is inherited from shipped twenty-nine.yaml:64: also set "
+        "special.pair.target_bounds for these bids ([12, 28], or null for the bid range)",
         "house.yaml:5:23: auction.bids.min: bids 12-15 are in no band; scoring.bands[0].bids is inherited from "
         "shipped twenty-nine.yaml:69: also override scoring.bands"]
 
