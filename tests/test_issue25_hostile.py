@@ -20,3 +20,13 @@ def test_pimc_plays_legal_cards_after_trump_last() -> None:
     for _, _, state in play_hands(game, ["pimc"] * 4, 0, 18, 1):
         assert state.status != "in_progress"
     assert time.perf_counter() - start < 30
+
+
+def test_doubling_in_a_three_player_auction_is_simulated() -> None:
+    # the side that doubled was noted with its team index of the auction (three single-seat teams); once the
+    # teams regrouped round the declarer there were two, and the statistics indexed past them (IndexError)
+    from engine.sim import simulate
+
+    game = load_game(str(HOSTILE / "doubling-3p.yaml"))
+    stats = simulate(game, 8, 0, ["random"] * 3)
+    assert stats.hands == 8 and stats.mechanisms()["double"]
