@@ -30,3 +30,38 @@ def test_doubling_in_a_three_player_auction_is_simulated() -> None:
     game = load_game(str(HOSTILE / "doubling-3p.yaml"))
     stats = simulate(game, 8, 0, ["random"] * 3)
     assert stats.hands == 8 and stats.mechanisms()["double"]
+
+
+def test_single_seat_env_refuses_steps_after_an_illegal_one() -> None:
+    import numpy as np
+    import pytest
+
+    from engine.errors import IllegalActionError
+    from engine.rl import SingleSeatEnv
+
+    env = SingleSeatEnv(ruleset="twenty-nine", seat=0, opponents="random")
+    env.reset(seed=3)
+    legal = env.action_masks()
+    _, reward, done, _, info = env.step(int(np.flatnonzero(~legal)[0]))
+    assert done and info["illegal_action"]
+    history = list(env.state.history) if env.state is not None else []
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(int(np.flatnonzero(legal)[0]))     # the hand must not be played on, nor end a second time
+    assert env.state is not None and list(env.state.history) == history
+    env.reset(seed=3)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))   # after reset() it plays again
+
+
+def test_a_bool_is_not_a_seat() -> None:
+    import pytest
+
+    import engine.rl
+    from engine.errors import ArgumentError
+    from engine.rl import SingleSeatEnv
+
+    with pytest.raises(ArgumentError, match="dealer"):
+        engine.rl.env(ruleset="twenty-nine", dealer=True)
+    with pytest.raises(ArgumentError, match="dealer"):
+        SingleSeatEnv(ruleset="twenty-nine", dealer=False)
+    with pytest.raises(ArgumentError, match="seat"):
+        SingleSeatEnv(ruleset="twenty-nine", seat=True)
