@@ -65,3 +65,50 @@ def test_a_bool_is_not_a_seat() -> None:
         SingleSeatEnv(ruleset="twenty-nine", dealer=False)
     with pytest.raises(ArgumentError, match="seat"):
         SingleSeatEnv(ruleset="twenty-nine", seat=True)
+
+
+def _drawn_everywhere(path: Path, hands: int) -> tuple[int, int]:
+    """(decisions, worlds not drawn) over random hands: at every decision, each seat's drawer is asked for a
+    world fitting its view."""
+    import random
+
+    from engine.adapters.resample import WorldDrawer
+
+    game = load_game(str(path))
+    rng = random.Random(5)
+    decisions = missing = 0
+    for h in range(hands):
+        state = game.new_hand(h % game.n, seed=h)
+        while not state.is_terminal:
+            for seat in range(game.n):
+                if seat != state.to_act:
+                    decisions += 1
+                    own = list(state.dealt[seat][:state.given[seat]])
+                    missing += WorldDrawer(game, state.view(seat), own).draw(rng, 200) is None
+            legal = state.legal_actions()
+            last = [a for a in legal if a.verb == "trump" and a.arg == "last"]
+            state.apply(last[0] if last else legal[rng.randrange(len(legal))])
+    return decisions, missing
+
+
+def test_resampling_finds_worlds_after_trump_last() -> None:
+    # the sayer's cards were dealt in any order: with the first cards needing different suits, no draw fitted
+    decisions, missing = _drawn_everywhere(HOSTILE / "trump-last.yaml", 8)
+    assert decisions > 100 and missing == 0
+
+
+def test_resample_always_answers_a_reachable_state() -> None:
+    import random
+
+    from engine.adapters.resample import resample
+
+    game = load_game(str(HOSTILE / "four-jacks-honour-blind-cut.yaml"))
+    rng = random.Random(1)
+    for h in range(3):
+        state = game.new_hand(h % game.n, seed=h)
+        while not state.is_terminal:
+            for seat in range(game.n):
+                world = resample(state, seat, rng, attempts=1)   # even when the one draw fails
+                assert world is not None and world.view(seat) == state.view(seat)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])

@@ -237,12 +237,7 @@ class WorldMaker:
         for a in v.history:
             if a.verb == "trump" and a.arg == "last":
                 self.last_by = a.seat
-        self.k_trump = 0
-        for code in game.rules.schedule:
-            if code == STEP_TRUMP:
-                break
-            if code > 0:
-                self.k_trump += code
+        self.k_trump = cards_before_trump(game)
 
     def deal(self, rng: random.Random) -> list[int] | None:
         """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
@@ -305,29 +300,42 @@ class WorldMaker:
 
 
     def _last_order(self, rng: random.Random, cards: list[int]) -> list[int]:
-        """The cards of the seat that said `trump last` in a dealing order that names the trump this seat knows
-        (any suit where it is hidden from him), the first cards of different suits where the rule needs it
-        ([] when no order does)."""
-        game = self.game
         v = self.seen.view
-        known = v.trump if v.trump is not None else -1
-        k = self.k_trump
-        distinct = game.rules.trump.last_card_needs_distinct_suits
-        options = [c for c in cards if known < 0 or game.suit_of[c] == known]
-        shuffle(rng, options)
-        for last in options:
-            rest = [c for c in cards if c != last]
-            if not distinct:
-                return rest + [last]
-            front: list[int] = []
-            suits = 0
-            for c in rest:
-                if len(front) < k and not suits >> game.suit_of[c] & 1:
-                    front.append(c)
-                    suits |= 1 << game.suit_of[c]
-            if len(front) == k:
-                return front + [c for c in rest if c not in front] + [last]
-        return []
+        return last_card_order(self.game, rng, cards, v.trump if v.trump is not None else -1, self.k_trump)
+
+
+def cards_before_trump(game: Game) -> int:
+    """How many cards each seat holds at the trump step (all of them if the schedule has none)."""
+    k = 0
+    for code in game.rules.schedule:
+        if code == STEP_TRUMP:
+            return k
+        if code > 0:
+            k += code
+    return game.cards_each
+
+
+def last_card_order(game: Game, rng: random.Random, cards: list[int], known: int, k: int) -> list[int]:
+    """The cards of the seat that said `trump last` in a dealing order that names the trump `known` (any suit
+    when -1: hidden from the seat drawing), its first `k` cards of different suits where the rule needs it ([]
+    when no order does)."""
+    distinct = game.rules.trump.last_card_needs_distinct_suits
+    options = [c for c in cards if known < 0 or game.suit_of[c] == known]
+    shuffle(rng, options)
+    for last in options:
+        rest = [c for c in cards if c != last]
+        shuffle(rng, rest)
+        if not distinct:
+            return rest + [last]
+        front: list[int] = []
+        suits = 0
+        for c in rest:
+            if len(front) < k and not suits >> game.suit_of[c] & 1:
+                front.append(c)
+                suits |= 1 << game.suit_of[c]
+        if len(front) == k:
+            return front + [c for c in rest if c not in front] + [last]
+    return []
 
 
 def _trump_weights(game: Game, hand: int) -> list[float]:
