@@ -50,7 +50,7 @@ class MechanismWatch:
         self.game = game
         self.keys: dict[Action, str] = {}
         self.offered: set[tuple[str, str]] = set()
-        self.taken: dict[tuple[str, str], int] = {}   # -> the hand team of the seat that took it first
+        self.taken: dict[tuple[str, str], int] = {}   # -> the seat that took it first
 
     def key(self, a: Action) -> str:
         k = self.keys.get(a)
@@ -103,7 +103,7 @@ class MechanismWatch:
         if k:
             taken = (k, side or self.side(state, a.seat))
             if taken not in self.taken:
-                self.taken[taken] = state.hand_team_of[a.seat]
+                self.taken[taken] = a.seat   # (his team is read at the end: teams may regroup round a declarer)
 
 
 def hand_seeds(seed: int, start: int = 0) -> Callable[[], int]:
@@ -145,9 +145,10 @@ class SimStats:
         for k, side in watch.offered:
             self.mech_offered[f"{k}|{side}"] += 1
         gp = s.game_points if s.status == "complete" else []
-        for (k, side), team in watch.taken.items():
+        for (k, side), seat in watch.taken.items():
             key = f"{k}|{side}"
             self.mech_taken[key] += 1
+            team = s.hand_team_of[seat]
             if gp and all(gp[team] > p for i, p in enumerate(gp) if i != team):
                 self.mech_won[key] += 1
 

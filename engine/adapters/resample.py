@@ -21,7 +21,9 @@ from engine.bots.determinize import (
     Replay,
     _indicator_code,
     blank_play,
+    cards_before_trump,
     ids_of,
+    last_card_order,
     randbelow,
     shuffle,
     unseen_plays,
@@ -69,6 +71,7 @@ class WorldDrawer:
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.seventh = any(a.verb == "trump" and a.arg == "seventh" for a in view.history)
         self.last_card = any(a.verb == "trump" and a.arg == "last" for a in view.history)
+        self.k_trump = cards_before_trump(game)
         self.trump_suit = view.trump if view.trump is not None and view.trump >= 0 else -1
         self.ok = (self.replay.ok and min(self.future) >= 0
                    and sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
@@ -135,13 +138,10 @@ class WorldDrawer:
                 pick = pool[randbelow(rng, len(pool))]
                 cur.remove(pick)
                 cur.insert(6, pick)
-        if s == self.folder and self.last_card and self.trump_suit >= 0:
-            # `trump last`: the last card dealt to him is of the trump suit (known once the trump is shown)
-            pool = [c for c in cur if game.suit_of[c] == self.trump_suit]
-            if pool:
-                pick = pool[randbelow(rng, len(pool))]
-                cur.remove(pick)
-                cur.append(pick)
+        if s == self.folder and self.last_card and len(cur) == game.cards_each:
+            # `trump last`: the last card dealt to him is of the trump suit (any, while it is hidden from this
+            # seat), his first cards of different suits where the rule needs it
+            cur = last_card_order(game, rng, cur, self.trump_suit, self.k_trump) or cur
         return cur
 
     def _replay(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> State | None:
@@ -215,8 +215,14 @@ def _relabelled(game: Game, dealt: list[int], own: int) -> list[int] | None:
 
 
 def resample(state: State, seat: int, rng: random.Random, attempts: int = ATTEMPTS) -> State | None:
-    """A world `seat` cannot tell from `state` (its own cards in the order it received them), or None."""
+    """A world `seat` cannot tell from `state` (its own cards in the order it received them): a drawn one, else
+    `state` itself."""
     view = state.view(seat)
     assert isinstance(view, View)
     own = list(state.dealt[seat][:state.given[seat]])
-    return WorldDrawer(state.game, view, own).draw(rng, attempts)
+    world = WorldDrawer(state.game, view, own).draw(rng, attempts)
+    if world is None:
+        # every draw failed (a rule combination the drawer fits badly): `state` itself is a world the seat cannot
+        # tell from it, so a reachable state always has one (issue 25: the search stopped on an error)
+        world = state.clone()
+    return world

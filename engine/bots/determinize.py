@@ -16,7 +16,7 @@ from engine.errors import JacknineError
 from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import Game
-from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX
+from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, STEP_TRUMP
 from engine.play.state import State
 from engine.play.view import View
 
@@ -232,6 +232,12 @@ class WorldMaker:
         self.kind = _hidden_trump_kind(game, seen)
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.own_seventh = has_action(v.history, "trump", "seventh")
+        # `trump last`: the suit of the last card dealt to its sayer is trumps; his deal order must make it so
+        self.last_by = -1
+        for a in v.history:
+            if a.verb == "trump" and a.arg == "last":
+                self.last_by = a.seat
+        self.k_trump = cards_before_trump(game)
 
     def deal(self, rng: random.Random) -> list[int] | None:
         """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
@@ -285,8 +291,51 @@ class WorldMaker:
             if s in seventh_of and len(cards) >= SEVENTH_CARD:
                 cards.remove(seventh_of[s])
                 cards.insert(SEVENTH_CARD_INDEX, seventh_of[s])
+            if s == self.last_by and len(cards) == game.cards_each:
+                cards = self._last_order(rng, cards)
+                if not cards:
+                    return None
             dealt.append(cards)
         return replay_on(game, v.dealer, dealt, self.replay, list(v.match_scores), blank, v.seat)
+
+
+    def _last_order(self, rng: random.Random, cards: list[int]) -> list[int]:
+        v = self.seen.view
+        return last_card_order(self.game, rng, cards, v.trump if v.trump is not None else -1, self.k_trump)
+
+
+def cards_before_trump(game: Game) -> int:
+    """How many cards each seat holds at the trump step (all of them if the schedule has none)."""
+    k = 0
+    for code in game.rules.schedule:
+        if code == STEP_TRUMP:
+            return k
+        if code > 0:
+            k += code
+    return game.cards_each
+
+
+def last_card_order(game: Game, rng: random.Random, cards: list[int], known: int, k: int) -> list[int]:
+    """The cards of the seat that said `trump last` in a dealing order that names the trump `known` (any suit
+    when -1: hidden from the seat drawing), its first `k` cards of different suits where the rule needs it ([]
+    when no order does)."""
+    distinct = game.rules.trump.last_card_needs_distinct_suits
+    options = [c for c in cards if known < 0 or game.suit_of[c] == known]
+    shuffle(rng, options)
+    for last in options:
+        rest = [c for c in cards if c != last]
+        shuffle(rng, rest)
+        if not distinct:
+            return rest + [last]
+        front: list[int] = []
+        suits = 0
+        for c in rest:
+            if len(front) < k and not suits >> game.suit_of[c] & 1:
+                front.append(c)
+                suits |= 1 << game.suit_of[c]
+        if len(front) == k:
+            return front + [c for c in rest if c not in front] + [last]
+    return []
 
 
 def _trump_weights(game: Game, hand: int) -> list[float]:

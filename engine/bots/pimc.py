@@ -22,6 +22,7 @@ from engine.bots.info import read_view
 from engine.bots.registry import BotOptions
 from engine.bots.rollout import rollout, utility
 from engine.bots.viewbot import ViewBot
+from engine.errors import IllegalActionError
 from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import Game
@@ -66,12 +67,20 @@ class PimcBot(ViewBot):
             world = maker.make(rng)
             if world is None:
                 continue
-            tried += 1
-            for i, a in enumerate(legal):
+            results: list[float] = []
+            for a in legal:
                 s = world.clone()
-                apply_first(s, a)
+                try:
+                    apply_first(s, a)
+                except IllegalActionError:
+                    break     # a world the view allows but the real hand does not: drawn again, never played in
                 rollout(s, rng.random, contract)
-                totals[i] += utility(s, view.seat)
+                results.append(utility(s, view.seat))
+            if len(results) < len(legal):
+                continue
+            tried += 1
+            for i in range(len(legal)):
+                totals[i] += results[i]
         if not tried:
             return decide(game, seen, legal, self.policy)
         best = max(totals)

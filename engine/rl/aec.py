@@ -106,9 +106,9 @@ class JackNineEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ArgumentError(f"render_mode {render_mode!r}: one of human, ansi or None")
         game = self.game = load(ruleset)
-        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < game.n):
+        if dealer is not None and (isinstance(dealer, bool) or not (isinstance(dealer, int) and 0 <= dealer < game.n)):
             raise ArgumentError(f"dealer {dealer!r} is not at the table (seats 0..{game.n - 1})")
-        if not isinstance(max_hands, int) or max_hands < 1:
+        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
             raise ArgumentError(f"max_hands {max_hands!r}: a whole number, 1 or more")
         self.enc = Encoder(game)
         self.reward_kind = reward

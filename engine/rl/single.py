@@ -23,7 +23,7 @@ from gymnasium import spaces
 
 from engine.adapters.encoding import utility_bound
 from engine.bots.base import Bot, check_bot_spec, make_bot
-from engine.errors import ArgumentError
+from engine.errors import ArgumentError, IllegalActionError
 from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
@@ -43,9 +43,9 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         game = self.game = load(ruleset)
         if reward not in REWARDS:
             raise ArgumentError(f"reward {reward!r}: one of {', '.join(REWARDS)}")
-        if not (isinstance(seat, int) and 0 <= seat < game.n):
+        if isinstance(seat, bool) or not (isinstance(seat, int) and 0 <= seat < game.n):
             raise ArgumentError(f"seat {seat!r} is not at the table (seats 0..{game.n - 1})")
-        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < game.n):
+        if dealer is not None and (isinstance(dealer, bool) or not (isinstance(dealer, int) and 0 <= dealer < game.n)):
             raise ArgumentError(f"dealer {dealer!r} is not at the table (seats 0..{game.n - 1})")
         if render_mode is not None and render_mode != "ansi":
             raise ArgumentError(f"render_mode {render_mode!r}: 'ansi' or None")
@@ -72,6 +72,7 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._match: Match | None = None
         self._bots: list[Bot | None] = []
         self._legal: list[int] = []
+        self._ended = False
 
     # --- episode --------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -79,6 +80,7 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(1 << 62)))
         self._match = None
+        self._ended = False
         if self.match_play:
             first = self.fixed_dealer if self.fixed_dealer is not None else self._rng.randrange(self.game.n)
             self._match = Match(self.game, seed=self._rng.getrandbits(48), first_dealer=first,
@@ -150,11 +152,13 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         st = self.state
-        assert st is not None and st.to_act == self.seat, "reset() the environment first"
+        if st is None or st.to_act != self.seat or self._ended:
+            raise IllegalActionError("the episode is over (or never began): reset() the environment first")
         reward = self._pending
         self._pending = 0.0
         index = int(action)
         if index not in self._legal:
+            self._ended = True    # the hand is not played on: no step until reset()
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), reward + self.illegal_reward, True, False, info
