@@ -24,6 +24,7 @@ from engine.bots.model import (
     RAISE_Z,
     HandModel,
 )
+from engine.bots.bidding import AuctionRules
 from engine.bots.special import SpecialRules
 from engine.play.actions import Action
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
@@ -192,10 +193,12 @@ def first_of(legal: tuple[Action, ...], verbs: tuple[str, ...]) -> Action:
 class ContractPolicy:
     """The heuristic's decisions outside the card play for one game."""
 
-    def __init__(self, model: HandModel, never: bool = False) -> None:
+    def __init__(self, model: HandModel, never: bool = False, v1: bool = False) -> None:
         self.model = model
         self.game = model.game
         self.never = never
+        self.v1 = v1        # the auction of before bidding from the hand's worth (`heuristic:v1`)
+        self.auction = AuctionRules(self)
         self.special = SpecialRules(self)
 
     def action(self, state: State) -> Action:
@@ -214,7 +217,8 @@ class ContractPolicy:
             return self.choose_never(k, legal)
         ph = k.phase
         if ph == AUCTION:
-            return self.special.bid(k, legal, self._bid(k, plain_speeches(legal)))
+            plain = plain_speeches(legal)
+            return self.special.bid(k, legal, self._bid(k, plain) if self.v1 else self.auction.bid(k, plain))
         if ph == TRUMP:
             return self.special.trump(k, legal, self.trump_choice(k.hand, legal))
         if ph == RAISE:
@@ -425,16 +429,17 @@ def min_strength(strength: list[int], m: int) -> int:
     return best
 
 
-_POLICIES: dict[tuple[int, bool], ContractPolicy] = {}
+_POLICIES: dict[tuple[int, bool, bool], ContractPolicy] = {}
 POLICIES_KEPT = 64
 
 
-def policy_for(model: HandModel, never: bool = False) -> ContractPolicy:
-    """The contract policy of this model's game, built once per process."""
-    key = (id(model.game), never)
+def policy_for(model: HandModel, never: bool = False, v1: bool = False) -> ContractPolicy:
+    """The contract policy of this model's game, built once per process (`v1`: the auction of before bidding from
+    the hand's worth)."""
+    key = (id(model.game), never, v1)
     p = _POLICIES.get(key)
     if p is None or p.model is not model:
         if len(_POLICIES) >= POLICIES_KEPT:
             _POLICIES.clear()
-        p = _POLICIES[key] = ContractPolicy(model, never)
+        p = _POLICIES[key] = ContractPolicy(model, never, v1)
     return p
