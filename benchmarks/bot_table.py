@@ -123,6 +123,10 @@ def file_row(name: str, hands: int, deals: int, seed: int, workers: int, bot: st
     return row
 
 
+def pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
 def show(row: dict[str, Any]) -> str:
     bids = " ".join(f"{b}:{c}" for b, c in row["by_bid"].items())
     if row["specials"]:
@@ -132,7 +136,6 @@ def show(row: dict[str, Any]) -> str:
                        sorted(row["other_choice"].items())) or "-"
     dup = row.get("duplicate")
     dtext = f"{dup['difference']:+.3f} [{dup['ci95'][0]:+.3f}, {dup['ci95'][1]:+.3f}] ({dup['deals']})" if dup else "-"
-    pct = (lambda x: "-" if x is None else f"{100 * x:.0f}%")
     return (f"| {row['file']} | {row['players']} | {row['hands']} | {row['contracts']} | {pct(row['at_min'])} | "
             f"{pct(row['made'])} | {bids} | {ann} | {choice} | {dtext} |")
 

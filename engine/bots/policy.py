@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.bots.bidding import AuctionRules
 from engine.bots.info import top_strength
 from engine.bots.model import (
     DOUBLE_ABOVE_MIN,
@@ -24,7 +25,6 @@ from engine.bots.model import (
     RAISE_Z,
     HandModel,
 )
-from engine.bots.bidding import AuctionRules
 from engine.bots.special import SpecialRules
 from engine.play.actions import Action
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
