@@ -8,12 +8,12 @@ Every plain speech is weighed in game points, from the seat's cards and the publ
   as normal about `total * (seats' share + edge + slope * z + curve * max(z, 0)^2)`, spread `sd * total`: z is the
   hand evaluation's strength of the seat's cards with its best trump, in standard deviations of random hands of
   that size (HandModel.z), and the four numbers per kind of auction were fitted on simulated hands (BID_FIT);
-- what the other side's bid says of its bidder's hand (the least strength at which the bid is worth making) lowers
-  the seat's estimate by AGAINST per standard deviation, and the seat's own hand lowers the other side's estimate
-  the same way;
-- passing is worth what the standing contract is worth to the seat's side: nothing with no bid yet; against the
-  other side's bid, minus that bid's worth to the other side; beside its own side's bid, that bid's worth with the
-  side's points at least PARTNER_SURE spreads above what it needs (the partner bid it);
+- a bid said freely tells of its bidder's hand: the least strength at which it is worth more than nothing to his
+  side, by this same reading, plus IMPLIED_EXTRA (a bid the rules forced tells nothing). The other side's strength
+  lowers the seat's estimate by AGAINST per standard deviation, and the seat's own hand lowers the other side's
+  estimate (and adds to its partner's) the same way;
+- passing is worth what the standing contract is worth to the seat's side: nothing with no bid yet; the standing
+  bid's worth to its side at its bidder's strength so read, counted against the seat when it is the other side's;
 - the seat bids the bid worth most (a higher band may pay for a jump) when that beats passing by BID_GAIN; else it
   passes (or, obliged to speak, bids the lowest worth most).
 
@@ -26,8 +26,10 @@ special.py). Plain typed Python, on masks.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from engine.bots.model import PARTNER_MARGIN
 from engine.play.actions import Action
 
 if TYPE_CHECKING:
@@ -47,8 +49,10 @@ BID_FIT = (
 )
 AGAINST = -0.0429      # the bidding side's share per standard deviation of an opponent's hand (same run: each
 #                        opponent's z at its first speech against the forced bidder's side's share, 23,905 pairs)
-PARTNER_SURE = 0.5     # a partner's standing bid: the side's points taken this many spreads above what it needs
-#                        (set, not fitted: what a bid said freely promises; checked by the duplicate tournaments)
+IMPLIED_EXTRA = 0.5    # a bid said freely: its bidder's strength taken this far (standard deviations) above the
+#                        least at which he would say it (about the mean excess of a normal hand over a threshold
+#                        near the average; set, not fitted, and checked by the duplicate tournaments)
+SPREAD_SCALE = 1.0
 BID_GAIN = 0.0         # game points by which a bid must beat passing
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
 Z_LOW, Z_HIGH = -3.0, 4.0   # the range searched for the strength a bid implies
@@ -57,6 +61,25 @@ Z_LOW, Z_HIGH = -3.0, 4.0   # the range searched for the strength a bid implies
 def phi(x: float) -> float:
     """The standard normal distribution function."""
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def below_mean(t: float) -> float:
+    """The mean of a standard normal below t: what a pass says of a hand that would have bid from t up."""
+    p = phi(t)
+    if p < 1e-9:
+        return t
+    return -math.exp(-0.5 * t * t) / math.sqrt(2.0 * math.pi) / p
+
+
+def speech_masks(history: Sequence[Action]) -> tuple[int, int]:
+    """(seats that have bid, seats that have only passed) in the auction's speeches of `history`."""
+    bid = passed = 0
+    for a in history:
+        if a.verb == "bid":
+            bid |= 1 << a.seat
+        elif a.verb == "pass":
+            passed |= 1 << a.seat
+    return bid, passed & ~bid
 
 
 class AuctionRules:
@@ -81,22 +104,24 @@ class AuctionRules:
         return m.total * (m.share[seat] + edge + slope * z + curve * zp * zp)
 
     def spread(self, held: int) -> float:
-        return self.fit(held)[3] * self.model.total
+        return self.fit(held)[3] * self.model.total * SPREAD_SCALE
 
-    def implied_z(self, seat: int, held: int, need: float) -> float:
-        """The strength at which a bidder's side expects what `need` asks (the least a bid says of its hand)."""
+    def implied_z(self, seat: int, held: int, bid: int, rnd: int) -> float:
+        """What a bid said freely says of its bidder's hand: the least strength at which the bid is worth more
+        than nothing to his side (this auction's own reading), plus IMPLIED_EXTRA."""
+        sd = self.spread(held)
         lo, hi = Z_LOW, Z_HIGH
-        if self.mean_at(seat, held, lo) >= need:
-            return lo
-        if self.mean_at(seat, held, hi) <= need:
+        if self.worth(bid, rnd, self.mean_at(seat, held, lo), sd) >= 0.0:
+            return lo + IMPLIED_EXTRA
+        if self.worth(bid, rnd, self.mean_at(seat, held, hi), sd) <= 0.0:
             return hi
-        for _ in range(30):
+        for _ in range(24):
             mid = 0.5 * (lo + hi)
-            if self.mean_at(seat, held, mid) >= need:
+            if self.worth(bid, rnd, self.mean_at(seat, held, mid), sd) >= 0.0:
                 hi = mid
             else:
                 lo = mid
-        return hi
+        return hi + IMPLIED_EXTRA
 
     def needs(self, bid: int) -> float:
         """The card points the bidding side must take to make a contract at `bid`."""
@@ -126,29 +151,69 @@ class AuctionRules:
         p = phi((mean - self.needs(bid) + 0.5) / sd)
         return p * band[0] + (1.0 - p) * band[1]
 
-    def opponents_z(self, k: Knowledge) -> float:
-        """What the other side's standing bid says of its bidder's hand: nothing (0) for a bid the rules gave it
-        (the first hand's standing 0) or none; else the strength at which its side expects what the bid needs."""
+    def standing_z(self, k: Knowledge, rnd: int) -> float:
+        """What the standing bid says of its bidder's hand (`implied_z`); nothing (0) for none, for a bid the rules
+        gave or forced on him (the first hand's standing 0, the first hand or dealer obliged to bid)."""
         hb = k.standing
-        if hb < 0 or k.partners(hb, k.seat) or k.facts.high <= 0:
+        if hb < 0 or hb == k.seat or k.facts.high <= 0 or self.forced_opening(k):
             return 0.0
-        return max(0.0, self.implied_z(hb, k.held.bit_count(), self.needs(k.facts.high)))
+        return self.implied_z(hb, k.held.bit_count(), k.facts.high, rnd)
 
-    def pass_value(self, k: Knowledge, z: float, zo: float, mean: float, sd: float, rnd: int) -> float:
-        """What the standing bid is worth to the seat's side if the seat passes (the seat's hand at z, the
-        standing bidder's, when of the other side, at zo)."""
+    def forced_opening(self, k: Knowledge) -> bool:
+        """The standing bid may have been forced by the rules: the lowest bid, by the first hand where he must
+        open, or by the dealer where he must bid after every other seat passed."""
+        a = self.game.rules.auction
+        if k.facts.high != a.bid_min:
+            return False
+        return a.first_hand_must_bid or a.dealer_must_bid
+
+    def pass_value(self, k: Knowledge, strengths: list[float], sd: float, rnd: int) -> float:
+        """What the standing bid is worth to the seat's side if the seat passes: its worth to the standing
+        bidder's side at the strengths the seat reads (`strengths`), counted against the seat when it is the other
+        side's; nothing with no bid yet."""
         hb = k.standing
         if hb < 0:
             return 0.0
-        high = k.facts.high
+        v = self.worth(k.facts.high, rnd, self.side_points(k, hb, strengths), sd)
+        mine = k.partners(hb, k.seat) and (hb == k.seat or not self.game.rules.table.bidder_plays_alone)
+        return v if mine else -v
+
+    def strengths(self, k: Knowledge, z: float, zs: float, rnd: int) -> list[float]:
+        """What the seat takes each seat's strength to be, were the contract to stand at the bid weighed: its own
+        z; the standing bidder's as his bid says; a seat that has only passed, and an opponent yet to speak (he
+        passes, if that bid is the contract), the mean of a hand below the strength at which the lowest bid would
+        have been worth saying (`below_mean`); any other seat, average (0)."""
+        n = len(k.team_of)
         held = k.held.bit_count()
-        if k.partners(hb, k.seat) and not self.game.rules.table.bidder_plays_alone:
-            if hb == k.seat:
-                return self.worth(high, rnd, mean, sd)
-            side = max(mean, self.needs(high) + PARTNER_SURE * sd + mean - self.mean_at(k.seat, held, 0.0))
-            return self.worth(high, rnd, side, sd)
-        theirs = self.mean_at(hb, held, zo) + AGAINST * z * self.model.total
-        return -self.worth(high, rnd, theirs, sd)
+        out = [0.0] * n
+        bid_by, passed = k.facts.speeches
+        low = self.game.rules.auction.bid_min
+        opening = self.implied_z(k.seat, held, low, rnd) - IMPLIED_EXTRA
+        said = below_mean(opening)
+        for s in range(n):
+            if s == k.seat:
+                out[s] = z
+            elif s == k.standing:
+                out[s] = zs
+            elif bid_by >> s & 1:
+                continue
+            elif passed >> s & 1 or not k.partners(s, k.seat):
+                out[s] = said   # an opponent yet to speak counts as passing: the contract weighed is the last bid
+        return out
+
+    def side_points(self, k: Knowledge, bidder: int, strengths: list[float]) -> float:
+        """Card points the side of `bidder` may expect as the bidding side: its own strength's curve, plus the
+        others' strengths, AGAINST per standard deviation (for it from a partner, against it from an opponent)."""
+        total = self.model.total
+        out = self.mean_at(bidder, k.held.bit_count(), strengths[bidder])
+        for s, zs in enumerate(strengths):
+            if s == bidder or zs == 0.0:
+                continue
+            if k.partners(s, bidder) and not self.game.rules.table.bidder_plays_alone:
+                out -= AGAINST * zs * total
+            else:
+                out += AGAINST * zs * total
+        return out
 
     def bid(self, k: Knowledge, legal: tuple[Action, ...]) -> Action:
         """The plain speech: a redeal, a declaration taken as a bid, the bid worth most, or a pass."""
@@ -159,7 +224,7 @@ class AuctionRules:
                 return a
             if a.verb == "declare" and self.policy.declares_in_auction(k, a):
                 return a
-        code, _ = self.policy.bid_estimate(k)
+        code, est = self.policy.bid_estimate(k)
         bids, passing = self.policy.bid_options(legal, code)
         if not bids:
             for a in legal:
@@ -168,10 +233,11 @@ class AuctionRules:
             return legal[0]
         z = m.z(held)
         n = held.bit_count()
-        zo = self.opponents_z(k)
-        mean = self.mean_at(k.seat, n, z) + AGAINST * zo * m.total
-        sd = self.spread(n)
         rnd = self.round_now(k)
+        zs = self.standing_z(k, rnd)
+        strengths = self.strengths(k, z, zs, rnd)
+        mean = self.side_points(k, k.seat, strengths)
+        sd = self.spread(n)
         best = bids[0]
         best_ev = -1e18
         for a in bids:
@@ -180,6 +246,15 @@ class AuctionRules:
                 best, best_ev = a, ev
         if passing is None:
             return best
-        if best_ev > self.pass_value(k, z, zo, mean, sd, rnd) + BID_GAIN:
+        if best_ev > self.pass_value(k, strengths, sd, rnd) + BID_GAIN:
             return best
+        if self.worth_next(k, est, bids[0]):
+            return bids[0]
         return passing
+
+    def worth_next(self, k: Knowledge, est: float, a: Action) -> bool:
+        """The floor under the weighing: the hand evaluation's own estimate of the side's card points (`est`,
+        HandModel.expected) covers what the next bid needs (PARTNER_MARGIN more over a partner's bid) - the old
+        auction's rule, read with what the bid needs where the opponents count against a target."""
+        margin = PARTNER_MARGIN if self.policy.partner_holds_bid(k) else 0
+        return est >= self.needs(self.model.value_of(a)) + margin

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.bidding import AuctionRules
+from engine.bots.bidding import AuctionRules, speech_masks
 from engine.bots.info import top_strength
 from engine.bots.model import (
     DOUBLE_ABOVE_MIN,
@@ -46,13 +46,15 @@ class Facts:
     paid side; `forced`: the standing bid is the only bid, one the rules made its bidder say (the first hand
     obliged to open, or the dealer after every other seat passed); `provable`: the claims (special.claims) among
     the legal actions that the seat can prove now from its own knowledge, as its view says (None: not known, in a
-    state read by the search's rollouts)."""
+    state read by the search's rollouts); `speeches`: the seats that have bid in the auction so far and those
+    that have only passed, as masks (bidding.speech_masks)."""
 
     def __init__(self, unknown: int = 0, sizes: list[int] | None = None, points: list[int] | None = None,
                  target: int = 0, multiplier: int = 1, lost_trick: bool = False, tricks: int = 0,
                  leading: bool = False, special: bool = False, round_: int = 0, speaking_for: int = -1,
                  high: int = 0, concealed: bool = False, high_suit: int = UNDECIDED,
-                 added: int = 0, forced: bool = False, provable: tuple[Action, ...] | None = None) -> None:
+                 added: int = 0, forced: bool = False, provable: tuple[Action, ...] | None = None,
+                 speeches: tuple[int, int] = (0, 0)) -> None:
         self.unknown = unknown
         self.sizes = sizes if sizes is not None else []
         self.points = points if points is not None else []
@@ -70,6 +72,7 @@ class Facts:
         self.added = added
         self.forced = forced
         self.provable = provable
+        self.speeches = speeches
 
 
 class Knowledge:
@@ -132,7 +135,8 @@ def state_facts(state: State, seat: int) -> Facts:
                  len(state.tricks), state.phase == PLAY and not state.trick_cards, state.special is not None,
                  state.contract_round, state.asker, state.high, state.concealed,
                  suit_named(state.game, state.high_suit) if state.phase == AUCTION else UNDECIDED, state.added,
-                 forced_bid(state.game, state.history, state.dealer))
+                 forced_bid(state.game, state.history, state.dealer), None,
+                 speech_masks(state.history) if state.phase == AUCTION else (0, 0))
 
 
 def forced_bid(game: Game, history: Sequence[Action], dealer: int) -> bool:
