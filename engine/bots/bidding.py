@@ -53,6 +53,7 @@ IMPLIED_EXTRA = 0.5    # a bid said freely: its bidder's strength taken this far
 #                        least at which he would say it (about the mean excess of a normal hand over a threshold
 #                        near the average; set, not fitted, and checked by the duplicate tournaments)
 SPREAD_SCALE = 1.0
+YET_TO_SPEAK = False
 BID_GAIN = 0.0         # game points by which a bid must beat passing
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
 Z_LOW, Z_HIGH = -3.0, 4.0   # the range searched for the strength a bid implies
@@ -197,7 +198,7 @@ class AuctionRules:
                 out[s] = zs
             elif bid_by >> s & 1:
                 continue
-            elif passed >> s & 1 or not k.partners(s, k.seat):
+            elif passed >> s & 1 or (YET_TO_SPEAK and not k.partners(s, k.seat)):
                 out[s] = said   # an opponent yet to speak counts as passing: the contract weighed is the last bid
         return out
 
