@@ -289,7 +289,8 @@ def register() -> str:
                 return out
             world = resample(self.state, player_id, rng)
             if world is None:     # the resampler found no other deal in its budget: this one fits the view
-                return self.clone()
+                same: JackNineState = self.clone()
+                return same
             out._load(world)
             return out
 
