@@ -11,7 +11,7 @@ PYTHONPATH=. to time the sources, or put a compiled build first on the path).
 `--reference` plays heuristic, pimc and search against IS-MCTS on twenty-eight, twenty-nine,
 three-hundred-and-four and thunee (4 deals by default), twice each: at IS-MCTS's default budget, and at the number of
 simulations that takes as long per decision as the bot did in that first run (its ms per decision over IS-MCTS's
-per simulation; at least 1).
+per simulation; at least MIN_SIMULATIONS, 2).
 
     python3 benchmarks/strength.py --reference --workers 2
 
@@ -41,6 +41,7 @@ PAIRS = (("search", "pimc"), ("search", "heuristic"), ("pimc", "heuristic"), ("h
 REFERENCE_FILES = "twenty-eight,twenty-nine,three-hundred-and-four,thunee"
 REFERENCE_BOTS = ("heuristic", "pimc", "search")
 REFERENCE_DEALS = 4
+MIN_SIMULATIONS = 2     # OpenSpiel's ISMCTSBot cannot pick an action after one simulation (its root has no visits)
 
 
 def main() -> None:
@@ -83,7 +84,7 @@ def main() -> None:
                 rep = row(game, bot, f"ismcts:{SIMULATIONS}", args, "default")
                 ms_bot = rep["bots"][0]["ms_per_decision"]
                 per_sim = rep["bots"][1]["ms_per_decision"] / SIMULATIONS
-                equal = max(1, round(ms_bot / per_sim)) if per_sim > 0 else 1
+                equal = max(MIN_SIMULATIONS, round(ms_bot / per_sim)) if per_sim > 0 else MIN_SIMULATIONS
                 row(game, bot, f"ismcts:{equal}", args, "equal time")
             continue
         for pair in args.pairs.split(","):
