@@ -8,6 +8,13 @@ PYTHONPATH=. to time the sources, or put a compiled build first on the path).
     python3 benchmarks/strength.py --deals 2000 --workers 2 --seed 1 --pairs search/pimc
     python3 benchmarks/strength.py --deals 200 --workers 2 --seed 1 --ismcts 200
 
+`--reference` plays heuristic, pimc and search against IS-MCTS on twenty-eight, twenty-nine,
+three-hundred-and-four and thunee (4 deals by default), twice each: at IS-MCTS's default budget, and at the number of
+simulations that takes as long per decision as the bot did in that first run (its ms per decision over IS-MCTS's
+per simulation; at least MIN_SIMULATIONS, 2).
+
+    python3 benchmarks/strength.py --reference --workers 2
+
 `--ismcts N` plays search, pimc and heuristic against OpenSpiel's IS-MCTS (the `ismcts:N` bot, engine/adapters/
 ismcts.py: open_spiel.python.algorithms.ismcts.ISMCTSBot with N simulations per decision, UCT constant 2, a
 random play-out to value each new node, worlds resampled uniformly from the seat's information state; needs
@@ -21,51 +28,87 @@ import importlib.util
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import engine
 from engine.play.compile import load_game
+from engine.play.game import Game
 from engine.tournament import run
 
 PAIRS = (("search", "pimc"), ("search", "heuristic"), ("pimc", "heuristic"), ("heuristic", "random"))
 
 
+REFERENCE_FILES = "twenty-eight,twenty-nine,three-hundred-and-four,thunee"
+REFERENCE_BOTS = ("heuristic", "pimc", "search")
+REFERENCE_DEALS = 4
+MIN_SIMULATIONS = 2     # OpenSpiel's ISMCTSBot cannot pick an action after one simulation (its root has no visits)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--deals", type=int, default=None, help=f"duplicate deals per row (2000; {REFERENCE_DEALS} with "
+                    "--reference)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--rulesets", default="twenty-eight,twenty-nine")
+    ap.add_argument("--rulesets", default=None, help="comma-separated files (twenty-eight,twenty-nine; with "
+                    f"--reference {REFERENCE_FILES})")
     ap.add_argument("--pairs", default=",".join(f"{a}/{b}" for a, b in PAIRS), help="A/B pairs, comma-separated")
     ap.add_argument("--ismcts", type=int, default=0, metavar="N",
                     help="instead: search, pimc and heuristic against OpenSpiel's IS-MCTS with N simulations")
+    ap.add_argument("--reference", action="store_true",
+                    help="instead: heuristic, pimc and search against OpenSpiel's IS-MCTS at its default budget "
+                    "and at the budget that takes as long per decision as the bot (measured in the first run)")
     ap.add_argument("--json", dest="as_json", action="store_true", help="also print each report as JSON")
     args = ap.parse_args()
-    if args.ismcts:
-        from engine.adapters.ismcts import UCT_C
+    if args.deals is None:
+        args.deals = REFERENCE_DEALS if args.reference else 2000
+    if args.rulesets is None:
+        args.rulesets = REFERENCE_FILES if args.reference else "twenty-eight,twenty-nine"
+    if args.deals < 1 or args.workers < 1:
+        ap.error("--deals and --workers must be at least 1")
+    if args.ismcts or args.reference:
+        from engine.adapters.ismcts import SIMULATIONS, UCT_C
 
-        args.pairs = ",".join(f"{a}/ismcts:{args.ismcts}" for a in ("search", "pimc", "heuristic"))
-        print(f"ismcts:{args.ismcts} = OpenSpiel's ISMCTSBot, {args.ismcts} simulations per decision, UCT c = {UCT_C}, "
+        n = args.ismcts or SIMULATIONS
+        args.pairs = ",".join(f"{a}/ismcts:{n}" for a in ("search", "pimc", "heuristic"))
+        print(f"ismcts:N = OpenSpiel's ISMCTSBot, N simulations per decision (default {SIMULATIONS}), UCT c = {UCT_C}, "
               "one random play-out per new node, uniform resampling from the information state")
     print(f"engine: {Path(engine.__file__).parent} (compiled: {', '.join(compiled_modules()) or 'nothing'})")
     print("| ruleset | A vs B | deals | A pts/hand | B pts/hand | A - B [95% CI] | A made | B made "
           "| A ms/dec (max) | B ms/dec (max) | A/B time | seconds |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for ruleset in args.rulesets.split(","):
+        game = load_game(ruleset)
+        if args.reference:
+            for bot in REFERENCE_BOTS:
+                rep = row(game, bot, f"ismcts:{SIMULATIONS}", args, "default")
+                ms_bot = rep["bots"][0]["ms_per_decision"]
+                per_sim = rep["bots"][1]["ms_per_decision"] / SIMULATIONS
+                equal = max(MIN_SIMULATIONS, round(ms_bot / per_sim)) if per_sim > 0 else MIN_SIMULATIONS
+                row(game, bot, f"ismcts:{equal}", args, "equal time")
+            continue
         for pair in args.pairs.split(","):
             a, b = pair.split("/")
-            t0 = time.perf_counter()
-            rep = run(load_game(ruleset), [a, b], args.deals, args.seed, workers=args.workers)
-            secs = time.perf_counter() - t0
-            ba, bb = rep["bots"]
-            d = rep["difference"]
-            print(f"| {ruleset} | {a} vs {b} | {rep['deals']} | {ba['game_points_per_hand']:+.3f} "
-                  f"| {bb['game_points_per_hand']:+.3f} | {d['game_points_per_hand']:+.3f} "
-                  f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] | {_rate(ba)} | {_rate(bb)} "
-                  f"| {ba['ms_per_decision']:.2f} ({ba['max_ms_per_decision']:.0f}) "
-                  f"| {bb['ms_per_decision']:.2f} ({bb['max_ms_per_decision']:.0f}) "
-                  f"| {_ratio(ba['ms_per_decision'], bb['ms_per_decision'])} | {secs:.0f} |", flush=True)
-            if args.as_json:
-                print(json.dumps(rep), flush=True)
+            row(game, a, b, args, "")
+
+
+def row(game: Game, a: str, b: str, args: argparse.Namespace, label: str) -> dict[str, Any]:
+    """One duplicate tournament of `a` against `b`, printed as a table row; its report."""
+    t0 = time.perf_counter()
+    rep = run(game, [a, b], args.deals, args.seed, workers=args.workers)
+    secs = time.perf_counter() - t0
+    ba, bb = rep["bots"]
+    d = rep["difference"]
+    name = f"{a} vs {b}" + (f" ({label})" if label else "")
+    print(f"| {game.rules.name} | {name} | {rep['deals']} | {ba['game_points_per_hand']:+.3f} "
+          f"| {bb['game_points_per_hand']:+.3f} | {d['game_points_per_hand']:+.3f} "
+          f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] | {_rate(ba)} | {_rate(bb)} "
+          f"| {ba['ms_per_decision']:.2f} ({ba['max_ms_per_decision']:.0f}) "
+          f"| {bb['ms_per_decision']:.2f} ({bb['max_ms_per_decision']:.0f}) "
+          f"| {_ratio(ba['ms_per_decision'], bb['ms_per_decision'])} | {secs:.0f} |", flush=True)
+    if args.as_json:
+        print(json.dumps(rep), flush=True)
+    return rep
 
 
 def _rate(b: dict[str, object]) -> str:

@@ -274,7 +274,8 @@ def register() -> str:
         def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float] | None = None
                                     ) -> JackNineState:
             """A state `player_id` cannot tell from this one: the same information state string and observation,
-            every card it cannot see dealt again at random (see engine/adapters/resample.py). The sampler,
+            every card it cannot see dealt again at random (see engine/adapters/resample.py; when its draws find no deal
+            that fits, this state itself, which fits by definition). The sampler,
             OpenSpiel's `UniformProbabilitySampler` or any callable giving floats in [0, 1), seeds the draws."""
             seed = int(probability_sampler() * (1 << 53)) if probability_sampler is not None else None
             rng = random.Random(seed)
@@ -287,8 +288,9 @@ def register() -> str:
                     out.apply_action(c)
                 return out
             world = resample(self.state, player_id, rng)
-            if world is None:
-                raise pyspiel.SpielError(f"resample_from_infostate: no world fits player {player_id}'s view")
+            if world is None:     # the resampler found no other deal in its budget: this one fits the view
+                same: JackNineState = self.clone()
+                return same
             out._load(world)
             return out
 

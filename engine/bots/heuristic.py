@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.bots.bidding import speech_masks
 from engine.bots.info import Seen, last_bidder, led_trump_suit, read_view
 from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
@@ -59,7 +60,8 @@ def view_knowledge(seen: Seen) -> Knowledge:
     facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
                   len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
                   v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high,
-                  v.trump_concealed, high_suit, v.added, forced_bid(seen.game, v.history, v.dealer), v.provable)
+                  v.trump_concealed, high_suit, v.added, forced_bid(seen.game, v.history, v.dealer), v.provable,
+                  speech_masks(v.history) if v.phase == "auction" else (0, 0))
     return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength, bidder, v.bid or 0,
                      last_bidder(v), team_of, facts)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.bots.bidding import AuctionRules, speech_masks
 from engine.bots.info import top_strength
 from engine.bots.model import (
     DOUBLE_ABOVE_MIN,
@@ -45,13 +46,15 @@ class Facts:
     paid side; `forced`: the standing bid is the only bid, one the rules made its bidder say (the first hand
     obliged to open, or the dealer after every other seat passed); `provable`: the claims (special.claims) among
     the legal actions that the seat can prove now from its own knowledge, as its view says (None: not known, in a
-    state read by the search's rollouts)."""
+    state read by the search's rollouts); `speeches`: the seats that have bid in the auction so far and those
+    that have only passed, as masks (bidding.speech_masks)."""
 
     def __init__(self, unknown: int = 0, sizes: list[int] | None = None, points: list[int] | None = None,
                  target: int = 0, multiplier: int = 1, lost_trick: bool = False, tricks: int = 0,
                  leading: bool = False, special: bool = False, round_: int = 0, speaking_for: int = -1,
                  high: int = 0, concealed: bool = False, high_suit: int = UNDECIDED,
-                 added: int = 0, forced: bool = False, provable: tuple[Action, ...] | None = None) -> None:
+                 added: int = 0, forced: bool = False, provable: tuple[Action, ...] | None = None,
+                 speeches: tuple[int, int] = (0, 0)) -> None:
         self.unknown = unknown
         self.sizes = sizes if sizes is not None else []
         self.points = points if points is not None else []
@@ -69,6 +72,7 @@ class Facts:
         self.added = added
         self.forced = forced
         self.provable = provable
+        self.speeches = speeches
 
 
 class Knowledge:
@@ -131,7 +135,8 @@ def state_facts(state: State, seat: int) -> Facts:
                  len(state.tricks), state.phase == PLAY and not state.trick_cards, state.special is not None,
                  state.contract_round, state.asker, state.high, state.concealed,
                  suit_named(state.game, state.high_suit) if state.phase == AUCTION else UNDECIDED, state.added,
-                 forced_bid(state.game, state.history, state.dealer))
+                 forced_bid(state.game, state.history, state.dealer), None,
+                 speech_masks(state.history) if state.phase == AUCTION else (0, 0))
 
 
 def forced_bid(game: Game, history: Sequence[Action], dealer: int) -> bool:
@@ -192,10 +197,12 @@ def first_of(legal: tuple[Action, ...], verbs: tuple[str, ...]) -> Action:
 class ContractPolicy:
     """The heuristic's decisions outside the card play for one game."""
 
-    def __init__(self, model: HandModel, never: bool = False) -> None:
+    def __init__(self, model: HandModel, never: bool = False, v1: bool = False) -> None:
         self.model = model
         self.game = model.game
         self.never = never
+        self.v1 = v1        # the auction of before bidding from the hand's worth (`heuristic:v1`)
+        self.auction = AuctionRules(self)
         self.special = SpecialRules(self)
         # every auction speech offered is a redeal, a pass or a bid, the bids a run in increasing order after the
         # others (BidTable.choices): the choice is then found without scanning a wide auction's bids
@@ -217,9 +224,10 @@ class ContractPolicy:
             return self.choose_never(k, legal)
         ph = k.phase
         if ph == AUCTION:
-            if self.plain_auction:
-                return self._plain_bid(k, legal)
-            return self.special.bid(k, legal, self._bid(k, plain_speeches(legal)))
+            if self.plain_auction and legal[-1].verb == "bid":   # a redeal, a pass, the bids: nothing special
+                return self._plain_bid(k, legal) if self.v1 else self.auction.bid(k, legal)
+            plain = plain_speeches(legal)
+            return self.special.bid(k, legal, self._bid(k, plain) if self.v1 else self.auction.bid(k, plain))
         if ph == TRUMP:
             return self.special.trump(k, legal, self.trump_choice(k.hand, legal))
         if ph == RAISE:
@@ -464,16 +472,17 @@ def min_strength(strength: list[int], m: int) -> int:
     return best
 
 
-_POLICIES: dict[tuple[int, bool], ContractPolicy] = {}
+_POLICIES: dict[tuple[int, bool, bool], ContractPolicy] = {}
 POLICIES_KEPT = 64
 
 
-def policy_for(model: HandModel, never: bool = False) -> ContractPolicy:
-    """The contract policy of this model's game, built once per process."""
-    key = (id(model.game), never)
+def policy_for(model: HandModel, never: bool = False, v1: bool = False) -> ContractPolicy:
+    """The contract policy of this model's game, built once per process (`v1`: the auction of before bidding from
+    the hand's worth)."""
+    key = (id(model.game), never, v1)
     p = _POLICIES.get(key)
     if p is None or p.model is not model:
         if len(_POLICIES) >= POLICIES_KEPT:
             _POLICIES.clear()
-        p = _POLICIES[key] = ContractPolicy(model, never)
+        p = _POLICIES[key] = ContractPolicy(model, never, v1)
     return p

@@ -1,5 +1,6 @@
 """What the bots that read their seat's View share: the compiled game they play, its hand model and contract
-policy (the `never` option: 0.1's), and a seeded generator."""
+policy (the `never` option: 0.1's; `v1`: the auction of before bidding from the hand's worth), and a seeded
+generator."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ class ViewBot:
         self.game = game
         self.model = model_for(game)
         self.model.warm()   # the hand-evaluation tables are built now, not in the middle of a hand
-        self.policy = policy_for(self.model, self.options.never)
+        self.policy = policy_for(self.model, self.options.never, self.options.v1)
         self._rng = random.Random(seed)
 
     def check_view(self, view: View | None) -> View:

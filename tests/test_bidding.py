@@ -1,0 +1,95 @@
+"""The heuristic's auction (engine/bots/bidding.py) on hands built by hand: what a bid needs under the file's target,
+a strong hand competes and a weak one passes, what the others' speeches say, Thunee's calls from the hand's worth
+(the old auction called 104 on any four cards); the old auction is kept as `heuristic:v1`."""
+
+from __future__ import annotations
+
+from engine.bots.bidding import below_mean, speech_masks
+from engine.bots.model import model_for
+from engine.bots.policy import Facts, Knowledge, policy_for
+from engine.bots.registry import make_bot, parse_bot_spec
+from engine.play.actions import Action
+from engine.play.base import AUCTION
+from engine.play.compile import load_game
+from engine.play.game import Game
+
+
+def mask(game: Game, codes: str) -> int:
+    m = 0
+    for code in codes.split():
+        m |= 1 << game.code_ids[code][0]
+    return m
+
+
+def speak(game: Game, hand: str, legal: tuple[Action, ...], *, seat: int = 1, standing: int = -1, high: int = 0,
+          speeches: tuple[int, int] = (0, 0), v1: bool = False) -> Action:
+    """The plain auction's choice for `seat` holding `hand`, the standing bid `high` by `standing`."""
+    team_of = [game.team_of[s] for s in range(game.n)]
+    facts = Facts(high=high, speeches=speeches)
+    k = Knowledge(seat, AUCTION, mask(game, hand), 0, -1, game.strength, -1, high, standing, team_of, facts)
+    policy = policy_for(model_for(game), v1=v1)
+    return policy.choose(k, legal)
+
+
+def bids(seat: int, *numbers: int, passing: bool = True) -> tuple[Action, ...]:
+    out = [Action(seat, "pass", "")] if passing else []
+    return tuple(out + [Action(seat, "bid", str(n)) for n in numbers])
+
+
+def test_v1_is_a_bot_option() -> None:
+    spec = parse_bot_spec("heuristic:v1")
+    assert spec.options.v1 and not parse_bot_spec("heuristic").options.v1
+    game = load_game("twenty-nine")
+    assert make_bot("heuristic:v1", game).policy.v1   # type: ignore[attr-defined]
+    assert not make_bot("heuristic", game).policy.v1   # type: ignore[attr-defined]
+
+
+def test_what_a_bid_needs() -> None:
+    thunee = load_game("thunee")
+    rules = policy_for(model_for(thunee)).auction
+    assert rules.needs(10) == 304 - (105 - 10) + 1       # the counting side must stay below 105 less the call
+    assert rules.needs(0) == 304 - 105 + 1
+    assert policy_for(model_for(load_game("twenty-nine"))).auction.needs(18) == 18
+
+
+def test_thunee_calls_from_the_hand() -> None:
+    game = load_game("thunee")
+    legal = bids(2, 10)
+    weak = "QS KH TD QC"
+    # the old auction compared 304 card points with the call's number and called on any four cards
+    assert speak(game, weak, legal, seat=2, standing=1, v1=True).verb == "bid"
+    assert speak(game, weak, legal, seat=2, standing=1).verb == "pass"
+    # two trump Jacks' worth of a suit: the counting side's target is out of reach, the call pays
+    assert speak(game, "JS 9S AS TS", legal, seat=2, standing=1).verb == "bid"
+
+
+def test_strong_hand_competes_weak_hand_passes() -> None:
+    game = load_game("twenty-nine")
+    legal = bids(1, *range(19, 29))
+    # an opponent (seat 0) stands at 18
+    assert speak(game, "JS 9S AS TS", legal, standing=0, high=18).arg == "19"
+    assert speak(game, "7H 8D 7C QH", legal, standing=0, high=18).verb == "pass"
+
+
+def test_passes_and_bids_speak_of_the_hands() -> None:
+    history = [Action(0, "pass", ""), Action(1, "bid", "16"), Action(2, "pass", ""), Action(1, "bid", "17")]
+    assert speech_masks(history) == (0b10, 0b101)
+    assert below_mean(0.0) < -0.7 and below_mean(2.0) > -0.1
+    game = load_game("twenty-nine")
+    rules = policy_for(model_for(game)).auction
+    k = Knowledge(1, AUCTION, mask(game, "JS 9S AS TS"), 0, -1, game.strength, -1, 16, 0, [0, 1, 0, 1],
+                  Facts(high=16, speeches=(0b1, 0b100)))
+    z = model_for(game).z(k.held)
+    seen = rules.strengths(k, z, 0.0, 1)
+    assert seen[1] == z and seen[2] < 0 and seen[3] == 0.0   # the passer is weak, the silent partner average
+    # the weaker the others, the more the side expects; a partner's strength counts for it
+    assert rules.side_points(k, 1, [0.0, z, -1.0, 0.0]) > rules.side_points(k, 1, [0.0, z, 0.0, 0.0])
+    assert rules.side_points(k, 1, [0.0, z, 0.0, 1.0]) > rules.side_points(k, 1, [0.0, z, 0.0, 0.0])
+
+
+def test_jump_when_the_band_pays() -> None:
+    game = load_game("fifty-six")
+    rules = policy_for(model_for(game)).auction
+    # a side sure of 50 card points: a bid in the 48-55 band (3 made) is worth more than 28 (1 made)
+    assert rules.worth(48, 1, 54.0, 5.0) > rules.worth(28, 1, 54.0, 5.0)
+    assert rules.worth(28, 1, 30.0, 10.0) > rules.worth(40, 1, 30.0, 10.0)
