@@ -46,7 +46,14 @@ def _pinned(expected: object, got: object) -> bool:
 
 
 def main() -> int:
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return 0
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if not args:
+        print("usage: compiled_check.py REPO_DIR [HANDS] [--require-compiled | --api-only] (see --help)",
+              file=sys.stderr)
+        return 2
     repo = Path(args[0])
     if "--api-only" in sys.argv:
         return 1 if api_contract(repo) else 0

@@ -13,6 +13,7 @@ build first on the path to time it; run from the repository with PYTHONPATH=. to
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
@@ -25,6 +26,8 @@ from random_hands import yardstick  # this folder is on the path when a script i
 
 import engine.play.state as state_module
 import engine.rl
+from engine import load_game
+from engine.errors import JacknineError, UnreadableError
 from engine.sim import bench
 
 ROUNDS = 5
@@ -48,8 +51,16 @@ def env_hands_per_second(ruleset: str, hands: int, seed: int) -> float:
 
 
 def main() -> None:
-    ruleset = sys.argv[1] if len(sys.argv) > 1 else "twenty-eight"
-    hands = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ruleset", nargs="?", default="twenty-eight", help="a shipped name or a rule file's path")
+    ap.add_argument("hands", nargs="?", type=int, default=10000, help="hands in all, over the rounds")
+    args = ap.parse_args()
+    ruleset, hands = args.ruleset, args.hands
+    try:
+        load_game(ruleset)
+    except JacknineError as e:
+        print(e, file=sys.stderr)
+        raise SystemExit(2 if isinstance(e, UnreadableError) else 1) from None
     per_round = max(1, hands // ROUNDS)
     env_hands_per_second(ruleset, 200, 0)     # warm up
     game = engine.rl.env(ruleset=ruleset).game
