@@ -23,6 +23,10 @@ class ViewBot:
         self.policy = policy_for(self.model, self.options.never)
         self._rng = random.Random(seed)
 
+    def reseed(self, seed: int) -> None:
+        """As a new bot built with `seed` (the generator is all a bot of this kind carries from hand to hand)."""
+        self._rng.seed(seed)
+
     def check_view(self, view: View | None) -> View:
         if view is None:
             raise ValueError(f"the {type(self).__name__} needs its seat's view")
