@@ -31,6 +31,7 @@ from pettingzoo import AECEnv
 
 from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
 from engine.errors import ArgumentError, IllegalActionError
+from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
@@ -71,6 +72,9 @@ class Encoder:
                 self.bid_value[i] = int(parts[1])
         self.n_actions = n_actions
         self.nbytes = (self.obs.size + 7) // 8
+        # a single pack's play indices follow the card ids from play0 (-1: they do not)
+        play = self.space.card_index
+        self.play0 = play[0] if game.layout.copies == 1 and play == list(range(play[0], play[0] + game.size)) else -1
 
     def vector(self, state: State, seat: int, bids: list[int]) -> np.ndarray:
         ones, where, values = self.obs.state_bits(state, seat, bids)
@@ -83,6 +87,162 @@ class Encoder:
         m = np.zeros(self.n_actions, np.int8)
         m[legal] = 1
         return m
+
+    def state_mask(self, state: State) -> np.ndarray:
+        """The legal-action mask of the seat to act. In the play phase of a single pack (play indices follow the
+        card ids) it is read from the playable-card bits, with no list of indices built."""
+        if state.phase != PLAY or self.play0 < 0:
+            return self.mask(self.space.legal_fast(state))
+        m = np.zeros(self.n_actions, np.int8)
+        for a in state.other_actions():
+            m[self.space.of(a)] = 1
+        bits = state.card_mask()
+        p0 = self.play0
+        while bits:
+            low = bits & -bits
+            m[p0 + low.bit_length() - 1] = 1
+            bits ^= low
+        return m
+
+    def card_of(self, index: int) -> int:
+        """The card id an index plays in a single pack (-1: not a card's index, or a double pack)."""
+        c = index - self.play0
+        return c if self.play0 >= 0 and 0 <= c < self.game.size else -1
+
+
+SPEECH = -(1 << 20)   # in the log of `Observations`: an action other than a card that changed only the bids
+
+
+class Observations:
+    """Every seat's observation of one hand, kept as rows of one array and brought up to date only when a seat's
+    is asked for (`row`): the cards played are logged, and a row catches up with the log (a card leaves its
+    player's hand and joins the trick; a finished trick joins the cards played and the sides' card points; the
+    seat to act moves). Anything else (a bid, the trump, a trump shown, a face-down card, the hand's end) starts
+    the rows afresh, each encoded whole (`Encoder.vector`) when next asked for. Only for single packs without
+    hands lying face up (`fast`); otherwise every row is encoded whole. tests/test_rl_fast.py holds every row
+    equal to the whole encoding at every step of every shipped file."""
+
+    def __init__(self, enc: Encoder) -> None:
+        self.enc = enc
+        g = enc.game
+        self.n = g.n
+        self.size = g.size
+        self.rows = np.zeros((g.n, enc.obs.size), np.float32)
+        self.fast = enc.play0 >= 0 and not enc.obs.exposes
+        ob = enc.obs
+        self.o_hand, self.o_trick, self.o_to_act = ob.o_hand, ob.o_trick, ob.o_to_act
+        self.o_played, self.o_points = ob.o_played, ob.o_card_points
+        self.total = ob.total
+        self.o_bids, self.top = ob.o_bids, ob.top
+        self.state: State | None = None
+        self.bids: list[int] = []
+        self.epoch = 0
+        self.row_epoch = [-1] * g.n
+        self.row_seen = [0] * g.n        # entries of the log already in the row
+        self.row_to_act = [0] * g.n      # the to_act position the row marks
+        self.log: list[int] = []         # seat * 1024 + card for a card played; -1 - k when trick k ended
+        self.key: tuple[int, ...] = ()
+        self.history = 0                 # actions in the hand when the log began, plus the cards logged
+        self.tricks = 0
+        self.points = 0
+
+    def start(self, state: State, bids: list[int]) -> None:
+        """A new hand (`bids`: the caller's list of each seat's last bid value, kept up to date by it)."""
+        self.state = state
+        self.bids = bids
+        self._restart(state)
+
+    def _restart(self, state: State) -> None:
+        self.epoch += 1
+        self.log = []
+        self.key = self._key(state)
+        self.history = len(state.history)
+        self.tricks = len(state.tricks)
+        self.points = sum(state.team_points)
+
+    @staticmethod
+    def _key(st: State) -> tuple[int, ...]:
+        """What playing a card leaves as it was, the trick it may end aside (else the rows start afresh)."""
+        return (st.phase, st.trump, int(st.concealed), st.exposed, st.multiplier, st.bidder, st.bid, st.target,
+                st.face_down, st.hidden, st.indicator, st.folder, sum(st.given))
+
+    def played(self, seat: int, card: int) -> None:
+        """`seat` played `card` (-1: the action was not a card)."""
+        st = self.state
+        assert st is not None
+        if card < 0 and self.fast and len(st.history) == self.history + 1 and len(st.tricks) == self.tricks \
+                and not st.trick_cards and self._key(st) == self.key:
+            self.history += 1          # a speech (a bid, a pass) that changed nothing else: the bids are rewritten
+            self.log.append(SPEECH)
+            return
+        if (card >= 0 and self.fast and len(st.history) == self.history + 1 and card != st.indicator
+                and not st.face_down and not st.hidden and self._key(st) == self.key):
+            self.history += 1
+            self.log.append(seat * 1024 + card)
+            t = len(st.tricks)
+            points = sum(st.team_points)
+            if t == self.tricks and points == self.points:
+                return
+            if t == self.tricks + 1:
+                self.log.append(-t)
+                self.tricks = t
+                self.points = points
+                return
+        self._restart(st)
+
+    def row(self, seat: int) -> np.ndarray:
+        """The seat's observation now (the array's own row: copy it to keep it)."""
+        st = self.state
+        assert st is not None
+        r = self.rows[seat]
+        n = self.n
+        if self.row_epoch[seat] != self.epoch:
+            r[:] = self.enc.vector(st, seat, self.bids)
+            self.row_epoch[seat] = self.epoch
+            self.row_seen[seat] = len(self.log)
+            self.row_to_act[seat] = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
+            return r
+        log = self.log
+        k = self.row_seen[seat]
+        if k < len(log):
+            size = self.size
+            o_trick = self.o_trick
+            ended = spoke = False
+            for e in log[k:]:
+                if e == SPEECH:
+                    spoke = True
+                elif e >= 0:
+                    p, c = e >> 10, e & 1023
+                    if p == seat:
+                        r[self.o_hand + c] = 0.0
+                    r[o_trick + (p - seat) % n * size + c] = 1.0
+                else:
+                    r[o_trick:o_trick + n * size] = 0.0
+                    o_played = self.o_played
+                    for c in st.tricks[-1 - e].cards:
+                        r[o_played + c] = 1.0
+                    ended = True
+            self.row_seen[seat] = len(log)
+            if spoke:
+                b0 = self.o_bids
+                top = self.top
+                for s, v in enumerate(self.bids):
+                    r[b0 + (s - seat) % n] = v / top if v > 0 else 0.0
+            if ended:
+                pts = st.team_points
+                mine = st.hand_team_of[seat]
+                theirs = 0
+                for i in range(len(pts)):
+                    if i != mine and pts[i] > theirs:
+                        theirs = pts[i]
+                r[self.o_points] = pts[mine] / self.total
+                r[self.o_points + 1] = theirs / self.total
+        t = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
+        if t != self.row_to_act[seat]:
+            r[self.row_to_act[seat]] = 0.0
+            r[t] = 1.0
+            self.row_to_act[seat] = t
+        return r
 
 
 def _index(action: object) -> int:
@@ -123,6 +283,7 @@ class JackNineEnv(AECEnv):
                                                     "action_mask": self.enc.mask_space})
                                     for a in self.possible_agents}
         self._zero_mask = np.zeros(self.enc.n_actions, np.int8)
+        self._obs = Observations(self.enc)
         self._zero_mask.flags.writeable = False
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
@@ -169,6 +330,7 @@ class JackNineEnv(AECEnv):
                 state = self.game.new_hand(dealer, seed=self.deal_seed)
             self.state = state
             self._bids = [-1] * self.game.n
+            self._obs.start(state, self._bids)
             self._tricks = 0
             if state.to_act >= 0:
                 break
@@ -183,8 +345,7 @@ class JackNineEnv(AECEnv):
             return
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
-        self._legal = self.enc.space.legal_fast(st)
-        self._mask = self.enc.mask(self._legal)
+        self._mask = self.enc.state_mask(st)
         self.infos[agent] = {"action_mask": self._mask}
 
     def _hand_over(self) -> bool:
@@ -220,9 +381,8 @@ class JackNineEnv(AECEnv):
         st = self.state
         assert st is not None, "reset() the environment before observing it"
         seat = self.seat_of[agent]
-        acting = st.to_act == seat
-        return {"observation": self.enc.vector(st, seat, self._bids),
-                "action_mask": self._mask if acting else self._zero_mask}
+        return {"observation": self._obs.row(seat).copy(),
+                "action_mask": self._mask if st.to_act == seat else self._zero_mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -234,7 +394,7 @@ class JackNineEnv(AECEnv):
         seat = st.to_act
         index = _index(action)
         if not 0 <= index < self.enc.n_actions or not self._mask[index]:
-            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(self._legal))
+            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in np.flatnonzero(self._mask))
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
         rewarded = self._rewarded
         if rewarded:
@@ -242,10 +402,15 @@ class JackNineEnv(AECEnv):
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        bid = self.enc.bid_value[index]
-        if bid >= 0:
-            self._bids[seat] = bid
-        self.enc.space.apply(st, index)
+        card = self.enc.card_of(index) if st.phase == PLAY else -1
+        if card >= 0:
+            st.play_card_id(card)        # legal: the mask said so
+        else:
+            bid = self.enc.bid_value[index]
+            if bid >= 0:
+                self._bids[seat] = bid
+            self.enc.space.apply(st, index)
+        self._obs.played(seat, card)
         self.infos[agent] = {}
         if self.reward_kind == "tricks" and len(st.tricks) > self._tricks:
             self._tricks = len(st.tricks)
