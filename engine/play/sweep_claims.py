@@ -23,13 +23,17 @@ from typing import TYPE_CHECKING
 from engine.play.actions import Action
 from engine.play.claims import last_trick_certain
 from engine.play.rules import SCORE_EXCHANGE, ClaimRules
-from engine.play.sweep_proof import sweep_card, sweep_provable
+from engine.play.sweep_proof import bounded_sweep, sweep_card, sweep_provable
 
 if TYPE_CHECKING:
     from engine.play.base import StateData as StateBase
     from engine.play.state import State as StateData
 
 SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of cards played before it
+# What grading one hand's claims may cost: positions of the sweep prover over all the searches the grading runs
+# (each search keeps its own bound, NODE_BUDGET, too). Past it, a turn is taken as not proved, as a search past its
+# own bound is; within it, every answer is the unbounded grading's (tests/test_sweep_prover.py).
+GRADING_BUDGET = 60_000
 
 
 def remaining_claim_actions(st: StateBase, p: int) -> list[Action]:
@@ -102,7 +106,22 @@ def _replay(st: StateData) -> StateData:
     return replay
 
 
-def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
+class _Budget:
+    """What is left of GRADING_BUDGET for the hand being graded."""
+
+    def __init__(self) -> None:
+        self.left = GRADING_BUDGET
+
+    def proved(self, st: StateData, seat: int) -> bool:
+        """`sweep_provable` within what is left (False once nothing is)."""
+        if self.left <= 0:
+            return False
+        found, used = bounded_sweep(st, seat, False, self.left)
+        self.left -= used
+        return found is not None and found >= 0
+
+
+def _turn_proofs(st: StateData, team: int, upto: int, budget: _Budget) -> list[tuple[int, bool]]:
     """(cards played before the turn, provable) for each turn to play of `team`'s players before card number
     `upto` (counted from 0) is played, replayed from the deal; the first proof found ends the list."""
     replay = _replay(st)
@@ -114,7 +133,7 @@ def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
             if played > upto:
                 break
             if st.hand_team_of[a.seat] == team:
-                ok = sweep_provable(replay, a.seat)
+                ok = budget.proved(replay, a.seat)
                 out.append((played, ok))
                 if ok:
                     return out
@@ -135,7 +154,7 @@ def grade_claims(st: StateData, gp: list[int]) -> list[int]:
     by_team = {st.hand_team_of[c // SEAT_FACTOR]: c for c in st.claims}
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
         claim = by_team.get(sweeper)
-        value = _graded(st, rules, sweeper, claim, gp)
+        value = _graded(st, rules, sweeper, claim, gp, _Budget())
         if value is not None:
             return _exchange(st, gp, sweeper, value)
     for team in by_team:
@@ -144,17 +163,18 @@ def grade_claims(st: StateData, gp: list[int]) -> list[int]:
     return gp
 
 
-def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: list[int]) -> int | None:
+def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: list[int], budget: _Budget
+            ) -> int | None:
     """The side's result for a sweep with its claim (None: the hand scores as usual)."""
     if claim is None:
-        proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
+        proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size, budget)
         return rules.wrong_but_won if any(ok for _, ok in proofs) else None
     at = claim % SEAT_FACTOR
     if rules.provable:
-        if not _provable_at(st, claim):
+        if not _provable_at(st, claim, budget):
             return rules.wrong_but_won          # early
         if rules.first_moment:
-            earlier = _turn_proofs(st, team, at - 1) if at > 0 else []
+            earlier = _turn_proofs(st, team, at - 1, budget) if at > 0 else []
             if any(ok for played, ok in earlier if played < at):
                 return rules.wrong_but_won      # late
     trick = at // st.trick_size + 1
@@ -163,7 +183,7 @@ def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: 
     return rules.made if not rules.adds else gp[team] + rules.made
 
 
-def _provable_at(st: StateData, claim: int) -> bool:
+def _provable_at(st: StateData, claim: int, budget: _Budget) -> bool:
     seat, at = claim // SEAT_FACTOR, claim % SEAT_FACTOR
     replay = _replay(st)
     played = 0
@@ -173,7 +193,7 @@ def _provable_at(st: StateData, claim: int) -> bool:
                 break
             played += 1
         replay.apply(a)
-    return sweep_provable(replay, seat)
+    return budget.proved(replay, seat)
 
 
 def _exchange(st: StateData, gp: list[int], team: int, value: int) -> list[int]:
