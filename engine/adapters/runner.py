@@ -46,6 +46,53 @@ class Layout:
         self.mask_nbytes = (len(space.names) + 7) // 8
 
 
+class ChangeLog:
+    """What changed in a hand since an epoch began, for observations kept up to date rather than encoded again: the
+    cards played (seat << SEAT_SHIFT | card), the tricks ended (-1 - k for trick k) and the speeches that changed
+    only the bids (SPEECH); anything else starts a new epoch (`epoch` moves, the log empties). `fast`: whether the
+    game allows it at all (a single pack whose play indices follow the card ids, no hands lying face up)."""
+
+    def __init__(self, fast: bool) -> None:
+        self.fast = fast
+        self.epoch = 0
+        self.log: list[int] = []
+        self.key: tuple[int, ...] = ()
+        self.history = 0
+        self.tricks = 0
+        self.points = 0
+
+    def restart(self, st: State) -> None:
+        self.epoch += 1
+        self.log = []
+        self.key = _key(st)
+        self.history = len(st.history)
+        self.tricks = len(st.tricks)
+        self.points = sum(st.team_points)
+
+    def played(self, st: State, seat: int, card: int) -> None:
+        """`seat` took an action (`card`: the card it played, -1 for anything else); `st` is the state after it."""
+        fast = self.fast
+        if fast and card < 0 and len(st.history) == self.history + 1 and len(st.tricks) == self.tricks \
+                and not st.trick_cards and _key(st) == self.key:
+            self.history += 1
+            self.log.append(SPEECH)
+            return
+        if (fast and card >= 0 and len(st.history) == self.history + 1 and card != st.indicator
+                and not st.face_down and not st.hidden and _key(st) == self.key):
+            self.history += 1
+            self.log.append(seat << SEAT_SHIFT | card)
+            t = len(st.tricks)
+            points = sum(st.team_points)
+            if t == self.tricks and points == self.points:
+                return
+            if t == self.tricks + 1:
+                self.log.append(-t)
+                self.tricks = t
+                self.points = points
+                return
+        self.restart(st)
+
+
 class HandRunner:
     """One hand at a time, dealt from its own seeded stream (`seed`), the dealer fixed or drawn."""
 
@@ -60,15 +107,10 @@ class HandRunner:
         n = g.n
         self.ones = [0] * n
         self.vals = [[0.0] * len(layout.slots) for _ in range(n)]
-        self.epoch = 0
+        self.changes = ChangeLog(layout.fast)
         self.row_epoch = [-1] * n
         self.row_seen = [0] * n
         self.row_to_act = [0] * n
-        self.log: list[int] = []
-        self.key: tuple[int, ...] = ()
-        self.history = 0
-        self.tricks = 0
-        self.points = 0
         self.bids = [-1] * n
         self.rewards = [0.0] * n
         self.state = self._new_state()
@@ -83,16 +125,8 @@ class HandRunner:
                 break
         self.state = st
         self.bids = [-1] * g.n
-        self._restart(st)
+        self.changes.restart(st)
         return st
-
-    def _restart(self, st: State) -> None:
-        self.epoch += 1
-        self.log = []
-        self.key = _key(st)
-        self.history = len(st.history)
-        self.tricks = len(st.tricks)
-        self.points = sum(st.team_points)
 
     def step(self, index: int) -> bool:
         """Apply the legal action `index` (the caller checked the mask) for the seat to act. True when the hand
@@ -117,30 +151,8 @@ class HandRunner:
             self.rewards = [float(gp[st.hand_team_of[s]]) for s in range(self.n)]
             self._new_state()
             return True
-        self._played(st, seat, card)
+        self.changes.played(st, seat, card)
         return False
-
-    def _played(self, st: State, seat: int, card: int) -> None:
-        fast = self.lay.fast
-        if fast and card < 0 and len(st.history) == self.history + 1 and len(st.tricks) == self.tricks \
-                and not st.trick_cards and _key(st) == self.key:
-            self.history += 1
-            self.log.append(SPEECH)
-            return
-        if (fast and card >= 0 and len(st.history) == self.history + 1 and card != st.indicator
-                and not st.face_down and not st.hidden and _key(st) == self.key):
-            self.history += 1
-            self.log.append(seat << SEAT_SHIFT | card)
-            t = len(st.tricks)
-            points = sum(st.team_points)
-            if t == self.tricks and points == self.points:
-                return
-            if t == self.tricks + 1:
-                self.log.append(-t)
-                self.tricks = t
-                self.points = points
-                return
-        self._restart(st)
 
     def seat_bits(self) -> int:
         """The 1.0 positions of the observation of the seat to act, brought up to date (see `seat_values`)."""
@@ -149,7 +161,8 @@ class HandRunner:
         lay = self.lay
         ob = lay.obs
         n = self.n
-        if self.row_epoch[seat] != self.epoch:
+        changes = self.changes
+        if self.row_epoch[seat] != changes.epoch:
             ones, where, values = ob.state_bits(st, seat, self.bids)
             row = self.vals[seat]
             slots = lay.slots
@@ -159,12 +172,12 @@ class HandRunner:
             for i in range(len(where)):
                 row[slots.index(where[i])] = values[i]
             self.ones[seat] = ones
-            self.row_epoch[seat] = self.epoch
-            self.row_seen[seat] = len(self.log)
+            self.row_epoch[seat] = changes.epoch
+            self.row_seen[seat] = len(changes.log)
             self.row_to_act[seat] = ob.o_to_act + (st.to_act - seat) % n
             return ones
         ones = self.ones[seat]
-        log = self.log
+        log = changes.log
         k = self.row_seen[seat]
         if k < len(log):
             size = self.size
@@ -216,16 +229,20 @@ class HandRunner:
 
     def mask_bits(self) -> int:
         """The legal action indices of the seat to act, as bits."""
-        st = self.state
-        lay = self.lay
-        out = 0
-        if st.phase == PLAY and lay.play0 >= 0:
-            for a in st.other_actions():
-                out |= 1 << lay.space.of(a)
-            return out | st.card_mask() << lay.play0
-        for i in lay.space.legal_fast(st):
-            out |= 1 << i
-        return out
+        return legal_bits(self.lay, self.state)
+
+
+def legal_bits(lay: Layout, st: State) -> int:
+    """The legal action indices of the seat to act, as bits (in the play phase of a single pack read from the
+    playable-card bits)."""
+    out = 0
+    if st.phase == PLAY and lay.play0 >= 0:
+        for a in st.other_actions():
+            out |= 1 << lay.space.of(a)
+        return out | st.card_mask() << lay.play0
+    for i in lay.space.legal_fast(st):
+        out |= 1 << i
+    return out
 
 
 def _key(st: State) -> tuple[int, ...]:

@@ -30,12 +30,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
+from engine.adapters.runner import SEAT_SHIFT, SPEECH, ChangeLog
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
 from engine.rules.load import DEFAULT_RULESET
+
+CARD_BITS = (1 << SEAT_SHIFT) - 1
 
 REWARDS = ("hand", "tricks")
 
@@ -110,9 +113,6 @@ class Encoder:
         return c if self.play0 >= 0 and 0 <= c < self.game.size else -1
 
 
-SPEECH = -(1 << 20)   # in the log of `Observations`: an action other than a card that changed only the bids
-
-
 class Observations:
     """Every seat's observation of one hand, kept as rows of one array and brought up to date only when a seat's
     is asked for (`row`): the cards played are logged, and a row catches up with the log (a card leaves its
@@ -136,73 +136,37 @@ class Observations:
         self.o_bids, self.top = ob.o_bids, ob.top
         self.state: State | None = None
         self.bids: list[int] = []
-        self.epoch = 0
+        self.changes = ChangeLog(self.fast)
         self.row_epoch = [-1] * g.n
         self.row_seen = [0] * g.n        # entries of the log already in the row
         self.row_to_act = [0] * g.n      # the to_act position the row marks
-        self.log: list[int] = []         # seat * 1024 + card for a card played; -1 - k when trick k ended
-        self.key: tuple[int, ...] = ()
-        self.history = 0                 # actions in the hand when the log began, plus the cards logged
-        self.tricks = 0
-        self.points = 0
 
     def start(self, state: State, bids: list[int]) -> None:
         """A new hand (`bids`: the caller's list of each seat's last bid value, kept up to date by it)."""
         self.state = state
         self.bids = bids
-        self._restart(state)
-
-    def _restart(self, state: State) -> None:
-        self.epoch += 1
-        self.log = []
-        self.key = self._key(state)
-        self.history = len(state.history)
-        self.tricks = len(state.tricks)
-        self.points = sum(state.team_points)
-
-    @staticmethod
-    def _key(st: State) -> tuple[int, ...]:
-        """What playing a card leaves as it was, the trick it may end aside (else the rows start afresh)."""
-        return (st.phase, st.trump, int(st.concealed), st.exposed, st.multiplier, st.bidder, st.bid, st.target,
-                st.face_down, st.hidden, st.indicator, st.folder, sum(st.given))
+        self.changes.restart(state)
 
     def played(self, seat: int, card: int) -> None:
-        """`seat` played `card` (-1: the action was not a card)."""
+        """`seat` took an action (`card`: the card it played, -1 for anything else)."""
         st = self.state
         assert st is not None
-        if card < 0 and self.fast and len(st.history) == self.history + 1 and len(st.tricks) == self.tricks \
-                and not st.trick_cards and self._key(st) == self.key:
-            self.history += 1          # a speech (a bid, a pass) that changed nothing else: the bids are rewritten
-            self.log.append(SPEECH)
-            return
-        if (card >= 0 and self.fast and len(st.history) == self.history + 1 and card != st.indicator
-                and not st.face_down and not st.hidden and self._key(st) == self.key):
-            self.history += 1
-            self.log.append(seat * 1024 + card)
-            t = len(st.tricks)
-            points = sum(st.team_points)
-            if t == self.tricks and points == self.points:
-                return
-            if t == self.tricks + 1:
-                self.log.append(-t)
-                self.tricks = t
-                self.points = points
-                return
-        self._restart(st)
+        self.changes.played(st, seat, card)
 
     def row(self, seat: int) -> np.ndarray:
         """The seat's observation now (the array's own row: copy it to keep it)."""
         st = self.state
         assert st is not None
-        r = self.rows[seat]
+        r: np.ndarray = self.rows[seat]
         n = self.n
-        if self.row_epoch[seat] != self.epoch:
+        changes = self.changes
+        if self.row_epoch[seat] != changes.epoch:
             r[:] = self.enc.vector(st, seat, self.bids)
-            self.row_epoch[seat] = self.epoch
-            self.row_seen[seat] = len(self.log)
+            self.row_epoch[seat] = changes.epoch
+            self.row_seen[seat] = len(changes.log)
             self.row_to_act[seat] = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
             return r
-        log = self.log
+        log = changes.log
         k = self.row_seen[seat]
         if k < len(log):
             size = self.size
@@ -212,7 +176,7 @@ class Observations:
                 if e == SPEECH:
                     spoke = True
                 elif e >= 0:
-                    p, c = e >> 10, e & 1023
+                    p, c = e >> SEAT_SHIFT, e & CARD_BITS
                     if p == seat:
                         r[self.o_hand + c] = 0.0
                     r[o_trick + (p - seat) % n * size + c] = 1.0
