@@ -19,10 +19,13 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "melds",
-            "claims", "state", "playout")
+            "claims", "state", "playout", "view", "sweep_proof", "sweep_claims")
 # engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, compiled too
-BOT_PATH = ("rollout", "determinize", "model", "policy", "worlds")
-COMPILED = [f"engine/play/{m}.py" for m in HOT_PATH] + [f"engine/bots/{m}.py" for m in BOT_PATH]
+BOT_PATH = ("rollout", "determinize", "model", "policy", "worlds", "info", "viewbot", "heuristic")
+# engine/adapters/: the observation encoder the learning environments call at every step
+ADAPTER_PATH = ("encoding", "runner")
+COMPILED = ([f"engine/play/{m}.py" for m in HOT_PATH] + [f"engine/bots/{m}.py" for m in BOT_PATH]
+            + [f"engine/adapters/{m}.py" for m in ADAPTER_PATH])
 
 
 class BuildWithData(build_py):

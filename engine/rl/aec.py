@@ -248,6 +248,9 @@ class JackNineEnv(AECEnv):
                                     for a in self.possible_agents}
         self._zero_mask = np.zeros(self.enc.n_actions, np.int8)
         self._obs = Observations(self.enc)
+        self._changes = self._obs.changes
+        self._play0 = self.enc.play0
+        self._size = game.size
         self._zero_mask.flags.writeable = False
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
@@ -356,7 +359,7 @@ class JackNineEnv(AECEnv):
         st = self.state
         assert st is not None
         seat = st.to_act
-        index = _index(action)
+        index = action if type(action) is int else _index(action)
         if not 0 <= index < self.enc.n_actions or not self._mask[index]:
             legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in np.flatnonzero(self._mask))
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
@@ -366,15 +369,16 @@ class JackNineEnv(AECEnv):
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        card = self.enc.card_of(index) if st.phase == PLAY else -1
-        if card >= 0:
+        card = index - self._play0 if st.phase == PLAY and self._play0 >= 0 else -1
+        if 0 <= card < self._size:
             st.play_card_id(card)        # legal: the mask said so
         else:
+            card = -1
             bid = self.enc.bid_value[index]
             if bid >= 0:
                 self._bids[seat] = bid
             self.enc.space.apply(st, index)
-        self._obs.played(seat, card)
+        self._changes.played(st, seat, card)
         self.infos[agent] = {}
         if self.reward_kind == "tricks" and len(st.tricks) > self._tricks:
             self._tricks = len(st.tricks)
