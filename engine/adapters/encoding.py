@@ -44,6 +44,8 @@ class ActionSpace:
         self.actions: list[list[Action]] = [[g.intern(Action.parse(f"{s} {n}")) for n in self.names]
                                             for s in range(g.n)]
         self._of: dict[Action, int] = {a: i for row in self.actions for i, a in enumerate(row)}
+        # the same by identity: the legal actions are these interned ones, and an int hashes at once
+        self._by_id: dict[int, int] = {id(a): i for row in self.actions for i, a in enumerate(row)}
         # card id -> index of its play action (a double pack's copies share one); index -> the card ids
         self.card_index = [self.index[f"play {code}"] for code in g.codes]
         self.index_cards: dict[int, list[int]] = {}
@@ -54,6 +56,9 @@ class ActionSpace:
         return len(self.names)
 
     def of(self, action: Action) -> int:
+        i = self._by_id.get(id(action))
+        if i is not None and 0 <= action.seat < len(self.actions) and self.actions[action.seat][i] is action:
+            return i
         i = self._of.get(action)
         return i if i is not None else self.index[action.notation]
 

@@ -10,6 +10,7 @@ tests/test_rl_vector.py holds every observation and mask equal to the whole enco
 from __future__ import annotations
 
 import random
+from array import array
 
 from engine.adapters.encoding import ActionSpace, Observation
 from engine.play.base import PLAY
@@ -260,21 +261,21 @@ def step_all(runners: list[HandRunner], actions: list[int]) -> list[int]:
     return done
 
 
-def collect(runners: list[HandRunner]) -> tuple[bytes, list[list[float]], bytes, list[int]]:
+def collect(runners: list[HandRunner]) -> tuple[bytes, bytes, bytes, list[int]]:
     """For every runner: the observation bits of the seat to act (each `Layout.nbytes`, little-endian), its
-    values, the mask bits (each `Layout.mask_nbytes`), and the seat to act."""
+    values (float32, `Layout.slots` of them), the mask bits (each `Layout.mask_nbytes`), and the seat to act."""
+    values = array("f")
     if not runners:
-        return b"", [], b"", []
+        return b"", values.tobytes(), b"", []
     lay = runners[0].lay
     nb = lay.nbytes
     mb = lay.mask_nbytes
     bits: list[bytes] = []
     masks: list[bytes] = []
-    values: list[list[float]] = []
     seats: list[int] = []
     for r in runners:
         bits.append(r.seat_bits().to_bytes(nb, "little"))
-        values.append(r.seat_values())
+        values.extend(r.seat_values())
         masks.append(r.mask_bits().to_bytes(mb, "little"))
         seats.append(r.state.to_act)
-    return b"".join(bits), values, b"".join(masks), seats
+    return b"".join(bits), values.tobytes(), b"".join(masks), seats

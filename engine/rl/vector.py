@@ -89,7 +89,7 @@ class VectorEnv:
         n = self.num_hands
         obs = np.unpackbits(np.frombuffer(bits, np.uint8).reshape(n, lay.nbytes), axis=1,
                             count=self.enc.obs.size, bitorder="little").astype(np.float32)
-        obs[:, self._slots] = np.array(values, np.float32)
+        obs[:, self._slots] = np.frombuffer(values, np.float32).reshape(n, len(self._slots))
         masks = np.unpackbits(np.frombuffer(mask_bits, np.uint8).reshape(n, lay.mask_nbytes), axis=1,
                               count=self.n_actions, bitorder="little").view(np.int8)
         self._masks = masks
