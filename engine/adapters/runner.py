@@ -1,10 +1,10 @@
 """Hands stepped by action index for array-based learners (engine.rl.vector.VectorEnv), without numpy: each
-`HandRunner` plays one hand after another and keeps the observation of the seat to act as the bits of one int
-(the 1.0 positions of `Observation`'s layout) and a short list of values (its other positions, which are fixed:
+`HandRunner` plays one hand after another and keeps the observation of the seat to act as the bytes of a row
+(1 at the 1.0 positions of `Observation`'s layout) and a short list of values (its other positions, which are fixed:
 the contract, the card points and the bids), brought up to date from what changed since that seat last looked
 (the cards played, a trick ended, a speech), and encoded whole (`Observation.state_bits`) only when something
 else changed. `step_all` and `collect` do the work for many runners at once, so that the caller turns their
-bits into arrays in one numpy call. Compiled with the hot path (setup.py); the same answers pure.
+rows into arrays in one numpy call. Compiled with the hot path (setup.py); the same answers pure.
 tests/test_rl_vector.py holds every observation and mask equal to the whole encoding at every step."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from engine.play.state import State
 
 SPEECH = -(1 << 20)    # in a runner's log: an action other than a card that changed only the bids
 SEAT_SHIFT = 10        # a card played is logged as seat << SEAT_SHIFT | card
+CARD_BITS = (1 << SEAT_SHIFT) - 1
 
 
 class Layout:
@@ -42,7 +43,8 @@ class Layout:
         self.slot_bits = 0
         for k in self.slots:
             self.slot_bits |= 1 << k
-        self.trick_block = ((1 << (n * size)) - 1) << obs.o_trick
+        self.zero_row = bytes(obs.size)
+        self.zero_trick = bytes(n * size)
         self.nbytes = (obs.size + 7) // 8
         self.mask_nbytes = (len(space.names) + 7) // 8
 
@@ -106,7 +108,7 @@ class HandRunner:
         self.rng = random.Random(seed)
         self.dealer = dealer
         n = g.n
-        self.ones = [0] * n
+        self.rows = [bytearray(layout.obs.size) for _ in range(n)]
         self.vals = [[0.0] * len(layout.slots) for _ in range(n)]
         self.changes = ChangeLog(layout.fast)
         self.row_epoch = [-1] * n
@@ -155,29 +157,34 @@ class HandRunner:
         self.changes.played(st, seat, card)
         return False
 
-    def seat_bits(self) -> int:
-        """The 1.0 positions of the observation of the seat to act, brought up to date (see `seat_values`)."""
+    def seat_row(self) -> bytearray:
+        """The observation of the seat to act, one byte per position (1 where it holds 1.0; the positions of
+        `Layout.slots` are 0 here and hold `seat_values`), brought up to date."""
         st = self.state
         seat = st.to_act
         lay = self.lay
         ob = lay.obs
         n = self.n
         changes = self.changes
+        row = self.rows[seat]
         if self.row_epoch[seat] != changes.epoch:
             ones, where, values = ob.state_bits(st, seat, self.bids)
-            row = self.vals[seat]
+            vals = self.vals[seat]
             slots = lay.slots
-            for k in range(len(row)):
-                row[k] = 1.0 if ones >> slots[k] & 1 else 0.0    # a value of exactly 1.0 may come as a bit
+            for k in range(len(vals)):
+                vals[k] = 1.0 if ones >> slots[k] & 1 else 0.0    # a value of exactly 1.0 may come as a bit
             ones &= ~lay.slot_bits
             for i in range(len(where)):
-                row[slots.index(where[i])] = values[i]
-            self.ones[seat] = ones
+                vals[slots.index(where[i])] = values[i]
+            row[:] = lay.zero_row
+            while ones:
+                low = ones & -ones
+                row[low.bit_length() - 1] = 1
+                ones ^= low
             self.row_epoch[seat] = changes.epoch
             self.row_seen[seat] = len(changes.log)
             self.row_to_act[seat] = ob.o_to_act + (st.to_act - seat) % n
-            return ones
-        ones = self.ones[seat]
+            return row
         log = changes.log
         k = self.row_seen[seat]
         if k < len(log):
@@ -191,22 +198,23 @@ class HandRunner:
                     spoke = True
                 elif e >= 0:
                     p = e >> SEAT_SHIFT
-                    c = e & ((1 << SEAT_SHIFT) - 1)
+                    c = e & CARD_BITS
                     if p == seat:
-                        ones &= ~(1 << (ob.o_hand + c))
-                    ones |= 1 << (o_trick + (p - seat) % n * size + c)
+                        row[ob.o_hand + c] = 0
+                    row[o_trick + (p - seat) % n * size + c] = 1
                 else:
-                    ones &= ~lay.trick_block
+                    row[o_trick:o_trick + n * size] = lay.zero_trick
+                    o_played = ob.o_played
                     for c in st.tricks[-1 - e].cards:
-                        ones |= 1 << (ob.o_played + c)
+                        row[o_played + c] = 1
                     ended = True
             self.row_seen[seat] = len(log)
-            row = self.vals[seat]
+            vals = self.vals[seat]
             if spoke:
                 top = ob.top
                 for s in range(n):
                     v = self.bids[s]
-                    row[5 + (s - seat) % n] = v / top if v > 0 else 0.0
+                    vals[5 + (s - seat) % n] = v / top if v > 0 else 0.0
             if ended:
                 pts = st.team_points
                 mine = st.hand_team_of[seat]
@@ -214,18 +222,18 @@ class HandRunner:
                 for i in range(len(pts)):
                     if i != mine and pts[i] > theirs:
                         theirs = pts[i]
-                row[3] = pts[mine] / ob.total
-                row[4] = theirs / ob.total
+                vals[3] = pts[mine] / ob.total
+                vals[4] = theirs / ob.total
         t = ob.o_to_act + (st.to_act - seat) % n
         old = self.row_to_act[seat]
         if t != old:
-            ones = (ones & ~(1 << old)) | 1 << t
+            row[old] = 0
+            row[t] = 1
             self.row_to_act[seat] = t
-        self.ones[seat] = ones
-        return ones
+        return row
 
     def seat_values(self) -> list[float]:
-        """The observation's values at `Layout.slots` for the seat to act (after `seat_bits`)."""
+        """The observation's values at `Layout.slots` for the seat to act (after `seat_row`)."""
         return self.vals[self.state.to_act]
 
     def mask_bits(self) -> int:
@@ -262,20 +270,20 @@ def step_all(runners: list[HandRunner], actions: list[int]) -> list[int]:
 
 
 def collect(runners: list[HandRunner]) -> tuple[bytes, bytes, bytes, list[int]]:
-    """For every runner: the observation bits of the seat to act (each `Layout.nbytes`, little-endian), its
-    values (float32, `Layout.slots` of them), the mask bits (each `Layout.mask_nbytes`), and the seat to act."""
+    """For every runner: the observation of the seat to act (`seat_row`, `Layout.obs.size` bytes each), its
+    values (float32, `Layout.slots` of them), the mask bits (each `Layout.mask_nbytes`, little-endian), and the
+    seat to act."""
     values = array("f")
     if not runners:
         return b"", values.tobytes(), b"", []
     lay = runners[0].lay
-    nb = lay.nbytes
     mb = lay.mask_nbytes
-    bits: list[bytes] = []
+    rows = bytearray()
     masks: list[bytes] = []
     seats: list[int] = []
     for r in runners:
-        bits.append(r.seat_bits().to_bytes(nb, "little"))
+        rows += r.seat_row()
         values.extend(r.seat_values())
         masks.append(r.mask_bits().to_bytes(mb, "little"))
         seats.append(r.state.to_act)
-    return b"".join(bits), values.tobytes(), b"".join(masks), seats
+    return bytes(rows), values.tobytes(), b"".join(masks), seats

@@ -85,10 +85,9 @@ class VectorEnv:
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         lay = self.layout
-        bits, values, mask_bits, seats = collect(self._runners)
+        rows, values, mask_bits, seats = collect(self._runners)
         n = self.num_hands
-        obs = np.unpackbits(np.frombuffer(bits, np.uint8).reshape(n, lay.nbytes), axis=1,
-                            count=self.enc.obs.size, bitorder="little").astype(np.float32)
+        obs = np.frombuffer(rows, np.uint8).reshape(n, self.enc.obs.size).astype(np.float32)
         obs[:, self._slots] = np.frombuffer(values, np.float32).reshape(n, len(self._slots))
         masks = np.unpackbits(np.frombuffer(mask_bits, np.uint8).reshape(n, lay.mask_nbytes), axis=1,
                               count=self.n_actions, bitorder="little").view(np.int8)
