@@ -20,9 +20,11 @@ from setuptools.command.build_py import build_py
 
 HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "melds",
             "claims", "state", "playout", "view", "sweep_proof", "sweep_claims")
-# engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, compiled too
+# engine/play/ also holds the View every bot decision builds and the sweep prover with the claims' grading.
+# engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, and the heuristic bot
+# with what it reads from its view, compiled too
 BOT_PATH = ("rollout", "determinize", "model", "policy", "worlds", "info", "viewbot", "heuristic")
-# engine/adapters/: the observation encoder the learning environments call at every step
+# engine/adapters/: the observation encoder, and the change log and runners the learning environments step
 ADAPTER_PATH = ("encoding", "runner")
 COMPILED = ([f"engine/play/{m}.py" for m in HOT_PATH] + [f"engine/bots/{m}.py" for m in BOT_PATH]
             + [f"engine/adapters/{m}.py" for m in ADAPTER_PATH])

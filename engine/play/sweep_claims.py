@@ -33,7 +33,7 @@ SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of car
 # What grading one hand's claims may cost: positions of the sweep prover over all the searches the grading runs
 # (each search keeps its own bound, NODE_BUDGET, too). Past it, a turn is taken as not proved, as a search past its
 # own bound is; within it, every answer is the unbounded grading's (tests/test_sweep_prover.py).
-GRADING_BUDGET = 60_000
+GRADING_BUDGET = 10_000
 
 
 def remaining_claim_actions(st: StateBase, p: int) -> list[Action]:
