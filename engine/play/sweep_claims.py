@@ -124,9 +124,11 @@ class _Budget:
         return found is not None and found >= 0
 
 
-def _turn_proofs(st: StateData, team: int, upto: int, budget: _Budget) -> list[tuple[int, bool]]:
+def _turn_proofs(st: StateData, team: int, upto: int, budget: _Budget | None = None) -> list[tuple[int, bool]]:
     """(cards played before the turn, provable) for each turn to play of `team`'s players before card number
     `upto` (counted from 0) is played, replayed from the deal; the first proof found ends the list."""
+    if budget is None:
+        budget = _Budget()
     replay = _replay(st)
     total = st.hand_tricks * st.trick_size
     out: list[tuple[int, bool]] = []
@@ -186,7 +188,7 @@ def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None, gp: 
     return rules.made if not rules.adds else gp[team] + rules.made
 
 
-def _provable_at(st: StateData, claim: int, budget: _Budget) -> bool:
+def _provable_at(st: StateData, claim: int, budget: _Budget | None = None) -> bool:
     seat, at = claim // SEAT_FACTOR, claim % SEAT_FACTOR
     replay = _replay(st)
     played = 0
@@ -196,7 +198,7 @@ def _provable_at(st: StateData, claim: int, budget: _Budget) -> bool:
                 break
             played += 1
         replay.apply(a)
-    return budget.proved(replay, seat)
+    return (budget or _Budget()).proved(replay, seat)
 
 
 def _exchange(st: StateData, gp: list[int], team: int, value: int) -> list[int]:
