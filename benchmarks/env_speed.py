@@ -69,7 +69,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("ruleset", nargs="?", default="twenty-eight", help="a shipped name or a rule file's path")
     ap.add_argument("hands", nargs="?", type=int, default=10000, help="hands in all, over the rounds")
-    ap.add_argument("--vector", type=int, default=256, metavar="N", help="hands stepped at once (default 256)")
+    ap.add_argument("--vector", type=int, default=64, metavar="N", help="hands stepped at once (default 64)")
     args = ap.parse_args()
     ruleset, hands = args.ruleset, args.hands
     try:
