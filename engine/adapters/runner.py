@@ -20,6 +20,8 @@ from engine.play.state import State
 SPEECH = -(1 << 20)    # in a runner's log: an action other than a card that changed only the bids
 SEAT_SHIFT = 10        # a card played is logged as seat << SEAT_SHIFT | card
 CARD_BITS = (1 << SEAT_SHIFT) - 1
+# each byte value as the eight bytes of its bits, lowest first (1 for a set bit)
+BIT_BYTES: list[bytes] = [bytes((v >> k) & 1 for k in range(8)) for v in range(256)]
 
 
 class Layout:
@@ -43,7 +45,6 @@ class Layout:
         self.slot_bits = 0
         for k in self.slots:
             self.slot_bits |= 1 << k
-        self.zero_row = bytes(obs.size)
         self.zero_trick = bytes(n * size)
         self.nbytes = (obs.size + 7) // 8
         self.mask_nbytes = (len(space.names) + 7) // 8
@@ -176,11 +177,13 @@ class HandRunner:
             ones &= ~lay.slot_bits
             for i in range(len(where)):
                 vals[slots.index(where[i])] = values[i]
-            row[:] = lay.zero_row
-            while ones:
-                low = ones & -ones
-                row[low.bit_length() - 1] = 1
-                ones ^= low
+            # the bits as bytes, eight at a time through a table (no big-int operation per bit)
+            packed = ones.to_bytes(lay.nbytes, "little")
+            spread = BIT_BYTES
+            for i in range(len(packed) - 1):
+                row[8 * i:8 * i + 8] = spread[packed[i]]
+            last = len(packed) - 1
+            row[8 * last:] = spread[packed[last]][:len(row) - 8 * last]
             self.row_epoch[seat] = changes.epoch
             self.row_seen[seat] = len(changes.log)
             self.row_to_act[seat] = ob.o_to_act + (st.to_act - seat) % n
