@@ -4,12 +4,22 @@ policy (the `never` option: 0.1's), and a seeded generator."""
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 from engine.bots.model import model_for
 from engine.bots.policy import policy_for
 from engine.bots.registry import BotOptions
 from engine.play.game import Game
 from engine.play.view import View
+
+T = TypeVar("T")
+
+
+def interpreted_class(cls: T) -> T:
+    """Leaves a class as it is. On a class in a module the build compiles (setup.py), any decorator mypyc does not
+    know keeps the class an ordinary Python class - its module's functions compiled all the same - so that it may
+    inherit from ViewBot and be subclassed by bots written in Python."""
+    return cls
 
 
 class ViewBot:
