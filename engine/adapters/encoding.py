@@ -95,10 +95,11 @@ class ActionSpace:
             mask ^= low
         return out
 
-    def apply(self, state: State, index: int) -> None:
+    def apply(self, state: State, index: object) -> None:
         """Apply the action at `index` for the seat to act: a card by its id where it is playable (the fast path
         `play_card_id` takes), anything else through `State.apply`, which refuses an illegal one. An index outside
         the space (a negative one would count from the end of a list) is refused with ArgumentError."""
+        # `object`, not `int`: compiled, an int parameter would take True for 1 before the check saw it
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.names):
             raise ArgumentError(f"action id {index!r} is not in the action space (0..{len(self.names) - 1})")
         if state.phase == PLAY:
