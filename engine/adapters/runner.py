@@ -20,8 +20,7 @@ from engine.play.state import State
 SPEECH = -(1 << 20)    # in a runner's log: an action other than a card that changed only the bids
 SEAT_SHIFT = 10        # a card played is logged as seat << SEAT_SHIFT | card
 CARD_BITS = (1 << SEAT_SHIFT) - 1
-# each byte value as the eight bytes of its bits, lowest first (1 for a set bit)
-BIT_BYTES: list[bytes] = [bytes((v >> k) & 1 for k in range(8)) for v in range(256)]
+DIGIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 
 
 class Layout:
@@ -46,6 +45,7 @@ class Layout:
         for k in self.slots:
             self.slot_bits |= 1 << k
         self.zero_trick = bytes(n * size)
+        self.digits = f"0{obs.size}b"       # an observation's bits as binary digits, every position written
         self.nbytes = (obs.size + 7) // 8
         self.mask_nbytes = (len(space.names) + 7) // 8
 
@@ -173,17 +173,16 @@ class HandRunner:
             vals = self.vals[seat]
             slots = lay.slots
             for k in range(len(vals)):
-                vals[k] = 1.0 if ones >> slots[k] & 1 else 0.0    # a value of exactly 1.0 may come as a bit
-            ones &= ~lay.slot_bits
+                vals[k] = 0.0
+            if ones & lay.slot_bits:
+                for k in range(len(vals)):
+                    if ones >> slots[k] & 1:
+                        vals[k] = 1.0       # a value of exactly 1.0 may come as a bit
+                ones &= ~lay.slot_bits
             for i in range(len(where)):
                 vals[slots.index(where[i])] = values[i]
-            # the bits as bytes, eight at a time through a table (no big-int operation per bit)
-            packed = ones.to_bytes(lay.nbytes, "little")
-            spread = BIT_BYTES
-            for i in range(len(packed) - 1):
-                row[8 * i:8 * i + 8] = spread[packed[i]]
-            last = len(packed) - 1
-            row[8 * last:] = spread[packed[last]][:len(row) - 8 * last]
+            # the bits as bytes in one go: binary digits, lowest first, '0'/'1' turned into 0/1
+            row[:] = format(ones, lay.digits)[::-1].encode("ascii").translate(DIGIT_BYTES)
             self.row_epoch[seat] = changes.epoch
             self.row_seen[seat] = len(changes.log)
             self.row_to_act[seat] = ob.o_to_act + (st.to_act - seat) % n
