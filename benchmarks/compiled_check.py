@@ -46,7 +46,14 @@ def _pinned(expected: object, got: object) -> bool:
 
 
 def main() -> int:
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return 0
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if not args:
+        print("usage: compiled_check.py REPO_DIR [HANDS] [--require-compiled | --api-only] (see --help)",
+              file=sys.stderr)
+        return 2
     repo = Path(args[0])
     if "--api-only" in sys.argv:
         return 1 if api_contract(repo) else 0
@@ -88,13 +95,16 @@ def main() -> int:
                     failures += 1
                     print(f"clone differs: {name} seed {i}", file=sys.stderr)
                     break
-    here = bot_choices()
+    here = {"bots": bot_choices(), "facts": compiled_facts()}
     env = dict(os.environ, PYTHONPATH=str(repo))
     sources = subprocess.run([sys.executable, __file__, "--bot-choices"], env=env, capture_output=True, text=True,
                              check=False)
     if sources.returncode != 0 or json.loads(sources.stdout or "null") != here:
         failures += 1
-        print(f"search bots choose otherwise than the sources: {sources.stderr[-500:]}", file=sys.stderr)
+        theirs = json.loads(sources.stdout or "null") or {}
+        differ = [k for k in here["facts"] if theirs.get("facts", {}).get(k) != here["facts"][k]]
+        print(f"bots, the sweep prover or the environments differ from the sources ({', '.join(differ) or 'bots'}): "
+              f"{sources.stderr[-500:]}", file=sys.stderr)
     failures += workers_check()
     failures += api_contract(repo)
     result = bench(load_game("twenty-eight"), hands)
@@ -153,8 +163,61 @@ def bot_choices() -> list[str]:
     return out
 
 
+def compiled_facts() -> dict[str, object]:
+    """What the modules compiled since the search bots (the View, the heuristic, the sweep prover and the claims'
+    grading, the observation encoder and the vector runners) give, to compare with the sources: heuristic
+    self-play reports, the prover's answers and positions at every turn to play of random hands (the positions
+    of tests/test_sweep_prover.py), and the observations of seeded runs of both learning environments."""
+    import engine.play.sweep_proof as sweep_proof
+    from engine.sim import simulate
+
+    out: dict[str, object] = {}
+    for name in ("twenty-eight", "three-hundred-and-four", "thunee"):
+        game = load_game(name)
+        out[f"heuristic {name}"] = simulate(game, 30, 9, ["heuristic"] * game.n).to_dict()
+    for name in ("three-hundred-and-four", "thunee"):
+        game = load_game(name)
+        answers: list[object] = []
+        for seed in range(15):
+            rng = random.Random(seed)
+            s = game.new_hand(seed % game.n, seed=seed)
+            while s.to_act >= 0:
+                legal = s.legal_actions()
+                if s.phase_name == "play" and any(a.verb == "play" for a in legal):
+                    answers.append(list(sweep_proof.bounded_sweep(s, s.to_act, True, 20_000)))
+                s.apply(rng.choice(legal))
+        out[f"sweep {name}"] = answers
+    try:
+        import numpy as np
+
+        import engine.rl
+    except ImportError:
+        return out
+    for name in ("twenty-eight", "three-hundred-and-four"):
+        venv = engine.rl.VectorEnv(ruleset=name, num_hands=8)
+        pick = np.random.default_rng(1)
+        obs, masks, _ = venv.reset(seed=3)
+        sums: list[float] = []
+        for _ in range(150):
+            obs, masks, rewards, _, _ = venv.step(np.argmax(masks * pick.random(masks.shape), axis=1))
+            sums.append(round(float(obs.astype(np.float64).sum() + rewards.sum()), 4))
+        out[f"vector {name}"] = sums
+        aec = engine.rl.env(ruleset=name)
+        aec.reset(seed=3)
+        rng = random.Random(3)
+        seen: list[float] = []
+        for _hand in range(6):
+            for _agent in aec.agent_iter():
+                ob, _, term, trunc, _ = aec.last()
+                seen.append(round(float(ob["observation"].astype(np.float64).sum()), 4))
+                aec.step(None if term or trunc else rng.choice(list(np.flatnonzero(ob["action_mask"]))))
+            aec.reset()
+        out[f"aec {name}"] = seen
+    return out
+
+
 if __name__ == "__main__":
     if "--bot-choices" in sys.argv:
-        print(json.dumps(bot_choices()))
+        print(json.dumps({"bots": bot_choices(), "facts": compiled_facts()}))
         sys.exit(0)
     sys.exit(main())

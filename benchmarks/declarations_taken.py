@@ -11,8 +11,8 @@ anyway (a declined sure thing would show there).
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from collections import Counter
 
 from engine import load_game
@@ -55,4 +55,9 @@ def main(ruleset: str, hands: int, bot: str) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(sys.argv[1], int(sys.argv[2]), sys.argv[3])))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ruleset", help="a shipped name or a rule file's path")
+    ap.add_argument("hands", type=int, help="hands to play")
+    ap.add_argument("bot", help="the bot at every seat, e.g. heuristic")
+    args = ap.parse_args()
+    print(json.dumps(main(args.ruleset, args.hands, args.bot)))

@@ -12,6 +12,7 @@ measured side by side hold on a noisy machine.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -21,6 +22,7 @@ from typing import Any
 
 import engine.play.state as state_module
 from engine import load_game
+from engine.errors import JacknineError, UnreadableError
 from engine.sim import bench
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # this folder, whatever the working directory
@@ -38,9 +40,18 @@ def yardstick() -> Callable[[float], float]:
 def main() -> None:
     """ROUNDS rounds, each timing the engine (both ways) and then the yardstick for about as long; the medians of
     the per-round figures and ratios are printed, so a busy spell of the machine moves no figure alone."""
-    ruleset = sys.argv[1] if len(sys.argv) > 1 else "twenty-eight"
-    hands = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
-    game = load_game(ruleset)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ruleset", nargs="?", default="twenty-eight", help="a shipped name or a rule file's path")
+    ap.add_argument("hands", nargs="?", type=int, default=20000, help="hands in all, over the rounds")
+    args = ap.parse_args()
+    if args.hands < ROUNDS:
+        ap.error(f"hands: at least {ROUNDS}")
+    try:
+        game = load_game(args.ruleset)
+    except JacknineError as e:
+        print(e, file=sys.stderr)
+        raise SystemExit(2 if isinstance(e, UnreadableError) else 1) from None
+    hands = args.hands
     bench(game, 500)  # warm up
     rate = yardstick()
     rounds: list[dict[str, Any]] = []

@@ -7,8 +7,8 @@ before the hands' text was kept) and with the finished hands' text kept (what th
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -19,8 +19,11 @@ from engine.table.save import MatchSave, SaveLock, hand_yaml, write_atomic
 
 
 def main() -> None:
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    moves = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("hands", nargs="?", type=int, default=2000, help="finished hands in the match's save")
+    ap.add_argument("moves", nargs="?", type=int, default=20, help="moves timed")
+    args = ap.parse_args()
+    hands, moves = args.hands, args.moves
     game = load_game("twenty-eight")
     rng = random.Random(1)
     records = []

@@ -15,7 +15,6 @@ winner of a trick is the largest bit of the suit led.
 from __future__ import annotations
 
 import random
-import sys
 import time
 
 SUITS = 4
@@ -89,4 +88,8 @@ def rate(seconds: float) -> float:
 
 
 if __name__ == "__main__":
-    print(f"{rate(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0):.0f}")
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("seconds", nargs="?", type=float, default=3.0, help="how long to play (default 3)")
+    print(f"{rate(ap.parse_args().seconds):.0f}")

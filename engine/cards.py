@@ -131,5 +131,10 @@ def bits(mask: int) -> Iterator[int]:
 
 def card_ids(mask: int) -> list[int]:
     """The card ids in a mask as a list, lowest first."""
-    return list(bits(mask))
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 

@@ -47,17 +47,30 @@ class MechanismWatch:
     as the hand stood when the action was legal."""
 
     def __init__(self, game: Game) -> None:
+        from engine.adapters.encoding import ActionSpace
+        from engine.compare import mechanism
+
         self.game = game
-        self.keys: dict[Action, str] = {}
+        # the mechanism of each action index (the rule file's action space: seat-independent), and the index of
+        # each of the game's interned actions by identity (what legal actions and bots' choices are): no Action is
+        # hashed on the way
+        space = self._space = ActionSpace(game)
+        self.mechanisms = [mechanism(game, space.actions[0][i]) if not name.endswith("change") else "change"
+                           for i, name in enumerate(space.names)]
+        self._index = {id(a): i for row in space.actions for i, a in enumerate(row)}
+        self.keys: dict[str, str] = {}     # notation -> mechanism, for an action outside the space (never, so far)
         self.offered: set[tuple[str, str]] = set()
         self.taken: dict[tuple[str, str], int] = {}   # -> the seat that took it first
 
     def key(self, a: Action) -> str:
-        k = self.keys.get(a)
+        i = self._index.get(id(a))
+        if i is not None and self._space.actions[a.seat][i] is a:
+            return self.mechanisms[i]
+        k = self.keys.get(a.notation)
         if k is None:
             from engine.compare import mechanism
 
-            k = self.keys[a] = "change" if a.arg.endswith("change") else mechanism(self.game, a)
+            k = self.keys[a.notation] = "change" if a.arg.endswith("change") else mechanism(self.game, a)
         return k
 
     def side(self, state: State, seat: int) -> str:
@@ -99,6 +112,8 @@ class MechanismWatch:
         return side
 
     def _note_taken(self, state: State, a: Action, side: str) -> None:
+        if a.verb == "play":
+            return          # a card is no mechanism
         k = self.key(a)
         if k:
             taken = (k, side or self.side(state, a.seat))
@@ -227,13 +242,14 @@ def play_hands(game: Game, specs: Sequence[str], seed: int, start: int, count: i
                watch: MechanismWatch | None = None) -> Iterator[tuple[int, int, State]]:
     """(hand number, deal seed, finished state) of hands `start`..`start+count-1`, the dealer rotating; with
     `watch`, each hand's mechanisms are noted in it (read it before the next hand)."""
-    from engine.tournament import _bot, close_external_bots
+    from engine.tournament import BotPool, close_external_bots
 
     next_seed = hand_seeds(seed, start)
+    pool = BotPool(game)     # each seat's bot built once, reseeded for every hand
     try:
         for i in range(start, start + count):
             deal_seed = next_seed()
-            bots = [_bot(spec, bot_seed(seed, i, s), s, game, None) for s, spec in enumerate(specs)]
+            bots = [pool.get(spec, bot_seed(seed, i, s), s) for s, spec in enumerate(specs)]
             state = game.new_hand(i % game.n, seed=deal_seed)
             if watch is not None:
                 watch.play_out(state, bots)

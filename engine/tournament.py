@@ -77,6 +77,34 @@ def _bot(spec: str, seed: int, seat: int, game: Game, time_limit: float | None) 
     return make_bot(spec, game, seed)
 
 
+class BotPool:
+    """The bots of one run (a chunk of hands or deals in one process): each bot name at each seat built once and
+    reseeded for every hand (`reseed(seed)` leaves a bot exactly as a new one built with that seed), not rebuilt
+    through the registry hand after hand; a bot without `reseed` is built afresh each time, and outside programs
+    stay running (`_bot`)."""
+
+    def __init__(self, game: Game, time_limit: float | None = None) -> None:
+        self.game = game
+        self.time_limit = time_limit
+        self._bots: dict[tuple[str, int], Bot] = {}
+        self._programs: dict[str, bool] = {}
+
+    def get(self, spec: str, seed: int, seat: int) -> Bot:
+        program = self._programs.get(spec)
+        if program is None:
+            program = self._programs[spec] = parse_bot_spec(spec).is_program
+        if program:
+            return _bot(spec, seed, seat, self.game, self.time_limit)
+        bot = self._bots.get((spec, seat))
+        if bot is not None:
+            reseed = getattr(bot, "reseed", None)
+            if reseed is not None:
+                reseed(seed)
+                return bot
+        bot = self._bots[(spec, seat)] = make_bot(spec, self.game, seed)
+        return bot
+
+
 def close_external_bots() -> None:
     for bot in _EXTERNAL.values():
         close = getattr(bot, "close", None)
@@ -86,14 +114,16 @@ def close_external_bots() -> None:
 
 
 def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
-              time_limit: float | None = None) -> DealResult:
-    """Play deal number `index` in every seating."""
+              time_limit: float | None = None, pool: BotPool | None = None) -> DealResult:
+    """Play deal number `index` in every seating (`pool`: the run's bots, reseeded; else built for the deal)."""
+    if pool is None:
+        pool = BotPool(game, time_limit)
     res = DealResult(index, [0.0, 0.0], [0, 0], [0, 0], 0, [0, 0], [0.0, 0.0], [0.0, 0.0])
     arrangements = seatings(game)
     dealer = index % game.n
     cards = game.shuffled_deal(deal_seed(seed, index), dealer)
     for k, arr in enumerate(arrangements):
-        bots = [_bot(specs[arr[s]], bot_seed(seed, index, k, s), s, game, time_limit) for s in range(game.n)]
+        bots = [pool.get(specs[arr[s]], bot_seed(seed, index, k, s), s) for s in range(game.n)]
         state = game.new_hand(dealer, hands=cards)
         while state.to_act >= 0:
             seat = state.to_act
@@ -143,12 +173,13 @@ def _worker_game(rules: Rules, ref: str | None) -> Game:
 def _play_chunk(args: Chunk, game: Game | None = None) -> list[DealResult]:
     rules, ref, specs, seed, indices, time_limit, deadline = args
     game = game or _worker_game(rules, ref)
+    pool = BotPool(game, time_limit)
     try:
         out = []
         for i in indices:
             if deadline is not None and time.time() >= deadline:
                 break   # the overall time bound: the deals begun are finished, no other is started
-            out.append(play_deal(game, specs, seed, i, time_limit))
+            out.append(play_deal(game, specs, seed, i, time_limit, pool))
         return out
     finally:
         close_external_bots()

@@ -58,3 +58,55 @@ def test_the_top_trump_refutation_is_taken() -> None:
         mp.setattr(sweep_proof._Search, "top_trump_outside", counting)
         _answers("three-hundred-and-four", 20)
     assert taken > 0
+
+
+def test_the_bounded_search_gives_the_same_answers() -> None:
+    """`bounded_sweep` (what the claims' grading calls, within what is left of the hand's GRADING_BUDGET) answers
+    as the search with its own budget wherever its bound was not reached, and counts the positions it searched."""
+    game = load_game("three-hundred-and-four")
+    compared = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        s = game.new_hand(seed % game.n, seed=seed)
+        while s.to_act >= 0:
+            legal = s.legal_actions()
+            if s.phase_name == "play" and any(a.verb == "play" for a in legal):
+                plain = sweep_proof.searched_sweep(s, s.to_act)
+                found, used = sweep_proof.bounded_sweep(s, s.to_act, True, 5_000)
+                assert 0 <= used <= 5_000
+                if found is not None:
+                    assert found == plain
+                    compared += 1
+                tight, _ = sweep_proof.bounded_sweep(s, s.to_act, True, max(used - 1, 0))
+                assert tight is None or used <= 1 or tight == plain
+            s.apply(rng.choice(legal))
+    assert compared > 150
+
+
+def test_grading_within_its_bound_is_unchanged() -> None:
+    """The grading of one hand spends one budget over all its searches (sweep_claims._Budget): its answers are the
+    unbounded ones as long as the positions spent stay within the bound; past it, turns count as not proved, so
+    the cost of grading one hand is bounded."""
+    import engine.play.sweep_claims as sweep_claims
+
+    game = load_game("three-hundred-and-four")
+    bound = 3_000
+    within = beyond = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        wide, narrow = sweep_claims._Budget(), sweep_claims._Budget()
+        wide.left, narrow.left = 10**9, bound
+        s = game.new_hand(seed % game.n, seed=seed)
+        while s.to_act >= 0:
+            legal = s.legal_actions()
+            if s.phase_name == "play" and any(a.verb == "play" for a in legal):
+                a, b = wide.proved(s, s.to_act), narrow.proved(s, s.to_act)
+                assert narrow.left >= 0
+                if 10**9 - wide.left <= bound:
+                    assert a == b
+                    within += 1
+                else:
+                    assert not b or a
+                    beyond += 1
+            s.apply(rng.choice(legal))
+    assert within > 100 and beyond > 0

@@ -44,6 +44,8 @@ class ActionSpace:
         self.actions: list[list[Action]] = [[g.intern(Action.parse(f"{s} {n}")) for n in self.names]
                                             for s in range(g.n)]
         self._of: dict[Action, int] = {a: i for row in self.actions for i, a in enumerate(row)}
+        # the same by identity: the legal actions are these interned ones, and an int hashes at once
+        self._by_id: dict[int, int] = {id(a): i for row in self.actions for i, a in enumerate(row)}
         # card id -> index of its play action (a double pack's copies share one); index -> the card ids
         self.card_index = [self.index[f"play {code}"] for code in g.codes]
         self.index_cards: dict[int, list[int]] = {}
@@ -54,6 +56,9 @@ class ActionSpace:
         return len(self.names)
 
     def of(self, action: Action) -> int:
+        i = self._by_id.get(id(action))
+        if i is not None and 0 <= action.seat < len(self.actions) and self.actions[action.seat][i] is action:
+            return i
         i = self._of.get(action)
         return i if i is not None else self.index[action.notation]
 
@@ -90,10 +95,11 @@ class ActionSpace:
             mask ^= low
         return out
 
-    def apply(self, state: State, index: int) -> None:
+    def apply(self, state: State, index: object) -> None:
         """Apply the action at `index` for the seat to act: a card by its id where it is playable (the fast path
         `play_card_id` takes), anything else through `State.apply`, which refuses an illegal one. An index outside
         the space (a negative one would count from the end of a list) is refused with ArgumentError."""
+        # `object`, not `int`: compiled, an int parameter would take True for 1 before the check saw it
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.names):
             raise ArgumentError(f"action id {index!r} is not in the action space (0..{len(self.names) - 1})")
         if state.phase == PLAY:

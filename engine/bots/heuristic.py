@@ -11,7 +11,7 @@ from engine.bots.bidding import speech_masks
 from engine.bots.info import Seen, last_bidder, led_trump_suit, read_view
 from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
-from engine.bots.viewbot import ViewBot
+from engine.bots.viewbot import ViewBot, interpreted_class
 from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.base import PHASE_NAMES, UNDECIDED
@@ -19,6 +19,7 @@ from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
 
 
+@interpreted_class
 class HeuristicBot(ViewBot):
     name = "heuristic"
 

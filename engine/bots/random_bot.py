@@ -17,7 +17,12 @@ class RandomBot:
 
     def __init__(self, game: Game | None = None, seed: int = 0, options: BotOptions | None = None) -> None:
         """`game` is not needed: any legal action will do."""
-        self._random = random.Random(seed).random
+        self._rng = random.Random(seed)
+        self._random = self._rng.random
+
+    def reseed(self, seed: int) -> None:
+        """As a new bot built with `seed`."""
+        self._rng.seed(seed)
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         return legal[int(self._random() * len(legal))]

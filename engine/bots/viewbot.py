@@ -5,12 +5,22 @@ generator."""
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 from engine.bots.model import model_for
 from engine.bots.policy import policy_for
 from engine.bots.registry import BotOptions
 from engine.play.game import Game
 from engine.play.view import View
+
+T = TypeVar("T")
+
+
+def interpreted_class(cls: T) -> T:
+    """Leaves a class as it is. On a class in a module the build compiles (setup.py), any decorator mypyc does not
+    know keeps the class an ordinary Python class - its module's functions compiled all the same - so that it may
+    inherit from ViewBot and be subclassed by bots written in Python."""
+    return cls
 
 
 class ViewBot:
@@ -23,6 +33,10 @@ class ViewBot:
         self.model.warm()   # the hand-evaluation tables are built now, not in the middle of a hand
         self.policy = policy_for(self.model, self.options.never, self.options.v1)
         self._rng = random.Random(seed)
+
+    def reseed(self, seed: int) -> None:
+        """As a new bot built with `seed` (the generator is all a bot of this kind carries from hand to hand)."""
+        self._rng.seed(seed)
 
     def check_view(self, view: View | None) -> View:
         if view is None:

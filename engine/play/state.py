@@ -42,26 +42,6 @@ from engine.play.sweep_claims import grade_claims
 from engine.play.tricks import TrickPhase
 from engine.play.view import View, build_view
 
-# Attributes `clone` copies: explicit, because compiled (mypyc) classes have no __dict__ for copy.copy.
-_COPIED_VALUES = (
-    "step", "stage", "phase", "to_act", "status", "annul_reason", "annul_code", "round", "contract_round", "high",
-    "high_bidder", "high_suit", "passes", "passers", "round_bids", "arules", "atable", "last_was_pass", "asker",
-    "handed_back", "lapses", "refold",
-    "bidder", "bid", "target", "trump", "folder", "concealed", "indicator", "seventh", "exposed_trick",
-    "power_from", "multiplier", "added", "fixed_stake", "dbl_step", "doubled", "rechoosing", "special", "declarer",
-    "sitting_out", "dummies", "exposed", "hand_tricks", "leader", "led", "led_suits", "played_suits", "trump_mask",
-    "strength", "constraint", "caller",
-    "resume_to", "after", "trick_size", "plain_play", "surrender", "conceded", "bidders_lost_trick",
-    "new_match_target", "opening", "open_duty", "exhausted", "face_down", "hidden", "meld_suits", "grading",
-    "new_match_target", "last_card", "fold_secret", "pending", "pending_by", "at_first_lead", "claim", "claimer",
-    "_game_points", "_made", "meld_shift", "meld_base",
-)
-_COPIED_LISTS = (
-    "given", "received", "hands", "history", "bids_made", "passed", "spoke", "queue", "trick_cards", "trick_seats",
-    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "shown", "claims", "melded",
-    "tricks", "team_points", "tricks_won_by", "pair_shown_by", "hand_team_of", "melds_shown", "meld_points",
-)
-
 
 def _holds(legal: tuple[Action, ...], action: Action) -> bool:
     for a in legal:
@@ -78,7 +58,7 @@ class State(TrickPhase):
 
     def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
                  match_scores: list[int] | None = None, start: bool = True,
-                 match_target: int | None = None) -> None:
+                 match_target: int | None = None, blank: bool = False) -> None:
         n = game.n
         teams = game.rules.table.teams
         self.game = game
@@ -86,6 +66,10 @@ class State(TrickPhase):
         self.n = n
         self.first = game.first_hand(dealer)
         self.dealt = dealt          # the caller's own lists (new_hand makes them); never changed, so clones share
+        self.match_scores = list(match_scores) if match_scores else [0] * len(teams)
+        self.match_target = game.rules.match.win_at if match_target is None else match_target
+        if blank:
+            return                  # `clone` sets every other field
         self.given = [0] * n
         self.received = [0] * n     # every card each seat has been dealt so far (the indicator included)
         self.hands = [0] * n
@@ -97,8 +81,6 @@ class State(TrickPhase):
         self.status = "in_progress"
         self.annul_reason = ""
         self.annul_code = NOT_ANNULLED
-        self.match_scores = list(match_scores) if match_scores else [0] * len(teams)
-        self.match_target = game.rules.match.win_at if match_target is None else match_target
         self.new_match_target = -1
         self.round = 0
         self.contract_round = 0
@@ -444,13 +426,115 @@ class State(TrickPhase):
             meld_apply(self, action)
 
     def clone(self) -> State:
-        """An independent copy (tricks already played are shared: they never change)."""
-        c = State(self.game, self.dealer, self.dealt, self.match_scores, start=False, match_target=self.match_target)
-        for name in _COPIED_VALUES:
-            setattr(c, name, getattr(self, name))
-        for name in _COPIED_LISTS:
-            setattr(c, name, list(getattr(self, name)))
-        c.hand_teams = [list(t) for t in self.hand_teams]
+        """An independent copy: every field written out (a compiled class has no __dict__ to copy, and a loop over
+        names would be a generic attribute call per field); lists copied, tricks already played shared (they never
+        change), what no action changes (the game, the deal, rule records, the strength table) shared.
+        tests/test_clone.py holds a clone equal to its original field by field and independent of it."""
+        c = State(self.game, self.dealer, self.dealt, self.match_scores, start=False, blank=True,
+                  match_target=self.match_target)
+        c.given = self.given[:]
+        c.received = self.received[:]
+        c.hands = self.hands[:]
+        c.step = self.step
+        c.stage = self.stage
+        c.phase = self.phase
+        c.to_act = self.to_act
+        c.history = self.history[:]
+        c.status = self.status
+        c.annul_reason = self.annul_reason
+        c.annul_code = self.annul_code
+        c.new_match_target = self.new_match_target
+        c.round = self.round
+        c.contract_round = self.contract_round
+        c.arules = self.arules
+        c.atable = self.atable
+        c.high = self.high
+        c.high_bidder = self.high_bidder
+        c.high_suit = self.high_suit
+        c.passes = self.passes
+        c.passers = self.passers
+        c.bids_made = self.bids_made[:]
+        c.round_bids = self.round_bids
+        c.passed = self.passed[:]
+        c.spoke = self.spoke[:]
+        c.last_was_pass = self.last_was_pass
+        c.asker = self.asker
+        c.handed_back = self.handed_back
+        c.lapses = self.lapses
+        c.refold = self.refold
+        c.bidder = self.bidder
+        c.bid = self.bid
+        c.target = self.target
+        c.trump = self.trump
+        c.folder = self.folder
+        c.trump_mask = self.trump_mask
+        c.strength = self.strength
+        c.concealed = self.concealed
+        c.indicator = self.indicator
+        c.seventh = self.seventh
+        c.exposed_trick = self.exposed_trick
+        c.power_from = self.power_from
+        c.multiplier = self.multiplier
+        c.added = self.added
+        c.fixed_stake = self.fixed_stake
+        c.queue = self.queue[:]
+        c.rechoosing = self.rechoosing
+        c.dbl_step = self.dbl_step
+        c.doubled = self.doubled
+        c.special = self.special
+        c.declarer = self.declarer
+        c.last_card = self.last_card
+        c.fold_secret = self.fold_secret
+        c.pending = self.pending
+        c.pending_by = self.pending_by
+        c.at_first_lead = self.at_first_lead
+        c.melds_shown = self.melds_shown[:]
+        c.meld_points = self.meld_points[:]
+        c.claim = self.claim
+        c.claimer = self.claimer
+        c.sitting_out = self.sitting_out
+        c.dummies = self.dummies
+        c.exposed = self.exposed
+        c.hand_tricks = self.hand_tricks
+        c.hand_team_of = self.hand_team_of[:]
+        c.leader = self.leader
+        c.trick_cards = self.trick_cards[:]
+        c.trick_seats = self.trick_seats[:]
+        c.tricks = self.tricks[:]
+        c.led_suits = self.led_suits
+        c.played_suits = self.played_suits
+        c.constraint = self.constraint
+        c.caller = self.caller
+        c.resume_to = self.resume_to
+        c.after = self.after
+        c.trick_size = self.trick_size
+        c.plain_play = self.plain_play
+        c.led = self.led
+        c.team_points = self.team_points[:]
+        c.tricks_won_by = self.tricks_won_by[:]
+        c.pair_shown_by = self.pair_shown_by[:]
+        c.surrender = self.surrender
+        c.conceded = self.conceded
+        c.bidders_lost_trick = self.bidders_lost_trick
+        c.opening = self.opening
+        c.open_duty = self.open_duty
+        c.exhausted = self.exhausted
+        c.face_down = self.face_down
+        c.hidden = self.hidden
+        c.shown = self.shown[:]
+        c.claims = self.claims[:]
+        c.meld_suits = self.meld_suits
+        c.melded = self.melded[:]
+        c.grading = self.grading
+        c._game_points = self._game_points
+        c._made = self._made
+        c.meld_shift = self.meld_shift
+        c.meld_base = self.meld_base
+        c.hand_teams = [t[:] for t in self.hand_teams]
+        c._legal = None
+        c._legal_mask = 0
+        c._extras = []
+        c._mask_ready = False
         return c
 
     # --- results --------------------------------------------------------------------------------------

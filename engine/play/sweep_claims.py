@@ -25,13 +25,20 @@ from typing import TYPE_CHECKING
 from engine.play.actions import Action
 from engine.play.claims import last_trick_certain
 from engine.play.rules import SCORE_EXCHANGE, ClaimRules
-from engine.play.sweep_proof import sweep_card, sweep_provable
+from engine.play.sweep_proof import bounded_sweep, sweep_card, sweep_provable
 
 if TYPE_CHECKING:
     from engine.play.base import StateData as StateBase
     from engine.play.state import State as StateData
 
 SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of cards played before it
+# What grading one hand's claims may cost: positions of the sweep prover over all the searches the grading runs
+# (each search keeps its own bound, NODE_BUDGET, too). Past it, a turn is taken as not proved, as a search past its
+# own bound is; within it, every answer is the unbounded grading's (tests/test_sweep_prover.py). Measured on the
+# 4,000 random hands of one file that the random-hands benchmark plays (each twice): one hand's grading needs more
+# (47 s compiled without this bound, each search within its own; a bound of 60,000 positions still took 9 s):
+# with this bound it takes 0.4 s and scores otherwise ([-4, 4] for [2, -2]); the other 7,998 plays score as before.
+GRADING_BUDGET = 10_000
 
 
 def remaining_claim_actions(st: StateBase, p: int) -> list[Action]:
@@ -104,9 +111,26 @@ def _replay(st: StateData) -> StateData:
     return replay
 
 
-def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
+class _Budget:
+    """What is left of GRADING_BUDGET for the hand being graded."""
+
+    def __init__(self) -> None:
+        self.left = GRADING_BUDGET
+
+    def proved(self, st: StateData, seat: int) -> bool:
+        """`sweep_provable` within what is left (False once nothing is)."""
+        if self.left <= 0:
+            return False
+        found, used = bounded_sweep(st, seat, False, self.left)
+        self.left -= used
+        return found is not None and found >= 0
+
+
+def _turn_proofs(st: StateData, team: int, upto: int, budget: _Budget | None = None) -> list[tuple[int, bool]]:
     """(cards played before the turn, provable) for each turn to play of `team`'s players before card number
     `upto` (counted from 0) is played, replayed from the deal; the first proof found ends the list."""
+    if budget is None:
+        budget = _Budget()
     replay = _replay(st)
     total = st.hand_tricks * st.trick_size
     out: list[tuple[int, bool]] = []
@@ -116,7 +140,7 @@ def _turn_proofs(st: StateData, team: int, upto: int) -> list[tuple[int, bool]]:
             if played > upto:
                 break
             if st.hand_team_of[a.seat] == team:
-                ok = sweep_provable(replay, a.seat)
+                ok = budget.proved(replay, a.seat)
                 out.append((played, ok))
                 if ok:
                     return out
@@ -156,7 +180,7 @@ def claim_grades(st: StateData, gp: list[int]) -> list[tuple[int, str, int | Non
     usual: list[tuple[int, str, int | None]] = []
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
         claim = by_team.get(sweeper)
-        graded = _graded(st, rules, sweeper, claim, gp)
+        graded = _graded(st, rules, sweeper, claim, gp, _Budget())
         if graded is not None:
             grade, value = graded
             if value is not None:
@@ -172,18 +196,18 @@ def claim_grades(st: StateData, gp: list[int]) -> list[tuple[int, str, int | Non
 
 
 def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None,
-            gp: list[int]) -> tuple[str, int | None] | None:
+            gp: list[int], budget: _Budget) -> tuple[str, int | None] | None:
     """(grade, the side's result, None: the hand scores as usual) for a sweep with its claim; None when a sweep
     without a claim owed none."""
     if claim is None:
-        proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size)
+        proofs = _turn_proofs(st, team, st.hand_tricks * st.trick_size, budget)
         return ("never made", rules.wrong_but_won) if any(ok for _, ok in proofs) else None
     at = claim % SEAT_FACTOR
     if rules.provable:
-        if not _provable_at(st, claim):
+        if not _provable_at(st, claim, budget):
             return "early", rules.wrong_but_won
         if rules.first_moment:
-            earlier = _turn_proofs(st, team, at - 1) if at > 0 else []
+            earlier = _turn_proofs(st, team, at - 1, budget) if at > 0 else []
             if any(ok for played, ok in earlier if played < at):
                 return "late", rules.wrong_but_won
     trick = at // st.trick_size + 1
@@ -192,7 +216,7 @@ def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None,
     return "on time", rules.made if not rules.adds else gp[team] + rules.made
 
 
-def _provable_at(st: StateData, claim: int) -> bool:
+def _provable_at(st: StateData, claim: int, budget: _Budget | None = None) -> bool:
     seat, at = claim // SEAT_FACTOR, claim % SEAT_FACTOR
     replay = _replay(st)
     played = 0
@@ -202,7 +226,7 @@ def _provable_at(st: StateData, claim: int) -> bool:
                 break
             played += 1
         replay.apply(a)
-    return sweep_provable(replay, seat)
+    return (budget or _Budget()).proved(replay, seat)
 
 
 def _exchange(st: StateData, gp: list[int], team: int, value: int) -> list[int]:

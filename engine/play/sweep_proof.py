@@ -374,10 +374,24 @@ def sweep_card(st: StateData, seat: int, card: bool = True) -> int:
 
 def searched_sweep(st: StateData, seat: int, card: bool = True) -> int | None:
     """What `sweep_card` answers, but None when the node budget ran out before the search ended."""
+    return bounded_sweep(st, seat, card, NODE_BUDGET)[0]
+
+
+def bounded_sweep(st: StateData, seat: int, card: bool, budget: int) -> tuple[int | None, int]:
+    """`searched_sweep` within `budget` positions (at most NODE_BUDGET): its answer (None: the budget ran out)
+    and the positions it searched."""
     g = st.game
     if st.trump == UNDECIDED or (st.concealed and st.trump >= 0):
-        return -1
+        return -1, 0
     search = _Search(st, seat)
+    budget = min(budget, NODE_BUDGET)
+    search.budget = budget
+    found = _searched(search, st, seat, card, g.n, g.size, g.suit_of)
+    return found, budget - max(search.budget, 0)
+
+
+def _searched(search: _Search, st: StateData, seat: int, card: bool, n: int, size: int, suit_of: list[int]
+              ) -> int | None:
     own = st.hands[seat]
     seen = own
     for t in st.tricks:
@@ -394,21 +408,21 @@ def searched_sweep(st: StateData, seat: int, card: bool = True) -> int | None:
                 if t.seats[i] == seat:
                     unseen_hidden &= ~(1 << c)
     seen &= ~unseen_hidden
-    known = [0] * g.n
-    for s in range(g.n):
+    known = [0] * n
+    for s in range(n):
         if s != seat:
             known[s] = st.shown[s] & st.hands[s]
-    pool = ((1 << g.size) - 1) & ~seen
+    pool = ((1 << size) - 1) & ~seen
     for k in known:
         pool &= ~k
-    need = [0] * g.n
-    voids = [0] * g.n
-    for s in range(g.n):
+    need = [0] * n
+    voids = [0] * n
+    for s in range(n):
         if s != seat and not st.sitting_out >> s & 1:
             need[s] = st.hands[s].bit_count() - known[s].bit_count()
     for t in st.tricks:
-        _voids(g.suit_of, t.cards, t.seats, voids)
-    _voids(g.suit_of, st.trick_cards, st.trick_seats, voids)
+        _voids(suit_of, t.cards, t.seats, voids)
+    _voids(suit_of, st.trick_cards, st.trick_seats, voids)
     cards = list(st.trick_cards)
     seats = list(st.trick_seats)
     first = not st.tricks

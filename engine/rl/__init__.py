@@ -9,10 +9,12 @@
         env.step(action)
 
     learner = engine.rl.SingleSeatEnv(ruleset="twenty-nine", opponents="heuristic")   # Gymnasium, one seat
+    venv = engine.rl.VectorEnv(num_hands=64)   # the default rule file: N hands from one array of actions
 
 `env(ruleset=..., reward="hand" | "tricks", match=False, dealer=None, max_hands=1000, render_mode=None)` follows
 PettingZoo's factory convention and returns the environment itself (`JackNineEnv`, no wrappers: it checks the
-order of calls and the legality of actions on its own). See engine/rl/aec.py and engine/rl/single.py.
+order of calls and the legality of actions on its own). See engine/rl/aec.py, engine/rl/single.py and
+engine/rl/vector.py.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from typing import Any
 try:
     from engine.rl.aec import JackNineEnv
     from engine.rl.single import SingleSeatEnv
+    from engine.rl.vector import VectorEnv
 except ImportError as e:  # pettingzoo or gymnasium missing
     raise ImportError(f"engine.rl needs the 'rl' extra: pip install '.[rl]' (from a checkout) ({e})") from None
 
-__all__ = ["JackNineEnv", "SingleSeatEnv", "env", "raw_env"]
+__all__ = ["JackNineEnv", "SingleSeatEnv", "VectorEnv", "env", "raw_env"]
 
 
 def env(**options: Any) -> JackNineEnv:

@@ -30,11 +30,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
+from engine.adapters.runner import SEAT_SHIFT, SPEECH, ChangeLog
 from engine.errors import ArgumentError, IllegalActionError
+from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
 from engine.rules.load import DEFAULT_RULESET
+
+CARD_BITS = (1 << SEAT_SHIFT) - 1
 
 REWARDS = ("hand", "tricks")
 
@@ -71,6 +75,9 @@ class Encoder:
                 self.bid_value[i] = int(parts[1])
         self.n_actions = n_actions
         self.nbytes = (self.obs.size + 7) // 8
+        # a single pack's play indices follow the card ids from play0 (-1: they do not)
+        play = self.space.card_index
+        self.play0 = play[0] if game.layout.copies == 1 and play == list(range(play[0], play[0] + game.size)) else -1
 
     def vector(self, state: State, seat: int, bids: list[int]) -> np.ndarray:
         ones, where, values = self.obs.state_bits(state, seat, bids)
@@ -83,6 +90,123 @@ class Encoder:
         m = np.zeros(self.n_actions, np.int8)
         m[legal] = 1
         return m
+
+    def state_mask(self, state: State) -> np.ndarray:
+        """The legal-action mask of the seat to act. In the play phase of a single pack (play indices follow the
+        card ids) it is read from the playable-card bits, with no list of indices built."""
+        if state.phase != PLAY or self.play0 < 0:
+            return self.mask(self.space.legal_fast(state))
+        m = np.zeros(self.n_actions, np.int8)
+        for a in state.other_actions():
+            m[self.space.of(a)] = 1
+        bits = state.card_mask()
+        p0 = self.play0
+        while bits:
+            low = bits & -bits
+            m[p0 + low.bit_length() - 1] = 1
+            bits ^= low
+        return m
+
+    def card_of(self, index: int) -> int:
+        """The card id an index plays in a single pack (-1: not a card's index, or a double pack)."""
+        c = index - self.play0
+        return c if self.play0 >= 0 and 0 <= c < self.game.size else -1
+
+
+class Observations:
+    """Every seat's observation of one hand, kept as rows of one array and brought up to date only when a seat's
+    is asked for (`row`): the cards played are logged, and a row catches up with the log (a card leaves its
+    player's hand and joins the trick; a finished trick joins the cards played and the sides' card points; the
+    seat to act moves). Anything else (a bid, the trump, a trump shown, a face-down card, the hand's end) starts
+    the rows afresh, each encoded whole (`Encoder.vector`) when next asked for. Only for single packs without
+    hands lying face up (`fast`); otherwise every row is encoded whole. tests/test_rl_fast.py holds every row
+    equal to the whole encoding at every step of every shipped file."""
+
+    def __init__(self, enc: Encoder) -> None:
+        self.enc = enc
+        g = enc.game
+        self.n = g.n
+        self.size = g.size
+        self.rows = np.zeros((g.n, enc.obs.size), np.float32)
+        self.fast = enc.play0 >= 0 and not enc.obs.exposes
+        ob = enc.obs
+        self.o_hand, self.o_trick, self.o_to_act = ob.o_hand, ob.o_trick, ob.o_to_act
+        self.o_played, self.o_points = ob.o_played, ob.o_card_points
+        self.total = ob.total
+        self.o_bids, self.top = ob.o_bids, ob.top
+        self.state: State | None = None
+        self.bids: list[int] = []
+        self.changes = ChangeLog(self.fast)
+        self.row_epoch = [-1] * g.n
+        self.row_seen = [0] * g.n        # entries of the log already in the row
+        self.row_to_act = [0] * g.n      # the to_act position the row marks
+
+    def start(self, state: State, bids: list[int]) -> None:
+        """A new hand (`bids`: the caller's list of each seat's last bid value, kept up to date by it)."""
+        self.state = state
+        self.bids = bids
+        self.changes.restart(state)
+
+    def played(self, seat: int, card: int) -> None:
+        """`seat` took an action (`card`: the card it played, -1 for anything else)."""
+        st = self.state
+        assert st is not None
+        self.changes.played(st, seat, card)
+
+    def row(self, seat: int) -> np.ndarray:
+        """The seat's observation now (the array's own row: copy it to keep it)."""
+        st = self.state
+        assert st is not None
+        r: np.ndarray = self.rows[seat]
+        n = self.n
+        changes = self.changes
+        if self.row_epoch[seat] != changes.epoch:
+            r[:] = self.enc.vector(st, seat, self.bids)
+            self.row_epoch[seat] = changes.epoch
+            self.row_seen[seat] = len(changes.log)
+            self.row_to_act[seat] = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
+            return r
+        log = changes.log
+        k = self.row_seen[seat]
+        if k < len(log):
+            size = self.size
+            o_trick = self.o_trick
+            ended = spoke = False
+            for e in log[k:]:
+                if e == SPEECH:
+                    spoke = True
+                elif e >= 0:
+                    p, c = e >> SEAT_SHIFT, e & CARD_BITS
+                    if p == seat:
+                        r[self.o_hand + c] = 0.0
+                    r[o_trick + (p - seat) % n * size + c] = 1.0
+                else:
+                    r[o_trick:o_trick + n * size] = 0.0
+                    o_played = self.o_played
+                    for c in st.tricks[-1 - e].cards:
+                        r[o_played + c] = 1.0
+                    ended = True
+            self.row_seen[seat] = len(log)
+            if spoke:
+                b0 = self.o_bids
+                top = self.top
+                for s, v in enumerate(self.bids):
+                    r[b0 + (s - seat) % n] = v / top if v > 0 else 0.0
+            if ended:
+                pts = st.team_points
+                mine = st.hand_team_of[seat]
+                theirs = 0
+                for i in range(len(pts)):
+                    if i != mine and pts[i] > theirs:
+                        theirs = pts[i]
+                r[self.o_points] = pts[mine] / self.total
+                r[self.o_points + 1] = theirs / self.total
+        t = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
+        if t != self.row_to_act[seat]:
+            r[self.row_to_act[seat]] = 0.0
+            r[t] = 1.0
+            self.row_to_act[seat] = t
+        return r
 
 
 def _index(action: object) -> int:
@@ -123,6 +247,10 @@ class JackNineEnv(AECEnv):
                                                     "action_mask": self.enc.mask_space})
                                     for a in self.possible_agents}
         self._zero_mask = np.zeros(self.enc.n_actions, np.int8)
+        self._obs = Observations(self.enc)
+        self._changes = self._obs.changes
+        self._play0 = self.enc.play0
+        self._size = game.size
         self._zero_mask.flags.writeable = False
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
@@ -169,6 +297,7 @@ class JackNineEnv(AECEnv):
                 state = self.game.new_hand(dealer, seed=self.deal_seed)
             self.state = state
             self._bids = [-1] * self.game.n
+            self._obs.start(state, self._bids)
             self._tricks = 0
             if state.to_act >= 0:
                 break
@@ -183,8 +312,7 @@ class JackNineEnv(AECEnv):
             return
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
-        self._legal = self.enc.space.legal_fast(st)
-        self._mask = self.enc.mask(self._legal)
+        self._mask = self.enc.state_mask(st)
         self.infos[agent] = {"action_mask": self._mask}
 
     def _hand_over(self) -> bool:
@@ -220,9 +348,8 @@ class JackNineEnv(AECEnv):
         st = self.state
         assert st is not None, "reset() the environment before observing it"
         seat = self.seat_of[agent]
-        acting = st.to_act == seat
-        return {"observation": self.enc.vector(st, seat, self._bids),
-                "action_mask": self._mask if acting else self._zero_mask}
+        return {"observation": self._obs.row(seat).copy(),
+                "action_mask": self._mask if st.to_act == seat else self._zero_mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -232,9 +359,9 @@ class JackNineEnv(AECEnv):
         st = self.state
         assert st is not None
         seat = st.to_act
-        index = _index(action)
+        index = action if type(action) is int else _index(action)
         if not 0 <= index < self.enc.n_actions or not self._mask[index]:
-            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(self._legal))
+            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in np.flatnonzero(self._mask))
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
         rewarded = self._rewarded
         if rewarded:
@@ -242,10 +369,16 @@ class JackNineEnv(AECEnv):
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        bid = self.enc.bid_value[index]
-        if bid >= 0:
-            self._bids[seat] = bid
-        self.enc.space.apply(st, index)
+        card = index - self._play0 if st.phase == PLAY and self._play0 >= 0 else -1
+        if 0 <= card < self._size:
+            st.play_card_id(card)        # legal: the mask said so
+        else:
+            card = -1
+            bid = self.enc.bid_value[index]
+            if bid >= 0:
+                self._bids[seat] = bid
+            self.enc.space.apply(st, index)
+        self._changes.played(st, seat, card)
         self.infos[agent] = {}
         if self.reward_kind == "tricks" and len(st.tricks) > self._tricks:
             self._tricks = len(st.tricks)
