@@ -112,3 +112,29 @@ def test_resample_always_answers_a_reachable_state() -> None:
                 assert world is not None and world.view(seat) == state.view(seat)
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_the_heuristic_asks_its_partner_once_so_the_auction_ends() -> None:
+    """The rule-file generator's find: thunee with the partner speech and its hand-back. The heuristic asked its
+    partner at every turn; the partner's own turn lapsed each time, so the auction never ended and the search bot
+    (whose rollouts play the heuristic's auction) hung. Now it asks only at its first speech."""
+    from engine.bots.policy import ContractPolicy, state_knowledge
+    from engine.bots.search import SearchBot
+    from engine.play.base import AUCTION
+
+    game = load_game(str(HOSTILE / "partner-hand-back-thunee.yaml"))
+    policy: ContractPolicy = SearchBot(game, 1).policy
+    asked_total = 0
+    for hand in range(20):
+        st = game.new_hand(hand % game.n, seed=hand)
+        asked: list[int] = []
+        steps = 0
+        while st.to_act >= 0 and st.phase == AUCTION:
+            a = policy.choose(state_knowledge(st, st.to_act), st.legal_actions())
+            if a.verb == "partner":
+                asked.append(a.seat)
+            st.apply(a)
+            steps += 1
+            assert steps < 200, f"hand {hand}: the auction goes on: {asked}"
+        asked_total += len(asked)
+    assert asked_total > 0      # the speech is still used

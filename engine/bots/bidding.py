@@ -73,12 +73,13 @@ def below_mean(t: float) -> float:
 
 
 def speech_masks(history: Sequence[Action]) -> tuple[int, int]:
-    """(seats that have bid, seats that have only passed) in the auction's speeches of `history`."""
+    """(seats that have bid, seats that have only passed) in the auction's speeches of `history`; asking the
+    partner to speak (`partner`) counts as a pass: it says the hand is weak, and the seat has spoken."""
     bid = passed = 0
     for a in history:
         if a.verb == "bid":
             bid |= 1 << a.seat
-        elif a.verb == "pass":
+        elif a.verb == "pass" or a.verb == "partner":
             passed |= 1 << a.seat
     return bid, passed & ~bid
 

@@ -557,7 +557,10 @@ class SpecialRules:
             for a in legal:
                 if a.verb in names and self.auction_double(k, a):
                     return a
-        if plain.verb == "pass" and k.facts.speaking_for < 0 and not self.policy.partner_holds_bid(k):
+        spoken = (k.facts.speeches[0] | k.facts.speeches[1]) >> k.seat & 1
+        # `partner` only as the seat's first speech: the rules allow it at any turn, but a side that asked at every
+        # turn would keep the auction going for ever (the partner's own turn lapses each time)
+        if plain.verb == "pass" and not spoken and k.facts.speaking_for < 0 and not self.policy.partner_holds_bid(k):
             for a in legal:
                 if a.verb == "partner" and self.model.z(k.held) < PARTNER_ASK_Z:
                     return a
