@@ -74,7 +74,7 @@ def render(rep: dict[str, Any]) -> str:
     lines = [f"A = {a['ruleset']}, B = {b['ruleset']}: {rep['hands']} hands, {how}; bots "
              f"{','.join(dict.fromkeys(rep['bots']))}, seed {rep['seed']}. Means and shares with 95% intervals.", ""]
     w = 30
-    col = 28    # characters per column of figures
+    col = 30 - 2    # characters per column of figures
     lines.append(f"{'':<{w}}{'A':<{col}}{'B':<{col}}B - A")
     rows = [
         ("annulled hands", _pct(_share(a["annulled"], a["hands"])), _pct(_share(b["annulled"], b["hands"])),

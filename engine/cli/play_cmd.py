@@ -35,7 +35,7 @@ DEFAULT_BOTS = "heuristic"
 
 
 def play_cmd(
-    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped name (or 28, 304, ...) or path "
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Shipped or short name (see rulesets), or path "
                                                 f"(default: {DEFAULT_RULESET}).", show_default=False)] = None,
     auto: Annotated[bool, typer.Option("--auto", help="Bots play every seat; the match is shown hand by hand.")]
     = False,

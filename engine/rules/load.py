@@ -90,7 +90,7 @@ def catalog() -> tuple[CatalogEntry, ...]:
 
 
 def aliases() -> dict[str, str]:
-    """Short names for shipped files (`28` -> twenty-eight), from the catalog."""
+    """Short names for shipped files (a number for a file), from the catalog (rulesets/catalog.yml)."""
     shipped = shipped_rulesets()
     return {a: e.file for e in catalog() for a in e.aliases if e.file in shipped and a not in shipped}
 

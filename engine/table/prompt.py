@@ -50,7 +50,7 @@ def usage(n_choices: int, pickers: Sequence[Picker] = (), legal: Sequence[Action
 
 def _suggestion(problem: str, verb: str, legal: Sequence[Action]) -> str:
     """A parse error's "did you mean 'trump H'?" checked against what is legal now: kept when it is, replaced by
-    the legal actions of that verb for the same suit when the suggestion is not (28 names its trump by a card),
+    the legal actions of that verb for the same suit when the suggestion is not (a file may name its trump by a card),
     left out otherwise."""
     m = re.search(r" \(did you mean '([^']*)'\?\)", problem)
     if m is None:

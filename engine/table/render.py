@@ -229,7 +229,7 @@ def score_line(match_teams: Sequence[Sequence[int]], scores: Sequence[int], lab:
 def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker] = (),
                  risky: Sequence[str] = ()) -> Text:
     """The numbered choices (a risky one marked: its number asks for a confirmation), then how to type a number
-    for a bid or raise ("or type a bid: 28 to 56, then a suit")."""
+    for a bid or raise ("or type a bid: 14 to 42, then a suit")."""
     out = Text("choose: ")
     for i, action in enumerate(legal, 1):
         if i > 1:
@@ -247,7 +247,7 @@ def choices_text(legal: Sequence[Action], lab: Labels, pickers: Sequence[Picker]
 
 
 def span(values: Sequence[int]) -> str:
-    """'28 to 56' for a run on one step; the values themselves when they are few or irregular."""
+    """'14 to 42' for a run on one step; the values themselves when they are few or irregular."""
     if len(values) > 2 and all(b - a == values[1] - values[0] for a, b in zip(values, values[1:], strict=False)):
         step = values[1] - values[0]
         return f"{values[0]} to {values[-1]}" + (f" in steps of {step}" if step != 1 else "")
