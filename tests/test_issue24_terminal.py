@@ -84,13 +84,13 @@ def test_a_confirmed_claim_is_taken_and_its_failure_explained() -> None:
 
 
 def test_every_score_change_is_explained_and_a_target_counted_by_the_opponents_says_whose() -> None:
-    out = _play("-r", "thunee", "--seed", "5", "--max-hands", "2", input="1\n" * 200)
+    out = _play("-r", "thunee", "--seed", "8", "--max-hands", "2", input="1\n" * 200)
     assert out.count("why: ") == out.count("score change:") - out.count("annulled:")
-    assert "bid 104: team 1+3 needs 1 card point to beat it" in out
-    assert "seat 2 (partner) failed the contract (seat 1 (right)'s side took 170 card points, 1 beating it)" in out
+    assert "bid 10: team 1+3 needs 95 card points to beat it" in out
+    assert "seat 2 (partner) failed the contract (seat 1 (right)'s side took 206 card points, 105 beating it)" in out
     out = _play("-r", "twenty-nine", "--seed", "5", "--max-hands", "3", input="1\n" * 200)
-    assert ("why: you failed the contract (your side took 9 card points, target 16); bids 16-28: +1 made, -1 "
-            "failed: -1") in out
+    assert ("why: seat 2 (partner) failed the contract (your side took 17 card points, target 19); bids 16-28: +1 "
+            "made, -1 failed: -1") in out
 
 
 def test_the_raise_round_and_the_second_auction_are_named() -> None:

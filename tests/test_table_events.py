@@ -123,8 +123,9 @@ def test_the_new_auction_speeches_are_announced_with_who_and_headed() -> None:
         "you asked seat 2 to speak for them", "seat 2 handed the speech back to you"]
     lines = [t.plain for t in screen(view, lab, 1, game.rules.table.teams)]
     assert "your partner handed the speech back: bid or pass" in lines
-    # seat 0 bids 160 himself; seat 2's own turn lapses (he handed the speech back), so 1 and 3 end the auction
-    for text in ["0 bid 160", "1 pass", "3 pass", "0 trump JS"]:
+    # seat 0 bids 160 himself; seat 2's own turn lapses (he handed the speech back): a lapse is not a pass, so the
+    # turn comes round to 1 again and then to 2, whose pass ends the auction (the rules' clarification 9.1)
+    for text in ["0 bid 160", "1 pass", "3 pass", "1 pass", "2 pass", "0 trump JS"]:
         state.apply(Action.parse(text))
     assert state.round == 2 and state.to_act == 0
     heading = [t.plain for t in screen(state.view(0), lab, 1, game.rules.table.teams)]

@@ -261,8 +261,11 @@ def test_partner_speech_and_a_second_auction_of_one_turn_each() -> None:
             "200.") in lines
     assert ("A player may say `partner` at his turn: his partner at once bids or passes in his place, or hands it "
             "back once (the asker must then bid or pass); it counts as a speech of both, and the partner's own next "
-            "turn lapses.") in lines
-    assert "The first hand may ask for a new deal at their first turn if their cards total at most 14 points." in lines
+            "turn lapses: neither a bid nor a pass, so the auction ends only once every player but the holder has "
+            "passed since the standing bid, and a player whose turn lapsed is asked again when it comes round."
+            ) in lines
+    assert ("The first hand may ask for a new deal at their first turn if their cards total at most 14 points. A "
+            "`partner` speech is a first speech of both partners: after it, no redeal.") in lines
     assert "If every player passes, the deal passes to the next player." in lines
     assert "Every player speaks once." in lines
     assert ("A holder who bid again in this auction and stays holder lays his trump card anew (it may be the same "
