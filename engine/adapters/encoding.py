@@ -21,6 +21,15 @@ from engine.play.view import View, hand_order, public_history
 FIXED_VERBS = ("pass", "redeal", "call", "show pair", "surrender", "accept", "refuse")
 
 
+
+def best_other(points: list[int], mine: int) -> int:
+    """The most card points any other team holds (the observation's "theirs" beside the seat's own team)."""
+    theirs = 0
+    for i in range(len(points)):
+        if i != mine and points[i] > theirs:
+            theirs = points[i]
+    return theirs
+
 class ActionSpace:
     """Every action notation the rule file can produce, each with a fixed index (the seat is not part of it)."""
 
@@ -302,10 +311,7 @@ class Observation:
             ones |= 1 << (c0 + 3)
         pts = state.team_points
         mine = state.hand_team_of[seat]
-        theirs = 0
-        for i in range(len(pts)):
-            if i != mine and pts[i] > theirs:
-                theirs = pts[i]
+        theirs = best_other(pts, mine)
         cp = self.o_card_points
         where += [cp, cp + 1]
         values += [pts[mine] / self.total, theirs / self.total]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from array import array
 
-from engine.adapters.encoding import ActionSpace, Observation
+from engine.adapters.encoding import ActionSpace, Observation, best_other
 from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.state import State
@@ -220,10 +220,7 @@ class HandRunner:
             if ended:
                 pts = st.team_points
                 mine = st.hand_team_of[seat]
-                theirs = 0
-                for i in range(len(pts)):
-                    if i != mine and pts[i] > theirs:
-                        theirs = pts[i]
+                theirs = best_other(pts, mine)
                 vals[3] = pts[mine] / ob.total
                 vals[4] = theirs / ob.total
         t = ob.o_to_act + (st.to_act - seat) % n

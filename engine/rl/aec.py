@@ -29,7 +29,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
+from engine.adapters.encoding import ActionSpace, Observation, best_other, max_multiplier
 from engine.adapters.runner import SEAT_SHIFT, SPEECH, ChangeLog
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.base import PLAY
@@ -195,10 +195,7 @@ class Observations:
             if ended:
                 pts = st.team_points
                 mine = st.hand_team_of[seat]
-                theirs = 0
-                for i in range(len(pts)):
-                    if i != mine and pts[i] > theirs:
-                        theirs = pts[i]
+                theirs = best_other(pts, mine)
                 r[self.o_points] = pts[mine] / self.total
                 r[self.o_points + 1] = theirs / self.total
         t = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
