@@ -111,3 +111,39 @@ def test_the_short_reading_chooses_as_the_full_one(ruleset: str) -> None:
             compared += 1
             st.apply(full if rng.random() < 0.6 else legal[rng.randrange(len(legal))])
     assert compared >= 12
+
+
+@pytest.mark.parametrize("ruleset", ["twenty-nine", "fifty-six", "thunee", str(WIDE), "banded"])
+def test_weighing_the_band_edges_chooses_as_weighing_every_bid(ruleset: str, monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    """The new auction weighs only the first and last bid of each stretch scored by one band (a bid's worth moves
+    one way within a band): its choice equals weighing every bid. `banded`: the wide file with bands that pay more
+    for higher bids, so the best bid is often not the lowest."""
+    from engine.bots.bidding import AuctionRules
+
+    if ruleset == "banded":
+        (tmp_path / "wide.yaml").write_text(WIDE.read_text(encoding="utf-8"), encoding="utf-8")
+        (tmp_path / "banded.yaml").write_text(
+            "schema_version: 1\nname: banded\ndescription: higher bids pay more\nextends: ./wide.yaml\n"
+            "scoring:\n  bands:\n    - {bids: [14, 59], made: 1, failed: -1}\n"
+            "    - {bids: [60, 119], made: 6, failed: -1}\n    - {bids: [120, 320], made: 20, failed: -1}\n",
+            encoding="utf-8")
+        ruleset = str(tmp_path / "banded.yaml")
+    game = load_game(ruleset)
+    policy = SearchBot(game, 1).policy
+    edges = AuctionRules.band_edges
+    rng = random.Random(11)
+    compared = 0
+    for hand in range(12):
+        st = game.new_hand(hand % game.n, seed=100 + hand)
+        while st.to_act >= 0 and st.phase == AUCTION:
+            legal = st.legal_actions()
+            k = state_knowledge(st, st.to_act)
+            short = policy.auction.bid(k, plain_speeches(legal))
+            monkeypatch.setattr(AuctionRules, "band_edges", lambda self, bids: list(range(len(bids))))
+            full = policy.auction.bid(k, plain_speeches(legal))
+            monkeypatch.setattr(AuctionRules, "band_edges", edges)
+            assert short == full
+            compared += 1
+            st.apply(short if rng.random() < 0.6 else legal[rng.randrange(len(legal))])
+    assert compared >= 12
