@@ -1,6 +1,7 @@
 """The AEC environment's observations are kept row by row and brought up to date when asked for
 (engine.rl.aec.Observations): at every step of random hands of every shipped file, every seat's row equals the
-whole encoding of the state (`Encoder.vector`), and the mask equals the legal indices. And what a seat observes
+whole encoding of the state (`Encoder.vector`) and lies inside the observation space (a call above the plain
+bid range included), and the mask equals the legal indices. And what a seat observes
 does not move when the cards it cannot see are swapped."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import engine.rl  # noqa: E402
 from engine.adapters.encoding import last_bids  # noqa: E402
 from engine.rules.load import shipped_rulesets  # noqa: E402
 
-HANDS = 5
+HANDS = 12
 
 
 @pytest.mark.parametrize("name", shipped_rulesets())
@@ -34,6 +35,7 @@ def test_rows_equal_the_whole_encoding(name: str) -> None:
         for s in order[: rng.randint(1, env.game.n)]:
             got = env.observe(f"seat_{s}")["observation"]
             assert np.array_equal(got, env.enc.vector(st, s, bids)), (name, s, len(st.history))
+            assert env.enc.vector_space.contains(got), (name, s, np.flatnonzero(got > env.enc.high).tolist())
         mask = env.observe(env.agent_selection)["action_mask"]
         assert sorted(np.flatnonzero(mask).tolist()) == env.enc.space.legal(st)
         env.step(int(rng.choice(np.flatnonzero(mask))))

@@ -61,18 +61,23 @@ class Encoder:
         self.space = ActionSpace(game)
         self.obs = Observation(game)
         n_actions = len(self.space)
-        high = np.ones(self.obs.size, np.float32)
-        c0 = self.obs.offsets["contract"]
-        high[c0 + 1] = max(1.0, (game.points_per_hand) / self.obs.top)
-        high[c0 + 2] = max(1.0, max_multiplier(game) / 8.0)
-        self.high = high
-        self.vector_space = spaces.Box(0.0, high, (self.obs.size,), np.float32)
-        self.mask_space = spaces.Box(0, 1, (n_actions,), np.int8)
         self.bid_value = [-1] * n_actions
         for i, name in enumerate(self.space.names):
             parts = name.split()
             if parts[0] == "bid":
                 self.bid_value[i] = int(parts[1])
+        high = np.ones(self.obs.size, np.float32)
+        c0 = self.obs.offsets["contract"]
+        # bids are scaled by the plain range's top; an extra bid above it (a call of 104 over 100) reads above 1
+        top_bid = max(1.0, max(self.bid_value, default=0) / self.obs.top)
+        high[c0] = top_bid
+        high[c0 + 1] = max(1.0, game.points_per_hand / self.obs.top, top_bid)
+        high[c0 + 2] = max(1.0, max_multiplier(game) / 8.0)
+        b0 = self.obs.offsets["bids"]
+        high[b0:b0 + game.n] = top_bid
+        self.high = high
+        self.vector_space = spaces.Box(0.0, high, (self.obs.size,), np.float32)
+        self.mask_space = spaces.Box(0, 1, (n_actions,), np.int8)
         self.n_actions = n_actions
         self.nbytes = (self.obs.size + 7) // 8
         # a single pack's play indices follow the card ids from play0 (-1: they do not)
