@@ -152,6 +152,10 @@ class State(TrickPhase):
         self.plain_play = True
         self.led = -1
         self.team_points = [0] * len(self.hand_teams)
+        self.points_of = game.points
+        self.all_trumps = False
+        self.meld_points = [0] * len(self.hand_teams)
+        self.marriage_points = [0] * len(self.hand_teams)
         self.tricks_won_by = [0] * n
         self.pair_shown_by = []
         self.surrender = NO_SURRENDER
@@ -511,6 +515,10 @@ class State(TrickPhase):
         c.plain_play = self.plain_play
         c.led = self.led
         c.team_points = self.team_points[:]
+        c.points_of = self.points_of
+        c.all_trumps = self.all_trumps
+        c.meld_points = self.meld_points[:]
+        c.marriage_points = self.marriage_points[:]
         c.tricks_won_by = self.tricks_won_by[:]
         c.pair_shown_by = self.pair_shown_by[:]
         c.surrender = self.surrender
