@@ -63,6 +63,19 @@ class TrickRecord:
         self.points = points
 
 
+class Combo:
+    """One announced meld: never changed once made, so clones share it."""
+
+    def __init__(self, seat: int, kind: int, length: int, value: int, cards: int, top: int, suit: int) -> None:
+        self.seat = seat
+        self.kind = kind        # SEQUENCE, FOUR_OF_A_KIND
+        self.length = length    # cards in it
+        self.value = value
+        self.cards = cards      # card ids as bits (public only once shown)
+        self.top = top          # the natural-order place of its highest card (0 = the highest rank)
+        self.suit = suit        # a sequence's suit (-1: four of a kind)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Trick:
     """A finished trick in a `Result`: who led, the seats and cards in playing order, the winner, the points."""
@@ -195,6 +208,12 @@ class StateData:
     meld_suits: int          # suit bits of the melds shown
     melded: list[int]        # per seat: the cards of the melds he showed (public while he holds them)
     grading: bool            # a replay inside the claims' grading: no grading of its own
+    # combinations and trump_marriage (engine/play/combinations.py)
+    announced: int           # bits: seats that announced their melds in trick 1
+    combos: list[Combo]      # the melds announced, in order (shared by clones: never changed once made)
+    combo_winner: int        # the hand team whose announced melds score; combinations.NOT_COMPARED / NOBODY / EVERY_SIDE
+    marriages: list[int]     # seat * 16 + suit of each trump marriage credited
+    resume_plain: bool       # plain_play as it stands after trick 1 (announcing keeps it off in trick 1)
     _legal: tuple[Action, ...] | None
     _legal_mask: int
 
