@@ -927,7 +927,8 @@ CHECKS: tuple[Check, ...] = (
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
+    from engine.rules.checks_combinations import COMBINATION_CHECKS
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
 
-    for check in CHECKS + DECLARATION_CHECKS:
+    for check in CHECKS + DECLARATION_CHECKS + COMBINATION_CHECKS:
         yield from check(rs)
