@@ -166,7 +166,7 @@ class StateData:
     pending_by: int
     at_first_lead: bool      # something happens as the first card of trick 1 is led (trump shown or fixed)
     melds_shown: list[int]   # kind * 64 + suit * 16 + seat, for each meld shown this hand
-    meld_points: list[int]   # per hand team: the value of the melds it showed
+    meld_points: list[int]   # per hand team: the value of the melds it showed (that score for it, after any comparison)
     meld_shift: int          # the sum by which the melds shown so far moved the target (before its bounds)
     meld_base: int           # the target the melds move: the bid's
     claim: int               # index of the claim made this hand (-1: none)
@@ -190,7 +190,6 @@ class StateData:
     # the Jass-group mechanisms (rule files' per-role cards, trump modes, melds, the trump marriage) read and write
     points_of: list[int]     # each card's points in this hand (the trump's own points once a trump suit is set)
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
-    meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]
     pair_shown_by: list[int]
@@ -211,7 +210,7 @@ class StateData:
     # combinations and trump_marriage (engine/play/combinations.py)
     announced: int           # bits: seats that announced their melds in trick 1
     combos: list[Combo]      # the melds announced, in order (shared by clones: never changed once made)
-    combo_winner: int        # the hand team whose announced melds score; combinations.NOT_COMPARED / NOBODY / EVERY_SIDE
+    combo_winner: int        # the team whose announced melds score; NOT_COMPARED / NOBODY / EVERY_SIDE (combinations)
     marriages: list[int]     # seat * 16 + suit of each trump marriage credited
     resume_plain: bool       # plain_play as it stands after trick 1 (announcing keeps it off in trick 1)
     _legal: tuple[Action, ...] | None

@@ -280,7 +280,6 @@ def after_trick(state: StateData, cards: list[int], winner: int) -> None:
         if cr.counted == COMBOS_DECLARED:
             if len(state.tricks) == 1:
                 compare_announced(state)
-                state.plain_play = state.resume_plain
         else:
             pts = trick_meld_points(state, cards)
             if pts:

@@ -479,6 +479,8 @@ class TrickPhase(ContractPhases):
         self.tricks_won_by[winner] = self.tricks_won_by[winner] + 1
         if g.rules.combinations is not None or g.rules.marriage is not None:
             after_trick(self, cards, winner)
+            if len(self.tricks) == 1 and announcing(self):
+                self.plain_play = self.resume_plain     # (trick 1 offered `announce`)
         special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 special is not None and not special.side_wins and winner != self.declarer):
