@@ -135,6 +135,19 @@ class ExposedHand:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AnnouncedMeld:
+    """A meld announced in trick 1 (combinations): who, its kind (sequence, four_of_a_kind), how many cards, its
+    value; its cards only once trick 1 is complete (0 before), and then whether it scores."""
+
+    seat: int = fact()
+    kind: str = fact()
+    length: int = fact()
+    value: int = fact()
+    cards: int = fact(CARDS, optional=True, default=0)
+    scores: bool | None = fact(optional=True, default=None)
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrickView:
     """A trick as the table saw it: who led, the seats and card ids in playing order; a finished trick's winner
     and points (None while it is being played)."""
@@ -196,6 +209,12 @@ class View:
     # after the seat's own claim of every remaining trick, at its turn to play: a card of its hand that keeps the
     # sweep proved (the line its proof follows)
     sweep_line: int | None = fact(CARD, optional=True, default=None)
+    # combinations and trump_marriage: the melds announced (their cards once shown), the seats whose trump marriage
+    # was announced, and per hand team the meld and marriage points credited so far
+    announced: tuple[AnnouncedMeld, ...] = fact(optional=True, default=())
+    marriages: tuple[int, ...] = fact(optional=True, default=())
+    meld_points: tuple[int, ...] = fact(optional=True, default=())
+    marriage_points: tuple[int, ...] = fact(optional=True, default=())
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -358,4 +377,21 @@ def build_view(state: State, seat: int) -> View:
         controller=controller if controller != state.to_act else None,
         melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
         provable=provable, sweep_line=line,
+        **_combination_facts(state, ids),
     )
+
+
+def _combination_facts(state: State, ids: _Numbering) -> dict[str, Any]:
+    """The view's facts of the melds of the European games: none for files without them."""
+    g = state.game
+    if g.rules.combinations is None and g.rules.marriage is None:
+        return {}
+    from engine.play.combinations import KIND_NAMES, MARRIAGE_SLOT, NOT_COMPARED, scoring_combos
+
+    shown = state.combo_winner != NOT_COMPARED
+    scoring = scoring_combos(state)
+    announced = tuple(AnnouncedMeld(seat=m.seat, kind=KIND_NAMES[m.kind], length=m.length, value=m.value,
+                                    cards=ids.mask(hand_order(g, m.cards)) if shown else 0,
+                                    scores=(m in scoring) if shown else None) for m in state.combos)
+    return {"announced": announced, "marriages": tuple(x // MARRIAGE_SLOT for x in state.marriages),
+            "meld_points": tuple(state.meld_points), "marriage_points": tuple(state.marriage_points)}
