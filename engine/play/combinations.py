@@ -300,3 +300,20 @@ def after_trick(state: StateData, cards: list[int], winner: int) -> None:
                     held = False
             if held:
                 _credit_marriage(state, winner, suit, team)
+
+
+def melds_report(state: StateData) -> list[dict[str, object]]:
+    """The replay report's `melds`: per hand team, the melds that scored for it (announced melds once compared),
+    its meld points (with the melds counted in tricks) and its trump-marriage points."""
+    g = state.game
+    scoring = scoring_combos(state)
+    out: list[dict[str, object]] = []
+    for team in range(len(state.hand_teams)):
+        scored = [{"seat": m.seat, "kind": KIND_NAMES[m.kind], "length": m.length, "value": m.value,
+                   "cards": [g.codes[c] for c in range(g.size) if m.cards >> c & 1]}
+                  for m in scoring if state.hand_team_of[m.seat] == team]
+        out.append({"team": team, "scored": scored, "meld_points": state.meld_points[team],
+                    "marriage_points": state.marriage_points[team],
+                    "marriages": [x // MARRIAGE_SLOT for x in state.marriages if state.hand_team_of[
+                        x // MARRIAGE_SLOT] == team]})
+    return out
