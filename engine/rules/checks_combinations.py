@@ -67,11 +67,6 @@ def ranking_keys_unique(rs: Ruleset) -> Iterator[Finding]:
     for i, k in enumerate(c.ranking):
         if k in c.ranking[:i]:
             yield Finding((*COMBOS, "ranking", i), f"{k} is listed twice", hint="; name each key once")
-    if c.counted == "in_trick":
-        for key in ("compared", "ranking", "ties"):
-            if key in c.model_fields_set:
-                yield Finding((*COMBOS, key), f"{key} is for melds announced and compared (counted: declared); "
-                              "melds counted in tricks go to the trick's winner", hint=f"; remove {key}")
     if rs.special.melds is not None:
         yield Finding(COMBOS, "special.melds and combinations both count melds: a file has one or the other",
                       "key", depends=(OLD_MELDS,))
