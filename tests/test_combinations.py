@@ -5,7 +5,9 @@ The rule files are small test files that extend open-trump (32 cards, the trump 
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.play.state import State
 from engine.record import Replay, report
+from engine.table.melds import meld_lines
 
 JASS = Path(__file__).parent / "rulefiles" / "jass"
 DECLARED = JASS / "melds-declared.yaml"
@@ -186,6 +189,30 @@ def test_announce_is_offered_only_in_trick_1_before_the_card_and_with_a_meld(dec
     while len(state.tricks) < 1:
         state.apply(next(a for a in state.legal_actions() if a.verb == "play"))
     assert all(a.verb == "play" for a in state.legal_actions())          # trick 2: no more announcing
+
+
+def test_no_view_or_table_line_carries_a_card_another_seat_holds_unshown(declared: Game) -> None:
+    """Random hands: at every step, each seat's view (as outside bots and the web get it) and the table's meld
+    lines name no card another seat holds, except the cards of melds shown after trick 1."""
+    rng = random.Random(5)
+    checked = 0
+    for i in range(25):
+        state = declared.new_hand(i % 4, hands=declared.shuffled_deal(300 + i, i % 4))
+        while not state.is_terminal:
+            if state.phase_name == "play" and len(state.tricks) < 2:
+                for seat in range(4):
+                    view = state.view(seat)
+                    text = json.dumps(view.to_dict()) + " ".join(meld_lines(view, str, str))
+                    words = set(re.findall(r"[0-9A-Z]{2}", text))
+                    for other in range(4):
+                        if other != seat:
+                            secret = state.hands[other] & ~state.melded[other]
+                            assert not {declared.codes[c] for c in range(declared.size) if secret >> c & 1} & words
+                    checked += 1
+            legal = state.legal_actions()
+            names = [a for a in legal if a.verb == "announce"]
+            state.apply(names[0] if names and rng.random() < 0.7 else legal[rng.randrange(len(legal))])
+    assert checked > 100
 
 
 # --------------------------------------------------------------------------------------------- roem in tricks
