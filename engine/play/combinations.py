@@ -15,7 +15,7 @@ scoring's business.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from engine.play.base import Combo, StateData
 from engine.play.rules import (
@@ -302,12 +302,12 @@ def after_trick(state: StateData, cards: list[int], winner: int) -> None:
                 _credit_marriage(state, winner, suit, team)
 
 
-def melds_report(state: StateData) -> list[dict[str, object]]:
+def melds_report(state: StateData) -> list[dict[str, Any]]:
     """The replay report's `melds`: per hand team, the melds that scored for it (announced melds once compared),
     its meld points (with the melds counted in tricks) and its trump-marriage points."""
     g = state.game
     scoring = scoring_combos(state)
-    out: list[dict[str, object]] = []
+    out: list[dict[str, Any]] = []
     for team in range(len(state.hand_teams)):
         scored = [{"seat": m.seat, "kind": KIND_NAMES[m.kind], "length": m.length, "value": m.value,
                    "cards": [g.codes[c] for c in range(g.size) if m.cards >> c & 1]}
