@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.bots.registry import make_bot
-from engine.errors import RecordError
+from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
 from engine.play.combinations import EVERY_SIDE, NOBODY, hand_melds, trick_meld_points
 from engine.play.compile import load_game
@@ -186,9 +186,13 @@ def test_announce_is_offered_only_in_trick_1_before_the_card_and_with_a_meld(dec
     assert declared.action(0, "announce") not in state.legal_actions()   # once
     state.apply(declared.action(0, "play", "7S"))
     assert all(a.verb == "play" for a in state.legal_actions())          # seat 1 holds no meld
+    with pytest.raises(IllegalActionError, match="no meld"):
+        state.apply(declared.action(1, "announce"))
     while len(state.tricks) < 1:
         state.apply(next(a for a in state.legal_actions() if a.verb == "play"))
     assert all(a.verb == "play" for a in state.legal_actions())          # trick 2: no more announcing
+    with pytest.raises(IllegalActionError, match="trick 1 only"):
+        state.apply(declared.action(state.to_act, "announce"))
 
 
 def test_no_view_or_table_line_carries_a_card_another_seat_holds_unshown(declared: Game) -> None:
