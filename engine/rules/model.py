@@ -630,7 +630,7 @@ class TrumpMarriage(Section):
     in_modes: bool = Field(
         False, description="Also counted in the all-trumps mode (every suit's marriage) - never with no trumps.")
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")] = Field(
-        "marriage", description="What the table calls it when it is announced (e.g. belote).")
+        "marriage", description="What the table calls it when it is announced (its name in the game, e.g. stöck).")
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -743,7 +743,7 @@ class Ruleset(Section):
     combinations: Combinations | None = Field(
         None, description="Melds compared between the sides or counted in tricks (sequences, four of a kind).")
     trump_marriage: TrumpMarriage | None = Field(
-        None, description="The King and Queen of trumps as a fixed bonus (belote, stöck, bella, stuk).")
+        None, description="The King and Queen of trumps as a fixed bonus to the side that holds or wins them.")
     scoring: Scoring
     match: Match = Field(default_factory=Match)
     annul: Annul = Field(default_factory=Annul)
