@@ -20,6 +20,7 @@ from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.play.state import State
 from engine.record import Replay, report
+from engine.table.events import described
 from engine.table.melds import meld_lines
 
 JASS = Path(__file__).parent / "rulefiles" / "jass"
@@ -165,6 +166,18 @@ def test_views_carry_kind_and_value_before_trick_1_ends_and_cards_after(declared
     assert set(d["announced"][1]["cards"]) == queens and d["announced"][1]["scores"] is True
     assert d["announced"][0]["scores"] is False
     assert d["meld_points"] == [0, 100]
+
+
+def test_the_table_says_the_melds_in_words(declared: Game) -> None:
+    hands = _deal(declared, ["JH TH 9H 8H 7S 7D AC KD", "QS QH QD QC AS 9S AD 9C"])
+    state = _to_trick_2(declared, hands, "C")
+    view = state.view(2)
+    said = [e.text for e in described(view, lambda s: f"seat {s}", str, (), str)]
+    assert said == ["seat 0 announced sequence of 4 (50)", "seat 1 announced four of a kind (100)"]
+    lines = meld_lines(view, lambda s: f"seat {s}", lambda t: "team " + "+".join(map(str, t)))
+    assert lines == ["seat 0 announced sequence of 4 (50): JH TH 9H 8H - does not score",
+                     "seat 1 announced four of a kind (100): QS QH QD QC - scores",
+                     "team 0+2 melds 0 · team 1+3 melds 100"]
 
 
 def test_an_unannounced_meld_never_reaches_a_view(declared: Game) -> None:

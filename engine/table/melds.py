@@ -24,6 +24,16 @@ def announced_words(view: View, seat: int) -> str:
     return ", ".join(meld_words(m) for m in view.announced if m.seat == seat) or "nothing"
 
 
+def natural_order(view: View, mask: int) -> list[int]:
+    """A meld's card ids as a player reads it: by suit, then in the natural order (a run reads J T 9 8)."""
+    g = view.game
+    cr = g.rules.combinations
+    ids = hand_order(g, mask)
+    if cr is None:
+        return ids
+    return sorted(ids, key=lambda c: (g.suit_of[c], cr.natural[g.rank_of[c]]))
+
+
 def meld_lines(view: View, who: Namer, team_name: Callable[[Sequence[int]], str]) -> list[str]:
     """The table's lines about melds; none for a file without them."""
     out: list[str] = []
@@ -31,7 +41,7 @@ def meld_lines(view: View, who: Namer, team_name: Callable[[Sequence[int]], str]
     for m in view.announced:
         line = f"{who(m.seat)} announced {meld_words(m)}"
         if m.cards:
-            line += ": " + " ".join(g.codes[c] for c in hand_order(g, m.cards))
+            line += ": " + " ".join(g.codes[c] for c in natural_order(view, m.cards))
             line += " - scores" if m.scores else " - does not score"
         out.append(line)
     name = g.rules.marriage.name if g.rules.marriage is not None else "marriage"
