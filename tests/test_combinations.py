@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.adapters.encoding import ActionSpace
 from engine.bots.registry import make_bot
 from engine.errors import IllegalActionError, RecordError
 from engine.play.actions import Action
@@ -356,3 +357,21 @@ def test_bots_announce_whenever_they_hold_a_meld(declared: Game, bot: str) -> No
             announced += a.verb == "announce"
             state.apply(a)
     assert offered > 3 and announced == offered, (offered, announced)
+
+
+def test_announce_has_an_action_index_for_openspiel_and_the_rl_environments(declared: Game) -> None:
+    space = ActionSpace(declared)
+    assert "announce" in space.names and "announce" not in ActionSpace(load_game("open-trump")).names
+    rng = random.Random(2)
+    seen = 0
+    for i in range(10):
+        st = declared.new_hand(i % 4, seed=i)
+        while st.to_act >= 0:
+            legal = st.legal_actions()
+            idx = space.legal(st)
+            assert len(idx) == len(legal)
+            for a in legal:
+                assert space.action(a.seat, space.of(a)) == a
+                seen += a.verb == "announce"
+            st.apply(space.action(st.to_act, rng.choice(idx)))
+    assert seen
