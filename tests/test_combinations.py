@@ -375,3 +375,28 @@ def test_announce_has_an_action_index_for_openspiel_and_the_rl_environments(decl
                 seen += a.verb == "announce"
             st.apply(space.action(st.to_act, rng.choice(idx)))
     assert seen
+
+
+def test_twins_the_melds_change_only_the_meld_and_marriage_points(declared: Game) -> None:
+    """The same deals and the same card choices under open-trump and under the file with melds: the tricks, card
+    points and scores are the same; what differs is the announcements and the meld and marriage points."""
+    plain = load_game("open-trump")
+    differ = 0
+    for i in range(40):
+        states = []
+        for game in (plain, declared):
+            st = game.new_hand(i % 4, hands=game.shuffled_deal(500 + i, i % 4))
+            rng = random.Random(i)
+            while not st.is_terminal:
+                legal = [a for a in st.legal_actions() if a.verb != "announce"]
+                if any(a.verb == "announce" for a in st.legal_actions()):
+                    st.apply(game.action(st.to_act, "announce"))
+                    continue
+                st.apply(legal[rng.randrange(len(legal))])
+            states.append(st)
+        a, b = states
+        assert [(t.cards, t.winner) for t in a.tricks] == [(t.cards, t.winner) for t in b.tricks]
+        assert (a.status, a.team_points, a.game_points) == (b.status, b.team_points, b.game_points)
+        assert a.meld_points == [0, 0] and a.marriage_points == [0, 0]
+        differ += b.meld_points != [0, 0] or b.marriage_points != [0, 0]
+    assert differ > 10
