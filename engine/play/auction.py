@@ -14,7 +14,8 @@ from typing import Final
 
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_REDEAL, AUCTION, RAISE, UNDECIDED, StateData
-from engine.play.game import NO_TRUMP, BidTable
+from engine.play.game import BidTable
+from engine.play.trump_modes import set_named_trump
 from engine.play.rules import (
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -442,7 +443,7 @@ class AuctionPhase(StateData):
             self._regroup_for_declarer(self.bidder)
             self.team_points = [0] * len(self.hand_teams)
         if g.rules.trump.in_bid:
-            self._set_trump(NO_TRUMP if self.high_suit == "NT" else g.layout.parse_suit(self.high_suit))
+            set_named_trump(self, self.high_suit)
             self.concealed = False
             self.exposed_trick = 1 if self.trump >= 0 else 0
         self._next_step()
