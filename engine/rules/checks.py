@@ -41,7 +41,7 @@ CHOSEN, DECLARED, CONCEALED = ("trump", "chosen"), ("trump", "declared_as"), ("t
 NO_TRUMPS, SEVENTH = ("trump", "no_trumps"), ("trump", "seventh_card")
 RAISE = ("raise",)
 SECOND = ("second_auction",)
-DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS, CAPTURES)
+DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS, CAPTURES, ("deck", "trump_points"), ("trump", "modes"))
 DECK_SIZE = (SUITS, RANKS, COPIES)
 
 
@@ -55,10 +55,18 @@ def bonus_points(rs: Ruleset) -> int:
 
 
 def total_points(rs: Ruleset) -> int:
-    """Card points in the whole deck plus every bonus: the most a contract can ask for."""
+    """Card points in the whole deck plus every bonus: the most a contract can ask for (where the trump suit or a
+    trump mode counts apart, the largest total over the trump choices)."""
     deck = rs.deck
-    per_suit = sum(deck.points.get(r, 0) for r in set(deck.ranks))
-    return per_suit * len(deck.suits) * deck.copies + bonus_points(rs)
+    ranks = set(deck.ranks)
+    suits, copies = len(deck.suits), deck.copies
+    plain = sum(deck.points.get(r, 0) for r in ranks)
+    totals = [plain * suits * copies]
+    if deck.trump_points is not None:
+        trump = sum(deck.trump_points.get(r, 0) for r in ranks)
+        totals.append((plain * (suits - 1) + trump) * copies)
+    totals.extend(sum(md.points.get(r, 0) for r in ranks) * suits * copies for md in rs.trump.modes)
+    return max(totals) + bonus_points(rs)
 
 
 def deck_size(rs: Ruleset) -> int:
@@ -928,6 +936,7 @@ CHECKS: tuple[Check, ...] = (
 
 def run(rs: Ruleset) -> Iterator[Finding]:
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+    from engine.rules.checks_trump_modes import TRUMP_MODE_CHECKS
 
-    for check in CHECKS + DECLARATION_CHECKS:
+    for check in CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS:
         yield from check(rs)

@@ -1,0 +1,111 @@
+"""deck.trump_ranks / deck.trump_points (the trump suit's own order and points), trump.modes (named modes: no
+trumps, all trumps, top-down, bottom-up, each with its order, points and multiplier) and trump.suit_multipliers.
+
+The rule files are tests/rulefiles/trump_roles: `trump-roles` (32 cards, every bid names the trump, Belote's
+trump and plain tables), its twin `trump-roles-plain` without the trump tables, and `trump-modes` (four modes and
+doubled black suits). One deal, worked by hand: the first trick is AH 9H JH TH (seats 0..3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import Action, load_game
+from engine.errors import IllegalActionError
+from engine.play.game import Game
+from engine.play.state import State
+
+HERE = Path(__file__).parent / "rulefiles" / "trump_roles"
+HANDS = [["AH", "AS", "TS", "KS", "QS", "JS", "9S", "8S"],
+         ["9H", "7S", "AD", "TD", "KD", "QD", "JD", "9D"],
+         ["JH", "8D", "7D", "AC", "TC", "KC", "QC", "JC"],
+         ["TH", "KH", "QH", "8H", "7H", "9C", "8C", "7C"]]
+FIRST_TRICK = ["AH", "9H", "JH", "TH"]
+
+
+def _game(name: str) -> Game:
+    return load_game(HERE / f"{name}.yaml")
+
+
+def _hand(game: Game, bid: str) -> State:
+    """The deal, dealer 3 (seat 0 speaks and leads first): seat 0 bids `bid`, the others pass."""
+    st = game.new_hand(3, hands=[[game.code_ids[c][0] for c in h] for h in HANDS])
+    for text in (f"0 bid {bid}", "1 pass", "2 pass", "3 pass"):
+        st.apply(game.intern(Action.parse(text)))
+    return st
+
+
+def _first_trick(game: Game, bid: str) -> tuple[State, int, int]:
+    st = _hand(game, bid)
+    for seat, card in enumerate(FIRST_TRICK):
+        st.apply(game.action(seat, "play", card))
+    t = st.tricks[0]
+    return st, t.winner, t.points
+
+
+def _play_out(st: State) -> State:
+    while st.status == "in_progress":
+        st.apply(st.legal_actions()[0])
+    return st
+
+
+@pytest.mark.parametrize(("name", "bid", "winner", "points"), [
+    ("trump-roles", "80 H", 2, 20 + 14 + 11 + 10),      # hearts trump: J 9 A T, counting 20 14 11 10
+    ("trump-roles", "80 S", 0, 11 + 0 + 2 + 10),        # hearts plain: A T K Q J 9, counting 11 10 4 3 2 0
+    ("trump-roles-plain", "80 H", 0, 11 + 0 + 2 + 10),  # the twin: trumps rank and count as plain suits
+    ("trump-modes", "80 obenabe", 0, 11 + 0 + 2 + 10),  # A K Q J T 9 8 7
+    ("trump-modes", "80 undenufe", 1, 0 + 0 + 2 + 10),  # 7 8 9 T J Q K A: the Nine is highest of the four
+    ("trump-modes", "80 sans-atout", 0, 19 + 0 + 2 + 10),
+    ("trump-modes", "80 tout-atout", 2, 20 + 14 + 11 + 10),
+])
+def test_the_first_trick_by_the_trump_choice(name: str, bid: str, winner: int, points: int) -> None:
+    _, w, p = _first_trick(_game(name), bid)
+    assert (w, p) == (winner, points)
+
+
+@pytest.mark.parametrize(("name", "bid", "total", "multiplier"), [
+    ("trump-roles", "80 H", 162, 1), ("trump-roles", "80 S", 162, 1), ("trump-roles-plain", "80 H", 130, 1),
+    ("trump-modes", "80 S", 162, 2), ("trump-modes", "80 D", 162, 1), ("trump-modes", "80 obenabe", 162, 3),
+    ("trump-modes", "80 undenufe", 162, 3), ("trump-modes", "80 sans-atout", 162, 1),
+    ("trump-modes", "80 tout-atout", 258, 1),
+])
+def test_card_points_sum_to_the_choice_total_and_the_score_is_multiplied(name: str, bid: str, total: int,
+                                                                        multiplier: int) -> None:
+    game = _game(name)
+    st = _play_out(_hand(game, bid))
+    assert sum(st.team_points) == total
+    assert sum(t.points for t in st.tricks) == total
+    assert st.trump_multiplier == multiplier
+    band = 1 if st.made else -1
+    assert st.game_points[0] == band * multiplier
+    assert game.points_per_hand == max(total for n, _, total, _ in _TOTALS if n == name)
+
+
+_TOTALS = [("trump-roles", "", 162, 0), ("trump-roles-plain", "", 130, 0), ("trump-modes", "", 258, 0)]
+
+
+def test_modes_are_bids_after_the_suits_and_their_state() -> None:
+    game = _game("trump-modes")
+    assert game.bid_suits == ["S", "H", "D", "C", "obenabe", "undenufe", "sans-atout", "tout-atout"]
+    st = _hand(game, "80 tout-atout")
+    assert (st.trump, st.all_trumps, st.trump_mode) == (-1, True, 3)
+    assert st.clone().trump_mode == 3 and st.clone().all_trumps
+    st = _hand(game, "80 obenabe")
+    assert (st.all_trumps, st.trump_multiplier) == (False, 3)
+    with pytest.raises(IllegalActionError):   # a mode the file does not name
+        game.new_hand(3, seed=1).apply(game.intern(Action.parse("0 bid 80 misere")))
+
+
+def test_nobody_can_trump_in_all_trumps() -> None:
+    """Tout-atout: a heart played to a diamond lead by a seat void in diamonds does not win the trick."""
+    game = _game("trump-modes")
+    st = _hand(game, "80 tout-atout")
+    for seat, card in enumerate(FIRST_TRICK):   # seat 2 wins with JH and leads
+        st.apply(game.action(seat, "play", card))
+    st.apply(game.action(2, "play", "8D"))
+    st.apply(game.action(3, "play", "KH"))      # void in diamonds
+    st.apply(game.action(0, "play", "AS"))
+    st.apply(game.action(1, "play", "9D"))      # the Nine is second in every suit
+    t = st.tricks[1]
+    assert (t.winner, t.points) == (1, 0 + 4 + 11 + 14)
