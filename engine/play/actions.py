@@ -22,7 +22,7 @@ _NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "
                 "open")
 CHANGE: Final = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
-_MODE = re.compile(r"[a-z][a-z0-9-]{0,23}")   # a trump mode's name (rules.trump.modes), lower case as the file writes it
+_MODE = re.compile(r"[a-z][a-z0-9-]{0,23}")   # a trump mode's name (rules.trump.modes), in lower case
 MAX_NUMBER_DIGITS: Final = 6  # bids and raises: no game bids a million; longer digit strings are refused unread
 MAX_SEAT_DIGITS: Final = 2
 MAX_TEXT: Final = 200         # an action is a few words; longer text is refused before it is split

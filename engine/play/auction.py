@@ -15,7 +15,6 @@ from typing import Final
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_REDEAL, AUCTION, RAISE, UNDECIDED, StateData
 from engine.play.game import BidTable
-from engine.play.trump_modes import set_named_trump
 from engine.play.rules import (
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -25,6 +24,7 @@ from engine.play.rules import (
     ROLE_PARTNERS,
     AuctionRules,
 )
+from engine.play.trump_modes import set_named_trump
 
 NO_BID: Final = 1 << 30   # a minimum no bid reaches: the player may not bid
 

@@ -199,15 +199,14 @@ def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
                         speakers=speakers, holder_refolds=REFOLD_NEVER, raise_=True)
 
 
-def _trump(t: m.Trump, deck: DeckRules) -> TrumpRules:
+def _trump(t: m.Trump, deck: m.Deck) -> TrumpRules:
     o = t.opening
     ranks = deck.ranks
     modes = tuple(TrumpModeRules(name=md.name, all_trumps=md.trumps == "all",
                                  order=tuple(md.ranks.index(r) if r in md.ranks else len(ranks) for r in ranks),
                                  rank_points=tuple(md.points.get(r, 0) for r in ranks), multiplier=md.multiplier)
                   for md in t.modes)
-    by_suit: dict[str, int] = dict(t.suit_multipliers)
-    multipliers = tuple(by_suit.get(su, 1) for su in deck.suits) if by_suit else ()
+    multipliers = tuple(t.suit_multipliers.get(su, 1) for su in deck.suits) if t.suit_multipliers else ()
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
@@ -362,7 +361,7 @@ def compile_rules(rs: m.Ruleset) -> Rules:
     special = rs.special
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
-        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump, deck),
+        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump, rs.deck),
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts),

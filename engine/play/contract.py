@@ -8,7 +8,6 @@ from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
 from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP
-from engine.play.trump_modes import set_named_trump
 from engine.play.rules import (
     DECLARE_AFTER_DEAL,
     DECLARE_IN_AUCTION,
@@ -21,6 +20,7 @@ from engine.play.rules import (
     ContractRules,
 )
 from engine.play.sure_sweep import is_sure_sweep
+from engine.play.trump_modes import set_named_trump
 
 
 class ContractPhases(AuctionPhase):

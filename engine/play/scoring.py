@@ -27,8 +27,6 @@ def _with_doubling(state: StateData, made: bool, value: int) -> int:
 
 def contract_value(state: StateData) -> tuple[bool, int]:
     """Whether the contract was made and its value to the bidding team (negative when lost)."""
-    g = state.game
-    r = g.rules
     sp = state.special
     if sp is not None:
         made = not state.bidders_lost_trick

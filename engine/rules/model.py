@@ -254,8 +254,9 @@ class Trump(Section):
         None, description="The bidder may say `trump last`: the suit of the last card dealt to him is trumps (known "
         "only to him while the trump is concealed).")
     modes: list[TrumpMode] = Field(
-        default_factory=list, max_length=8, description="Named modes (all trumps, no trumps, top-down, bottom-up) that may be "
-        "chosen wherever a trump suit may be named, in the order they rank after the suits in a bid.")
+        default_factory=list, max_length=8, description="Named modes (all trumps, no trumps, top-down, "
+        "bottom-up) that may be chosen wherever a trump suit may be named; in a bid they rank after the suits, in "
+        "this order.")
     suit_multipliers: dict[Suit, Annotated[int, Field(ge=1, le=100)]] = Field(
         default_factory=dict, description="The hand's score is multiplied by this when that suit is trump; suits "
         "not listed: 1.")
