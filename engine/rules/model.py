@@ -219,8 +219,7 @@ class TrumpMode(Section):
     """A named way to play a hand that a trump choice or a bid may name instead of a suit (`trump NAME`,
     `bid 100 NAME`): no trump suit, or every suit played as the trump, with its own order and card points."""
 
-    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=24,
-                               description="Used as `trump NAME` and `bid N NAME`.")]
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,23}$", description="Used as `trump NAME` and `bid N NAME`.")]
     trumps: Literal["none", "all"] = Field(
         description="none: there is no trump suit; all: every suit plays as the trump suit (nobody can trump, and "
         "the duties in trumps apply to the suit led).")
