@@ -109,3 +109,48 @@ def test_nobody_can_trump_in_all_trumps() -> None:
     st.apply(game.action(1, "play", "9D"))      # the Nine is second in every suit
     t = st.tricks[1]
     assert (t.winner, t.points) == (1, 0 + 4 + 11 + 14)
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search:2", "pimc:2", "random"])
+def test_bots_play_the_modes_legally_and_bid_them(bot: str) -> None:
+    """Every bot plays whole hands of trump-modes (apply() refuses an illegal choice), and the card points of each
+    hand sum to its trump choice's total."""
+    from engine.bots.base import make_bot
+
+    game = _game("trump-modes")
+    bots = [make_bot(bot, game, s) for s in range(game.n)]
+    named: set[str] = set()
+    for i in range(40 if bot in ("heuristic", "random") else 3):
+        st = game.new_hand(i % game.n, seed=500 + i)
+        while st.to_act >= 0:
+            st.apply(bots[st.to_act].choose(st.view(st.to_act), st.legal_actions()))
+        if st.status == "complete":
+            named.add(st.high_suit)
+            want = game.mode_points[st.trump_mode] if st.trump_mode >= 0 else game.points_for(st.trump)
+            assert sum(t.points for t in st.tricks) == sum(want) + 10
+    assert named
+
+
+@pytest.mark.parametrize(("cards", "code"), [
+    ("AS KS AH KH AD KD AC KC", "obenabe"), ("7S 8S 7H 8H 7D 8D 7C 8C", "undenufe"),
+    ("JS 9S JH 9H JD 9D JC 9C", "tout-atout"), ("JS 9S AS TS KS 7H 8D 7C", "S"),
+])
+def test_the_heuristic_names_the_mode_its_hand_suits(cards: str, code: str) -> None:
+    from engine.bots.model import model_for
+
+    game = _game("trump-modes")
+    hand = sum(1 << game.code_ids[c][0] for c in cards.split())
+    assert model_for(game).best_choice(hand)[0] == code
+
+
+def test_the_heuristic_values_cards_by_the_hands_table() -> None:
+    """With hearts trump in trump-roles the Nine of trumps (14 points, second) is no cheap discard: the heuristic
+    valuing by the plain table (Nine 0) would throw it where the hand's table says it is worth 14."""
+    from engine.bots.info import read_view
+
+    game = _game("trump-roles")
+    st = _hand(game, "80 H")
+    seen = read_view(game, st.view(1))
+    nine = game.code_ids["9H"][0]
+    assert (seen.points[nine], seen.strength[nine]) == (14, 7)
+    assert game.points[nine] == 0
