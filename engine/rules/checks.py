@@ -322,13 +322,13 @@ def bids_are_bounded(rs: Ruleset) -> Iterator[Finding]:
         yield Finding(("auction", "bids"), f"{bids.min}-{bids.max} in steps of {bids.step} is {count} different "
                       f"bids; jacknine allows at most {MAX_BIDS} (use a larger step or a narrower range)")
         return
-    choices = len(rs.deck.suits) + rs.trump.no_trumps if rs.trump.chosen == "in_bid" else 1
+    choices = len(rs.deck.suits) + rs.trump.no_trumps + len(rs.trump.modes) if rs.trump.chosen == "in_bid" else 1
     actions = rs.table.players * count * choices
     if actions > MAX_BID_ACTIONS:
         named = f" x {choices} trump choices named in a bid" if choices > 1 else ""
         yield Finding(("auction", "bids"), f"{rs.table.players} players x {count} bids{named} make {actions} "
                       f"possible bids; jacknine allows at most {MAX_BID_ACTIONS}",
-                      depends=(PLAYERS, CHOSEN, SUITS, NO_TRUMPS))
+                      depends=(PLAYERS, CHOSEN, SUITS, NO_TRUMPS, ("trump", "modes")))
 
 
 def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:

@@ -67,10 +67,11 @@ def trump_roles_need_open_trump(rs: Ruleset) -> Iterator[Finding]:
         if value is not None:
             yield Finding(path, "the trump suit ranks or counts apart only where the trump is public: here it is "
                           "concealed (trump.concealed), and its cards would show it", depends=(CONCEALED, CHOSEN),
-                          fix="also set trump.concealed: false")
+                          hint="; set trump.concealed: false, or remove this", fix="also set trump.concealed: false")
     if t.modes:
         yield Finding(MODES, "a trump mode is named in public: here the trump is concealed (trump.concealed)",
-                      depends=(CONCEALED, CHOSEN), fix="also set trump.concealed: false")
+                      depends=(CONCEALED, CHOSEN), hint="; set trump.concealed: false",
+                      fix="also set trump.concealed: false")
 
 
 def modes_fit(rs: Ruleset) -> Iterator[Finding]:
@@ -86,7 +87,7 @@ def modes_fit(rs: Ruleset) -> Iterator[Finding]:
     if t.modes and t.chosen == "after_auction" and t.declared_as == "card":
         yield Finding(MODES, "a mode is named like a suit, and here the trump is laid as a card "
                       "(trump.declared_as: card)", depends=(CHOSEN, DECLARED),
-                      fix="also set trump.declared_as: suit")
+                      hint="; set trump.declared_as: suit", fix="also set trump.declared_as: suit")
 
 
 def suit_multipliers_fit(rs: Ruleset) -> Iterator[Finding]:
