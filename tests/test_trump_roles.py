@@ -154,3 +154,29 @@ def test_the_heuristic_values_cards_by_the_hands_table() -> None:
     nine = game.code_ids["9H"][0]
     assert (seen.points[nine], seen.strength[nine]) == (14, 7)
     assert game.points[nine] == 0
+
+
+def test_a_mode_record_replays_and_round_trips() -> None:
+    """`bid 80 undenufe` reads, replays to the hand-worked first trick (the Nine wins, 12 points), and the report's
+    trump says the mode (suit null) and its multiplier."""
+    from engine.record import read_record, replay, report
+
+    rec = read_record(HERE / "undenufe-hand.yaml")
+    rp = replay(rec)
+    rep = report(rp)
+    assert rep["trump"] == {"suit": None, "exposed_in_trick": None, "mode": "undenufe", "multiplier": 3}
+    assert rep["tricks"][0] == {"leader": 0, "cards": FIRST_TRICK, "winner": 1, "points": 12}
+    assert [str(a) for a in rp.state.history][:1] == ["0 bid 80 undenufe"]
+    assert Action.parse(str(rp.state.history[0])) == rp.state.history[0]
+
+
+def test_a_suit_in_a_file_with_modes_reports_mode_null() -> None:
+    game = _game("trump-modes")
+    st = _play_out(_hand(game, "80 H"))
+    from engine.record import Replay, report
+
+    rep = report(Replay(game=game, state=st, error=None))
+    assert rep["trump"] == {"suit": "H", "exposed_in_trick": 1, "mode": None}
+    bad = game.new_hand(3, seed=1)
+    with pytest.raises(IllegalActionError, match="a trump suit, no-trumps or a trump mode"):
+        bad.apply(Action.parse("0 bid 80 misere"))
