@@ -180,3 +180,46 @@ def test_a_suit_in_a_file_with_modes_reports_mode_null() -> None:
     bad = game.new_hand(3, seed=1)
     with pytest.raises(IllegalActionError, match="a trump suit, no-trumps or a trump mode"):
         bad.apply(Action.parse("0 bid 80 misere"))
+
+
+@pytest.mark.parametrize("name", ["trump-modes", "trump-roles"])
+def test_encodings_carry_the_mode_and_agree(name: str) -> None:
+    """The observation of a file with modes has the mode part; the state's encoding is the view's, and the fast
+    legal indices (a mode bid among them) are the legal actions, on random hands."""
+    from engine.adapters.encoding import Observation
+    from tests.test_encoding import test_fast_legal_indices_and_apply_agree_with_the_actions as legal_agree
+    from tests.test_encoding import test_state_encoding_is_the_view_encoding as encodings_agree
+
+    path = str(HERE / f"{name}.yaml")
+    encodings_agree(path)
+    legal_agree(path)
+    obs = Observation(_game(name))
+    assert ("trump_mode" in obs.offsets) == (name == "trump-modes")
+    if name == "trump-modes":
+        st = _hand(_game(name), "80 undenufe")
+        enc = obs.encode_state(st, 2)
+        m0 = obs.offsets["trump_mode"]
+        assert enc[m0:m0 + 5] == [0.0, 1.0, 0.0, 0.0, 3 / 8]
+
+
+def test_the_rl_environments_follow_the_modes() -> None:
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    from tests.test_rl_fast import test_rows_equal_the_whole_encoding
+    from tests.test_rl_vector import test_every_step_is_the_whole_encoding
+
+    path = str(HERE / "trump-modes.yaml")
+    test_rows_equal_the_whole_encoding(path)
+    test_every_step_is_the_whole_encoding(path)
+
+
+def test_openspiel_plays_the_modes() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from engine.adapters.openspiel import register
+    from tests.test_openspiel import test_every_legal_action_has_an_index_that_maps_back
+
+    path = str(HERE / "trump-modes.yaml")
+    test_every_legal_action_has_an_index_that_maps_back(path)
+    register()
+    game = pyspiel.load_game("python_jacknine", {"ruleset": path})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
