@@ -214,7 +214,7 @@ def _one(err: ErrorDetails, loc: tuple[Any, ...], type_path: tuple[Any, ...] | N
 
 # What to write where a required key whose meaning is not plain from its name is missing (by its path, list
 # indices left out)
-_MISSING_HINTS = {
+_MISSING_HINTS: dict[tuple[str, ...], str] = {
     ("trump", "modes", "points"): "; a trump mode states its own card points, e.g. points: {A: 11, K: 4, Q: 3, "
                                   "J: 2, T: 10} (ranks not listed are worth 0)",
     ("trump", "modes", "ranks"): "; a trump mode states its order in every suit, the deck's ranks highest first",
