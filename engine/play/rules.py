@@ -120,6 +120,15 @@ class AuctionRules(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TrumpModeRules(Record):
+    name: str
+    all_trumps: bool               # every suit plays as the trump suit (else: no trump suit)
+    order: tuple[int, ...]         # per rank index: its place in the mode's order (0 highest)
+    rank_points: tuple[int, ...]   # per rank index
+    multiplier: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrumpRules(Record):
     in_bid: bool                   # every bid names the trump (else the final bidder chooses after the auction)
     as_card: bool                  # the bidder lays a card of the suit (else names the suit)
@@ -137,15 +146,6 @@ class TrumpRules(Record):
     shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
     modes: tuple[TrumpModeRules, ...]   # named modes chosen like a suit (`trump NAME`, `bid N NAME`)
     suit_multipliers: tuple[int, ...]   # per suit index: the hand's score multiplier with that trump (() = all 1)
-
-
-@dataclass(frozen=True, kw_only=True)
-class TrumpModeRules(Record):
-    name: str
-    all_trumps: bool               # every suit plays as the trump suit (else: no trump suit)
-    order: tuple[int, ...]         # per rank index: its place in the mode's order (0 highest)
-    rank_points: tuple[int, ...]   # per rank index
-    multiplier: int
 
 
 @dataclass(frozen=True, kw_only=True)
