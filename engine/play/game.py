@@ -66,8 +66,6 @@ class Game:
         self.codes = [layout.code(c) for c in range(size)]
         self.points = [d.rank_points[self.rank_of[c]] for c in range(size)]
         self.point_mask = sum(1 << c for c in range(size) if self.points[c])
-        # What all the tricks of a hand are worth together: every card's points and every per-hand bonus. The one
-        # figure bots, encodings and tools scale card points by; a new bonus reaches it through the records.
         # Strength: higher beats lower; tied ranks and copies share a strength (the first played wins).
         nranks = len(d.ranks)
         self.strength = [nranks - d.tie_top[self.rank_of[c]] for c in range(size)]
@@ -84,7 +82,9 @@ class Game:
         self.mode_points = [[md.rank_points[self.rank_of[c]] for c in range(size)] for md in modes]
         mult = rules.trump.suit_multipliers
         self.suit_multiplier = list(mult) if mult else [1] * self.nsuits
-        # the largest total over the trump choices (a suit, no-trumps, each mode)
+        # What all the tricks of a hand are worth together: every card's points and every per-hand bonus, with the
+        # trump choice (a suit, no-trumps, each mode) that makes it largest. The one figure bots, encodings and
+        # tools scale card points by; a new bonus reaches it through the records.
         self.points_per_hand = max(sum(t) for t in (self.points, *self.suit_points, *self.mode_points)) \
             + d.bonus_points
         self.rank_masks = [sum(1 << c for c in range(size) if self.rank_of[c] == r) for r in range(nranks)]
