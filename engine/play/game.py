@@ -73,15 +73,13 @@ class Game:
         # Per trump choice, built once: each card's strength and points with that suit as trump (the same lists
         # as `strength` and `points` where the trump suit keeps the plain order and points), and per named mode
         # (rules.trump.modes, index k): its order and points in every suit. The state switches to them.
-        self.suit_strength = [self._with_trump(su, self.strength, [nranks - i for i in d.trump_order])
-                              for su in range(self.nsuits)]
-        self.suit_points = [self._with_trump(su, self.points, list(d.trump_rank_points)) for su in range(self.nsuits)]
-        modes = rules.trump.modes
-        self.mode_names = [md.name for md in modes]
-        self.mode_strength = [[nranks - md.order[self.rank_of[c]] for c in range(size)] for md in modes]
-        self.mode_points = [[md.rank_points[self.rank_of[c]] for c in range(size)] for md in modes]
-        mult = rules.trump.suit_multipliers
-        self.suit_multiplier = list(mult) if mult else [1] * self.nsuits
+        self.suit_strength: list[list[int]] = []
+        self.suit_points: list[list[int]] = []
+        self.mode_names: list[str] = []
+        self.mode_strength: list[list[int]] = []
+        self.mode_points: list[list[int]] = []
+        self.suit_multiplier: list[int] = []
+        self._trump_tables()
         # What all the tricks of a hand are worth together: every card's points and every per-hand bonus, with the
         # trump choice (a suit, no-trumps, each mode) that makes it largest. The one figure bots, encodings and
         # tools scale card points by; a new bonus reaches it through the records.
@@ -212,6 +210,20 @@ class Game:
             if b.lo <= bid <= b.hi and (not b.round or b.round == round_):
                 return b
         return None
+
+    def _trump_tables(self) -> None:
+        """The per-trump tables (see __init__): by trump suit (deck.trump_ranks, deck.trump_points), by named mode
+        (trump.modes), and each suit's multiplier (trump.suit_multipliers)."""
+        d = self.rules.deck
+        t = self.rules.trump
+        nranks = len(d.ranks)
+        order = [nranks - i for i in d.trump_order]
+        self.suit_strength = [self._with_trump(su, self.strength, order) for su in range(self.nsuits)]
+        self.suit_points = [self._with_trump(su, self.points, list(d.trump_rank_points)) for su in range(self.nsuits)]
+        self.mode_names = [md.name for md in t.modes]
+        self.mode_strength = [[nranks - md.order[self.rank_of[c]] for c in range(self.size)] for md in t.modes]
+        self.mode_points = [[md.rank_points[self.rank_of[c]] for c in range(self.size)] for md in t.modes]
+        self.suit_multiplier = list(t.suit_multipliers) if t.suit_multipliers else [1] * self.nsuits
 
     def _with_trump(self, suit: int, plain: list[int], by_rank: list[int]) -> list[int]:
         """`plain` (per card) with the cards of `suit` taking `by_rank` (per rank index); `plain` itself when
