@@ -179,7 +179,6 @@ class StateData:
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
     trump_mode: int          # the named trump mode chosen (index of rules.trump.modes); -1: none
     trump_multiplier: int    # the hand's score is multiplied by it (the mode's, or the trump suit's); 1 by default
-    meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]
     pair_shown_by: list[int]
