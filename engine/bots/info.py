@@ -28,6 +28,7 @@ class Seen:
     power_from: int         # cards of the current trick before this index have no trump power
     strength: list[int]     # card strengths in this hand (a reversed no-trump hand runs the other way)
     exposed: list[int]      # per seat: the cards it holds face up for everyone (a dummy, an exposed partner)
+    points: list[int]       # each card's points in this hand as this seat knows the trump (its suit's or mode's)
 
     @property
     def power(self) -> int:
@@ -85,7 +86,9 @@ def read_view(game: Game, view: View) -> Seen:
                 voids[s] |= 1 << led
     trump = view.trump
     _caller_voids(g, view, voids, trump)
-    strength = g.strength_for(trump) if trump is not None else g.strength
+    mode = g.mode_index(view.trump_mode) if view.trump_mode is not None else -1
+    strength = g.strength_for(trump, mode) if trump is not None else g.strength
+    points = g.points_for(trump, mode) if trump is not None else g.points   # each card's points in this hand
     if view.special is not None and contract_reversed(g, view.special):
         strength = g.reversed_strength     # a special contract played with the ranks the other way
     indicator = view.indicator if view.indicator is not None else -1
@@ -93,7 +96,7 @@ def read_view(game: Game, view: View) -> Seen:
     for e in view.exposed:
         exposed[e.seat] = e.cards
     return Seen(g, view, view.hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength,
-                exposed)
+                exposed, points)
 
 
 def _caller_voids(game: Game, view: View, voids: list[int], trump: int | None) -> None:

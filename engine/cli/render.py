@@ -66,11 +66,19 @@ def render_hand_summary(state: State) -> str:
     return "\n".join(lines)
 
 
+def mode_words(game: Game, mode: int) -> str:
+    """A trump mode as a player says it: its name, and whether every suit or none plays as trumps."""
+    md = game.rules.trump.modes[mode]
+    return f"{md.name} ({'all trumps' if md.all_trumps else 'no trump suit'})"
+
+
 def trump_words(state: State) -> str:
     """The trump as the whole record shows it: not chosen yet, no trumps, or the suit (said concealed while it
     is face down)."""
     if state.trump == UNDECIDED:
         return "not chosen yet" if state.status == "in_progress" else "none chosen"
+    if state.trump_mode >= 0:
+        return mode_words(state.game, state.trump_mode)
     if state.trump == NO_TRUMP:
         return "no trumps"
     code = state.trump_suit_code() or ""

@@ -67,6 +67,7 @@ from engine.play.rules import (
     Rules,
     ScoringRules,
     TableRules,
+    TrumpModeRules,
     TrumpRules,
 )
 from engine.rules import model as m
@@ -119,7 +120,10 @@ def _deck(rs: m.Ruleset) -> DeckRules:
                      rank_points=tuple(points.get(r, 0) for r in ranks), tie_top=tuple(tie_top),
                      last_trick_bonus=d.last_trick_bonus + sum(b.amount for b in last if b.kind == "bonus"),
                      last_trick_transfer=sum(b.amount for b in last if b.kind == "transfer"),
-                     bonus_points=bonus_points(rs))
+                     bonus_points=bonus_points(rs),
+                     trump_order=() if d.trump_ranks is None else tuple(d.trump_ranks.index(r) for r in ranks),
+                     trump_rank_points=() if d.trump_points is None else tuple(d.trump_points.get(r, 0)
+                                                                                for r in ranks))
 
 
 def _captures(rs: m.Ruleset, ranks: tuple[str, ...]) -> tuple[CaptureRules, ...]:
@@ -195,8 +199,14 @@ def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
                         speakers=speakers, holder_refolds=REFOLD_NEVER, raise_=True)
 
 
-def _trump(t: m.Trump) -> TrumpRules:
+def _trump(t: m.Trump, deck: m.Deck) -> TrumpRules:
     o = t.opening
+    ranks = deck.ranks
+    modes = tuple(TrumpModeRules(name=md.name, all_trumps=md.trumps == "all",
+                                 order=tuple(md.ranks.index(r) if r in md.ranks else len(ranks) for r in ranks),
+                                 rank_points=tuple(md.points.get(r, 0) for r in ranks), multiplier=md.multiplier)
+                  for md in t.modes)
+    multipliers = tuple(t.suit_multipliers.get(su, 1) for su in deck.suits) if t.suit_multipliers else ()
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
@@ -207,7 +217,7 @@ def _trump(t: m.Trump) -> TrumpRules:
                       open_from_bid=0 if o is None else o.from_bid,
                       last_card=t.last_card is not None,
                       last_card_needs_distinct_suits=t.last_card is not None and t.last_card.only_when_suits_differ,
-                      shown_at_first_lead=t.shown_at_first_lead)
+                      shown_at_first_lead=t.shown_at_first_lead, modes=modes, suit_multipliers=multipliers)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -351,7 +361,7 @@ def compile_rules(rs: m.Ruleset) -> Rules:
     special = rs.special
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
-        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
+        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump, rs.deck),
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts),

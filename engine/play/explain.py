@@ -206,7 +206,8 @@ def _why_bid(state: State, a: Action) -> str:
         return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
     v = int(parts[0])
     if in_bid and (len(parts) != 2 or parts[1] not in g.bid_suits):
-        return f"a bid names a trump suit or no-trumps: {' '.join(g.bid_suits)}"
+        what = "a trump suit, no-trumps or a trump mode" if g.mode_names else "a trump suit or no-trumps"
+        return f"a bid names {what}: {' '.join(g.bid_suits)}"
     if not in_bid and len(parts) != 1:
         return "a bid is just a number here"
     if state._one_suit_barred(a.seat):

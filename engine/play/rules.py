@@ -120,6 +120,15 @@ class AuctionRules(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TrumpModeRules(Record):
+    name: str
+    all_trumps: bool               # every suit plays as the trump suit (else: no trump suit)
+    order: tuple[int, ...]         # per rank index: its place in the mode's order (0 highest)
+    rank_points: tuple[int, ...]   # per rank index
+    multiplier: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrumpRules(Record):
     in_bid: bool                   # every bid names the trump (else the final bidder chooses after the auction)
     as_card: bool                  # the bidder lays a card of the suit (else names the suit)
@@ -135,6 +144,8 @@ class TrumpRules(Record):
     last_card: bool                # `trump last`: the suit of the last card dealt to the bidder
     last_card_needs_distinct_suits: bool   # only when the cards held at the trump step are of different suits
     shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
+    modes: tuple[TrumpModeRules, ...]   # named modes chosen like a suit (`trump NAME`, `bid N NAME`)
+    suit_multipliers: tuple[int, ...]   # per suit index: the hand's score multiplier with that trump (() = all 1)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -366,6 +377,8 @@ class DeckRules(Record):
     last_trick_bonus: int          # added to the last trick's points (the last-trick card-point bonuses together)
     last_trick_transfer: int       # added to the last trick's points and taken from the other side
     bonus_points: int              # every per-hand bonus together (engine.rules.checks.bonus_points)
+    trump_order: tuple[int, ...]   # per rank index: its place in the trump suit's order (0 highest); () = tie_top
+    trump_rank_points: tuple[int, ...]   # per rank index: its points in the trump suit; () = rank_points
 
 
 @dataclass(frozen=True, kw_only=True)

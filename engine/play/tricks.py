@@ -451,7 +451,7 @@ class TrickPhase(ContractPhases):
         win = winning_index(cards, g.suit_of, self.strength, self.trump if not self.concealed else -1,
                             self.power_from)
         pts = 0
-        points = g.points
+        points = self.points_of
         for c in cards:
             pts += points[c]
         winner = self.trick_seats[win]

@@ -72,6 +72,13 @@ class Deck(Section):
         description="Groups of ranks that beat each other only by order of play: the first played wins.")
     points: dict[Rank, Points] = Field(description="Card points by rank; ranks not listed are worth 0.")
     last_trick_bonus: Points = Field(0, description="Extra card points for winning the last trick.")
+    trump_ranks: list[Rank] | None = Field(
+        None, description="Ranks of the trump suit from highest to lowest, where they differ from `ranks` (which "
+        "then order the plain suits only): the same ranks in another order. Absent: the trump suit keeps `ranks`.")
+    trump_points: dict[Rank, Points] | None = Field(
+        None, description="Card points by rank in the trump suit, where they differ from `points` (which then "
+        "count in the plain suits only); ranks not listed are worth 0. Absent: the trump suit counts `points`. "
+        "The hand's total (what bots and tools scale card points by) is the largest over the trump choices.")
 
 
 # ---------------------------------------------------------------------------------------------- deal
@@ -208,6 +215,20 @@ class LastCard(Section):
         True, description="Only when the cards he holds at the trump step are all of different suits.")
 
 
+class TrumpMode(Section):
+    """A named way to play a hand that a trump choice or a bid may name instead of a suit (`trump NAME`,
+    `bid 100 NAME`): no trump suit, or every suit played as the trump, with its own order and card points."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,23}$", description="Used as `trump NAME` and `bid N NAME`.")]
+    trumps: Literal["none", "all"] = Field(
+        description="none: there is no trump suit; all: every suit plays as the trump suit (nobody can trump, and "
+        "the duties in trumps apply to the suit led).")
+    ranks: list[Rank] = Field(description="The order in every suit, highest first: the deck's ranks in any order.")
+    points: dict[Rank, Points] = Field(description="Card points by rank in every suit; ranks not listed are worth 0.")
+    multiplier: Annotated[int, Field(ge=1, le=100)] = Field(
+        1, description="The hand's score is multiplied by this.")
+
+
 class Trump(Section):
     """How trumps are chosen and kept."""
 
@@ -231,6 +252,13 @@ class Trump(Section):
     last_card: LastCard | None = Field(
         None, description="The bidder may say `trump last`: the suit of the last card dealt to him is trumps (known "
         "only to him while the trump is concealed).")
+    modes: list[TrumpMode] = Field(
+        default_factory=list, max_length=8, description="Named modes (all trumps, no trumps, top-down, "
+        "bottom-up) that may be chosen wherever a trump suit may be named; in a bid they rank after the suits, in "
+        "this order.")
+    suit_multipliers: dict[Suit, Annotated[int, Field(ge=1, le=100)]] = Field(
+        default_factory=dict, description="The hand's score is multiplied by this when that suit is trump; suits "
+        "not listed: 1.")
     shown_at_first_lead: bool = Field(
         False, description="A concealed trump is shown to all as the first card of trick 1 is led (that card and "
         "every later one count with it); the trump card laid face down returns to its owner's hand.")
