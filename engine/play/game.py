@@ -119,6 +119,9 @@ class Game:
         self.protected_masks = [sum(1 << c for c in range(size)
                                     if self.suit_of[c] == su and self.rank_of[c] in protected)
                                 for su in range(self.nsuits)]
+        # play.obligations: the cards whose rank never binds their holder to play a trump (0: none)
+        ob = rules.play.obligations
+        self.never_forced = sum(self.rank_masks[r] for r in ob.never_forced) if ob is not None else 0
         self.code_ids: dict[str, list[int]] = {}
         for c in range(size):
             self.code_ids.setdefault(self.codes[c], []).append(c)

@@ -24,6 +24,7 @@ from engine.play.claims import apply_claim, claim_actions
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
 from engine.play.melds import open_meld_window, show_melds
+from engine.play.obligations import playable
 from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
@@ -41,6 +42,7 @@ class TrickPhase(ContractPhases):
     after: list[int]        # the seat that plays after each seat (sitting-out partners skipped)
     trick_size: int
     plain_play: bool        # no pair or surrender to offer: the inlined legal-card path applies
+    duty_play: bool         # the same, with play.obligations: once the trump is open, obligations.playable
     led: int                # the suit led to the current trick
 
     def _start_play(self) -> None:
@@ -62,8 +64,11 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.play_declarations
-                               or g.has_claims or g.lead_duties)
+        others = (g.has_pair or g.has_surrender or g.concede_in_play or bool(g.play_declarations) or g.has_claims
+                  or g.lead_duties)
+        duties = g.rules.play.obligations is not None
+        self.plain_play = not others and not duties
+        self.duty_play = not others and duties
         if g.rules.melds is not None and g.rules.melds.compulsory:
             self._show_melds(self.to_act)
         sp = self.special
@@ -150,6 +155,8 @@ class TrickPhase(ContractPhases):
                     if plain:
                         return plain, extras
             return h, extras
+        if not concealed and pl.obligations is not None:
+            return playable(self, p), extras
         follow = h & g.suit_masks[led]
         if follow:
             return follow, extras
@@ -197,6 +204,8 @@ class TrickPhase(ContractPhases):
                     mask = h
             elif not self.concealed or p != self.folder:
                 mask = h
+        elif self.duty_play and not self.concealed and self.caller != p:
+            mask = playable(self, p)
         if mask < 0:
             mask, self._extras = self._play_options(p)
         elif self._extras:

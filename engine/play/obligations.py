@@ -1,0 +1,168 @@
+"""Card-play obligations (play.obligations): the cards a player may play to a trick once the trump is known to
+everyone, as the file's duties say - heading a trump lead, trumping when void, overtrumping, the undertrump
+allowed, forced or forbidden, a trump instead of following, the trump ranks that never bind their holder.
+
+Functions of the state, on ints and bitmasks: `playable` is the mask the hot path reads; `duty` also names the
+duty that decided it, for `why_illegal` (engine/play/explain.py). Leading is free here (lead duties stay in
+engine/play/tricks.py), and while the trump is concealed today's rules apply: the caller checks both.
+
+The trick's holder is the seat whose card wins the trick so far (`winning_index` with the hand's strengths);
+"a trump in the trick" is a trump-suit card with trump power (played at or after `power_from`). With no trump
+suit (trump < 0) a player follows suit if able, else plays any card; in an all-trumps mode (`all_trumps`) the
+suit led plays as the trump suit for the trump-led duty and nobody can trump.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.play.base import StateData
+from engine.play.game import NO_TRUMP, winning_index
+from engine.play.rules import (
+    LED_TRUMP_ANY,
+    LED_TRUMP_HEAD_UNLESS_PARTNER,
+    UNDERTRUMP_ALLOWED,
+    UNDERTRUMP_FORBIDDEN,
+    UNDERTRUMP_FORCED,
+    VOID_FREE,
+    VOID_MUST_TRUMP_UNLESS_PARTNER,
+    ObligationRules,
+)
+
+# Which duty decided the playable cards (`duty`), for the explanation of a refused card
+FREE: Final = 0              # any card
+FOLLOW: Final = 1            # follow suit
+FOLLOW_OR_TRUMP: Final = 2   # follow suit or play a trump (trump_while_following)
+FOLLOW_NOT_UNDER: Final = 3  # ... but no trump lower than one in the trick
+TRUMP_LED: Final = 4         # a trump was led: play a trump
+HEAD: Final = 5              # a trump was led: beat every trump in the trick
+MUST_TRUMP: Final = 6        # void: play a trump
+OVERTRUMP: Final = 7         # void, the trick holds a trump: beat it
+UNDERTRUMP: Final = 8        # void, unable to overtrump: still a (lower) trump
+NOT_UNDER: Final = 9         # void, unable to overtrump: another suit, not a lower trump
+FREE_NOT_UNDER: Final = 10   # any card but a trump lower than one in the trick
+
+
+def playable(state: StateData, p: int) -> int:
+    """The mask of the cards seat `p`, to play, may play under the obligations."""
+    return duty(state, p)[0]
+
+
+def duty(state: StateData, p: int) -> tuple[int, int]:
+    """(mask of playable cards, the duty that decided it) for seat `p` to play to the current trick."""
+    g = state.game
+    ob = g.rules.play.obligations
+    h = state.hands[p]
+    trick = state.trick_cards
+    if ob is None or not trick:
+        return h, FREE
+    led = g.suit_of[trick[0]]
+    follow = h & g.suit_masks[led]
+    if state.all_trumps:    # every suit plays as the trump suit: the trump-led duty in the suit led
+        if not follow:
+            return h, FREE
+        if ob.trump_led == LED_TRUMP_ANY:
+            return follow, FOLLOW
+        return _head(state, ob, p, follow, led, FOLLOW)
+    trump = state.trump
+    if trump < 0:
+        return (follow, FOLLOW) if follow else (h, FREE)
+    tmask = state.trump_mask
+    trumps = h & tmask
+    if led == trump:
+        if not trumps or not trumps & ~g.never_forced:
+            return h, FREE          # no trump, or only trumps that never bind him
+        if ob.trump_led == LED_TRUMP_ANY:
+            return trumps, TRUMP_LED
+        return _head(state, ob, p, trumps, led, TRUMP_LED)
+    best = top_trump(state)
+    if follow:
+        if not ob.trump_while_following or not trumps:
+            return follow, FOLLOW
+        if ob.undertrump == UNDERTRUMP_FORBIDDEN and best >= 0:
+            over = above(state.strength, trumps, best)
+            return follow | over, (FOLLOW_NOT_UNDER if trumps != over else FOLLOW_OR_TRUMP)
+        return follow | trumps, FOLLOW_OR_TRUMP
+    bound = trumps != 0 and ob.void != VOID_FREE and trumps & ~g.never_forced != 0
+    if bound and ob.void == VOID_MUST_TRUMP_UNLESS_PARTNER and partner_holds(state, p):
+        bound = False
+    if not bound:
+        if ob.undertrump == UNDERTRUMP_FORBIDDEN and best >= 0 and h & ~tmask:
+            lower = trumps & ~above(state.strength, trumps, best)
+            if lower:
+                return h & ~lower, FREE_NOT_UNDER
+        return h, FREE
+    if best < 0:
+        return trumps, MUST_TRUMP
+    forbidden = ob.undertrump == UNDERTRUMP_FORBIDDEN
+    if not ob.overtrump and not forbidden:
+        return trumps, MUST_TRUMP
+    over = above(state.strength, trumps, best)
+    if over:
+        return over, OVERTRUMP
+    # bound to trump, and no trump of his beats the trick's
+    if ob.undertrump == UNDERTRUMP_FORCED:
+        return trumps, UNDERTRUMP
+    if ob.undertrump == UNDERTRUMP_ALLOWED:
+        return h, FREE
+    rest = h & ~tmask
+    return (rest, NOT_UNDER) if rest else (h, FREE)
+
+
+def _head(state: StateData, ob: ObligationRules, p: int, cards: int, led: int, otherwise: int) -> tuple[int, int]:
+    """The trump-led duty: of `cards` (his cards of the suit led, which plays as trumps), those beating every card
+    of that suit in the trick when he has one (head_trick_unless_partner_winning: only while an opponent holds
+    the trick); else any of them."""
+    if ob.trump_led == LED_TRUMP_HEAD_UNLESS_PARTNER and partner_holds(state, p):
+        return cards, otherwise
+    suit_of = state.game.suit_of
+    strength = state.strength
+    top = -1
+    for c in state.trick_cards:
+        if suit_of[c] == led and strength[c] > top:
+            top = strength[c]
+    over = above(strength, cards, top)
+    return (over, HEAD) if over else (cards, otherwise)
+
+
+def above(strength: list[int], cards: int, best: int) -> int:
+    """The cards of mask `cards` stronger than `best`."""
+    out = 0
+    m = cards
+    while m:
+        low = m & -m
+        if strength[low.bit_length() - 1] > best:
+            out |= low
+        m ^= low
+    return out
+
+
+def top_trump(state: StateData) -> int:
+    """The strength of the highest trump with trump power in the current trick (-1: none)."""
+    trump = state.trump
+    if trump < 0:
+        return -1
+    suit_of = state.game.suit_of
+    strength = state.strength
+    trick = state.trick_cards
+    best = -1
+    for i in range(state.power_from, len(trick)):
+        c = trick[i]
+        if suit_of[c] == trump and strength[c] > best:
+            best = strength[c]
+    return best
+
+
+def holder(state: StateData) -> int:
+    """The seat whose card wins the current trick so far (-1: no card played)."""
+    trick = state.trick_cards
+    if not trick:
+        return -1
+    trump = NO_TRUMP if state.all_trumps or state.concealed else state.trump
+    return state.trick_seats[winning_index(trick, state.game.suit_of, state.strength, trump, state.power_from)]
+
+
+def partner_holds(state: StateData, p: int) -> bool:
+    """Whether a partner of `p` (his side this hand) holds the current trick."""
+    w = holder(state)
+    return w >= 0 and w != p and state.hand_team_of[w] == state.hand_team_of[p]
