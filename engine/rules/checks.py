@@ -928,6 +928,7 @@ CHECKS: tuple[Check, ...] = (
 
 def run(rs: Ruleset) -> Iterator[Finding]:
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+    from engine.rules.checks_obligations import OBLIGATION_CHECKS
 
-    for check in CHECKS + DECLARATION_CHECKS:
+    for check in CHECKS + DECLARATION_CHECKS + OBLIGATION_CHECKS:
         yield from check(rs)
