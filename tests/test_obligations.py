@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from engine.play.actions import Action
 from engine.play.base import PLAY
-from engine.play.compile import load_game
+from engine.play.compile import compile_rules, load_game
+from engine.play.explain import why_illegal
 from engine.play.game import Game
 from engine.play.state import State
 from engine.rules.load import load_ruleset
@@ -171,33 +173,147 @@ def test_all_trumps_mode_heads_the_suit_led() -> None:
             random_hand(g, seed, check)
 
 
-def _position(g: Game, hands: dict[int, str], trump: str, plays: list[str], leader: int = 0) -> State:
-    """A hand of `g` dealt `hands` (seat -> 8 cards), trump named openly, `plays` made from `leader` on."""
-    st = g.new_hand(3, hands=[g.layout.parse_cards(hands[s].split()) for s in range(g.n)])
-    st.history = []
-    st._set_trump(g.layout.suits.index(trump))
-    st.bidder, st.bid = 0, 14
-    st.concealed = False
-    st.first = leader
-    st._start_play()
-    for c in plays:
-        card = g.code_ids[c][0]
-        st._play_card_id(st.to_act, card)
-    return st
+# ------------------------------------------------------------------------------------------ behaviour twins
+def _flipped(name: str, **change: Any) -> Game:
+    """The test file `name` with fields of its obligations changed."""
+    rs = load_ruleset(FILES / f"{name}.yaml")
+    ob = rs.play.obligations
+    assert ob is not None
+    play = rs.play.model_copy(update={"obligations": ob.model_copy(update=change)})
+    return Game(compile_rules(rs.model_copy(update={"play": play})))
 
 
-HANDS = {0: "JH 9H AH TH KS QS 8S 7S", 1: "JS 9S KH 8H 7H AD TD KD",
-         2: "AS TS QH JD 9D QD 8D 7D", 3: "JC 9C AC TC KC QC 8C 7C"}
+class Seen:
+    """What a turn to play looks like, in plain terms, for the twins' conditions."""
+
+    def __init__(self, st: State) -> None:
+        g = st.game
+        self.g, self.st, self.seat = g, st, st.to_act
+        self.hand = st.hands[self.seat]
+        self.led = g.suit_of[st.trick_cards[0]] if st.trick_cards else -1
+        self.trump = st.trump
+        self.follows = self.led >= 0 and bool(self.hand & g.suit_masks[self.led])
+        self.trumps = [c for c in range(g.size) if self.hand >> c & 1 and g.suit_of[c] == st.trump]
+        in_trick = [c for c in st.trick_cards if g.suit_of[c] == st.trump]
+        self.top = min((g.rank_of[c] for c in in_trick), default=None)   # rank index: lower is higher
+        self.lower = [c for c in self.trumps if self.top is not None and g.rank_of[c] > self.top]
+        self.higher = [c for c in self.trumps if self.top is None or g.rank_of[c] < self.top]
+        holder, best = st.trick_seats[0] if st.trick_seats else -1, st.trick_cards[0] if st.trick_cards else -1
+        for s, c in zip(st.trick_seats[1:], st.trick_cards[1:], strict=True):
+            if (g.suit_of[c] == self.trump and g.suit_of[best] != self.trump) or (
+                    g.suit_of[c] == g.suit_of[best] and g.rank_of[c] < g.rank_of[best]):
+                holder, best = s, c
+        self.partner_holds = holder >= 0 and holder != self.seat and \
+            st.hand_team_of[holder] == st.hand_team_of[self.seat]
 
 
-@pytest.mark.parametrize(("name", "plays", "trump", "want"), [
-    # seat 0 leads a spade, seat 1 (void? no: holds spades) ... a plain lead, seat 3 void in spades
-    # Belote: partner 1 holds the trick (JS) -> seat 3 is free; Rotterdam: must trump (clubs)
-    ("belote", ["KS", "JS", "AS"], "C", "JC 9C AC TC KC QC 8C 7C"),
-    ("rotterdam", ["KS", "JS", "AS"], "C", "JC 9C AC TC KC QC 8C 7C"),
-])
-def test_twins_void_with_partner_winning(name: str, plays: list[str], trump: str, want: str) -> None:
+# (file, a field changed, where the two may differ: a condition on the turn)
+TWINS: list[tuple[str, dict[str, Any], Any]] = [
+    # void: must trump even when the partner holds the trick (Rotterdam) - differs only void, holding a trump,
+    # a plain suit led, the partner holding the trick
+    ("belote", {"void": "must_trump"},
+     lambda t: t.trump >= 0 and t.led != t.trump and not t.follows and t.trumps and t.partner_holds),
+    # undertrump forced or forbidden - differs only on a plain suit led, void, the trick holding a trump above
+    # one of his
+    ("belote", {"undertrump": "forbidden_unless_only_trumps"},
+     lambda t: t.trump >= 0 and t.led != t.trump and not t.follows and t.lower),
+    # overtrump required or free - differs only void, bound, the trick holding a trump, holding one above and
+    # one below it
+    ("rotterdam", {"overtrump": "free", "undertrump": "allowed"},
+     lambda t: t.trump >= 0 and t.led != t.trump and not t.follows and t.lower and t.higher),
+    # heading a trump lead, or not over the partner - differs only on a trump led with the partner holding it
+    ("belote", {"trump_led": "head_trick_unless_partner_winning"},
+     lambda t: t.trump >= 0 and t.led == t.trump and t.partner_holds and t.lower and t.higher),
+    ("belote", {"trump_led": "any_trump"},
+     lambda t: t.trump >= 0 and t.led == t.trump and t.lower and t.higher),
+    # a trump instead of following - differs only on a plain suit led that he can follow, holding a trump
+    ("schieber", {"trump_while_following": False},
+     lambda t: t.trump >= 0 and t.led != t.trump and t.follows and t.trumps),
+    # the trump Jack never forced - differs only when his only trump is the Jack and a trump is led
+    ("schieber", {"never_forced": []},
+     lambda t: t.trump >= 0 and t.led == t.trump and len(t.trumps) == 1
+     and t.g.rules.deck.ranks[t.g.rank_of[t.trumps[0]]] == "J" and bin(t.hand).count("1") > 1),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "where"), TWINS, ids=[f"{n}-{next(iter(c))}" for n, c, _ in TWINS])
+def test_twins_differ_exactly_where_the_field_says(name: str, change: dict[str, Any], where: Any) -> None:
+    """The same deals and plays under the file and its twin with one duty changed: the legal cards differ at some
+    turns, and only at turns where that duty applies."""
+    a, b = load_game(FILES / f"{name}.yaml"), _flipped(name, **change)
+    differ = 0
+    for seed in range(60):
+        rnd = random.Random(seed)
+        sa, sb = a.new_hand(seed % 4, seed=seed), b.new_hand(seed % 4, seed=seed)
+        while not sa.is_terminal:
+            la, lb = sa.legal_actions(), sb.legal_actions()
+            if set(la) != set(lb):
+                assert sa.phase == PLAY and where(Seen(sa)), (seed, [x.notation for x in sa.history])
+                differ += 1
+                both = [x for x in la if x in set(lb)]
+                if not both:    # (no card both allow: the hands part here)
+                    break
+            else:
+                both = list(la)
+            act = both[int(rnd.random() * len(both))]
+            sa.apply(act)
+            sb.apply(sb.game.intern(act))
+    assert differ >= 5, differ
+
+
+# ------------------------------------------------------------------------------------ why a card is refused
+@pytest.mark.parametrize("name", OPEN)
+def test_a_refused_card_names_the_duty(name: str) -> None:
     g = load_game(FILES / f"{name}.yaml")
-    st = _position(g, HANDS, trump, plays)
-    assert st.to_act == 3
-    assert codes(g, engine_playable(st)) == sorted(want.split())
+    said: set[str] = set()
+
+    def check(st: State) -> None:
+        legal = engine_playable(st)
+        for c in range(g.size):
+            if st.hands[st.to_act] >> c & 1 and c not in legal:
+                why = why_illegal(st, Action(st.to_act, "play", g.codes[c]))
+                assert not why.startswith("you may not play"), why
+                said.add(why.split(":")[0].split(" ")[2] if why.startswith("you must") else why[:12])
+
+    for seed in range(15):
+        random_hand(g, seed, check)
+    assert said
+
+
+def test_overtrump_reason_names_the_card_that_beats() -> None:
+    g = load_game(FILES / "rotterdam.yaml")
+    for seed in range(200):
+        rnd = random.Random(seed)
+        st = g.new_hand(seed % 4, seed=seed)
+        while not st.is_terminal:
+            legal = st.legal_actions()
+            if st.phase == PLAY and st.trick_cards:
+                t = Seen(st)
+                if t.trump >= 0 and t.led != t.trump and not t.follows and t.lower and t.higher:
+                    low = g.codes[t.lower[0]]
+                    why = why_illegal(st, Action(st.to_act, "play", low))
+                    top = min((c for c in st.trick_cards if g.suit_of[c] == t.trump), key=lambda c: g.rank_of[c])
+                    best = min(t.higher, key=lambda c: g.rank_of[c])
+                    assert why == f"you must overtrump: you hold {g.codes[best]}, which beats {g.codes[top]}"
+                    return
+            st.apply(legal[int(rnd.random() * len(legal))])
+    pytest.fail("no position to overtrump in 200 hands")
+
+
+# ------------------------------------------------------------------------------------------- the bots
+@pytest.mark.parametrize("name", ("belote", "amsterdam", "schieber"))
+def test_bots_play_only_cards_the_duties_allow(name: str) -> None:
+    """Hands of the random, heuristic, pimc and search bots, replayed card by card: every card played is one the
+    plain implementation allows."""
+    path = FILES / f"{name}.yaml"
+    g, d = load_game(path), Duties(path)
+    specs = ["pimc:4", "search:4", "heuristic", "random"]
+    checked = 0
+    for _, _, done in play_hands(g, specs, seed=5, start=0, count=3):
+        st = g.new_hand(done.dealer, hands=done.dealt)
+        for act in done.history:
+            if act.verb == "play":
+                assert g.code_ids[act.arg][0] in plain_playable(g, st, act.seat, d), act.notation
+                checked += 1
+            st.apply(act)
+    assert checked >= 3 * 28

@@ -71,6 +71,10 @@ def read_view(game: Game, view: View) -> Seen:
     played = 0
     played_by = [0] * g.n
     voids = [0] * g.n
+    trump = view.trump
+    ob = g.rules.play.obligations
+    # play.obligations' trump_while_following: a trump played to a plain suit led shows no void
+    free_trump = trump if ob is not None and ob.trump_while_following and trump is not None else -1
     for t in (*view.tricks, view.trick):
         if not t.cards:
             continue
@@ -81,9 +85,8 @@ def read_view(game: Game, view: View) -> Seen:
                 continue
             played |= 1 << c
             played_by[s] |= 1 << c
-            if i and g.suit_of[c] != led:
+            if i and g.suit_of[c] != led and g.suit_of[c] != free_trump:
                 voids[s] |= 1 << led
-    trump = view.trump
     _caller_voids(g, view, voids, trump)
     strength = g.strength_for(trump) if trump is not None else g.strength
     if view.special is not None and contract_reversed(g, view.special):

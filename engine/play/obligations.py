@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.cards import SUIT_NAMES
 from engine.play.base import StateData
 from engine.play.game import NO_TRUMP, winning_index
 from engine.play.rules import (
@@ -166,3 +167,65 @@ def partner_holds(state: StateData, p: int) -> bool:
     """Whether a partner of `p` (his side this hand) holds the current trick."""
     w = holder(state)
     return w >= 0 and w != p and state.hand_team_of[w] == state.hand_team_of[p]
+
+
+# --- the explanation of a refused card -----------------------------------------------------------------
+def why_refused(state: StateData, p: int, card: int) -> str:
+    """Which duty card id `card` (held by seat `p`, to play, not playable) breaks, in a player's words."""
+    g = state.game
+    allowed, kind = duty(state, p)
+    led = g.suit_of[state.trick_cards[0]] if state.trick_cards else -1
+    suits = g.layout.suits
+    led_name = SUIT_NAMES[suits[led]] if led >= 0 else ""
+    trump_name = SUIT_NAMES[suits[state.trump]] if state.trump >= 0 else "trumps"
+    mine = _best(state, allowed)
+    top = _top_card(state, state.trump if state.trump >= 0 and not state.all_trumps else led)
+    if kind == FOLLOW:
+        return f"you must follow {led_name}"
+    if kind == FOLLOW_OR_TRUMP:
+        return f"you must follow {led_name} or play a trump ({trump_name})"
+    if kind == FOLLOW_NOT_UNDER:
+        if g.suit_of[card] == state.trump:
+            return (f"you may not undertrump while you can follow {led_name}: {g.codes[card]} is lower than "
+                    f"{top} in the trick")
+        return f"you must follow {led_name} or play a trump higher than {top}"
+    if kind == TRUMP_LED:
+        which = led_name if state.all_trumps else f"a trump ({trump_name})"
+        return f"{led_name} were led: you must play {which}" if state.all_trumps else \
+            f"a trump was led: you must play {which}"
+    if kind == HEAD:
+        return f"you must head the trick: you hold {mine}, which beats {top}"
+    if kind == MUST_TRUMP:
+        return f"you cannot follow {led_name}, so you must trump ({trump_name}): you hold {mine}"
+    if kind == OVERTRUMP:
+        return f"you must overtrump: you hold {mine}, which beats {top}"
+    if kind == UNDERTRUMP:
+        return f"you cannot beat {top}, but you must still play a trump ({trump_name})"
+    if kind == NOT_UNDER:
+        return f"you cannot beat {top} and may not undertrump it: play another suit"
+    if kind == FREE_NOT_UNDER:
+        return f"you may not undertrump {top} while you hold cards of another suit"
+    return f"you may not play {g.codes[card]} now"
+
+
+def _best(state: StateData, cards: int) -> str:
+    """The code of the strongest card of mask `cards` ('' for none)."""
+    best, code = -1, ""
+    m = cards
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        if state.strength[c] > best:
+            best, code = state.strength[c], state.game.codes[c]
+        m ^= low
+    return code
+
+
+def _top_card(state: StateData, suit: int) -> str:
+    """The code of the strongest card of `suit` in the current trick ('' for none)."""
+    best, code = -1, ""
+    g = state.game
+    for c in state.trick_cards:
+        if g.suit_of[c] == suit and state.strength[c] > best:
+            best, code = state.strength[c], g.codes[c]
+    return code
