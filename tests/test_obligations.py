@@ -317,3 +317,27 @@ def test_bots_play_only_cards_the_duties_allow(name: str) -> None:
                 checked += 1
             st.apply(act)
     assert checked >= 3 * 28
+
+
+def test_concealed_trump_keeps_todays_rules_until_exposed() -> None:
+    """Twenty-Eight with Amsterdam's duties: while the trump is concealed every legal action is Twenty-Eight's;
+    once it is exposed the cards are what the duties allow (the caller's own card aside: his call binds it)."""
+    path = FILES / "concealed.yaml"
+    g, base, d = load_game(path), load_game("twenty-eight"), Duties(path)
+    before = after = 0
+    for seed in range(80):
+        rnd = random.Random(seed)
+        st, twin = g.new_hand(seed % 4, seed=seed), base.new_hand(seed % 4, seed=seed)
+        while not st.is_terminal:
+            legal = st.legal_actions()
+            if st.concealed or st.phase != PLAY:
+                assert set(legal) == {g.intern(a) for a in twin.legal_actions()} or st.phase != PLAY
+                before += st.phase == PLAY
+            elif st.caller != st.to_act and any(a.verb == "play" for a in legal):
+                assert engine_playable(st) == plain_playable(g, st, st.to_act, d)
+                after += 1
+            act = legal[int(rnd.random() * len(legal))]
+            st.apply(act)
+            if not twin.is_terminal:
+                twin.apply(base.intern(act))
+    assert before > 500 and after > 500, (before, after)
