@@ -324,8 +324,9 @@ class Play(Section):
         False, description="A bidder who led a trump that no other player followed must lead trumps while he "
         "holds any (not in special contracts).")
     obligations: Obligations | None = Field(
-        None, description="Duties in following once the trump is known: trumping, overtrumping, undertrumping, "
-        "heading a trump lead (absent: follow suit if able, else any card).")
+        None, description="Duties in following once the trump is known to everyone (a concealed trump: from its "
+        "exposure on; before it, the rules above): trumping, overtrumping, undertrumping, heading a trump lead "
+        "(absent: follow suit if able, else any card).")
     exposed_after_deal: Literal["nobody", "bidders_partner"] = Field(
         "nobody", description="Cards lying face up for every player to see: bidders_partner, once every card is "
         "dealt and the bidder is known, the bidder's partners' cards, to the end of the hand (they still choose "
