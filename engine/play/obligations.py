@@ -65,26 +65,37 @@ def duty(state: StateData, p: int) -> tuple[int, int]:
         if ob.trump_led == LED_TRUMP_ANY:
             return follow, FOLLOW
         return _head(state, ob, p, follow, led, FOLLOW)
-    trump = state.trump
-    if trump < 0:
+    if state.trump < 0:
         return (follow, FOLLOW) if follow else (h, FREE)
-    tmask = state.trump_mask
-    trumps = h & tmask
-    if led == trump:
+    trumps = h & state.trump_mask
+    if led == state.trump:
         if not trumps or not trumps & ~g.never_forced:
             return h, FREE          # no trump, or only trumps that never bind him
         if ob.trump_led == LED_TRUMP_ANY:
             return trumps, TRUMP_LED
         return _head(state, ob, p, trumps, led, TRUMP_LED)
-    best = top_trump(state)
     if follow:
-        if not ob.trump_while_following or not trumps:
-            return follow, FOLLOW
-        if ob.undertrump == UNDERTRUMP_FORBIDDEN and best >= 0:
-            over = above(state.strength, trumps, best)
-            return follow | over, (FOLLOW_NOT_UNDER if trumps != over else FOLLOW_OR_TRUMP)
-        return follow | trumps, FOLLOW_OR_TRUMP
-    bound = trumps != 0 and ob.void != VOID_FREE and trumps & ~g.never_forced != 0
+        return _following(state, ob, follow, trumps)
+    return _void(state, ob, p, h, trumps)
+
+
+def _following(state: StateData, ob: ObligationRules, follow: int, trumps: int) -> tuple[int, int]:
+    """A plain suit led that he can follow: follow it (trump_while_following: or play a trump, no lower one than
+    the trick's where undertrumping is forbidden)."""
+    if not ob.trump_while_following or not trumps:
+        return follow, FOLLOW
+    best = top_trump(state)
+    if ob.undertrump == UNDERTRUMP_FORBIDDEN and best >= 0:
+        over = above(state.strength, trumps, best)
+        return follow | over, (FOLLOW_NOT_UNDER if trumps != over else FOLLOW_OR_TRUMP)
+    return follow | trumps, FOLLOW_OR_TRUMP
+
+
+def _void(state: StateData, ob: ObligationRules, p: int, h: int, trumps: int) -> tuple[int, int]:
+    """A plain suit led that he cannot follow: trump, overtrump, undertrump as the duties say."""
+    tmask = state.trump_mask
+    best = top_trump(state)
+    bound = trumps != 0 and ob.void != VOID_FREE and trumps & ~state.game.never_forced != 0
     if bound and ob.void == VOID_MUST_TRUMP_UNLESS_PARTNER and partner_holds(state, p):
         bound = False
     if not bound:
