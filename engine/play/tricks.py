@@ -108,8 +108,13 @@ class TrickPhase(ContractPhases):
 
     def _play_options(self, p: int) -> tuple[int, list[Action]]:
         """(mask of playable cards, other actions) for the seat to play."""
+        extras = self._play_extras(p)
+        return self._playable_cards(p, extras), extras
+
+    def _play_extras(self, p: int) -> list[Action]:
+        """The actions other than a card that seat `p`, to play, may take: show a pair, surrender, claim, concede,
+        declare (a new list: the call for a concealed trump may still join it)."""
         g = self.game
-        h = self.hands[p]
         extras: list[Action] = []
         if g.has_pair and self._pair_allowed(p):
             extras.append(g.action(p, "show", "pair"))
@@ -122,71 +127,93 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "concede"))
         if g.has_claims and self.special is None:
             extras.extend(remaining_claim_actions(self, p))
-        trick = self.trick_cards
-        if g.play_declarations and not trick and self.special is None:
+        if g.play_declarations and not self.trick_cards and self.special is None:
             for dc in g.play_declarations:   # before leading trick N
                 if dc.trick == len(self.tricks) + 1 and self._may_declare(dc, p):
                     extras.append(g.action(p, "declare", dc.name))
+        return extras
+
+    def _playable_cards(self, p: int, extras: list[Action]) -> int:
+        """The mask of cards seat `p`, to play, may play (a call for the concealed trump may join `extras`)."""
+        g = self.game
+        h = self.hands[p]
+        trick = self.trick_cards
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
-            c = self.constraint
-            if c == INDICATOR:
-                return 1 << self.indicator, extras
-            follow = h & g.suit_masks[led] if led >= 0 else 0
-            if follow:  # the exposed indicator joined the caller's hand and follows suit
-                return follow, extras
-            if c == TRUMP_IF_ABLE or c == ANY_TRUMP:
-                t = self._discards(h & self.trump_mask)
-                return (t or (self._discards(h) if c == TRUMP_IF_ABLE else h)), extras
-            return self._discards(h), extras
+            return self._caller_cards(h, led)
         concealed = self.concealed
         owner = concealed and p == self.indicator_owner
-        pl = g.rules.play
         if not trick:
-            if p == self.bidder and (self.exhausted or (self.open_duty and not self.tricks)):
-                trumps = h & self.trump_mask    # a lead duty: trumps while he holds any
-                if trumps:
-                    return trumps, extras
-            if owner:
-                if not h and self.indicator >= 0:
-                    return 1 << self.indicator, extras
-                if not pl.bidder_leads_trump_freely or (pl.no_trump_lead_to_first_trick and not self.tricks):
-                    plain = h & ~self.trump_mask
-                    if plain:
-                        return plain, extras
-            return h, extras
+            return self._lead_cards(p, h, owner)
+        pl = g.rules.play
         if not concealed and pl.obligations is not None:
-            return playable(self, p), extras
+            return playable(self, p)
         follow = h & g.suit_masks[led]
         if follow:
-            return follow, extras
+            return follow
         if not concealed:
-            return self._discards(h), extras
+            return self._discards(h)
         if pl.blind_cut:
-            return self._blind_options(p, h, led, owner), extras
-        # the call for the trump joins the other actions (appended: `extras` is this call's own new list)
-        call = g.call_action[p]
+            return self._blind_options(p, h, led, owner)
+        return self._concealed_void(p, h, led, owner, extras)
+
+    def _caller_cards(self, h: int, led: int) -> int:
+        """The cards of the player who has just called for the trump, as his call binds him."""
+        g = self.game
+        c = self.constraint
+        if c == INDICATOR:
+            return 1 << self.indicator
+        follow = h & g.suit_masks[led] if led >= 0 else 0
+        if follow:  # the exposed indicator joined the caller's hand and follows suit
+            return follow
+        if c == TRUMP_IF_ABLE or c == ANY_TRUMP:
+            t = self._discards(h & self.trump_mask)
+            return t or (self._discards(h) if c == TRUMP_IF_ABLE else h)
+        return self._discards(h)
+
+    def _lead_cards(self, p: int, h: int, owner: bool) -> int:
+        """The cards seat `p` may lead: a lead duty's trumps, the concealed trump's owner's limits, else any."""
+        pl = self.game.rules.play
+        if p == self.bidder and (self.exhausted or (self.open_duty and not self.tricks)):
+            trumps = h & self.trump_mask    # a lead duty: trumps while he holds any
+            if trumps:
+                return trumps
         if owner:
-            if led == self.trump:
-                rule = pl.when_trump_suit_led
-                may_call = rule != LED_FOLLOW_OR_DISCARD
-                must_call = rule == LED_MUST_CALL   # (must implies may)
-                discards = self._discards(h)
-            else:
-                may_call = True
-                must_call = pl.compulsory_call
-                plain_only = pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
-                discards = self._discards(h & ~self.trump_mask if plain_only else h)
-            if may_call:
-                extras.append(call)
             if not h and self.indicator >= 0:
-                # the last trick: the face-down indicator is the bidder's only card
-                if must_call and not pl.last_trick_forces_exposure:
-                    return 0, extras
-                return 1 << self.indicator, extras
-            return (0 if must_call else discards), extras
-        extras.append(call)
-        return (0 if pl.compulsory_call else self._discards(h)), extras
+                return 1 << self.indicator
+            if not pl.bidder_leads_trump_freely or (pl.no_trump_lead_to_first_trick and not self.tricks):
+                plain = h & ~self.trump_mask
+                if plain:
+                    return plain
+        return h
+
+    def _concealed_void(self, p: int, h: int, led: int, owner: bool, extras: list[Action]) -> int:
+        """A player unable to follow while the trump is concealed: his cards, and the call for the trump joins
+        `extras` (this turn's own new list) where he may call."""
+        g = self.game
+        pl = g.rules.play
+        call = g.call_action[p]
+        if not owner:
+            extras.append(call)
+            return 0 if pl.compulsory_call else self._discards(h)
+        if led == self.trump:
+            rule = pl.when_trump_suit_led
+            may_call = rule != LED_FOLLOW_OR_DISCARD
+            must_call = rule == LED_MUST_CALL   # (must implies may)
+            discards = self._discards(h)
+        else:
+            may_call = True
+            must_call = pl.compulsory_call
+            plain_only = pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
+            discards = self._discards(h & ~self.trump_mask if plain_only else h)
+        if may_call:
+            extras.append(call)
+        if not h and self.indicator >= 0:
+            # the last trick: the face-down indicator is the bidder's only card
+            if must_call and not pl.last_trick_forces_exposure:
+                return 0
+            return 1 << self.indicator
+        return 0 if must_call else discards
 
     def _play_mask(self) -> int:
         """The card ids the seat to play may play now (`_legal_mask`), and its other actions (`_extras`)."""
