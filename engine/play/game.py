@@ -122,6 +122,8 @@ class Game:
         # play.obligations: the cards whose rank never binds their holder to play a trump (0: none)
         ob = rules.play.obligations
         self.never_forced = sum(self.rank_masks[r] for r in ob.never_forced) if ob is not None else 0
+        # ... and whether a player holding a plain suit led simply follows it (no trump instead of following)
+        self.follow_suffices = ob is not None and not ob.trump_while_following
         self.code_ids: dict[str, list[int]] = {}
         for c in range(size):
             self.code_ids.setdefault(self.codes[c], []).append(c)

@@ -232,7 +232,16 @@ class TrickPhase(ContractPhases):
             elif not self.concealed or p != self.folder:
                 mask = h
         elif self.duty_play and not self.concealed and self.caller != p:
-            mask = playable(self, p)
+            if self.trick_cards:
+                g = self.game
+                follow = h & g.suit_masks[self.led]
+                # following a plain suit led is all the duties ask, where no trump may be played instead
+                if follow and g.follow_suffices and self.led != self.trump and not self.all_trumps:
+                    mask = follow
+                else:
+                    mask = playable(self, p)
+            else:
+                mask = h    # (the duties bind following players only)
         if mask < 0:
             mask, self._extras = self._play_options(p)
         elif self._extras:
@@ -244,9 +253,11 @@ class TrickPhase(ContractPhases):
     def _play_legal(self) -> tuple[Action, ...]:
         g = self.game
         p = self.to_act
-        if self.plain_play and self.caller != p and self.trick_cards:
+        if self.caller != p and self.trick_cards and (self.plain_play or (
+                self.duty_play and g.follow_suffices and self.led != self.trump and not self.concealed
+                and not self.all_trumps)):
             follow = self.hands[p] & g.suit_masks[self.led]
-            if follow:  # the commonest case, inlined: one table lookup
+            if follow:  # the commonest case, inlined: one table lookup (with duties: a plain suit followed)
                 self._legal_mask = follow
                 if self._extras:    # (a new empty list only when there were extras: no allocation per card)
                     self._extras = []
