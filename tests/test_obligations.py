@@ -341,3 +341,39 @@ def test_concealed_trump_keeps_todays_rules_until_exposed() -> None:
             if not twin.is_terminal:
                 twin.apply(base.intern(act))
     assert before > 500 and after > 500, (before, after)
+
+
+# ------------------------------------------------------------------------------------------------- show
+def _show_lines(rs: Any) -> list[str]:
+    from engine.rules.explain import show
+    from engine.rules.load import Report
+
+    return show(Report("x.yaml", ruleset=rs, resolved={}, chain=["x.yaml"])).splitlines()
+
+
+@pytest.mark.parametrize(("field", "values"), [
+    ("trump_led", ["any_trump", "head_trick", "head_trick_unless_partner_winning"]),
+    ("void", ["free", "must_trump", "must_trump_unless_partner_winning"]),
+    ("overtrump", ["free", "required"]),
+    ("undertrump", ["allowed", "forced", "forbidden_unless_only_trumps"]),
+    ("trump_while_following", [False, True]),
+    ("never_forced", [[], ["J"]]),
+])
+def test_show_says_each_value_differently(field: str, values: list[Any]) -> None:
+    rs = load_ruleset(FILES / "belote.yaml")
+    ob = rs.play.obligations
+    assert ob is not None
+    texts = set()
+    for v in values:
+        play = rs.play.model_copy(update={"obligations": ob.model_copy(update={field: v})})
+        texts.add("\n".join(_show_lines(rs.model_copy(update={"play": play}))))
+    assert len(texts) == len(values)
+
+
+def test_show_in_a_players_words() -> None:
+    lines = [x.strip() for x in _show_lines(load_ruleset(FILES / "amsterdam.yaml"))]
+    assert ("When a plain suit is led and you cannot follow, you must play a trump if you hold one, unless your "
+            "partner holds the trick (then any card).") in lines
+    assert not any("Nobody is obliged to trump" in x for x in lines)
+    plain = [x.strip() for x in _show_lines(load_ruleset("open-trump"))]
+    assert any("Nobody is obliged to trump" in x for x in plain)
