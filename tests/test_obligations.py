@@ -377,3 +377,29 @@ def test_show_in_a_players_words() -> None:
     assert not any("Nobody is obliged to trump" in x for x in lines)
     plain = [x.strip() for x in _show_lines(load_ruleset("open-trump"))]
     assert any("Nobody is obliged to trump" in x for x in plain)
+
+
+# ------------------------------------------------------------------------------------- what the bots read
+@pytest.mark.parametrize("name", OPEN)   # (a concealed trump's folded card is a void's known exception)
+def test_voids_read_from_the_plays_are_true(name: str) -> None:
+    """Every void a seat reads from its view (a suit not followed, a trump not played where the duties bound the
+    player to trump) is one the other seat's real hand has: no world a bot samples leaves out the real one."""
+    from engine.bots.info import read_view
+
+    g = load_game(FILES / f"{name}.yaml")
+    trump_voids = 0
+
+    def check(st: State) -> None:
+        nonlocal trump_voids
+        seat = st.to_act
+        seen = read_view(g, st.view(seat))
+        for s in range(g.n):
+            for x in range(g.nsuits):
+                if seen.voids[s] >> x & 1:
+                    assert not st.hands[s] & g.suit_masks[x], (s, x, [a.notation for a in st.history])
+                    trump_voids += x == st.trump and not st.concealed
+
+    for seed in range(25):
+        random_hand(g, seed, check)
+    if name in ("belote", "rotterdam", "klaberjass"):
+        assert trump_voids > 0

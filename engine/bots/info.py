@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine.play.actions import Action
 from engine.play.game import NO_TRUMP, Game
+from engine.play.obligations import shows_no_trump
 from engine.play.view import View
 
 
@@ -72,9 +73,20 @@ def read_view(game: Game, view: View) -> Seen:
     played_by = [0] * g.n
     voids = [0] * g.n
     trump = view.trump
+    strength = g.strength_for(trump) if trump is not None else g.strength
+    if view.special is not None and contract_reversed(g, view.special):
+        strength = g.reversed_strength     # a special contract played with the ranks the other way
     ob = g.rules.play.obligations
-    # play.obligations' trump_while_following: a trump played to a plain suit led shows no void
+    # play.obligations: a trump played to a plain suit led while able to follow (trump_while_following), and a
+    # card that is no trump played to a trump lead by a holder of never-forced trumps, show no void
     free_trump = trump if ob is not None and ob.trump_while_following and trump is not None else -1
+    free_lead = trump if ob is not None and g.never_forced and trump is not None else -1
+    # ... and, with the trump open from the start, a void player bound to trump who did not trump shows none
+    duties = ob is not None and not g.rules.trump.concealed and view.special is None
+    team_of = [0] * g.n
+    for k, team in enumerate(view.teams):
+        for s in team:
+            team_of[s] = k
     for t in (*view.tricks, view.trick):
         if not t.cards:
             continue
@@ -85,12 +97,12 @@ def read_view(game: Game, view: View) -> Seen:
                 continue
             played |= 1 << c
             played_by[s] |= 1 << c
-            if i and g.suit_of[c] != led and g.suit_of[c] != free_trump:
+            if i and g.suit_of[c] != led and g.suit_of[c] != free_trump and led != free_lead:
                 voids[s] |= 1 << led
+                if duties and trump is not None and shows_no_trump(g, list(t.cards), list(t.seats), i, trump,
+                                                                   strength, team_of):
+                    voids[s] |= 1 << trump
     _caller_voids(g, view, voids, trump)
-    strength = g.strength_for(trump) if trump is not None else g.strength
-    if view.special is not None and contract_reversed(g, view.special):
-        strength = g.reversed_strength     # a special contract played with the ranks the other way
     indicator = view.indicator if view.indicator is not None else -1
     exposed = [0] * g.n
     for e in view.exposed:

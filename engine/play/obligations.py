@@ -18,7 +18,7 @@ from typing import Final
 
 from engine.cards import SUIT_NAMES
 from engine.play.base import StateData
-from engine.play.game import NO_TRUMP, winning_index
+from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.rules import (
     LED_TRUMP_ANY,
     LED_TRUMP_HEAD_UNLESS_PARTNER,
@@ -240,3 +240,31 @@ def _top_card(state: StateData, suit: int) -> str:
         if g.suit_of[c] == suit and state.strength[c] > best:
             best, code = state.strength[c], g.codes[c]
     return code
+
+
+# --- what a play shows (the bots' reading of a view) ---------------------------------------------------
+def shows_no_trump(state_game: Game, cards: list[int], seats: list[int], i: int, trump: int, strength: list[int],
+                   team_of: list[int]) -> bool:
+    """Whether the `i`-th card of a trick (`cards`, played by `seats`), played with an open `trump`, shows that its
+    player held no trump: a plain suit led that he did not follow, a card that is no trump, and duties that bound
+    him to play a trump, any trump doing. Never where a never-forced rank could have freed him."""
+    g = state_game
+    ob = g.rules.play.obligations
+    if ob is None or trump < 0 or ob.void == VOID_FREE or g.never_forced or i == 0:
+        return False
+    suit_of = g.suit_of
+    led = suit_of[cards[0]]
+    suit = suit_of[cards[i]]
+    if led == trump or suit == led or suit == trump:
+        return False
+    if ob.void == VOID_MUST_TRUMP_UNLESS_PARTNER:
+        w = seats[winning_index(cards[:i], suit_of, strength, trump, 0)]
+        if team_of[w] == team_of[seats[i]]:
+            return False
+    trick_trump = False
+    for j in range(i):
+        if suit_of[cards[j]] == trump:
+            trick_trump = True
+    if not trick_trump or ob.undertrump == UNDERTRUMP_FORCED:
+        return True
+    return not ob.overtrump and ob.undertrump != UNDERTRUMP_FORBIDDEN    # any trump would have done
