@@ -243,12 +243,12 @@ def _top_card(state: StateData, suit: int) -> str:
 
 
 # --- what a play shows (the bots' reading of a view) ---------------------------------------------------
-def shows_no_trump(state_game: Game, cards: list[int], seats: list[int], i: int, trump: int, strength: list[int],
+def shows_no_trump(game: Game, cards: list[int], seats: list[int], i: int, trump: int, strength: list[int],
                    team_of: list[int]) -> bool:
     """Whether the `i`-th card of a trick (`cards`, played by `seats`), played with an open `trump`, shows that its
     player held no trump: a plain suit led that he did not follow, a card that is no trump, and duties that bound
     him to play a trump, any trump doing. Never where a never-forced rank could have freed him."""
-    g = state_game
+    g = game
     ob = g.rules.play.obligations
     if ob is None or trump < 0 or ob.void == VOID_FREE or g.never_forced or i == 0:
         return False
