@@ -175,6 +175,7 @@ MELDS_304 = {"name": "marriage", "ranks": ["K", "Q"], "compulsory": True, "trump
 # caps that need not be certain: any claim that comes true is on time (so on-time rewards show in random play)
 CAPS_ANY_CLAIM = CAPS_304 | {"certainty": "none", "first_moment": False}
 CAPS_ANY = {"special": {"claims": [CAPS_ANY_CLAIM]}}
+OB_FREE: dict[str, Any] = {"play": {"obligations": {}}}   # play.obligations with every duty at its default
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
                                     "schedule": [{"deal": 12}, "auction"]}),
@@ -266,6 +267,15 @@ CHANGES: dict[str, Change] = {
     "play.no_discard_before_suit_led": ("twenty-eight", {"play": {"no_discard_before_suit_led": ["J"]}}),
     "play.suit_counts_as_led_when": ("no-jack-discard", {"play": {"suit_counts_as_led_when": "played"}}),
     "play.must_not_undertrump": ("open-trump", {"play": {"must_not_undertrump": True}}),
+    "play.obligations.trump_led": (("open-trump", OB_FREE), {"play": {"obligations": {"trump_led": "head_trick"}}}),
+    "play.obligations.void": (("open-trump", OB_FREE), {"play": {"obligations": {"void": "must_trump"}}}),
+    "play.obligations.overtrump": (("open-trump", {"play": {"obligations": {"void": "must_trump"}}}),
+                                   {"play": {"obligations": {"overtrump": "required"}}}),
+    "play.obligations.undertrump": (("open-trump", OB_FREE), {"play": {"obligations": {
+        "undertrump": "forbidden_unless_only_trumps"}}}),
+    "play.obligations.trump_while_following": (("open-trump", OB_FREE), {"play": {"obligations": {
+        "trump_while_following": True}}}),
+    "play.obligations.never_forced": (("open-trump", OB_FREE), {"play": {"obligations": {"never_forced": ["J"]}}}),
     "raise.by": ("twenty-eight", {"raise": {"by": ["bidder"]}}),
     "raise.min": ("twenty-eight", {"raise": {"min": 26}}),
     "raise.others_may_raise": ("twenty-eight", {"raise": {"others_may_raise": True}}),

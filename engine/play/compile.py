@@ -18,6 +18,9 @@ from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
+    LED_TRUMP_ANY,
+    LED_TRUMP_HEAD,
+    LED_TRUMP_HEAD_UNLESS_PARTNER,
     MELD_NO_BOUND,
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
@@ -38,9 +41,15 @@ from engine.play.rules import (
     SWEEP_ANY,
     SWEEP_FORBIDDEN,
     SWEEP_REQUIRED,
+    UNDERTRUMP_ALLOWED,
+    UNDERTRUMP_FORBIDDEN,
+    UNDERTRUMP_FORCED,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
+    VOID_FREE,
+    VOID_MUST_TRUMP,
+    VOID_MUST_TRUMP_UNLESS_PARTNER,
     WINDOW_AFTER_TRUMP,
     WINDOW_BEFORE_PLAY,
     WINDOW_IN_AUCTION,
@@ -60,6 +69,7 @@ from engine.play.rules import (
     MatchRules,
     MeldKindRules,
     MeldRules,
+    ObligationRules,
     PairBandRules,
     PairRules,
     PartnerOvercallRules,
@@ -88,6 +98,12 @@ _LED = {"follow_or_discard": LED_FOLLOW_OR_DISCARD, "may_call_and_play_indicator
 _VOID = {"discard_plain_or_call_and_play_indicator": VOID_DISCARD_PLAIN_OR_INDICATOR,
          "discard_any_or_call_and_play_any_trump": VOID_DISCARD_ANY_OR_ANY_TRUMP,
          "discard_any_or_call_and_play_indicator": VOID_DISCARD_ANY_OR_INDICATOR}
+_TRUMP_LED = {"any_trump": LED_TRUMP_ANY, "head_trick": LED_TRUMP_HEAD,
+              "head_trick_unless_partner_winning": LED_TRUMP_HEAD_UNLESS_PARTNER}
+_VOID_DUTY = {"free": VOID_FREE, "must_trump": VOID_MUST_TRUMP,
+              "must_trump_unless_partner_winning": VOID_MUST_TRUMP_UNLESS_PARTNER}
+_UNDERTRUMP = {"allowed": UNDERTRUMP_ALLOWED, "forced": UNDERTRUMP_FORCED,
+               "forbidden_unless_only_trumps": UNDERTRUMP_FORBIDDEN}
 _METHOD = {"bidding_team": SCORE_BIDDING_TEAM, "opponents_credited": SCORE_OPPONENTS_CREDITED,
            "exchange": SCORE_EXCHANGE}
 _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCTION,
@@ -232,7 +248,17 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
         suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump,
         blind_cut=p.blind_cut, exhausted_trumps=p.exhausted_trumps,
-        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner")
+        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner",
+        obligations=_obligations(p.obligations, ranks))
+
+
+def _obligations(o: m.Obligations | None, ranks: tuple[str, ...]) -> ObligationRules | None:
+    if o is None:
+        return None
+    return ObligationRules(
+        trump_led=_TRUMP_LED[o.trump_led], void=_VOID_DUTY[o.void], overtrump=o.overtrump == "required",
+        undertrump=_UNDERTRUMP[o.undertrump], trump_while_following=o.trump_while_following,
+        never_forced=frozenset(ranks.index(x) for x in o.never_forced if x in ranks))
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:

@@ -20,6 +20,7 @@ from engine.play.base import (
     TRUMP,
     TRUMP_IF_ABLE,
 )
+from engine.play.obligations import why_refused
 from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
 from engine.play.sure_sweep import is_sure_sweep
 
@@ -276,6 +277,8 @@ def _why_card(state: State, a: Action) -> str:
             return "the bidder may not lead the concealed trump suit while holding other suits"
         return f"you may not lead {a.arg} now"
     led = g.suit_of[trick[0]]
+    if g.rules.play.obligations is not None and not state.concealed:
+        return why_refused(state, p, card)
     if state.hands[p] & g.suit_masks[led]:
         return f"you must follow {_suit_name(state, led)}"
     if state.concealed and p == state.folder and g.suit_of[card] == state.trump:

@@ -131,6 +131,9 @@ class Game:
         self.protected_masks = [sum(1 << c for c in range(size)
                                     if self.suit_of[c] == su and self.rank_of[c] in protected)
                                 for su in range(self.nsuits)]
+        # play.obligations: the cards whose rank never binds their holder to play a trump, and whether a player
+        # holding a plain suit led simply follows it (no trump instead of following)
+        self.never_forced, self.follow_suffices = _duty_tables(rules, self.rank_masks)
         self.code_ids: dict[str, list[int]] = {}
         for c in range(size):
             self.code_ids.setdefault(self.codes[c], []).append(c)
@@ -423,6 +426,15 @@ class BidTable:
                 self._cached += len(out)
                 self._choices[key] = out
         return out
+
+
+def _duty_tables(rules: Rules, rank_masks: list[int]) -> tuple[int, bool]:
+    """play.obligations' tables: the mask of the cards of never-forced ranks (0: none), and whether following a
+    plain suit led is all a player holding it may do (False without obligations: the inlined paths decide)."""
+    ob = rules.play.obligations
+    if ob is None:
+        return 0, False
+    return sum(rank_masks[r] for r in ob.never_forced), not ob.trump_while_following
 
 
 def _is_int(x: object) -> bool:

@@ -30,6 +30,18 @@ LED_MUST_CALL: Final = 2
 VOID_DISCARD_PLAIN_OR_INDICATOR: Final = 0
 VOID_DISCARD_ANY_OR_ANY_TRUMP: Final = 1
 VOID_DISCARD_ANY_OR_INDICATOR: Final = 2
+# play.obligations.trump_led
+LED_TRUMP_ANY: Final = 0
+LED_TRUMP_HEAD: Final = 1
+LED_TRUMP_HEAD_UNLESS_PARTNER: Final = 2
+# play.obligations.void
+VOID_FREE: Final = 0
+VOID_MUST_TRUMP: Final = 1
+VOID_MUST_TRUMP_UNLESS_PARTNER: Final = 2
+# play.obligations.undertrump
+UNDERTRUMP_ALLOWED: Final = 0
+UNDERTRUMP_FORCED: Final = 1
+UNDERTRUMP_FORBIDDEN: Final = 2
 # scoring.method
 SCORE_BIDDING_TEAM: Final = 0
 SCORE_OPPONENTS_CREDITED: Final = 1
@@ -149,6 +161,18 @@ class TrumpRules(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ObligationRules(Record):
+    """play.obligations: the duties in following once the trump is known (engine/play/obligations.py)."""
+
+    trump_led: int                 # LED_TRUMP_*
+    void: int                      # VOID_FREE, VOID_MUST_TRUMP*
+    overtrump: bool                # a player bound to trump beats the trumps in the trick when able
+    undertrump: int                # UNDERTRUMP_*
+    trump_while_following: bool    # a trump may be played while holding the suit led
+    never_forced: frozenset[int]   # rank indexes of trumps that never bind their holder
+
+
+@dataclass(frozen=True, kw_only=True)
 class PlayRules(Record):
     compulsory_call: bool          # the first player unable to follow must call for a concealed trump
     caller_must_trump: bool
@@ -164,6 +188,7 @@ class PlayRules(Record):
     blind_cut: bool                # void players play face down while the trump is concealed (no call)
     exhausted_trumps: bool         # a bidder whose trump lead nobody followed keeps leading trumps
     bidders_partner_exposed: bool  # once dealt, the bidder's partners' cards lie face up to the end
+    obligations: ObligationRules | None    # None: follow suit if able, else any card (with the rules above)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -150,6 +150,7 @@ class State(TrickPhase):
         self.after = game.after
         self.trick_size = n
         self.plain_play = True
+        self.duty_play = False
         self.led = -1
         self.team_points = [0] * len(self.hand_teams)
         self.points_of = game.points
@@ -515,6 +516,7 @@ class State(TrickPhase):
         c.after = self.after
         c.trick_size = self.trick_size
         c.plain_play = self.plain_play
+        c.duty_play = self.duty_play
         c.led = self.led
         c.team_points = self.team_points[:]
         c.points_of = self.points_of

@@ -936,7 +936,8 @@ CHECKS: tuple[Check, ...] = (
 
 def run(rs: Ruleset) -> Iterator[Finding]:
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+    from engine.rules.checks_obligations import OBLIGATION_CHECKS
     from engine.rules.checks_trump_modes import TRUMP_MODE_CHECKS
 
-    for check in CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS:
+    for check in CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS + OBLIGATION_CHECKS:
         yield from check(rs)

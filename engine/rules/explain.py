@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
+from engine.rules.explain_obligations import obligation_lines
 from engine.rules.load import Report
 from engine.rules.model import BidRange, CaptureBonus, Claim, Meld, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
@@ -321,8 +322,11 @@ def _trump_modes(rs: Ruleset) -> Iterator[Line]:
 def _play(rs: Ruleset) -> Iterator[Line]:
     calls = rs.trump.concealed and not rs.trump.shown_at_first_lead and not rs.play.blind_cut
     caller = " except a caller, as below" if calls and rs.play.reveal.caller_must_trump else ""
-    yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
-           f"obliged to trump{caller}."), ()
+    if rs.play.obligations is not None:
+        yield from obligation_lines(rs)
+    else:
+        yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
+               f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
     if rs.trump.concealed and rs.play.blind_cut:
         yield from _blind_cut(rs)

@@ -298,6 +298,37 @@ class BidderWhileConcealed(Section):
               "anything, a trump-suit card having no power, or call and play the indicator (a regional house rule).")
 
 
+class Obligations(Section):
+    """What a player must play to a trick once the trump is known to everyone (a concealed trump: from its
+    exposure on). Absent: follow suit if able, else any card. Every duty below gives way to following suit,
+    except that trump_while_following lets a trump be played instead."""
+
+    trump_led: Literal["any_trump", "head_trick", "head_trick_unless_partner_winning"] = Field(
+        "any_trump", description="When a trump is led, a player holding trumps plays one: any trump; "
+        "head_trick, one that beats every trump already in the trick when he has one (whoever is winning, his "
+        "partner included), else any trump; head_trick_unless_partner_winning, that duty only while an opponent "
+        "holds the trick. In an all-trumps mode the suit led plays as the trump suit for this duty.")
+    void: Literal["free", "must_trump", "must_trump_unless_partner_winning"] = Field(
+        "free", description="When a plain suit is led and a player cannot follow: any card; must_trump, a trump "
+        "if he holds one; must_trump_unless_partner_winning, the same unless his partner holds the trick now "
+        "(then any card).")
+    overtrump: Literal["free", "required"] = Field(
+        "free", description="required: a player bound to trump (by void) when the trick already holds a trump "
+        "must play a higher trump when he has one.")
+    undertrump: Literal["allowed", "forced", "forbidden_unless_only_trumps"] = Field(
+        "allowed", description="A trump lower than one already in the trick. With overtrump: required, for a "
+        "player bound to trump who cannot overtrump: allowed, he may then play any card; forced, he must still "
+        "play a (lower) trump. forbidden_unless_only_trumps: nobody may play a trump lower than one in the trick "
+        "on a plain suit led unless every card he holds is a trump (a player bound to trump who cannot "
+        "overtrump then plays another suit), and a player able to follow never may.")
+    trump_while_following: bool = Field(
+        False, description="A player holding the suit led may play a trump instead of following.")
+    never_forced: list[Rank] = Field(
+        default_factory=list, description="Trump ranks that never bind their holder: a player whose only trumps "
+        "are of these ranks may play any card when a trump is led or when he would have to trump (the Swiss "
+        "Jack of trumps). Not in an all-trumps mode.")
+
+
 class Play(Section):
     """Tricks."""
 
@@ -320,6 +351,10 @@ class Play(Section):
     exhausted_trumps: bool = Field(
         False, description="A bidder who led a trump that no other player followed must lead trumps while he "
         "holds any (not in special contracts).")
+    obligations: Obligations | None = Field(
+        None, description="Duties in following once the trump is known to everyone (a concealed trump: from its "
+        "exposure on; before it, the rules above): trumping, overtrumping, undertrumping, heading a trump lead "
+        "(absent: follow suit if able, else any card).")
     exposed_after_deal: Literal["nobody", "bidders_partner"] = Field(
         "nobody", description="Cards lying face up for every player to see: bidders_partner, once every card is "
         "dealt and the bidder is known, the bidder's partners' cards, to the end of the hand (they still choose "
