@@ -177,6 +177,9 @@ class StateData:
     # the Jass-group mechanisms (rule files' per-role cards, trump modes, melds, the trump marriage) read and write
     points_of: list[int]     # each card's points in this hand (the trump's own points once a trump suit is set)
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
+    trump_multiplier: int    # the hand's score is multiplied by it (the mode's, or the trump suit's); 1 by default
+    held_over: int           # banked points this hand held for the winner of the next deal (a tie, litige); 0: none
+    banked_stop: int         # the credit at which the match's winning score stopped the deal (banked.STOP_*); 0: none
     meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]

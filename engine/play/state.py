@@ -154,6 +154,9 @@ class State(TrickPhase):
         self.team_points = [0] * len(self.hand_teams)
         self.points_of = game.points
         self.all_trumps = False
+        self.trump_multiplier = 1
+        self.held_over = 0
+        self.banked_stop = 0
         self.meld_points = [0] * len(self.hand_teams)
         self.marriage_points = [0] * len(self.hand_teams)
         self.tricks_won_by = [0] * n
@@ -517,6 +520,9 @@ class State(TrickPhase):
         c.team_points = self.team_points[:]
         c.points_of = self.points_of
         c.all_trumps = self.all_trumps
+        c.trump_multiplier = self.trump_multiplier
+        c.held_over = self.held_over
+        c.banked_stop = self.banked_stop
         c.meld_points = self.meld_points[:]
         c.marriage_points = self.marriage_points[:]
         c.tricks_won_by = self.tricks_won_by[:]
