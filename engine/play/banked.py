@@ -162,16 +162,21 @@ def score_banked(state: StateData) -> BankedScore:
 
 
 def _credits(state: StateData, team: int, stage: int) -> int:
-    """A side's points credited so far, counted up to `stage` (marriage, then melds, then tricks)."""
-    pts = state.marriage_points[team]
+    """A side's points credited so far when the credits of the trick just finished are counted up to `stage`
+    (its marriage, then the melds, then the trick's points): the earlier tricks' points always count."""
+    pts = state.marriage_points[team] + state.team_points[team]
     if stage >= STOP_MELDS:
         pts += state.meld_points[team]
-    if stage >= STOP_TRICKS:
-        pts += state.team_points[team]
+    last = state.tricks[-1] if state.tricks else None
+    if stage < STOP_TRICKS and last is not None and state.hand_team_of[last.winner] == team:
+        pts -= last.points
     return pts * state.trump_multiplier
 
 
 def _stopped(state: StateData, b: BankedRules, stop: int) -> BankedScore:
+    if stop == STOP_TRICKS and len(state.tricks) == state.hand_tricks:   # the last trick: the whole deal's score
+        return bank(b, 0, state.team_points, state.meld_points, state.marriage_points, sweeping_side(state),
+                    trump_multiplier=state.trump_multiplier)
     sides = len(state.hand_teams)
     pts = [_credits(state, t, stop) for t in range(sides)]
     if b.round_to_ten:
@@ -186,9 +191,9 @@ def _match_team(state: StateData, team: int) -> int:
 
 
 def target_reached(state: StateData) -> bool:
-    """match.ends_mid_deal: whether a side has now reached the match's winning score, its credits of this deal
-    counted in the order marriage, melds, tricks; if so, `banked_stop` keeps the credit that reached it (the
-    deal then stops). Called after each trick."""
+    """match.ends_mid_deal: whether a side has now reached the match's winning score, the credits of the trick
+    just finished counted in the order marriage, melds, trick points; if so, `banked_stop` keeps the credit that
+    reached it (the deal then stops). Called after each trick."""
     target = state.match_target
     if target is None:
         return False

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from engine.errors import ArgumentError
 from engine.play.banked import deal_winner
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_HELD_ALL_TRUMPS, ANNUL_REDEAL
-from engine.play.rules import SCORE_BANKED
 from engine.play.game import Game, check_seat, check_seed
+from engine.play.rules import SCORE_BANKED
 from engine.play.state import State
 
 
