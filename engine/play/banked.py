@@ -207,11 +207,22 @@ def target_reached(state: StateData) -> bool:
 
 
 def banked_words(state: StateData) -> str:
-    """The banked result of a finished hand in a player's words (the tables' hand summary)."""
-    r = state.game.rules
-    b = r.scoring.banked
-    if b is None:
+    """The banked result of a finished hand in a player's words (the tables' hand summary): how it came out,
+    and the multipliers that moved it."""
+    b = state.game.rules.scoring.banked
+    if b is None or state.status != "complete":
         return ""
+    words = _outcome_words(state, b)
+    if state.multiplier > 1 and not b.doubled_fixed_and_bid and state.banked_stop == STOP_NONE:
+        words += f"; x{state.multiplier} for the doubling"
+    if state.trump_multiplier != 1:
+        words += f"; x{state.trump_multiplier} for the trump"
+    if b.round_to_ten:
+        words += "; rounded to tens"
+    return words
+
+
+def _outcome_words(state: StateData, b: BankedRules) -> str:
     if state.banked_stop != STOP_NONE:
         what = ("trump marriage", "melds", "tricks")[state.banked_stop - 1]
         return f"the match's winning score was reached by the {what}: the deal stops, each side banks what it has"

@@ -5,6 +5,7 @@ own."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from engine.rules.messages import Finding
 from engine.rules.model import Banked, Ruleset
@@ -33,7 +34,7 @@ def bands_fit_the_method(rs: Ruleset) -> Iterator[Finding]:
                       depends=(METHOD,), hint="; remove it, or set method: banked")
 
 
-_BANDED = (("below_half_loss_multiplier", 1), ("shortfall_loss", None), ("counted_by", "bidders"),
+_BANDED: tuple[tuple[str, Any], ...] = (("below_half_loss_multiplier", 1), ("shortfall_loss", None), ("counted_by", "bidders"),
            ("target", None), ("target_adjustments", []))
 
 

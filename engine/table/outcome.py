@@ -6,6 +6,7 @@ rule file, never from a list of games."""
 
 from __future__ import annotations
 
+from engine.play.banked import banked_words, score_banked
 from engine.play.base import SURRENDER_ACCEPTED, SURRENDER_REFUSED
 from engine.play.claims import claim_score, claim_succeeded
 from engine.play.scoring import contract_value, counting_team, score_hand
@@ -80,9 +81,13 @@ def _contract(state: State, lab: Labels, made: bool, value: int) -> str:
 def score_reason(state: State, lab: Labels) -> str | None:
     """One line saying why a complete hand scored what it did; None for an annulled hand or one without a
     contract."""
+    r = state.game.rules
+    if state.status == "complete" and r.scoring.banked is not None:
+        totals = score_banked(state).totals
+        said = " against ".join(f"{side_name(state, t, lab)} {p}" for t, p in enumerate(totals))
+        return f"totals {said}: {banked_words(state)}"
     if state.status != "complete" or state.bidder < 0:
         return None
-    r = state.game.rules
     made, value = contract_value(state)
     parts = [_contract(state, lab, made, value)]
     _, gp = score_hand(state)
