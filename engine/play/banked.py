@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.play.base import StateData
+from engine.play.game import Game
 from engine.play.rules import (
     FAILED_ALL_MELDS,
     FAILED_BOTH_TOTALS,
@@ -22,6 +23,10 @@ from engine.play.rules import (
     TIES_MAKER_SCORES_NOTHING,
     BankedRules,
 )
+
+# what the melds and the trump marriage of one side may add in a hand, at most (a bound for the learning
+# environments' utilities; no deal of the family's files comes near it)
+MELD_ALLOWANCE = 1000
 
 # how a banked hand came out (BankedScore.outcome): the words the tables use
 MADE = "made"
@@ -254,3 +259,15 @@ def _outcome_words(state: StateData, b: BankedRules) -> str:
 def deal_winner(state: StateData) -> int:
     """The hand team that won a finished banked deal (-1: none, a tie): it takes the points held over."""
     return score_banked(state).winner
+
+
+def banked_bound(game: Game) -> int:
+    """A bound on what one side banks in a hand, before any multiplier: every card point (or a sweep's fixed
+    card points), a sweep's bonus, the fixed points with the top bid, and MELD_ALLOWANCE for melds and marriage."""
+    r = game.rules
+    b = r.scoring.banked
+    if b is None:
+        return 0
+    cards = max(game.points_per_hand, b.sweep_card_points)
+    top = r.auction.top + (r.second_auction.top if r.second_auction is not None else 0)
+    return cards + b.sweep_bonus + b.failed_fixed + top + MELD_ALLOWANCE

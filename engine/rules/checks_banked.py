@@ -34,8 +34,9 @@ def bands_fit_the_method(rs: Ruleset) -> Iterator[Finding]:
                       depends=(METHOD,), hint="; remove it, or set method: banked")
 
 
-_BANDED: tuple[tuple[str, Any], ...] = (("below_half_loss_multiplier", 1), ("shortfall_loss", None), ("counted_by", "bidders"),
-           ("target", None), ("target_adjustments", []))
+_BANDED: tuple[tuple[str, Any], ...] = (
+    ("below_half_loss_multiplier", 1), ("shortfall_loss", None), ("counted_by", "bidders"), ("target", None),
+    ("target_adjustments", []))
 
 
 def banked_fits(rs: Ruleset) -> Iterator[Finding]:
