@@ -189,3 +189,19 @@ def test_ends_mid_deal_in_a_match_the_side_that_reached_wins_alone() -> None:
                 s.apply(rng.choice(s.legal_actions()))
             m.record_hand(s)
         assert len(m.winners) == 1 and max(m.scores) >= 300 and min(m.scores) < 300
+
+
+def test_the_trump_multiplier_on_the_state_multiplies_everything_banked() -> None:
+    """The trump suit's or mode's multiplier (state.trump_multiplier, set when the trump is fixed) multiplies what
+    each side banks; the same play with it left at 1 banks the plain points."""
+    g = game("banked-open")
+    plain = played(g, 1)
+    rng = random.Random(1)
+    s = g.new_hand(0, seed=1)
+    while not s.is_terminal:
+        if s.trump >= 0:
+            s.trump_multiplier = 3
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.history == plain.history and plain.game_points != [0, 0]
+    assert s.game_points == [3 * p for p in plain.game_points]
+    assert s.clone().trump_multiplier == 3
