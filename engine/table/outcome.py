@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.play.banked import banked_words, score_banked
 from engine.play.base import SURRENDER_ACCEPTED, SURRENDER_REFUSED
 from engine.play.claims import claim_score, claim_succeeded
+from engine.play.rules import SUCCESS_NONE
 from engine.play.scoring import contract_value, counting_team, score_hand
 from engine.play.state import State
 from engine.play.sweep_claims import claim_grades
@@ -84,7 +85,10 @@ def score_reason(state: State, lab: Labels) -> str | None:
     r = state.game.rules
     if state.status == "complete" and r.scoring.banked is not None:
         totals = score_banked(state).totals
-        said = " against ".join(f"{side_name(state, t, lab)} {p}" for t, p in enumerate(totals))
+        b = r.scoring.banked
+        takers = state.hand_team_of[state.bidder] if state.bidder >= 0 and b.success != SUCCESS_NONE else -1
+        said = " against ".join(f"{side_name(state, t, lab)}{' (the takers)' if t == takers else ''} {p}"
+                                for t, p in enumerate(totals))
         return f"totals {said}: {banked_words(state)}"
     if state.status != "complete" or state.bidder < 0:
         return None
