@@ -355,10 +355,11 @@ def _scoring(s: m.Scoring) -> ScoringRules:
                         target_moved_by_melds="melds" in s.target_adjustments)
 
 
-def _match(mt: m.Match) -> MatchRules:
+def _match(mt: m.Match, banked: bool) -> MatchRules:
     nd, sets = mt.next_dealer, mt.sets
     deals = mt.deals is not None   # a match of a number of deals has no winning or losing score
-    return MatchRules(start=mt.start, win_at=None if deals else mt.win_at, lose_at=None if deals else mt.lose_at,
+    lose_at = None if deals or banked else mt.lose_at   # (banked scores never go down)
+    return MatchRules(start=mt.start, win_at=None if deals else mt.win_at, lose_at=lose_at,
                       deals=mt.deals or 0, ends_mid_deal=mt.ends_mid_deal,
                       dealer_stays_while_behind=nd.after_hand == "stays_while_team_behind",
                       next_after_all_pass=nd.after_all_pass == "next", next_after_void=nd.after_void == "next",
@@ -393,7 +394,7 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         declarations=_declarations(special.declarations), melds=_melds(special.melds, deck.ranks),
         claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
-        scoring=_scoring(rs.scoring), match=_match(rs.match),
+        scoring=_scoring(rs.scoring), match=_match(rs.match, rs.scoring.method == "banked"),
         annul=_annul(rs.annul, deck.ranks))
 
 

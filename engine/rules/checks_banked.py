@@ -111,6 +111,14 @@ def match_form_fits(rs: Ruleset) -> Iterator[Finding]:
         if m.sets is not None:
             yield Finding(("match", "sets"), "the match is a number of deals (match.deals): it is not won by sets",
                           depends=(DEALS,), hint="; remove sets, or deals")
+    if rs.scoring.method == "banked":
+        if m.deals is None and "win_at" not in stated:
+            yield Finding(METHOD, "banked points need a winning score in points (match.win_at) or a number of "
+                          "deals (match.deals); the default win_at of 6 is for game points",
+                          hint="; write match: {win_at: 501, lose_at: null}, or match: {deals: 16}")
+        if m.lose_at is not None and "lose_at" in stated and m.deals is None:
+            yield Finding(("match", "lose_at"), "banked scores never go down, so nobody can lose by a score",
+                          depends=(METHOD,), hint="; write lose_at: null")
     if m.ends_mid_deal:
         if m.deals is not None or m.win_at is None:
             yield Finding(("match", "ends_mid_deal"), "ending mid-deal needs a winning score (match.win_at)",

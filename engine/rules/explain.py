@@ -792,7 +792,7 @@ def _match(rs: Ruleset) -> Iterator[Line]:
         end = (" at the end of a deal wins the match; if several do, the highest" if rs.scoring.method == "banked"
                else " wins the match")
         yield f"A {unit} reaching {m.win_at}{end}.", (_p("match", "win_at"),)
-    if m.lose_at is not None and m.deals is None:
+    if m.lose_at is not None and m.deals is None and rs.scoring.method != "banked":
         yield f"A {unit} at {m.lose_at} or below loses the match.", (_p("match", "lose_at"),)
     if m.sets is not None:
         yield (f"Scores are kept in sets: a {unit} reaching +{m.sets.at} opens a red set, -{m.sets.at} a black one, "
