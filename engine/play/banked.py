@@ -10,6 +10,7 @@ The arithmetic is `bank()`, over plain numbers, so that a worked deal can be che
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from engine.play.base import StateData
 from engine.play.game import Game
@@ -26,20 +27,20 @@ from engine.play.rules import (
 
 # what the melds and the trump marriage of one side may add in a hand, at most (a bound for the learning
 # environments' utilities; no deal of the family's files comes near it)
-MELD_ALLOWANCE = 1000
+MELD_ALLOWANCE: Final = 1000
 
 # how a banked hand came out (BankedScore.outcome): the words the tables use
-MADE = "made"
-FAILED = "failed"
-TIE_HELD = "held_over"
-TIE_NOTHING = "tie"
-NO_CONTRACT = "no_contract"
+MADE: Final = "made"
+FAILED: Final = "failed"
+TIE_HELD: Final = "held_over"
+TIE_NOTHING: Final = "tie"
+NO_CONTRACT: Final = "no_contract"
 
 # the credits of a deal in the order the target is tested (match.ends_mid_deal): 0 while nothing stopped the deal
-STOP_NONE = 0
-STOP_MARRIAGE = 1
-STOP_MELDS = 2
-STOP_TRICKS = 3
+STOP_NONE: Final = 0
+STOP_MARRIAGE: Final = 1
+STOP_MELDS: Final = 2
+STOP_TRICKS: Final = 3
 
 
 @dataclass(frozen=True)
