@@ -29,7 +29,8 @@ from engine.rules.model import Ruleset
 TESTS = Path(__file__).parent
 EXTRA_FILES = (sorted((TESTS / "rulefiles" / "axes").glob("*.yaml"))
                + sorted((TESTS / "rulefiles" / "variants").glob("*.yaml"))
-               + sorted((TESTS / "rulefiles" / "trump_roles").glob("trump-*.yaml")))
+               + sorted((TESTS / "rulefiles" / "trump_roles").glob("trump-*.yaml"))
+               + sorted((TESTS / "rulefiles" / "banked").glob("*.yaml")))
 
 
 # ------------------------------------------------------------------------------------------- the model's fields
@@ -120,6 +121,20 @@ TH_THUNEE: dict[str, Any] = {"name": "thunee", "who": "anyone", "partner": "play
                              "made": 4, "failed": -4, "failed_to_partner": -8, "stops_at_first_loss": True,
                              "barred_with_one_suit": True, "switches_off": ["melds", "claims"]}
 TH_ROYALS: dict[str, Any] = {**TH_THUNEE, "name": "royals", "ranking": "reversed"}
+# open-trump scored by banking card points the Belote way (tests/rulefiles/banked/banked-open.yaml), with changes
+BANKED: dict[str, Any] = {
+    "deck": {"points": {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}, "last_trick_bonus": 10},
+    "auction": {"bids": {"min": 60, "max": 130, "step": 10}, "partner_overcall": None}, "raise": None,
+    "schedule": [{"deal": 4}, "auction", "trump", {"deal": 4}], "annul": {"bidding_team_held_all_trumps": False},
+    "scoring": {"method": "banked", "bands": [], "banked": {"all_tricks": {"card_points": 250}}},
+    "match": {"win_at": 501, "lose_at": None}}
+COINCHE_STEPS = {"window": "after_trump", "steps": [{"name": "coinche", "by": "opponents", "multiplier": 2}]}
+
+
+def _banked(special: dict[str, Any] | None = None, **banked: Any) -> tuple[str, dict[str, Any]]:
+    """The banked start with these scoring.banked fields (and a special section)."""
+    return ("open-trump", {**BANKED, "special": special or {}, "scoring": {**BANKED["scoring"], "banked": {
+        **BANKED["scoring"]["banked"], **banked}}})
 
 
 # A trump mode named like a suit after open-trump's auction (top-down, with points of its own, doubled); where the
@@ -378,6 +393,22 @@ CHANGES: dict[str, Change] = {
     "scoring.target": ("twenty-eight", {"scoring": {"target": 18}}),
     "scoring.target_adjustments": (("twenty-eight", {"scoring": {"counted_by": "opponents", "target": 28}}),
                                    {"scoring": {"target_adjustments": ["call"]}}),
+    "scoring.banked.success": (_banked(), {"scoring": {"banked": {"success": "reaches_bid_and_beats_opponents"}}}),
+    "scoring.banked.ties": (_banked(), {"scoring": {"banked": {"ties": "maker_scores_nothing"}}}),
+    "scoring.banked.add_bid": (_banked(), {"scoring": {"banked": {"add_bid": True}}}),
+    "scoring.banked.failed_defenders": (_banked(), {"scoring": {"banked": {"failed_defenders": "fixed_and_bid",
+                                                                           "failed_fixed": 160}}}),
+    "scoring.banked.failed_fixed": (_banked(failed_defenders="fixed_and_bid", failed_fixed=160),
+                                    {"scoring": {"banked": {"failed_fixed": 150}}}),
+    "scoring.banked.doubled": (_banked({"doubling": COINCHE_STEPS}, failed_fixed=160, failed_defenders="fixed_and_bid"),
+                               {"scoring": {"banked": {"doubled": "fixed_and_bid_times_multiplier"}}}),
+    "scoring.banked.all_tricks.card_points": (_banked(), {"scoring": {"banked": {"all_tricks": {"card_points": 252}}}}),
+    "scoring.banked.all_tricks.bonus": (_banked(all_tricks={"bonus": 50}),
+                                        {"scoring": {"banked": {"all_tricks": {"bonus": 100}}}}),
+    "scoring.banked.all_tricks.bid_from": (_banked(), {"scoring": {"banked": {"all_tricks": {"bid_from": 130}}}}),
+    "scoring.banked.rounding": (_banked(), {"scoring": {"banked": {"rounding": "nearest_ten"}}}),
+    "match.deals": (_banked(), {"match": {"win_at": None, "deals": 3}}),
+    "match.ends_mid_deal": (_banked(success="none"), {"match": {"ends_mid_deal": True}}),
     "match.start": ("twenty-eight", {"match": {"start": 2}}),
     "match.win_at": ("twenty-eight", {"match": {"win_at": 3}}),
     "match.lose_at": ("twenty-eight", {"match": {"lose_at": -3}}),
@@ -465,7 +496,8 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 
 # Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
-RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
+RIGGED = {"annul.bidding_team_held_all_trumps", "scoring.banked.all_tricks.card_points",
+          "scoring.banked.all_tricks.bonus", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
           "special.contracts[].barred_with_one_suit", "special.contracts[].sure_sweep",
           "special.contracts[].played",
           # (sweeps, which claims of the remaining tricks are graded on: a seat holding every trump)

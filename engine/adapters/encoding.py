@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.errors import ArgumentError
 from engine.play.actions import Action, bid_terms
+from engine.play.banked import banked_bound
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import REFOLD_WHEN_MARKED
@@ -415,6 +416,8 @@ def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int
 def utility_bound(game: Game) -> float:
     """A bound on the game points one hand can score, for OpenSpiel's min/max utility."""
     r = game.rules
+    if r.scoring.banked is not None:   # points banked by each side
+        return float(banked_bound(game)) * max_multiplier(game)
     values = [abs(v) for b in game.rules.scoring.bands for v in (b.made, b.failed)]
     values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
     d = r.doubling

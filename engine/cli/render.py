@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
+from engine.play.banked import banked_words
 from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.match import annulled_dealer_words
@@ -62,7 +63,8 @@ def render_hand_summary(state: State) -> str:
         pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
         gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
         lines.append(f"  card points: {pts}")
-        lines.append(f"  {'made' if state.made else 'failed'}; game points: {gp}")
+        said = banked_words(state) or ("made" if state.made else "failed")   # a banked hand: why, in words
+        lines.append(f"  {said}; game points: {gp}")
     return "\n".join(lines)
 
 

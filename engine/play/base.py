@@ -153,7 +153,6 @@ class StateData:
     pending_by: int
     at_first_lead: bool      # something happens as the first card of trick 1 is led (trump shown or fixed)
     melds_shown: list[int]   # kind * 64 + suit * 16 + seat, for each meld shown this hand
-    meld_points: list[int]   # per hand team: the value of the melds it showed
     meld_shift: int          # the sum by which the melds shown so far moved the target (before its bounds)
     meld_base: int           # the target the melds move: the bid's
     claim: int               # index of the claim made this hand (-1: none)
@@ -179,6 +178,9 @@ class StateData:
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
     trump_mode: int          # the named trump mode chosen (index of rules.trump.modes); -1: none
     trump_multiplier: int    # the hand's score is multiplied by it (the mode's, or the trump suit's); 1 by default
+    held_over: int           # banked points this hand held for the winner of the next deal (a tie, litige); 0: none
+    banked_stop: int         # the credit at which the match's winning score stopped the deal (banked.STOP_*); 0: none
+    meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]
     pair_shown_by: list[int]

@@ -15,6 +15,10 @@ from engine.play.rules import (
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
     DECLARE_IN_SECOND_AUCTION,
+    FAILED_ALL_MELDS,
+    FAILED_BOTH_TOTALS,
+    FAILED_FIXED_AND_BID,
+    FAILED_THEIR_MELDS,
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
@@ -32,18 +36,25 @@ from engine.play.rules import (
     ROLE_HOLDER,
     ROLE_OTHERS,
     ROLE_PARTNERS,
+    SCORE_BANKED,
     SCORE_BIDDING_TEAM,
     SCORE_EXCHANGE,
     SCORE_OPPONENTS_CREDITED,
     STEP_AUCTION,
     STEP_SECOND_AUCTION,
     STEP_TRUMP,
+    SUCCESS_BEATS_OPPONENTS,
+    SUCCESS_NONE,
+    SUCCESS_REACHES_BID,
     SWEEP_ANY,
     SWEEP_FORBIDDEN,
     SWEEP_REQUIRED,
     UNDERTRUMP_ALLOWED,
     UNDERTRUMP_FORBIDDEN,
     UNDERTRUMP_FORCED,
+    TIES_FAILED,
+    TIES_HELD_OVER,
+    TIES_MAKER_SCORES_NOTHING,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
@@ -57,6 +68,7 @@ from engine.play.rules import (
     AnnulRules,
     AuctionRules,
     BandRules,
+    BankedRules,
     CaptureRules,
     ClaimRules,
     ConcedeRules,
@@ -90,6 +102,7 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
+    "scoring.banked.made",               # one allowed value (each side banks its own total)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -105,7 +118,12 @@ _VOID_DUTY = {"free": VOID_FREE, "must_trump": VOID_MUST_TRUMP,
 _UNDERTRUMP = {"allowed": UNDERTRUMP_ALLOWED, "forced": UNDERTRUMP_FORCED,
                "forbidden_unless_only_trumps": UNDERTRUMP_FORBIDDEN}
 _METHOD = {"bidding_team": SCORE_BIDDING_TEAM, "opponents_credited": SCORE_OPPONENTS_CREDITED,
-           "exchange": SCORE_EXCHANGE}
+           "exchange": SCORE_EXCHANGE, "banked": SCORE_BANKED}
+_SUCCESS = {"beats_opponents": SUCCESS_BEATS_OPPONENTS, "reaches_bid_and_beats_opponents": SUCCESS_REACHES_BID,
+            "none": SUCCESS_NONE}
+_TIES = {"failed": TIES_FAILED, "held_over": TIES_HELD_OVER, "maker_scores_nothing": TIES_MAKER_SCORES_NOTHING}
+_FAILED = {"all_points_and_their_melds": FAILED_THEIR_MELDS, "all_points_and_all_melds": FAILED_ALL_MELDS,
+           "fixed_and_bid": FAILED_FIXED_AND_BID, "both_totals": FAILED_BOTH_TOTALS}
 _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCTION,
          "second_auction": STEP_SECOND_AUCTION}
 _REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
@@ -344,9 +362,24 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
                                                              needs_no_score_showing=fs.needs_no_score_showing))
 
 
+def _banked(s: m.Scoring) -> BankedRules | None:
+    if s.method != "banked":
+        return None
+    b = s.banked or m.Banked()
+    at = b.all_tricks
+    return BankedRules(success=_SUCCESS[b.success], ties=_TIES[b.ties], add_bid=b.add_bid,
+                       failed_defenders=_FAILED[b.failed_defenders],
+                       failed_fixed=0 if b.failed_fixed is None else b.failed_fixed,
+                       doubled_fixed_and_bid=b.doubled == "fixed_and_bid_times_multiplier",
+                       sweep_card_points=-1 if at is None or at.card_points is None else at.card_points,
+                       sweep_bonus=0 if at is None or at.bonus is None else at.bonus,
+                       sweep_bid_from=-1 if at is None or at.bid_from is None else at.bid_from,
+                       round_to_ten=b.rounding == "nearest_ten")
+
+
 def _scoring(s: m.Scoring) -> ScoringRules:
     sl = s.shortfall_loss
-    return ScoringRules(method=_METHOD[s.method],
+    return ScoringRules(method=_METHOD[s.method], banked=_banked(s),
                         bands=tuple(BandRules(lo=b.bids[0], hi=b.bids[1], made=b.made, failed=b.failed,
                                               round=b.round or 0) for b in s.bands),
                         below_half_loss_multiplier=s.below_half_loss_multiplier,
@@ -358,9 +391,12 @@ def _scoring(s: m.Scoring) -> ScoringRules:
                         target_moved_by_melds="melds" in s.target_adjustments)
 
 
-def _match(mt: m.Match) -> MatchRules:
+def _match(mt: m.Match, banked: bool) -> MatchRules:
     nd, sets = mt.next_dealer, mt.sets
-    return MatchRules(start=mt.start, win_at=mt.win_at, lose_at=mt.lose_at,
+    deals = mt.deals is not None   # a match of a number of deals has no winning or losing score
+    lose_at = None if deals or banked else mt.lose_at   # (banked scores never go down)
+    return MatchRules(start=mt.start, win_at=None if deals else mt.win_at, lose_at=lose_at,
+                      deals=mt.deals or 0, ends_mid_deal=mt.ends_mid_deal,
                       dealer_stays_while_behind=nd.after_hand == "stays_while_team_behind",
                       next_after_all_pass=nd.after_all_pass == "next", next_after_void=nd.after_void == "next",
                       next_after_redeal=nd.after_redeal == "next", next_after_annul=nd.after_annul == "next",
@@ -394,7 +430,7 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         declarations=_declarations(special.declarations), melds=_melds(special.melds, deck.ranks),
         claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
-        scoring=_scoring(rs.scoring), match=_match(rs.match),
+        scoring=_scoring(rs.scoring), match=_match(rs.match, rs.scoring.method == "banked"),
         annul=_annul(rs.annul, deck.ranks))
 
 

@@ -46,6 +46,20 @@ UNDERTRUMP_FORBIDDEN: Final = 2
 SCORE_BIDDING_TEAM: Final = 0
 SCORE_OPPONENTS_CREDITED: Final = 1
 SCORE_EXCHANGE: Final = 2
+SCORE_BANKED: Final = 3
+# scoring.banked.success
+SUCCESS_BEATS_OPPONENTS: Final = 0
+SUCCESS_REACHES_BID: Final = 1       # reaches the bid and beats the opponents
+SUCCESS_NONE: Final = 2              # no contract: each side banks its own total
+# scoring.banked.ties
+TIES_FAILED: Final = 0
+TIES_HELD_OVER: Final = 1
+TIES_MAKER_SCORES_NOTHING: Final = 2
+# scoring.banked.failed_defenders
+FAILED_THEIR_MELDS: Final = 0        # every card point, their melds and marriage
+FAILED_ALL_MELDS: Final = 1          # every card point, both sides' melds, their marriage
+FAILED_FIXED_AND_BID: Final = 2      # failed_fixed + the bid, their melds and marriage
+FAILED_BOTH_TOTALS: Final = 3        # both sides' totals
 # special.contracts[].window: after the full deal (asked in turn), a speech of the first auction, before a trick
 DECLARE_AFTER_DEAL: Final = 0
 DECLARE_IN_AUCTION: Final = 1
@@ -340,8 +354,25 @@ class BandRules(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BankedRules(Record):
+    """scoring.banked: how a banked hand is judged and what each side banks (engine/play/banked.py)."""
+
+    success: int                   # SUCCESS_*
+    ties: int                      # TIES_*
+    add_bid: bool                  # a made contract: the takers also bank the bid
+    failed_defenders: int          # FAILED_*
+    failed_fixed: int              # with FAILED_FIXED_AND_BID (and the doubled score): the fixed points
+    doubled_fixed_and_bid: bool    # doubled: the deal's winner banks (fixed + bid) x multiplier (else all x it)
+    sweep_card_points: int         # -1: none; else the sweeping side's card points count this
+    sweep_bonus: int               # added to the sweeping side's total (0: none)
+    sweep_bid_from: int            # -1: none; else a bid of at least this is made only by winning every trick
+    round_to_ten: bool             # each side's deal score to the nearest ten (0-4 down, 5-9 up)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScoringRules(Record):
     method: int                    # SCORE_*
+    banked: BankedRules | None     # with SCORE_BANKED
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
     shortfall_at_least: int        # -1: none; else short of the bid by this much costs `shortfall_loss`
@@ -381,6 +412,8 @@ class MatchRules(Record):
     next_after_annul: bool
     sets_at: int                       # 0: no sets
     win_sets: int
+    deals: int                         # 0: none; else the match is this many scored deals (highest total wins)
+    ends_mid_deal: bool                # the winning score is tested after each credit of a banked deal
 
 
 @dataclass(frozen=True, kw_only=True)

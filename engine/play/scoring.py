@@ -3,8 +3,9 @@ capture bonuses, and who is credited."""
 
 from __future__ import annotations
 
+from engine.play.banked import score_banked
 from engine.play.base import SURRENDER_ACCEPTED, SURRENDER_REFUSED, StateData
-from engine.play.rules import SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, CaptureRules
+from engine.play.rules import SCORE_BANKED, SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, CaptureRules
 
 
 def counting_team(state: StateData) -> int:
@@ -112,6 +113,10 @@ def add_card_point_captures(state: StateData) -> None:
 
 def score_hand(state: StateData) -> tuple[bool, list[int]]:
     """(made, game points per hand team) for a finished hand."""
+    if state.game.rules.scoring.method == SCORE_BANKED:   # each side banks its points (engine/play/banked.py)
+        banked = score_banked(state)
+        state.held_over = banked.held
+        return banked.made, banked.points
     made, value = contract_value(state)
     teams = len(state.hand_teams)
     gp = [0] * teams

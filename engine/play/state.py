@@ -157,7 +157,8 @@ class State(TrickPhase):
         self.all_trumps = False
         self.trump_mode = -1
         self.trump_multiplier = 1
-        self.meld_points = [0] * len(self.hand_teams)
+        self.held_over = 0
+        self.banked_stop = 0
         self.marriage_points = [0] * len(self.hand_teams)
         self.tricks_won_by = [0] * n
         self.pair_shown_by = []
@@ -523,7 +524,8 @@ class State(TrickPhase):
         c.all_trumps = self.all_trumps
         c.trump_mode = self.trump_mode
         c.trump_multiplier = self.trump_multiplier
-        c.meld_points = self.meld_points[:]
+        c.held_over = self.held_over
+        c.banked_stop = self.banked_stop
         c.marriage_points = self.marriage_points[:]
         c.tricks_won_by = self.tricks_won_by[:]
         c.pair_shown_by = self.pair_shown_by[:]

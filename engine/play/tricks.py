@@ -7,6 +7,7 @@ per-suit lookup tables precomputed in `Game`.
 from __future__ import annotations
 
 from engine.play.actions import Action
+from engine.play.banked import target_reached
 from engine.play.base import (
     ANSWER,
     ANY_TRUMP,
@@ -524,6 +525,9 @@ class TrickPhase(ContractPhases):
         self.leader = self.to_act = winner
         if g.lead_duties or g.rules.trump.open_after_trick:
             self._after_trick_duties(cards)
+        if g.rules.match.ends_mid_deal and target_reached(self):   # the match is won: the deal stops here
+            self._finish()
+            return
         if len(self.tricks) == self.hand_tricks or (
                 special is not None and special.stops_at_first_loss and self.bidders_lost_trick):
             self._finish()

@@ -766,6 +766,8 @@ def _cover(path: KeyPath, bands: list[tuple[int, Band | PairBand]], what: str, v
 def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
     """Bands cover the bids of every round of bidding; a band marked with a round covers that round's only."""
     path = ("scoring", "bands")
+    if rs.scoring.method == "banked" or not rs.scoring.bands:   # checks_banked.py says what is wrong there
+        return
     rounds = round_values(rs)
     every = sorted({v for values in rounds.values() for v in values})
     if not every:
@@ -796,7 +798,7 @@ def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
 def match_ends(rs: Ruleset) -> Iterator[Finding]:
     m = rs.match
     start = ("match", "start")
-    if m.win_at is None and m.lose_at is None and m.sets is None:
+    if m.win_at is None and m.lose_at is None and m.sets is None and m.deals is None:
         yield Finding(("match",), "win_at and lose_at are both null: the match would never end")
     if m.win_at is not None and m.win_at <= m.start:
         yield Finding(("match", "win_at"), f"win_at {m.win_at} must be above the starting score {m.start}",
@@ -935,9 +937,10 @@ CHECKS: tuple[Check, ...] = (
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
+    from engine.rules.checks_banked import BANKED_CHECKS
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
     from engine.rules.checks_obligations import OBLIGATION_CHECKS
     from engine.rules.checks_trump_modes import TRUMP_MODE_CHECKS
 
-    for check in CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS + OBLIGATION_CHECKS:
+    for check in CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS + OBLIGATION_CHECKS + BANKED_CHECKS:
         yield from check(rs)

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.explain_obligations import obligation_lines
+from engine.rules.explain_banked import banked_lines, match_lines
 from engine.rules.load import Report
 from engine.rules.model import BidRange, CaptureBonus, Claim, Meld, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
@@ -773,6 +774,9 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
 
 def _scoring(rs: Ruleset) -> Iterator[Line]:
     sc = rs.scoring
+    if sc.method == "banked":   # points banked by each side: engine/rules/explain_banked.py
+        yield from banked_lines(rs)
+        return
     w = _Words(rs)
     credited = w.others if w.paired else w.each_other
     how = {"bidding_team": f"Only {w.bidders}'s score moves.",
@@ -815,9 +819,12 @@ def _match(rs: Ruleset) -> Iterator[Line]:
     m = rs.match
     unit = _Words(rs).unit
     yield f"Every {unit} starts at {m.start}.", (_p("match", "start"),)
-    if m.win_at is not None:
-        yield f"A {unit} reaching {m.win_at} wins the match.", (_p("match", "win_at"),)
-    if m.lose_at is not None:
+    yield from match_lines(rs, unit)
+    if m.win_at is not None and m.deals is None and not m.ends_mid_deal:
+        end = (" at the end of a deal wins the match; if several do, the highest" if rs.scoring.method == "banked"
+               else " wins the match")
+        yield f"A {unit} reaching {m.win_at}{end}.", (_p("match", "win_at"),)
+    if m.lose_at is not None and m.deals is None and rs.scoring.method != "banked":
         yield f"A {unit} at {m.lose_at} or below loses the match.", (_p("match", "lose_at"),)
     if m.sets is not None:
         yield (f"Scores are kept in sets: a {unit} reaching +{m.sets.at} opens a red set, -{m.sets.at} a black one, "

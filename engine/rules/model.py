@@ -662,12 +662,66 @@ class ShortfallLoss(Section):
         description="What the bidders then lose in game points: as many as the bid, or this number.")
 
 
+class BankedAllTricks(Section):
+    """One side winning every trick (capot, pit, match): its card points count a fixed number, or it gains a
+    bonus; and bids from a given value on are bids to win every trick."""
+
+    card_points: Points | None = Field(
+        None, description="The sweeping side's card points count this many instead of what its tricks hold (the "
+        "other side's count 0); a sweep by the defenders makes the contract fail (capot 250).")
+    bonus: Points | None = Field(
+        None, description="Points added to the sweeping side's total (pit, match: 100).")
+    bid_from: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="A bid of at least this is a bid to win every trick: made only when the takers win "
+        "every trick, and counted at its value in the scores (a capot bid of 250).")
+
+
+class Banked(Section):
+    """How a banked hand is scored: each side's total is its card points (last trick included), the melds that
+    score for it and its trump marriage; the contract's success rule decides what each side banks."""
+
+    success: Literal["beats_opponents", "reaches_bid_and_beats_opponents", "none"] = Field(
+        "beats_opponents", description="beats_opponents: the takers' total must be higher than the defenders'; "
+        "reaches_bid_and_beats_opponents: it must also reach the bid; none: there is no contract, each side "
+        "banks its own total.")
+    ties: Literal["failed", "held_over", "maker_scores_nothing"] = Field(
+        "failed", description="Equal totals: failed, the contract fails; held_over, the defenders bank theirs and "
+        "the takers' total is held for the winner of the next deal (litige); maker_scores_nothing, the takers "
+        "bank nothing and the defenders their own total.")
+    made: Literal["own_totals"] = Field(
+        "own_totals", description="A made contract: each side banks its own total.")
+    add_bid: bool = Field(False, description="A made contract: the takers also bank the bid.")
+    failed_defenders: Literal["all_points_and_their_melds", "all_points_and_all_melds", "fixed_and_bid",
+                              "both_totals"] = Field(
+        "all_points_and_their_melds", description="A failed contract: the takers bank only their trump "
+        "marriage, and the defenders bank: all_points_and_their_melds, every card point of the deal, their "
+        "melds and their marriage; all_points_and_all_melds, every card point and the melds of both sides (and "
+        "their marriage); fixed_and_bid, failed_fixed plus the bid, their melds and their marriage; "
+        "both_totals, both sides' totals (the takers then bank nothing, not even their marriage).")
+    failed_fixed: Points | None = Field(
+        None, description="With fixed_and_bid: the fixed number of points the defenders bank (160).")
+    doubled: Literal["multiplies_all", "fixed_and_bid_times_multiplier"] = Field(
+        "multiplies_all", description="After a doubling step: multiplies_all, what each side banks is multiplied; "
+        "fixed_and_bid_times_multiplier, the side that wins the deal banks (failed_fixed + bid) times the "
+        "multiplier and its marriage, the other side only its marriage.")
+    all_tricks: BankedAllTricks | None = Field(
+        None, description="One side winning every trick: capot, pit or match.")
+    rounding: Literal["none", "nearest_ten"] = Field(
+        "none", description="nearest_ten: each side's score for the deal is rounded to tens (units 0-4 down, 5-9 "
+        "up), after the success test.")
+
+
 class Scoring(Section):
-    method: Literal["bidding_team", "opponents_credited", "exchange"] = Field(
+    method: Literal["bidding_team", "opponents_credited", "exchange", "banked"] = Field(
         "bidding_team", description="bidding_team: only the bidders' score moves; opponents_credited: a "
         "failure is paid to the opponents; exchange: the loser pays the winner (tables), each opponent "
-        "separately where the bidder plays alone.")
-    bands: list[Band] = Field(min_length=1)
+        "separately where the bidder plays alone; banked: each side banks the points it took (card points, "
+        "melds, trump marriage), as scoring.banked says (no bands).")
+    bands: list[Band] = Field(
+        default_factory=list, description="The score of a contract by its bid (required, except with method "
+        "banked).")
+    banked: Banked | None = Field(
+        None, description="With method banked: the contract's success rule and what each side banks.")
     below_half_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
         1, description="Taking less than half the bid multiplies the loss by this.")
     shortfall_loss: ShortfallLoss | None = Field(
@@ -706,7 +760,16 @@ class Sets(Section):
 
 class Match(Section):
     start: int = Field(0, description="Every team's score at the start.")
-    win_at: int | None = Field(6, description="A team reaching this score wins.")
+    win_at: int | None = Field(
+        6, description="A team reaching this score wins (with banked scoring: at the end of a deal; if several "
+        "do, the highest).")
+    deals: Annotated[int, Field(ge=1, le=1000)] | None = Field(
+        None, description="The match is this many scored deals; the highest total wins, equal totals draw (win_at "
+        "and lose_at are then not used: leave them out).")
+    ends_mid_deal: bool = Field(
+        False, description="The winning score is tested after each credit - the trump marriage as it is shown, "
+        "the melds, each trick's points - in that order, and the match ends the moment a team reaches it (the "
+        "deal stops there). Needs win_at and banked scoring with no contract.")
     lose_at: int | None = Field(-6, description="A team at or below this score loses.")
     next_dealer: NextDealer = Field(
         default_factory=NextDealer, description="Who deals the next hand, by how this one ended.")

@@ -710,7 +710,8 @@ function explain(s) {
     }
     line += s.made ? " — made." : " — failed.";
     lines.push(line[0].toUpperCase() + line.slice(1));
-    if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
+    if (s.why) lines.push(s.why[0].toUpperCase() + s.why.slice(1) + ".");
+    else if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
   } else {
     lines.push("Nobody bid.");
   }
