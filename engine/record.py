@@ -315,6 +315,10 @@ def report(rp: Replay) -> dict[str, Any]:
     }
     if s.status == "annulled":
         out["annulled_because"] = s.annul_reason
+    if g.rules.combinations is not None or g.rules.marriage is not None:
+        from engine.play.combinations import melds_report
+
+        out["melds"] = melds_report(s)   # (only for files with melds: other reports stay what they were)
     return out
 
 

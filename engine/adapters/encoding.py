@@ -15,7 +15,7 @@ from engine.play.actions import Action, bid_terms
 from engine.play.banked import banked_bound
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
-from engine.play.rules import REFOLD_WHEN_MARKED
+from engine.play.rules import COMBOS_DECLARED, REFOLD_WHEN_MARKED
 from engine.play.state import State
 from engine.play.view import View, hand_order, public_history
 
@@ -142,6 +142,8 @@ def _auction_names(g: Game) -> list[str]:
     out += [f"declare {c.name}" for c in r.claims]
     if r.melds is not None:
         out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
+    if r.combinations is not None and r.combinations.counted == COMBOS_DECLARED:
+        out.append("announce")
     if r.trump.no_trumps:
         out.append("trump NT")     # no-trumps declared after the auction (a bid naming NT is a bid above)
     out += [f"trump {name}" for name in g.mode_names]   # a trump mode named after the auction (trump.modes)

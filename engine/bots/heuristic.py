@@ -113,6 +113,8 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
     extras = {a.verb: a for a in others}
     if "show" in extras:
         return extras["show"]
+    if "announce" in extras:     # melds announced in trick 1 (combinations): they score only when announced
+        return extras["announce"]
     if policy is not None and not policy.never:
         line = claimed_line_play(game, v, legal)
         if line is not None:

@@ -63,9 +63,30 @@ def render_hand_summary(state: State) -> str:
         pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
         gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
         lines.append(f"  card points: {pts}")
+        lines += meld_summary(state)
         said = banked_words(state) or ("made" if state.made else "failed")   # a banked hand: why, in words
         lines.append(f"  {said}; game points: {gp}")
     return "\n".join(lines)
+
+
+def meld_summary(state: State) -> list[str]:
+    """The melds that scored and the trump marriages, per side (files with combinations or trump_marriage)."""
+    g = state.game
+    if g.rules.combinations is None and g.rules.marriage is None:
+        return []
+    from engine.play.combinations import melds_report
+
+    name = g.rules.marriage.name if g.rules.marriage is not None else "marriage"
+    parts = []
+    for side in melds_report(state):
+        said = [f"seat {m['seat']} " + (f"sequence of {m['length']}" if m["kind"] == "sequence" else "four of a kind")
+                + f" ({m['value']})" for m in side["scored"]]
+        said += [f"seat {s} {name}" for s in side["marriages"]]
+        part = f"{team_name(state.hand_teams, side['team'])} melds {side['meld_points']}"
+        if side["marriage_points"]:
+            part += f" + {name} {side['marriage_points']}"
+        parts.append(part + (f" ({', '.join(said)})" if said else ""))
+    return ["  " + "; ".join(parts)]
 
 
 def mode_words(game: Game, mode: int) -> str:

@@ -63,6 +63,19 @@ class TrickRecord:
         self.points = points
 
 
+class Combo:
+    """One announced meld: never changed once made, so clones share it."""
+
+    def __init__(self, seat: int, kind: int, length: int, value: int, cards: int, top: int, suit: int) -> None:
+        self.seat = seat
+        self.kind = kind        # SEQUENCE, FOUR_OF_A_KIND
+        self.length = length    # cards in it
+        self.value = value
+        self.cards = cards      # card ids as bits (public only once shown)
+        self.top = top          # the natural-order place of its highest card (0 = the highest rank)
+        self.suit = suit        # a sequence's suit (-1: four of a kind)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Trick:
     """A finished trick in a `Result`: who led, the seats and cards in playing order, the winner, the points."""
@@ -153,6 +166,7 @@ class StateData:
     pending_by: int
     at_first_lead: bool      # something happens as the first card of trick 1 is led (trump shown or fixed)
     melds_shown: list[int]   # kind * 64 + suit * 16 + seat, for each meld shown this hand
+    meld_points: list[int]   # per hand team: the value of the melds it showed (that score for it, after any comparison)
     meld_shift: int          # the sum by which the melds shown so far moved the target (before its bounds)
     meld_base: int           # the target the melds move: the bid's
     claim: int               # index of the claim made this hand (-1: none)
@@ -180,7 +194,6 @@ class StateData:
     trump_multiplier: int    # the hand's score is multiplied by it (the mode's, or the trump suit's); 1 by default
     held_over: int           # banked points this hand held for the winner of the next deal (a tie, litige); 0: none
     banked_stop: int         # the credit at which the match's winning score stopped the deal (banked.STOP_*); 0: none
-    meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]
     pair_shown_by: list[int]
@@ -198,6 +211,13 @@ class StateData:
     meld_suits: int          # suit bits of the melds shown
     melded: list[int]        # per seat: the cards of the melds he showed (public while he holds them)
     grading: bool            # a replay inside the claims' grading: no grading of its own
+    # combinations and trump_marriage (engine/play/combinations.py)
+    announced: int           # bits: seats that announced their melds in trick 1
+    combos: list[Combo]      # the melds announced, in order (shared by clones: never changed once made)
+    combo_winner: int        # the team whose announced melds score; NOT_COMPARED / NOBODY / EVERY_SIDE (combinations)
+    marriages: list[int]     # seat * 16 + suit of each trump marriage credited
+    resume_plain: bool       # plain_play as it stands after trick 1 (announcing keeps it off in trick 1)
+    resume_duty: bool        # duty_play likewise
     _legal: tuple[Action, ...] | None
     _legal_mask: int
 

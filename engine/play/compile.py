@@ -11,6 +11,8 @@ from pathlib import Path
 
 from engine.play.game import Game
 from engine.play.rules import (
+    COMBOS_DECLARED,
+    COMBOS_IN_TRICK,
     DECLARE_AFTER_DEAL,
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
@@ -29,6 +31,7 @@ from engine.play.rules import (
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
+    RANKING_KEYS,
     REFOLD_NEVER,
     REFOLD_WHEN_BIDDING,
     REFOLD_WHEN_MARKED,
@@ -71,6 +74,7 @@ from engine.play.rules import (
     BankedRules,
     CaptureRules,
     ClaimRules,
+    CombinationRules,
     ConcedeRules,
     ContractRules,
     DeckRules,
@@ -78,6 +82,7 @@ from engine.play.rules import (
     DoublingRules,
     DoublingStepRules,
     FixedStakeRules,
+    MarriageRules,
     MatchRules,
     MeldKindRules,
     MeldRules,
@@ -103,6 +108,7 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
     "scoring.banked.made",               # one allowed value (each side banks its own total)
+    "trump_marriage.name",               # what the table calls the marriage
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -417,6 +423,32 @@ def _annul(a: m.Annul, ranks: tuple[str, ...]) -> AnnulRules:
                       trump_never_exposed=a.trump_never_exposed, pointless_hand_may_redeal=a.pointless_hand_may_redeal)
 
 
+def _combinations(c: m.Combinations | None, ranks: tuple[str, ...]) -> CombinationRules | None:
+    if c is None:
+        return None
+    natural = tuple(c.order.index(r) if r in c.order else len(ranks) for r in ranks)
+    longest = len(ranks)
+    listed = sorted(k for k in c.sequences if k <= longest)
+    seq = [0] * (longest + 1)
+    for n in range(longest + 1):
+        fits = [k for k in listed if k <= n]
+        seq[n] = c.sequences[fits[-1]] if fits else 0
+    return CombinationRules(
+        natural=natural, by_place=tuple(ranks.index(r) for r in c.order if r in ranks), sequence_value=tuple(seq),
+        shortest=listed[0] if listed else longest + 1,
+        quads=tuple(c.four_of_a_kind.get(r, 0) for r in ranks),  # type: ignore[call-overload]
+        counted=COMBOS_DECLARED if c.counted == "declared" else COMBOS_IN_TRICK,
+        best_side_only=c.compared == "best_side_scores_all", ranking=tuple(RANKING_KEYS.index(k) for k in c.ranking),
+        ties_earlier=c.ties == "earlier")
+
+
+def _marriage(t: m.TrumpMarriage | None, ranks: tuple[str, ...]) -> MarriageRules | None:
+    if t is None:
+        return None
+    return MarriageRules(ranks=tuple(ranks.index(r) for r in t.ranks if r in ranks), value=t.value,
+                         in_trick=t.counted == "in_trick", in_modes=t.in_modes, name=t.name)
+
+
 def compile_rules(rs: m.Ruleset) -> Rules:
     """The engine's reading of a resolved, checked rule file."""
     deck = _deck(rs)
@@ -431,7 +463,8 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
         scoring=_scoring(rs.scoring), match=_match(rs.match, rs.scoring.method == "banked"),
-        annul=_annul(rs.annul, deck.ranks))
+        annul=_annul(rs.annul, deck.ranks),
+        combinations=_combinations(rs.combinations, deck.ranks), marriage=_marriage(rs.trump_marriage, deck.ranks))
 
 
 def compile_game(rs: m.Ruleset, ref: str | Path | None = None) -> Game:

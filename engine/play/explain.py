@@ -126,6 +126,8 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         if ph == TRUMP:
             return "you may ask for a new deal only with few enough points in your cards"
         return "you may demand a redeal only with a pointless hand at your first turn"
+    if a.verb == "announce":
+        return _why_announce(state, a.seat)
     if a.verb == "show" and not state.game.has_pair:
         return "this game has no pair to show"
     if a.verb == "show":
@@ -142,6 +144,22 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
         return f"during the {what} you may: {allowed}"
     return f"'{a.verb}' is not allowed during the {what}"
+
+
+def _why_announce(state: State, p: int) -> str:
+    from engine.play.combinations import announcing, hand_melds
+
+    if not announcing(state):
+        return "there are no melds to announce in this game"
+    if state.phase != PLAY or state.tricks:
+        return "melds are announced in trick 1 only, at one's turn before one's card"
+    if state.announced >> p & 1:
+        return "you have announced your melds already"
+    if p in state.trick_seats:
+        return "melds are announced before one's card to trick 1, not after it"
+    if not hand_melds(state, p, state.hands[p]):
+        return "you hold no meld to announce"
+    return "you may not announce now"
 
 
 def _why_pair(state: State, p: int) -> str:

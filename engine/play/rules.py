@@ -448,6 +448,40 @@ class TableRules(Record):
     after_bidder_leads_first: bool # the player after the bidder leads the first trick
 
 
+# combinations.counted / compared / ties, trump_marriage.counted
+COMBOS_DECLARED: Final = 0
+COMBOS_IN_TRICK: Final = 1
+# combinations.ranking keys
+KEY_VALUE: Final = 0
+KEY_CARDS: Final = 1
+KEY_TOP: Final = 2
+KEY_TRUMP: Final = 3
+KEY_EARLIER: Final = 4
+RANKING_KEYS: Final = ("value", "cards", "top", "trump", "earlier")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CombinationRules(Record):
+    natural: tuple[int, ...]       # per rank index: its place in the natural order (0 = highest)
+    by_place: tuple[int, ...]      # per place in the natural order: the rank index
+    sequence_value: tuple[int, ...]   # per run length (index): its value (0: none)
+    shortest: int                  # the shortest run that counts (a large number when no sequence counts)
+    quads: tuple[int, ...]         # per rank index: the value of four of that rank (0: none)
+    counted: int                   # COMBOS_*
+    best_side_only: bool           # compared: best_side_scores_all (else each side its own)
+    ranking: tuple[int, ...]       # KEY_* in order
+    ties_earlier: bool             # ties: earlier (else nobody scores)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarriageRules(Record):
+    ranks: tuple[int, ...]         # rank indexes
+    value: int
+    in_trick: bool                 # counted in_trick (else in_hand)
+    in_modes: bool
+    name: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class Rules(Record):
     """One game, completely, as the engine reads it."""
@@ -473,6 +507,8 @@ class Rules(Record):
     scoring: ScoringRules
     match: MatchRules
     annul: AnnulRules
+    combinations: CombinationRules | None = None   # (h26melds) melds compared or counted in tricks
+    marriage: MarriageRules | None = None          # (h26melds) the trump marriage
 
 
 # Schedule step codes (the raise and the second auction are the same step: a second round of bidding)

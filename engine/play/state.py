@@ -175,6 +175,12 @@ class State(TrickPhase):
         self.meld_suits = 0
         self.melded = [0] * n
         self.grading = False
+        self.announced = 0
+        self.combos = []
+        self.combo_winner = -2
+        self.marriages = []
+        self.resume_plain = True
+        self.resume_duty = False
         self._legal = None
         self._legal_mask = 0
         self._extras = []
@@ -542,6 +548,12 @@ class State(TrickPhase):
         c.meld_suits = self.meld_suits
         c.melded = self.melded[:]
         c.grading = self.grading
+        c.announced = self.announced
+        c.combos = self.combos[:]
+        c.combo_winner = self.combo_winner
+        c.marriages = self.marriages[:]
+        c.resume_plain = self.resume_plain
+        c.resume_duty = self.resume_duty
         c._game_points = self._game_points
         c._made = self._made
         c.meld_shift = self.meld_shift

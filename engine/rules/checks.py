@@ -938,9 +938,11 @@ CHECKS: tuple[Check, ...] = (
 
 def run(rs: Ruleset) -> Iterator[Finding]:
     from engine.rules.checks_banked import BANKED_CHECKS
+    from engine.rules.checks_combinations import COMBINATION_CHECKS
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
     from engine.rules.checks_obligations import OBLIGATION_CHECKS
     from engine.rules.checks_trump_modes import TRUMP_MODE_CHECKS
 
-    for check in CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS + OBLIGATION_CHECKS + BANKED_CHECKS:
+    for check in (CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS + OBLIGATION_CHECKS + BANKED_CHECKS
+                  + COMBINATION_CHECKS):
         yield from check(rs)

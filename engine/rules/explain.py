@@ -12,6 +12,7 @@ from typing import Any
 from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.explain_banked import banked_lines, match_lines
 from engine.rules.explain_obligations import obligation_lines
+from engine.rules.explain_combinations import combination_lines
 from engine.rules.load import Report
 from engine.rules.model import BidRange, CaptureBonus, Claim, Meld, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
@@ -880,7 +881,8 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
 
 SECTIONS = (("Players and teams", _table), ("Cards and points", _deck), ("Deal", _schedule),
             ("Auction", _auction), ("Trump", _trump), ("Play", _play), ("Raise", _raise),
-            ("Second auction", _second_auction), ("Special contracts", _special), ("Scoring", _scoring),
+            ("Second auction", _second_auction), ("Special contracts", _special), ("Melds", combination_lines),
+            ("Scoring", _scoring),
             ("Match", _match), ("Annulled hands (no score; who deals next: see Match)", _annul))
 
 

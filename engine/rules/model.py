@@ -644,6 +644,58 @@ class Special(Section):
         None, description="The contract holder may concede: play stops and the contract counts as failed.")
 
 
+# -------------------------------------------------------------------------- combinations / trump marriage
+CombinationKey = Literal["value", "cards", "top", "trump", "earlier"]
+
+
+def _natural_ranking() -> list[CombinationKey]:
+    return ["value", "cards", "top", "trump", "earlier"]
+
+
+class Combinations(Section):
+    """Melds of the European games: runs of one suit in a natural order and four cards of one rank. Either
+    announced before one's first card and compared between the sides (declared), or counted in each trick by
+    the cards it holds, for the side that wins it (in_trick)."""
+
+    order: list[Rank] = Field(
+        description="The natural order for sequences, high to low: every rank of the deck once (not the order in "
+        "which cards win tricks).")
+    sequences: dict[Annotated[int, Field(ge=2, le=13)], Points] = Field(
+        default_factory=dict, description="Run length (cards in a row of one suit in the natural order) -> its "
+        "value; a longer run is worth the longest listed length not above it, a shorter one nothing.")
+    four_of_a_kind: dict[Rank, Points] = Field(
+        default_factory=dict, description="Four cards of one rank -> their value; ranks not listed count nothing.")
+    counted: Literal["declared", "in_trick"] = Field(
+        "declared", description="declared: at his turn in trick 1, before his card, a player may announce his "
+        "melds (`announce`; kind and value said at once, the cards shown to all after trick 1, then compared); "
+        "in_trick: each completed trick's cards are counted, for the side that wins it.")
+    compared: Literal["best_side_scores_all", "each_side_own"] = Field(
+        "best_side_scores_all", description="Declared melds: only the side holding the single best meld scores, "
+        "and then all its announced melds; or each side scores its own.")
+    ranking: list[CombinationKey] = Field(
+        default_factory=_natural_ranking, description="How the single best meld is found, key by key: value "
+        "(higher), cards (more), top (the higher top card in the natural order), trump (a sequence in trumps "
+        "beats a plain one), earlier (the player earlier in playing order from the first hand).")
+    ties: Literal["nobody_scores", "earlier"] = Field(
+        "nobody_scores", description="Two equal best melds in opposite sides once the ranking is exhausted: no "
+        "side scores melds, or the player earlier in playing order from the first hand wins.")
+
+
+class TrumpMarriage(Section):
+    """The King and Queen of trumps (or the ranks listed) as a fixed bonus to a side, kept whatever happens to
+    the contract."""
+
+    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The trump ranks of the marriage.")
+    value: Points = Field(20, description="What it is worth.")
+    counted: Literal["in_hand", "in_trick"] = Field(
+        "in_hand", description="in_hand: held together by one player, credited to his side (and announced by the "
+        "engine) when he plays the last of them; in_trick: all in one completed trick, to the side winning it.")
+    in_modes: bool = Field(
+        False, description="Also counted in the all-trumps mode (every suit's marriage) - never with no trumps.")
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")] = Field(
+        "marriage", description="What the table calls it when it is announced (its name in the game, e.g. stöck).")
+
+
 # ------------------------------------------------------------------------------------------- scoring
 class Band(Section):
     bids: tuple[int, int]
@@ -814,6 +866,10 @@ class Ruleset(Section):
     play: Play = Field(default_factory=Play)
     raise_: Raise | None = Field(None, alias="raise")
     special: Special = Field(default_factory=Special)
+    combinations: Combinations | None = Field(
+        None, description="Melds compared between the sides or counted in tricks (sequences, four of a kind).")
+    trump_marriage: TrumpMarriage | None = Field(
+        None, description="The King and Queen of trumps as a fixed bonus to the side that holds or wins them.")
     scoring: Scoring
     match: Match = Field(default_factory=Match)
     annul: Annul = Field(default_factory=Annul)

@@ -123,6 +123,7 @@ def heading(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -
         if has == {"call"}:
             return "you cannot follow suit: you must call for the trump"
         extras = [w for w, v in (("call for the trump", "call"), ("show the pair", "show"),
-                                 ("offer to surrender", "surrender"), ("make a claim", "declare")) if v in has]
+                                 ("offer to surrender", "surrender"), ("make a claim", "declare"),
+                                 ("announce your melds", "announce")) if v in has]
         return "your card" + (f" (or {', '.join(extras)})" if extras else "")
     return f"your turn ({phase})"

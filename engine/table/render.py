@@ -15,6 +15,7 @@ from engine.play.actions import Action
 from engine.play.game import NO_TRUMP
 from engine.play.view import TrickView, View, hand_order
 from engine.table.decisions import Decision, Picker
+from engine.table.melds import meld_lines
 from engine.table.seats import seat_label
 from engine.text import printable
 
@@ -316,6 +317,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
         lines.append(points_line(view, lab))
     lines.append(hand_line(view, lab, new))
     lines += exposed_lines(view, lab)
+    lines += [Text(t) for t in meld_lines(view, lab.who, lab.team)]
     heading = speech_line(view, lab)
     if heading is not None:
         lines.append(heading)
@@ -340,6 +342,7 @@ def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: s
     else:
         pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
         lines.append(Text(f"card points: {pts}"))
+        lines += [Text(t) for t in meld_lines(view, lab.who, lab.team)]
         if reason is not None:
             lines.append(Text(f"why: {reason}"))
         elif made is not None and view.bidder is not None:

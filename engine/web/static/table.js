@@ -536,7 +536,9 @@ function renderAnnouncements() {
       while ($("live").childNodes.length > 5) $("live").firstChild.remove();
     }
   }
-  $("announce-box").hidden = !events.length;     // no "nothing announced" noise
+  const melds = h ? h.melds || [] : state.summary ? state.summary.melds || [] : [];
+  for (const line of melds) list.append(el("li", line, "melds"));
+  $("announce-box").hidden = !events.length && !melds.length;     // no "nothing announced" noise
   $("ticker").textContent = events.length ? events[events.length - 1].text : "";
 }
 
@@ -743,6 +745,7 @@ function renderSummary() {
   }
   dlg.append(el("p", "Score change: " + t.teams.map((team, i) => `${teamName(team)} ${s.score_change[i] > 0 ? "+" : ""}${s.score_change[i]}`).join(" · ")));
   for (const e of s.events) dlg.append(el("p", e.text, "muted"));
+  for (const line of s.melds || []) dlg.append(el("p", line, "muted"));
   const hands = el("div", null, "summary-hands");
   for (const [seat, cards] of Object.entries(s.hands)) {
     const row = el("div", null, "summary-hand");
