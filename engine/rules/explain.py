@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
 from engine.rules.explain_banked import banked_lines, match_lines
-from engine.rules.explain_obligations import obligation_lines
 from engine.rules.explain_combinations import combination_lines
+from engine.rules.explain_obligations import obligation_lines
 from engine.rules.load import Report
 from engine.rules.model import BidRange, CaptureBonus, Claim, Meld, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
