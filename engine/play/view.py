@@ -196,6 +196,10 @@ class View:
     # after the seat's own claim of every remaining trick, at its turn to play: a card of its hand that keeps the
     # sweep proved (the line its proof follows)
     sweep_line: int | None = fact(CARD, optional=True, default=None)
+    # the card lying face up on the table (the turned card; after an exchange, the low trump given for it) and the
+    # stock's bottom card shown for information; the rest of the stock is never in a view
+    turned: int | None = fact(CARD, optional=True, default=None)
+    stock_bottom: int | None = fact(CARD, optional=True, default=None)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -358,4 +362,6 @@ def build_view(state: State, seat: int) -> View:
         controller=controller if controller != state.to_act else None,
         melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
         provable=provable, sweep_line=line,
+        turned=ids.of(state.turned) if state.turned >= 0 else None,
+        stock_bottom=ids.of(state.bottom_shown) if state.bottom_shown >= 0 else None,
     )
