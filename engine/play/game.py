@@ -103,6 +103,7 @@ class Game:
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
+        self.doubling_closes = self.auction_doubling and dbl is not None and dbl.closes_auction
         # special contracts offered as speeches of an auction (the first or the second), and before a trick in play
         self.declarations_in_auction = any(c.window == DECLARE_IN_AUCTION or c.window == DECLARE_IN_SECOND_AUCTION
                                            for c in rules.contracts)
@@ -359,7 +360,8 @@ class BidTable:
         # the lowest bid is the next value above the standing one, with no other rule to weigh (the fast path)
         self.simple = not (rules.exact_step or rules.only_opponents or rules.hold or rules.partner_overcall is not None
                            or rules.second_bid_min >= 0 or rules.after_first_speech_min >= 0
-                           or rules.one_suit_barred != ONE_SUIT_NOBODY)
+                           or rules.one_suit_barred != ONE_SUIT_NOBODY or not rules.raise_own
+                           or game.doubling_closes)
         # speeches beyond bids and passes may be offered: partner, a doubling step, change, a declaration
         self.speeches = (rules.partner_speech or game.auction_doubling or game.declarations_in_auction
                          or (rules.verb == "bid" and rules.holder_refolds == REFOLD_WHEN_MARKED))
