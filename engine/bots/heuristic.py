@@ -15,6 +15,7 @@ from engine.bots.viewbot import ViewBot, interpreted_class
 from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.base import PHASE_NAMES, UNDECIDED
+from engine.bots.turned_choice import choose as turned_choice
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
 
@@ -36,7 +37,12 @@ def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPoli
         policy = policy_for(model_for(game))
     if seen.view.phase == "play":
         return play_card(game, seen, legal, policy)
+    if seen.view.phase in TURNED_PHASES:
+        return turned_choice(game, seen.view, legal)
     return policy.choose(view_knowledge(seen), tuple(legal))
+
+
+TURNED_PHASES = ("take_or_pass", "choose_trump", "exchange")
 
 
 def view_knowledge(seen: Seen) -> Knowledge:
