@@ -11,11 +11,11 @@ from engine.bots.bidding import speech_masks
 from engine.bots.info import Seen, last_bidder, led_trump_suit, read_view
 from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
+from engine.bots.turned_choice import choose as turned_choice
 from engine.bots.viewbot import ViewBot, interpreted_class
 from engine.cards import card_ids
 from engine.play.actions import Action
 from engine.play.base import PHASE_NAMES, UNDECIDED
-from engine.bots.turned_choice import choose as turned_choice
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.view import View
 

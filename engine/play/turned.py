@@ -254,6 +254,48 @@ def _exchange_apply(st: StateData, a: Action) -> None:
     if a.verb == "exchange":
         low = low_trump(st)
         st.hands[p] = (st.hands[p] & ~(1 << low)) | (1 << st.turned)
+        st.received[p] = (st.received[p] & ~(1 << low)) | (1 << st.turned)   # the low trump is no longer his
         st.shown[p] |= 1 << st.turned
         st.turned = low
     st._next_step()
+
+
+# --- why an action is refused ------------------------------------------------------------------------------
+VERBS_HERE: Final = ("take", "push", "schmeiss", "exchange")
+
+
+def why_not(st: StateData, a: Action) -> str:
+    """A player's reason why `a` (not legal now) is refused, in the phases and verbs of this module."""
+    g = st.game
+    ph = st.phase
+    verb = a.verb
+    may = ", ".join(sorted(x.notation for x in legal(st))) if ph in (TAKE, CHOOSE, EXCHANGE) else ""
+    if verb == "take":
+        if ph != TAKE:
+            return "there is no turned card to take now"
+        if st.schmeiss_by >= 0:
+            return "a schmeiss was offered: accept or refuse it"
+        return "in the second round the turned suit may no longer be taken: name another suit or pass"
+    if verb == "push":
+        if ph != CHOOSE or not g.rules.deal.may_push:
+            return "there is no push in this game now" if not g.rules.deal.may_push else "there is nothing to push now"
+        return "the choice was pushed to you: you must name the trump"
+    if verb == "schmeiss":
+        if not g.rules.deal.schmeiss:
+            return "this game has no schmeiss"
+        return "a schmeiss is offered only at one's turn to take or pass"
+    if verb == "exchange":
+        return "only the holder of the lowest trump may exchange it for the card face up, before the first lead"
+    if ph == TAKE and verb == "trump":
+        if st.take_round == 1 and not st.must_name:
+            return "in the first round you take the turned suit (`take`) or pass"
+        if a.arg in g.layout.suits and g.layout.suits.index(a.arg) == st.turned_suit:
+            return "the turned suit was refused in the first round: name another suit"
+    if ph == TAKE and verb == "pass":
+        if st.must_name:
+            return "you refused the schmeiss: you must name a suit"
+        return "the dealer may not pass in the second round: he must name a suit"
+    if ph in (TAKE, CHOOSE, EXCHANGE):
+        return f"'{a.notation}' is not allowed now (you may: {may})"
+    return f"'{a.notation}' is not allowed now"
+

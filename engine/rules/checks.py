@@ -280,7 +280,7 @@ def deal_fits_deck(rs: Ruleset) -> Iterator[Finding]:
 
 def _stock_fits(rs: Ruleset, names: list[str]) -> Iterator[Finding]:
     """A deal with a turned card or a stock: what it gives out fits the deck, and the hands come out equal."""
-    n, size, used = rs.table.players, deck_size(rs), cards_used(rs)
+    size, used = deck_size(rs), cards_used(rs)
     turned = 1 if "turn_up" in names else 0
     c = complete_step(rs)
     if c is not None:
