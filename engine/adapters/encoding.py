@@ -13,9 +13,8 @@ from __future__ import annotations
 from engine.errors import ArgumentError
 from engine.play.actions import Action, bid_terms
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
-from engine.play.rules import STEP_CHOOSE_TRUMP
 from engine.play.game import NO_TRUMP, Game
-from engine.play.rules import REFOLD_WHEN_MARKED
+from engine.play.rules import REFOLD_WHEN_MARKED, STEP_CHOOSE_TRUMP
 from engine.play.state import State
 from engine.play.view import View, hand_order, public_history
 
