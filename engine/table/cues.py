@@ -12,7 +12,7 @@ from engine.play.state import State
 
 STAGE_WORDS = {"auction": "auction", "trump": "trump", "raise": "raise round", "doubling": "doubling",
                "declarations": "declarations", "surrender": "surrender", "redeal": "redeal", "melds": "melds",
-               "play": "play"}
+               "play": "play", "take_or_pass": "take or pass", "choose_trump": "trump choice", "exchange": "exchange"}
 
 
 def stages(state: State) -> list[str]:
