@@ -561,6 +561,7 @@ class State(TrickPhase):
         c.meld_suits = self.meld_suits
         c.melded = self.melded[:]
         c.grading = self.grading
+        c.stock = self.stock
         c.turned = self.turned
         c.turned_suit = self.turned_suit
         c.stock_used = self.stock_used
