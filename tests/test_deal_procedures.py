@@ -256,3 +256,23 @@ def test_clone_copies_the_new_fields() -> None:
         assert getattr(c, f) == getattr(st, f), f
     act(c, "1 refuse")
     assert st.schmeiss_by == 0 and c.schmeiss_by == -1
+
+
+def test_the_undealt_stock_changes_no_view_and_no_observation() -> None:
+    """Two deals that differ only in the stock's cards nobody sees (all but the turned card and the bottom card)
+    give every seat the same view and observation until cards come from the stock."""
+    from engine.adapters.encoding import Observation
+
+    g = game("turned-two")
+    obs = Observation(g)
+    dealt = g.shuffled_deal(7, 1)
+    stock = g.shuffled_stock(7)
+    other = [stock[0], *reversed(stock[1:-1]), stock[-1]]
+    a = g.new_hand(1, hands=dealt, stock=stock)
+    b = g.new_hand(1, hands=dealt, stock=other)
+    for text in ("0 pass", "1 pass", "0 pass"):
+        for seat in range(2):
+            assert a.view(seat).to_dict() == b.view(seat).to_dict()
+            assert obs.encode_state(a, seat) == obs.encode_state(b, seat) == obs.encode(a.view(seat))
+        act(a, text)
+        act(b, text)

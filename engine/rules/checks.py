@@ -777,6 +777,10 @@ def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
             if getattr(doubling, key) is not None:
                 yield Finding((*path, key), f"{key} belongs to a doubling window after the auction; in the auction "
                               "a higher bid cancels the doubling", depends=((*path, "window"),))
+    if doubling.closes_auction and doubling.window != "in_auction":
+        yield Finding((*path, "closes_auction"), "closes_auction ends the bidding at a doubling step said in the "
+                      "auction; this window is after it", depends=((*path, "window"),),
+                      hint="; set window: in_auction or remove closes_auction")
     for i, st in enumerate(doubling.steps):
         if st.adds is not None and "multiplier" in st.model_fields_set:
             yield Finding((*path, "steps", i), "a step multiplies (multiplier) or adds (adds), not both")
