@@ -354,8 +354,8 @@ def report(rp: Replay) -> dict[str, Any]:
     }
     if s.status == "annulled":
         out["annulled_because"] = s.annul_reason
-    if g.rules.deal.turn_up and s.turned_suit >= 0:   # games with a turned card: the card turned up (public)
-        out["turned"] = g.codes[s.stock[0]]
+    if s.turned_card >= 0:   # games with a turned card: the card turned up (public)
+        out["turned"] = g.codes[s.turned_card]
     return out
 
 

@@ -276,3 +276,23 @@ def test_the_undealt_stock_changes_no_view_and_no_observation() -> None:
             assert obs.encode_state(a, seat) == obs.encode_state(b, seat) == obs.encode(a.view(seat))
         act(a, text)
         act(b, text)
+
+
+def test_proposed_suit_then_the_first_hand_must_name() -> None:
+    """turn_up {card: dealer_last} and if_all_pass: first_hand_names (Klaverjas-vrij): the dealer's last card is
+    shown and kept; everyone passing, the first hand must name any suit; twin: a second round instead."""
+    g = game("proposed-four")
+    st = g.new_hand(3, seed=4)
+    card = st.dealt[3][-1]
+    assert st.turned == card and st.hands[3] >> card & 1 and st.view(1).turned == card
+    act(st, "0 pass", "1 pass", "2 pass", "3 pass")
+    assert st.to_act == 0 and {a.notation for a in st.legal_actions()} == {f"trump {s}" for s in g.layout.suits}
+    with pytest.raises(IllegalActionError, match="first hand must name"):
+        act(st, "0 pass")
+    act(st, f"0 trump {g.codes[card][-1]}")
+    assert st.bidder == 0 and st.phase_name == "play" and st.turned == -1 and st.turned_card == card
+    assert report(replay_of(st))["turned"] == g.codes[card]
+    second = twin("proposed-four", {"schedule.4": {"take_or_pass": {"if_all_pass": "second_round"}}})
+    b = second.new_hand(3, seed=4)
+    act(b, "0 pass", "1 pass", "2 pass", "3 pass")
+    assert "pass" in {a.notation for a in b.legal_actions()}

@@ -203,6 +203,7 @@ class StateData:
     stock: list[int]         # the undealt cards in order, the turned card first (shared by clones, never changed)
     turned: int              # the card lying face up on the table (-1: none): the turned card, or what was exchanged
     turned_suit: int         # the turned card's suit when it was turned (-1: none)
+    turned_card: int         # the card turned up (-1: none), kept for the record once taken or exchanged
     stock_used: int          # stock cards dealt out so far (the turned card included)
     bottom_shown: int        # the stock's bottom card shown for information (-1: none)
     take_round: int          # take_or_pass: 1, 2 (0: not under way)

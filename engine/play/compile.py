@@ -152,6 +152,8 @@ def _schedule(steps: list[m.ScheduleStep]) -> tuple[int, ...]:
             out.append(STEP_COMPLETE)
         elif isinstance(s, m.TakeOrPassStep):
             out.append(STEP_TAKE_OR_PASS)
+        elif isinstance(s, m.TurnUpStep):
+            out.append(STEP_TURN_UP)
         else:
             out.append(STEP_CHOOSE_TRUMP)
     return tuple(out)
@@ -162,10 +164,14 @@ def _deal_rules(rs: m.Ruleset) -> DealRules:
     complete = next((s.complete for s in rs.schedule if isinstance(s, m.CompleteStep)), None)
     top = next((s.take_or_pass for s in rs.schedule if isinstance(s, m.TakeOrPassStep)), m.TakeOrPass())
     choose = next((s.choose_trump for s in rs.schedule if isinstance(s, m.ChooseTrumpStep)), m.ChooseTrump())
+    turn = next((s.turn_up for s in rs.schedule if isinstance(s, m.TurnUpStep)), m.TurnUp())
     d = rs.deck
     size = len(d.suits) * len(d.ranks) * d.copies
     dealt = rs.table.players * sum(s.deal for s in rs.schedule if isinstance(s, m.DealStep))
-    return DealRules(stock=max(0, size - dealt), turn_up="turn_up" in rs.schedule,
+    return DealRules(stock=max(0, size - dealt),
+                     turn_up="turn_up" in rs.schedule or any(isinstance(s, m.TurnUpStep) for s in rs.schedule),
+                     turned_from_dealer=turn.card == "dealer_last",
+                     first_hand_names=top.if_all_pass == "first_hand_names",
                      complete_taker=0 if complete is None else complete.taker,
                      complete_others=0 if complete is None else complete.others,
                      turned_to_taker=complete is not None and complete.turned_to_taker,

@@ -392,6 +392,8 @@ class DealRules(Record):
     show_bottom: bool              # the stock's bottom card is shown once the deal is complete
     schmeiss: bool                 # take_or_pass: the offer to throw the cards in
     dealer_must_choose: bool       # take_or_pass: the dealer may not pass in round 2
+    turned_from_dealer: bool       # turn_up shows the dealer's last card (he keeps it), not a stock card
+    first_hand_names: bool         # take_or_pass: everyone passing, the first hand must name any suit
     may_push: bool                 # choose_trump: the chooser may push to his partner
 
 

@@ -182,6 +182,7 @@ class State(TrickPhase):
         self.grading = False
         self.turned = -1
         self.turned_suit = -1
+        self.turned_card = -1
         self.stock_used = 0
         self.bottom_shown = -1
         self.take_round = 0
@@ -564,6 +565,7 @@ class State(TrickPhase):
         c.stock = self.stock
         c.turned = self.turned
         c.turned_suit = self.turned_suit
+        c.turned_card = self.turned_card
         c.stock_used = self.stock_used
         c.bottom_shown = self.bottom_shown
         c.take_round = self.take_round

@@ -41,9 +41,13 @@ NO_CARD: Final = -1
 def run_step(st: StateData, code: int) -> bool:
     """One schedule step of this module; True when the hand now waits for a player (or stopped)."""
     if code == STEP_TURN_UP:
-        card = st.stock[st.stock_used]
-        st.stock_used += 1
-        st.turned = card
+        if st.game.rules.deal.turned_from_dealer:   # the dealer's last card, shown: he keeps it
+            card = st.dealt[st.dealer][st.given[st.dealer] - 1]
+            st.shown[st.dealer] |= 1 << card
+        else:
+            card = st.stock[st.stock_used]
+            st.stock_used += 1
+        st.turned = st.turned_card = card
         st.turned_suit = st.game.suit_of[card]
         return False
     if code == STEP_TAKE_OR_PASS:
@@ -94,6 +98,8 @@ def legal(st: StateData) -> list[Action]:
     if st.schmeiss_by >= 0:
         return [g.action(p, "accept"), g.action(p, "refuse")]
     if st.must_name:
+        if d.first_hand_names:
+            return [g.action(p, "trump", x) for x in g.layout.suits]
         return _other_suits(st, p)
     if st.take_round == 1:
         out = [g.action(p, "take"), g.action(p, "pass")]
@@ -160,6 +166,7 @@ def _take_apply(st: StateData, a: Action) -> None:
         st.take_round = 2
         st.take_spoke = 0
         st.to_act = st.first
+        st.must_name = g.rules.deal.first_hand_names   # no second round: the first hand must name the trump
     else:
         st._annul("every player passed twice", ANNUL_ALL_PASS)
 
@@ -171,6 +178,8 @@ def _make(st: StateData, p: int, suit: int) -> None:
     st.take_round = 0
     st._set_bid(0)
     _fix_trump(st, suit)
+    if st.game.rules.deal.turned_from_dealer:
+        st.turned = NO_CARD      # the dealer takes his card up
     st._next_step()
 
 
@@ -292,6 +301,8 @@ def why_not(st: StateData, a: Action) -> str:
         if a.arg in g.layout.suits and g.layout.suits.index(a.arg) == st.turned_suit:
             return "the turned suit was refused in the first round: name another suit"
     if ph == TAKE and verb == "pass":
+        if st.must_name and g.rules.deal.first_hand_names:
+            return "everyone passed: the first hand must name the trump"
         if st.must_name:
             return "you refused the schmeiss: you must name a suit"
         return "the dealer may not pass in the second round: he must name a suit"

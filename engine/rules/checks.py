@@ -28,6 +28,7 @@ from engine.rules.model import (
     ScheduleStep,
     StepName,
     TakeOrPassStep,
+    TurnUpStep,
 )
 from engine.rules.yamlpos import KeyPath, dotted
 
@@ -102,6 +103,8 @@ def step_name(step: ScheduleStep) -> str:
         return "complete"
     if isinstance(step, TakeOrPassStep):
         return "take_or_pass"
+    if isinstance(step, TurnUpStep):
+        return "turn_up"
     return "choose_trump"
 
 
@@ -281,7 +284,8 @@ def deal_fits_deck(rs: Ruleset) -> Iterator[Finding]:
 def _stock_fits(rs: Ruleset, names: list[str]) -> Iterator[Finding]:
     """A deal with a turned card or a stock: what it gives out fits the deck, and the hands come out equal."""
     size, used = deck_size(rs), cards_used(rs)
-    turned = 1 if "turn_up" in names else 0
+    turn = next((x.turn_up for x in rs.schedule if isinstance(x, TurnUpStep)), None)
+    turned = 1 if "turn_up" in names and (turn is None or turn.card == "stock") else 0
     c = complete_step(rs)
     if c is not None:
         at = names.index("complete")
@@ -331,6 +335,14 @@ def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     if top is not None and top.schmeiss and rs.table.players != 2:
         yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "schmeiss"), "schmeiss is an offer to the "
                       "one other player: only with two players", depends=(PLAYERS,))
+    turn = next((x.turn_up for x in rs.schedule if isinstance(x, TurnUpStep)), None)
+    if turn is not None and turn.card == "dealer_last" and ("complete" in at or "exchange_low_trump" in at):
+        step = "complete" if "complete" in at else "exchange_low_trump"
+        yield Finding((*SCHEDULE, at[step]), f"{step} works with a turned card of the stock; here the turned card "
+                      "is the dealer's own (turn_up: {card: dealer_last})")
+    if top is not None and top.if_all_pass == "first_hand_names" and top.dealer_must_choose:
+        yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "dealer_must_choose"), "with if_all_pass: "
+                      "first_hand_names there is no second round for the dealer to choose in")
     ch = next((x.choose_trump for x in rs.schedule if isinstance(x, ChooseTrumpStep)), None)
     if ch is not None and ch.may_push and any(len(t) != 2 for t in rs.table.teams):
         yield Finding((*SCHEDULE, at["choose_trump"], "choose_trump", "may_push"), "push passes the choice to the "

@@ -33,6 +33,7 @@ from engine.rules.model import (
     SpecialContract,
     TakeOrPass,
     TakeOrPassStep,
+    TurnUpStep,
 )
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
@@ -163,6 +164,10 @@ def _deal_procedure(rs: Ruleset, step: ScheduleStep) -> str:
     """A schedule step of the turned card, the stock and the trump choices without an auction, in words."""
     if step == "turn_up":
         return "The next card is turned face up for all to see."
+    if isinstance(step, TurnUpStep):
+        if step.turn_up.card == "dealer_last":
+            return "The dealer's last card is shown face up for all to see; he keeps it."
+        return "The next card is turned face up for all to see."
     if step == "stock":
         return "The rest of the pack stays undealt (the stock): nobody sees it."
     if step == "exchange_low_trump":
@@ -180,8 +185,12 @@ def _deal_procedure(rs: Ruleset, step: ScheduleStep) -> str:
         again = ("the same dealer deals again" if rs.match.next_dealer.after_all_pass == "same"
                  else "the deal passes to the next player")
         text = ("From the first hand, each player in turn may `take` (the turned card's suit becomes trumps and he "
-                "plays the contract) or `pass`. If all pass, a second round: each may name another suit as trumps "
-                f"(`trump SUIT`) or pass; if all pass again the cards are thrown in and {again}.")
+                "plays the contract) or `pass`. ")
+        if top.if_all_pass == "first_hand_names":
+            text += "If all pass, the first hand must name the trump suit (`trump SUIT`, any suit) and plays it."
+        else:
+            text += ("If all pass, a second round: each may name another suit as trumps (`trump SUIT`) or pass; if "
+                     f"all pass again the cards are thrown in and {again}.")
         if top.dealer_must_choose:
             text += " In the second round the dealer may not pass: he must name a suit."
         if top.schmeiss:

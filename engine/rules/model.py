@@ -107,6 +107,16 @@ class CompleteStep(Section):
     complete: Complete
 
 
+class TurnUp(Section):
+    card: Literal["stock", "dealer_last"] = Field(
+        "stock", description="stock: the stock's next card is turned face up (it belongs to nobody until taken); "
+        "dealer_last: the last card dealt to the dealer is shown face up, and he keeps it.")
+
+
+class TurnUpStep(Section):
+    turn_up: TurnUp
+
+
 class TakeOrPass(Section):
     """Two rounds from the first hand on the turned card: `take` (its suit is trumps) or `pass`; then `trump
     SUIT` naming another suit, or `pass`. Every player passing twice throws the cards in."""
@@ -117,6 +127,9 @@ class TakeOrPass(Section):
         "in round 1, a suit he names in round 2).")
     dealer_must_choose: bool = Field(
         False, description="In round 2 the dealer may not pass: he must name a suit (no throw-in).")
+    if_all_pass: Literal["second_round", "first_hand_names"] = Field(
+        "second_round", description="When everyone passes in round 1: a second round naming the other suits, or "
+        "the first hand must name the trump (any suit), with no throw-in.")
 
 
 class TakeOrPassStep(Section):
@@ -138,7 +151,7 @@ class ChooseTrumpStep(Section):
 
 StepName = Literal["auction", "trump", "raise", "second_auction", "turn_up", "take_or_pass", "choose_trump", "stock",
                    "exchange_low_trump"]
-ScheduleStep = DealStep | CompleteStep | TakeOrPassStep | ChooseTrumpStep | StepName
+ScheduleStep = DealStep | CompleteStep | TakeOrPassStep | ChooseTrumpStep | TurnUpStep | StepName
 
 
 # ------------------------------------------------------------------------------------------- auction
