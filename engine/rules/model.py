@@ -108,6 +108,8 @@ class CompleteStep(Section):
 
 
 class TurnUp(Section):
+    """A card is shown face up after the first packets: the trump suit it proposes is taken or passed."""
+
     card: Literal["stock", "dealer_last"] = Field(
         "stock", description="stock: the stock's next card is turned face up (it belongs to nobody until taken); "
         "dealer_last: the last card dealt to the dealer is shown face up, and he keeps it.")
