@@ -296,3 +296,12 @@ def test_proposed_suit_then_the_first_hand_must_name() -> None:
     b = second.new_hand(3, seed=4)
     act(b, "0 pass", "1 pass", "2 pass", "3 pass")
     assert "pass" in {a.notation for a in b.legal_actions()}
+
+
+def test_openspiel_deals_the_stock_as_chance_outcomes() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from engine.adapters.openspiel import register
+
+    register()
+    og = pyspiel.load_game("python_jacknine", {"ruleset": str(DEAL / "turned-two.yaml")})
+    pyspiel.random_sim_test(og, num_sims=2, serialize=True, verbose=False)

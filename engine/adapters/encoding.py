@@ -400,13 +400,19 @@ def hands_to_order(game: Game, hands: list[list[int]], dealer: int) -> list[int]
 
 
 def deal_length(game: Game) -> int:
-    """How many chance outcomes make one deal (one per card dealt)."""
-    return game.n * game.cards_each
+    """How many chance outcomes make one deal (one per card the deal steps give, then one per card of the stock,
+    in its order: a game with a stock orders the whole pack)."""
+    return game.n * game.dealt_each + game.stock_size
 
 
 def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int]]:
     """The cards each seat receives when the pack, in `order`, is dealt by the schedule from the first hand."""
     return game.deal_in_order(order, dealer)
+
+
+def stock_from_order(game: Game, order: list[int]) -> list[int] | None:
+    """The stock of a deal made from `order`: the cards after those the deal steps give (None: no stock)."""
+    return order[game.n * game.dealt_each:] if game.stock_size else None
 
 
 def utility_bound(game: Game) -> float:
