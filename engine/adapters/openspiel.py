@@ -32,9 +32,9 @@ from engine.adapters.encoding import (
     deal_length,
     hands_from_order,
     hands_to_order,
-    stock_from_order,
     infostate_key,
     max_actions,
+    stock_from_order,
     utility_bound,
 )
 from engine.adapters.resample import resample
