@@ -80,7 +80,7 @@ def test_the_stock_is_in_no_view() -> None:
         while True:
             for seat in range(2):
                 text = json.dumps(st.view(seat).to_dict())
-                face_up = {st.turned, st.bottom_shown}
+                face_up = {st.turned, st.bottom_shown, st.turned_card}   # all shown to everyone
                 for c in st.stock:
                     if c in face_up or st.hands[seat] >> c & 1 or any(c in t.cards for t in st.tricks) \
                             or c in st.trick_cards:
@@ -305,3 +305,38 @@ def test_openspiel_deals_the_stock_as_chance_outcomes() -> None:
     register()
     og = pyspiel.load_game("python_jacknine", {"ruleset": str(DEAL / "turned-two.yaml")})
     pyspiel.random_sim_test(og, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["turned-two", "turned-four", "proposed-four"])
+def test_search_worlds_deal_a_stock_the_seat_cannot_tell(name: str) -> None:
+    """The worlds of the OpenSpiel adapter, pimc's sampler and the determinizer put the turned card where the
+    deal put it and deal their own stock: each world looks to the seat exactly as its hand does."""
+    from engine.adapters.resample import WorldDrawer
+    from engine.bots.determinize import WorldMaker
+    from engine.bots.info import read_view
+    from engine.bots.model import model_for
+    from engine.bots.worlds import Sampler
+
+    g = game(name)
+    drawn = made = sampled = decisions = 0
+    for seed in range(3):
+        st = g.new_hand(seed % g.n, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal:
+            seat = st.to_act
+            v = st.view(seat)
+            decisions += 1
+            w = WorldDrawer(g, v, list(st.dealt[seat][:st.given[seat]])).draw(rng, 50)
+            if w is not None:
+                drawn += 1
+                assert w.view(seat) == v
+            if st.phase_name == "play":
+                seen = read_view(g, v)
+                m = WorldMaker(g, seen).make(rng)
+                if m is not None:
+                    made += 1
+                    assert m.view(seat).hand == v.hand and m.to_act == seat
+                if Sampler(g, seen, model_for(g)).sample(rng, 2, 4):
+                    sampled += 1
+            st.apply(rng.choice(st.legal_actions()))
+    assert drawn == decisions and made > 0 and sampled > 0

@@ -200,6 +200,7 @@ class View:
     # stock's bottom card shown for information; the rest of the stock is never in a view
     turned: int | None = fact(CARD, optional=True, default=None)
     stock_bottom: int | None = fact(CARD, optional=True, default=None)
+    turned_up: int | None = fact(CARD, optional=True, default=None)   # the card turned up this hand (public)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -364,4 +365,5 @@ def build_view(state: State, seat: int) -> View:
         provable=provable, sweep_line=line,
         turned=ids.of(state.turned) if state.turned >= 0 else None,
         stock_bottom=ids.of(state.bottom_shown) if state.bottom_shown >= 0 else None,
+        turned_up=ids.of(state.turned_card) if state.turned_card >= 0 else None,
     )
