@@ -181,7 +181,7 @@ class StateData:
     # the Jass-group mechanisms (rule files' per-role cards, trump modes, melds, the trump marriage) read and write
     points_of: list[int]     # each card's points in this hand (the trump's own points once a trump suit is set)
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
-    meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
+    # meld_points (declared above with the melds): per hand team, the points of the melds that score for it
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]
     pair_shown_by: list[int]
