@@ -33,7 +33,9 @@ EXTRA_FILES = (sorted((TESTS / "rulefiles" / "axes").glob("*.yaml"))
                + sorted((TESTS / "rulefiles" / "variants").glob("*.yaml"))
                + sorted((TESTS / "rulefiles" / "trump_roles").glob("trump-*.yaml"))
                + sorted((TESTS / "rulefiles" / "banked").glob("*.yaml"))
-               + sorted((TESTS / "rulefiles" / "jass").glob("*.yaml")))
+               + sorted((TESTS / "rulefiles" / "jass").glob("*.yaml"))
+               + sorted((TESTS / "rulefiles" / "deal").glob("*.yaml")))
+DEAL = TESTS / "rulefiles" / "deal"   # the deal procedures' small files (turned card, choose_trump, coinche)
 
 
 # ------------------------------------------------------------------------------------------- the model's fields
@@ -236,6 +238,13 @@ CHANGES: dict[str, Change] = {
                            {"auction": {"bids": {"extra": [28]}}, "scoring": {"bands": FLAT}}),
     "auction.exact_step": ("twenty-eight", {"auction": {"exact_step": True}}),
     "auction.only_opponents_may_bid": ("twenty-eight", {"auction": {"only_opponents_may_bid": True}}),
+    # a coinche that leaves the auction open: the bidder's turn comes round again after it
+    "auction.may_raise_own_bid": ((str(DEAL / "coinche-auction.yaml"), {"special": {"doubling": {
+        "closes_auction": False}}}), {"auction": {"may_raise_own_bid": True}}),
+    "special.doubling.closes_auction": (str(DEAL / "coinche-auction.yaml"), {"special": {"doubling": {
+        "closes_auction": False}}}),
+    "table.first_forehand.holder_of": (str(DEAL / "choose-push.yaml"), {"table": {"first_forehand": {
+        "holder_of": "7S"}}}),
     "auction.default_bidder": ("twenty-eight-flat", {"auction": {"default_bidder": "first_hand",
                                                                  "first_hand_must_bid": False},
                                                      "scoring": {"bands": [{"bids": [0, 28], "made": 1,
@@ -545,7 +554,7 @@ def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object
     dealt = game.shuffled_deal(index, dealer)
     if rigged:
         dealt = _one_suit_to_seat_0(game, dealt)
-    state = game.new_hand(dealer, hands=dealt, match_scores=scores)
+    state = game.new_hand(dealer, hands=dealt, match_scores=scores, stock=game.shuffled_stock(index) or None)
     while not state.is_terminal:
         legal = state.legal_actions()
         yield state.to_act, tuple(a.notation for a in legal)

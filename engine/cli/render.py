@@ -117,6 +117,9 @@ def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     lines = [f"{g.rules.name}: dealer {s.dealer}"]
     for seat, cards in enumerate(s.dealt):
         lines.append(f"  seat {seat}: {hand_text(g, cards)}")
+    if s.turned_card >= 0:   # the turned card, and the stock's bottom card once shown (engine/play/turned.py)
+        bottom = f"; the stock's bottom card shown: {g.codes[s.bottom_shown]}" if s.bottom_shown >= 0 else ""
+        lines.append(f"  turned up: {g.codes[s.turned_card]}{bottom}")
     auction = [str(a) for a in s.history if a.verb not in ("play",)]
     if auction:
         lines.append("  actions before and between tricks: " + ", ".join(auction))

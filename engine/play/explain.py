@@ -10,19 +10,24 @@ from engine.play.actions import CHANGE, VERBS, Action
 from engine.play.base import (
     ANSWER,
     AUCTION,
+    CHOOSE,
     DECLARE,
     DOUBLING,
+    EXCHANGE,
     INDICATOR,
     PHASE_NAMES,
     PLAY,
     POINTLESS,
     RAISE,
+    TAKE,
     TRUMP,
     TRUMP_IF_ABLE,
 )
 from engine.play.obligations import why_refused
 from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
 from engine.play.sure_sweep import is_sure_sweep
+from engine.play.turned import VERBS_HERE as TURNED_VERBS
+from engine.play.turned import why_not as turned_why
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -45,6 +50,8 @@ def why_illegal(state: State, a: Action) -> str:
         hint = difflib.get_close_matches(a.verb.lower(), sorted(verbs | set(VERBS)), n=1, cutoff=0.6)
         return f"unknown action {a.verb!r}" + (f" (did you mean '{hint[0]}'?)" if hint else
                                               f"; you may: {', '.join(sorted(verbs))}")
+    if ph == TAKE or ph == CHOOSE or ph == EXCHANGE or a.verb in TURNED_VERBS:
+        return turned_why(state, a)
     if ph == AUCTION and a.verb == "bid":
         return _why_bid(state, a)
     if a.verb == "declare" and a.arg in state.game.contracts:

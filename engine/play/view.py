@@ -219,6 +219,11 @@ class View:
     marriages: tuple[int, ...] = fact(optional=True, default=())
     meld_points: tuple[int, ...] = fact(optional=True, default=())
     marriage_points: tuple[int, ...] = fact(optional=True, default=())
+    # the card lying face up on the table (the turned card; after an exchange, the low trump given for it) and the
+    # stock's bottom card shown for information; the rest of the stock is never in a view
+    turned: int | None = fact(CARD, optional=True, default=None)
+    stock_bottom: int | None = fact(CARD, optional=True, default=None)
+    turned_up: int | None = fact(CARD, optional=True, default=None)   # the card turned up this hand (public)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -387,6 +392,9 @@ def build_view(state: State, seat: int) -> View:
         trump_mode=g.mode_names[state.trump_mode] if state.trump_mode >= 0 and known is not None else None,
         trump_multiplier=state.trump_multiplier if known is not None else 1,
         **_combination_facts(state, ids),
+        turned=ids.of(state.turned) if state.turned >= 0 else None,
+        stock_bottom=ids.of(state.bottom_shown) if state.bottom_shown >= 0 else None,
+        turned_up=ids.of(state.turned_card) if state.turned_card >= 0 else None,
     )
 
 

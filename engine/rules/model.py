@@ -43,6 +43,11 @@ class Section(BaseModel):
 MAX_PLAYERS = 12
 
 
+class FirstForehand(Section):
+    holder_of: Annotated[str, Field(pattern=r"^(10|[J9ATKQ8765432])[SHDC]$")] = Field(
+        description="A card of the deck, e.g. 7H.")
+
+
 class Table(Section):
     """Who plays, in which partnerships."""
 
@@ -57,6 +62,9 @@ class Table(Section):
     first_lead: Literal["first_hand", "bidder", "after_bidder"] = Field(
         "first_hand", description="Who leads to the first trick: the player after the dealer, the bidder, or the "
         "player after the bidder. A special contract's declarer always leads.")
+    first_forehand: FirstForehand | None = Field(
+        None, description="In the first deal of a match the holder of this card is the first hand (he chooses "
+        "or speaks first and leads); the deal then passes on from him.")
 
 
 # ---------------------------------------------------------------------------------------------- deck
@@ -88,8 +96,71 @@ class DealStep(Section):
     deal: Annotated[int, Field(ge=1, le=20)]
 
 
-StepName = Literal["auction", "trump", "raise", "second_auction"]
-ScheduleStep = DealStep | StepName
+class Complete(Section):
+    """After a trump is taken on the turned card: the rest of each hand is dealt from the stock, from the first
+    hand on."""
+
+    taker: Annotated[int, Field(ge=0, le=20)] = Field(
+        description="Cards from the stock for the player who took (besides the turned card, when he gets it).")
+    others: Annotated[int, Field(ge=0, le=20)] = Field(description="Cards from the stock for each other player.")
+    turned_to_taker: bool = Field(
+        True, description="The taker also picks up the turned card (else it stays face up on the table, out of "
+        "play).")
+    show_bottom: bool = Field(
+        False, description="Then the stock's bottom card is turned face up, for information only.")
+
+
+class CompleteStep(Section):
+    complete: Complete
+
+
+class TurnUp(Section):
+    """A card is shown face up after the first packets: the trump suit it proposes is taken or passed."""
+
+    card: Literal["stock", "dealer_last"] = Field(
+        "stock", description="stock: the stock's next card is turned face up (it belongs to nobody until taken); "
+        "dealer_last: the last card dealt to the dealer is shown face up, and he keeps it.")
+
+
+class TurnUpStep(Section):
+    turn_up: TurnUp
+
+
+class TakeOrPass(Section):
+    """Two rounds from the first hand on the turned card: `take` (its suit is trumps) or `pass`; then `trump
+    SUIT` naming another suit, or `pass`. Every player passing twice throws the cards in."""
+
+    schmeiss: bool = Field(
+        False, description="Two players: in either round a player may say `schmeiss`, offering to throw the cards "
+        "in; the other says `accept` (the same dealer deals again) or `refuse` (he makes the trump: the turned suit "
+        "in round 1, a suit he names in round 2).")
+    dealer_must_choose: bool = Field(
+        False, description="In round 2 the dealer may not pass: he must name a suit (no throw-in).")
+    if_all_pass: Literal["second_round", "first_hand_names"] = Field(
+        "second_round", description="When everyone passes in round 1: a second round naming the other suits, or "
+        "the first hand must name the trump (any suit), with no throw-in.")
+
+
+class TakeOrPassStep(Section):
+    take_or_pass: TakeOrPass
+
+
+class ChooseTrump(Section):
+    """A player names the trump (`trump SUIT`) with no auction; he is the hand's bidder (the chooser's side
+    plays the contract); the first hand still leads."""
+
+    by: Literal["first_hand"] = Field("first_hand", description="Who chooses: the first hand (forehand).")
+    may_push: bool = Field(
+        False, description="He may say `push` instead: his partner must then choose (no second push).")
+
+
+class ChooseTrumpStep(Section):
+    choose_trump: ChooseTrump
+
+
+StepName = Literal["auction", "trump", "raise", "second_auction", "turn_up", "take_or_pass", "choose_trump", "stock",
+                   "exchange_low_trump"]
+ScheduleStep = DealStep | CompleteStep | TakeOrPassStep | ChooseTrumpStep | TurnUpStep | StepName
 
 
 # ------------------------------------------------------------------------------------------- auction
@@ -163,6 +234,9 @@ class Auction(Section):
     partner_speech: PartnerSpeech | None = Field(
         None, description="A player may say `partner`: his partner speaks in his place (and his partner's own next "
         "turn lapses).")
+    may_raise_own_bid: bool = Field(
+        True, description="A player may bid over his own standing bid when his turn comes round again (his partner "
+        "may always).")
 
 
 class SecondAuction(Section):
@@ -597,6 +671,10 @@ class Doubling(Section):
         "lead.")
     steps: list[DoublingStep] = Field(min_length=1)
     cap: Annotated[int, Field(ge=1)] | None = Field(None, description="The largest multiplier allowed.")
+    closes_auction: bool = Field(
+        False, description="For window in_auction: after the first step nobody bids again; only the side entitled "
+        "to the next step speaks, each player once (that step or pass), and the auction ends with the last step or "
+        "their passes.")
     auto_double: AutoDouble | None = None
     fixed_stake: FixedStake | None = None
 

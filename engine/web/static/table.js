@@ -298,6 +298,8 @@ function renderContract() {
     box.append(el("p", "Points: " + parts.join(" · "), "contract-line muted"));
   }
   if (v.indicator) box.append(el("p", `Your face-down trump card: ${cardShort(v.indicator)}`, "contract-line"));
+  if (v.turned) box.append(el("p", `Face up on the table: ${cardShort(v.turned)}`, "contract-line"));
+  if (v.stock_bottom) box.append(el("p", `The stock's bottom card: ${cardShort(v.stock_bottom)}`, "contract-line muted"));
 }
 
 function trickCards(cards, winning, taken) {
@@ -332,7 +334,9 @@ function renderTrick() {
   }
   const v = h.view;
   if (v.phase !== "play" && !v.tricks.length) {
-    box.append(el("p", v.phase === "auction" ? "The auction" : v.phase, "centre-note phase"));
+    const phaseWords = {auction: "The auction", take_or_pass: "Take or pass", choose_trump: "The trump choice",
+                        exchange: "The exchange"};
+    box.append(el("p", phaseWords[v.phase] || v.phase, "centre-note phase"));
     return;
   }
   const lastTrick = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
