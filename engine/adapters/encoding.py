@@ -15,8 +15,7 @@ from engine.play.actions import Action, bid_terms
 from engine.play.banked import banked_bound
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
-from engine.play.rules import COMBOS_DECLARED, REFOLD_WHEN_MARKED
-from engine.play.rules import REFOLD_WHEN_MARKED, STEP_CHOOSE_TRUMP
+from engine.play.rules import COMBOS_DECLARED, REFOLD_WHEN_MARKED, STEP_CHOOSE_TRUMP
 from engine.play.state import State
 from engine.play.view import View, hand_order, public_history
 
