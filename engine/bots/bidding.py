@@ -60,14 +60,14 @@ IMPLIED_EXTRA = 0.5    # a bid said freely: its bidder's strength taken this far
 SPREAD_SCALE = 1.0
 YET_TO_SPEAK = False
 BID_GAIN = 0.0         # game points by which a bid must beat passing
-OVERCALL_GAIN = 0.24   # where every plain bid is scored alike (one band: a higher bid buys only the contract), game
+OVERCALL_GAIN = 0.3   # where every plain bid is scored alike (one band: a higher bid buys only the contract), game
 #                        points by which a bid over an opponent's standing bid must beat passing. Fitted by rollouts
 #                        (benchmarks/bid_rollouts.py, seed 404): from each speech of the bots' own auction, passing
 #                        and each of the next bids played out by the bots; over an opponent the outcome's gain on
 #                        the weighing's margin (bid less pass) was -0.14 + 0.59 * margin (5,904 speeches), and the
 #                        gain crossed zero between margins of 0.1 and 0.2: the weighing, which takes a pass as
 #                        leaving the standing bid to stand, overrates overcalling it when more speeches follow
-OPEN_GAIN = 0.5
+OPEN_GAIN = 0.0
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
 Z_LOW, Z_HIGH = -3.0, 4.0   # the range searched for the strength a bid implies
 
