@@ -14,7 +14,8 @@ Every plain speech is weighed in game points, from the seat's cards and the publ
   estimate (and adds to its partner's) the same way;
 - passing is worth what the standing contract is worth to the seat's side: nothing with no bid yet; the standing
   bid's worth to its side at its bidder's strength so read, counted against the seat when it is the other side's;
-- the seat bids the bid worth most (a higher band may pay for a jump) when that beats passing by BID_GAIN; else it
+- the seat bids the bid worth most (a higher band may pay for a jump) when that beats passing by BID_GAIN (by
+  OVERCALL_GAIN over an opponent where one band scores every bid: fitted by playing the speeches out); else it
   passes (or, obliged to speak, bids the lowest worth most).
 
 A redeal the auction offers (a hand without points) is asked for when the hand is weaker than REDEAL_Z standard
@@ -108,7 +109,7 @@ class AuctionRules:
         self.flat = len(set(plain)) == 1     # one band's stakes for every bid
 
     def fit(self, held: int) -> tuple[float, float, float, float]:
-        """BID_FIT's curve for a seat holding `held` cards."""
+        """BID_FIT's curve for a seat holding `held` cards (COUNTED_FIT's for calls where the opponents count)."""
         g = self.game
         full = held >= g.cards_each
         if not full and g.rules.scoring.counted_by_opponents and g.rules.scoring.fixed_target >= 0:
