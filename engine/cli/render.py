@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
+from engine.play.banked import banked_words
 from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.match import annulled_dealer_words
@@ -63,7 +64,8 @@ def render_hand_summary(state: State) -> str:
         gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
         lines.append(f"  card points: {pts}")
         lines += meld_summary(state)
-        lines.append(f"  {'made' if state.made else 'failed'}; game points: {gp}")
+        said = banked_words(state) or ("made" if state.made else "failed")   # a banked hand: why, in words
+        lines.append(f"  {said}; game points: {gp}")
     return "\n".join(lines)
 
 
@@ -87,11 +89,19 @@ def meld_summary(state: State) -> list[str]:
     return ["  " + "; ".join(parts)]
 
 
+def mode_words(game: Game, mode: int) -> str:
+    """A trump mode as a player says it: its name, and whether every suit or none plays as trumps."""
+    md = game.rules.trump.modes[mode]
+    return f"{md.name} ({'all trumps' if md.all_trumps else 'no trump suit'})"
+
+
 def trump_words(state: State) -> str:
     """The trump as the whole record shows it: not chosen yet, no trumps, or the suit (said concealed while it
     is face down)."""
     if state.trump == UNDECIDED:
         return "not chosen yet" if state.status == "in_progress" else "none chosen"
+    if state.trump_mode >= 0:
+        return mode_words(state.game, state.trump_mode)
     if state.trump == NO_TRUMP:
         return "no trumps"
     code = state.trump_suit_code() or ""
@@ -107,6 +117,9 @@ def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     lines = [f"{g.rules.name}: dealer {s.dealer}"]
     for seat, cards in enumerate(s.dealt):
         lines.append(f"  seat {seat}: {hand_text(g, cards)}")
+    if s.turned_card >= 0:   # the turned card, and the stock's bottom card once shown (engine/play/turned.py)
+        bottom = f"; the stock's bottom card shown: {g.codes[s.bottom_shown]}" if s.bottom_shown >= 0 else ""
+        lines.append(f"  turned up: {g.codes[s.turned_card]}{bottom}")
     auction = [str(a) for a in s.history if a.verb not in ("play",)]
     if auction:
         lines.append("  actions before and between tricks: " + ", ".join(auction))
