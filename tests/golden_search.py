@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 if __package__ in (None, ""):   # run as a script: python3 tests/golden_search.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -34,7 +36,7 @@ from engine.play.base import PLAY  # noqa: E402
 from engine.play.compile import load_game  # noqa: E402
 from engine.play.game import Game  # noqa: E402
 from engine.play.state import State  # noqa: E402
-from engine.record import HandRecord, read_record, record_of, replay, report  # noqa: E402
+from engine.record import HandRecord, deal_for, read_record, record_of, replay, report  # noqa: E402
 
 
 class Budget(Exception):
@@ -72,9 +74,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--actions", action="append", default=[], metavar="ACTION",
                    help="an action to take first, in order (repeatable), e.g. '1 bid 20'")
     p.add_argument("--prefer", action="append", default=[], metavar="TEXT",
-                   help="favour actions whose notation (without the seat) starts with TEXT, e.g. 'announce'")
+                   help="favour actions whose notation starts with TEXT, with or without the seat, e.g. 'announce' "
+                   "or '1 announce'")
     p.add_argument("--avoid", action="append", default=[], metavar="TEXT",
-                   help="never take actions whose notation (without the seat) starts with TEXT")
+                   help="never take actions whose notation starts with TEXT, with or without the seat")
+    p.add_argument("--deal", metavar="RECORD",
+                   help="a hand record whose deal (hands, and the stock where the game leaves one) is used instead "
+                   "of seeded deals; its dealer too")
     t = p.add_argument_group("target (every one given must hold)")
     t.add_argument("--card-points", type=_pair, help="card points per hand team, in the report's team order")
     t.add_argument("--game-points", type=_pair, help="the report's game_points")
@@ -91,6 +97,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help="a field of the report by dotted path, e.g. contract.made=false, tricks.0.winner=2")
     t.add_argument("--state", action="append", type=_keyed, default=[], metavar="FIELD=JSON",
                    help="a field of the final State, e.g. meld_points=[0,20]")
+    t.add_argument("--early", action="append", type=_keyed, default=[], metavar="FIELD=JSON",
+                   help="a field of the State that must hold from the end of trick 1 on, e.g. meld_points=[50,0] "
+                   "where melds are compared after trick 1 (cuts the search early)")
+    t.add_argument("--holds", action="append", default=[], metavar="TEAM:CARDS",
+                   help="one player of this hand team holds all these cards when play starts, e.g. 0:KH,QH")
     t.add_argument("--no-prune", action="store_true",
                    help="do not cut branches by card points (for rules where a trick's points can fall)")
     o = p.add_argument_group("output")
@@ -146,6 +157,14 @@ class Target:
         if args.marriage is not None:
             self.state_keys.append(("marriage_points", args.marriage))
         self.bonus = max(0, game.points_per_hand - sum(game.points))
+        self.holds: list[tuple[int, int]] = []
+        for text in args.holds:
+            team, _, cards = text.partition(":")
+            mask = 0
+            for c in game.layout.parse_cards(cards.replace(",", " ").split()):
+                mask |= 1 << c
+            self.holds.append((int(team), mask))
+        self.rising = [(k, v) for k, v in self.state_keys if k in ("meld_points", "marriage_points")]
 
     # --- before the tricks: is the contract the asked one?
     def contract_fits(self, s: State) -> bool:
@@ -157,6 +176,9 @@ class Target:
             return False
         if a.bid is not None and s.bid != a.bid:
             return False
+        for team, mask in self.holds:
+            if not any(s.hand_team_of[p] == team and s.hands[p] & mask == mask for p in range(len(s.hands))):
+                return False
         return True
 
     # --- during the tricks: can this branch still end as asked?
@@ -165,6 +187,14 @@ class Target:
         if len(s.tricks) > tricks_before and a.sweep is not None and s.tricks:
             if s.hand_team_of[s.tricks[-1].winner] != a.sweep:
                 return False
+        for key, want in self.rising:     # melds and marriages only ever grow in a hand
+            have = getattr(s, key, None)
+            if have is not None and any(h > w for h, w in zip(have, want, strict=False)):
+                return False
+        if len(s.tricks) >= 1 and not s.is_terminal:
+            for key, want in a.early:
+                if getattr(s, key, None) != want:
+                    return False
         if a.card_points is None or a.no_prune or s.is_terminal:
             return True
         pts = getattr(s, "points_of", None) or self.game.points
@@ -184,7 +214,7 @@ class Target:
                     return False
             except (KeyError, IndexError, ValueError, TypeError):
                 return False
-        for key, want in self.state_keys:
+        for key, want in [*self.state_keys, *self.args.early]:
             if getattr(s, key, None) != want:
                 return False
         if self.args.sweep is not None:
@@ -214,10 +244,11 @@ class Search:
     def _weight(self, s: State, a: Action) -> float:
         args = self.args
         text = a.notation
-        if any(text.startswith(x) for x in args.avoid):
+        full = str(a)
+        if any(text.startswith(x) or full.startswith(x) for x in args.avoid):
             return 0.0
         w = 1.0
-        if any(text.startswith(x) for x in args.prefer):
+        if any(text.startswith(x) or full.startswith(x) for x in args.prefer):
             w *= 20.0
         team = s.hand_team_of[a.seat] if 0 <= a.seat < len(s.hand_team_of) else None
         if s.phase != PLAY:
@@ -284,8 +315,9 @@ class Search:
     def run(self) -> tuple[int, State] | None:
         args = self.args
         prefix = [Action.parse(t) for t in args.actions]
-        for seed in args.seed_range:
-            start = self.game.new_hand(args.dealer, seed=seed)
+        fixed = _fixed_deal(args.deal, self.game) if args.deal else None
+        for seed in (args.seed_range if fixed is None else [-1]):
+            start = fixed.clone() if fixed is not None else self.game.new_hand(args.dealer, seed=seed)
             try:
                 for a in prefix:
                     start.apply(a)
@@ -307,12 +339,29 @@ class Search:
         return None
 
 
+def _fixed_deal(path: str, game: Game) -> State:
+    """The deal of a hand record (its hands, and its stock where the record and the game have one)."""
+    rec = read_record(path)
+    stock = getattr(rec, "stock", None)
+    if stock is None:
+        stock = rec.extra.get("stock")
+    if isinstance(stock, str):
+        stock = stock.split()
+    kwargs: dict[str, Any] = {}
+    if stock:
+        kwargs["stock"] = game.layout.parse_cards(list(stock))
+    return game.new_hand(rec.dealer, hands=deal_for(game, rec), **kwargs)
+
+
 # ------------------------------------------------------------------------------------------------ output
 def record_text(rec: HandRecord) -> str:
     """The record in the layout of docs/hand-record.md (hands one line a seat, actions one a line)."""
     lines = [f"ruleset: {json.dumps(rec.ruleset) if ':' in rec.ruleset or ' ' in rec.ruleset else rec.ruleset}",
              f"dealer: {rec.dealer}", "hands:"]
     lines += [f"  {seat}: {' '.join(cards)}" for seat, cards in enumerate(rec.hands or [])]
+    for key, value in rec.to_dict().items():   # fields the engine adds (a stock, say), as it writes them
+        if key not in ("ruleset", "dealer", "hands", "actions", "seed"):
+            lines.append(yaml.safe_dump({key: value}, sort_keys=False, width=120).rstrip("\n"))
     lines += ["actions:"] + [f"  - {a}" for a in rec.actions]
     return "\n".join(lines) + "\n"
 
