@@ -369,7 +369,8 @@ def record_text(rec: HandRecord) -> str:
 def write(args: argparse.Namespace, game: Game, seed: int, s: State) -> int:
     rec = record_of(s)
     rec.ruleset = args.ruleset
-    header = args.header or [f"{args.ruleset}: a hand found by tests/golden_search.py (deal seed {seed})."]
+    where = f"deal seed {seed}" if seed >= 0 else f"the deal of {args.deal}"
+    header = args.header or [f"{args.ruleset}: a hand found by tests/golden_search.py ({where})."]
     text = "".join(f"# {line}\n" for line in header) + record_text(rec)
     rep = report(replay(rec, game))
     body = json.dumps(rep, indent=2) + "\n"
