@@ -68,8 +68,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("ruleset", help="a shipped rule file's name or a path to one")
     p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--seeds", default="0:200", help="deal seeds to try, FIRST:END (default 0:200)")
-    p.add_argument("--tries", type=int, default=30, help="walks of the steps before the tricks per deal (30)")
-    p.add_argument("--budget", type=int, default=4000, help="search nodes per walk for the tricks (4000)")
+    p.add_argument("--tries", type=int, default=60,
+                   help="walks of the steps before the tricks per deal, each with a fresh search of the tricks (60)")
+    p.add_argument("--budget", type=int, default=1500,
+                   help="search nodes per walk for the tricks (1500): many short searches find more than a few "
+                   "long ones")
     p.add_argument("--rng", type=int, default=1, help="seed of the search's own choices (1)")
     p.add_argument("--actions", action="append", default=[], metavar="ACTION",
                    help="an action to take first, in order (repeatable), e.g. '1 bid 20'")
@@ -102,6 +105,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    "where melds are compared after trick 1 (cuts the search early)")
     t.add_argument("--holds", action="append", default=[], metavar="TEAM:CARDS",
                    help="one player of this hand team holds all these cards when play starts, e.g. 0:KH,QH")
+    t.add_argument("--trick", action="append", default=[], metavar="CARDS@TEAM",
+                   help="some trick won by this hand team holds all these cards, e.g. QC,JC,TC@1")
     t.add_argument("--no-prune", action="store_true",
                    help="do not cut branches by card points (for rules where a trick's points can fall)")
     o = p.add_argument_group("output")
@@ -164,6 +169,13 @@ class Target:
             for c in game.layout.parse_cards(cards.replace(",", " ").split()):
                 mask |= 1 << c
             self.holds.append((int(team), mask))
+        self.tricks: list[tuple[int, int]] = []
+        for text in args.trick:
+            cards, _, team = text.partition("@")
+            mask = 0
+            for c in game.layout.parse_cards(cards.replace(",", " ").split()):
+                mask |= 1 << c
+            self.tricks.append((mask, int(team)))
         self.rising = [(k, v) for k, v in self.state_keys if k in ("meld_points", "marriage_points")]
 
     # --- before the tricks: is the contract the asked one?
@@ -216,6 +228,10 @@ class Target:
                 return False
         for key, want in [*self.state_keys, *self.args.early]:
             if getattr(s, key, None) != want:
+                return False
+        for mask, team in self.tricks:
+            if not any(s.hand_team_of[t.winner] == team and sum(1 << c for c in t.cards) & mask == mask
+                       for t in s.tricks):
                 return False
         if self.args.sweep is not None:
             if not s.tricks or any(s.hand_team_of[t.winner] != self.args.sweep for t in s.tricks):
@@ -273,8 +289,9 @@ class Search:
         return self.rand.choices(list(actions), weights)[0]
 
     def _ordered(self, s: State, actions: Sequence[Action]) -> list[Action]:
-        scored = [(self._weight(s, a) * self.rand.random(), a) for a in actions]
-        return [a for w, a in sorted(scored, key=lambda x: -x[0]) if w > 0]
+        """Preferred actions first, then the rest, each group in a random order (never an avoided one)."""
+        scored = [(self._weight(s, a), self.rand.random(), a) for a in actions]
+        return [a for w, _, a in sorted(scored, key=lambda x: (-x[0], x[1])) if w > 0]
 
     def before_tricks(self, s: State) -> bool:
         """Walk the steps before the first card; False when the walk ends elsewhere (thrown in, annulled, or
