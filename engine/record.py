@@ -17,6 +17,7 @@ from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.play.state import State
+from engine.play.trump_modes import mode_name
 from engine.text import escaped, quoted
 
 MAX_RECORD_BYTES = 1 << 20
@@ -291,6 +292,10 @@ def report(rp: Replay) -> dict[str, Any]:
     trump = None
     if s.trump != UNDECIDED:
         trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}
+        if g.mode_names:    # a file with trump modes (trump.modes): which one, null for a suit or no-trumps
+            trump["mode"] = mode_name(s)
+        if s.trump_multiplier != 1:
+            trump["multiplier"] = s.trump_multiplier
     tricks = [{"leader": t.leader, "cards": [g.codes[c] for c in t.cards], "winner": t.winner, "points": t.points}
               for t in s.tricks]
     nxt = None

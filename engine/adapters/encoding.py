@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.errors import ArgumentError
 from engine.play.actions import Action, bid_terms
+from engine.play.banked import banked_bound
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.rules import REFOLD_WHEN_MARKED
@@ -143,6 +144,7 @@ def _auction_names(g: Game) -> list[str]:
         out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
     if r.trump.no_trumps:
         out.append("trump NT")     # no-trumps declared after the auction (a bid naming NT is a bid above)
+    out += [f"trump {name}" for name in g.mode_names]   # a trump mode named after the auction (trump.modes)
     return out
 
 
@@ -164,6 +166,11 @@ class Observation:
         self.exposes = r.play.bidders_partner_exposed or any(c.dummy or not c.played for c in r.contracts)
         if self.exposes:
             self.parts.append(("exposed", n * size))
+        # the named trump mode the hand is played in (one-hot) and the hand's multiplier by its trump / 8: a part
+        # only where the rule file has modes or multipliers by suit, so the other files' tensors stay as they were
+        self.modes = len(g.mode_names) if r.trump.modes or r.trump.suit_multipliers else -1
+        if self.modes >= 0:
+            self.parts.append(("trump_mode", self.modes + 1))
         self.offsets: dict[str, int] = {}
         k = 0
         for name, width in self.parts:
@@ -230,6 +237,11 @@ class Observation:
         if self.exposes:
             for e in view.exposed:
                 put_cards(off["exposed"] + rel(e.seat) * g.size, hand_order(g, e.cards))
+        if self.modes >= 0:
+            m0 = off["trump_mode"]
+            if view.trump_mode is not None:
+                out[m0 + g.mode_index(view.trump_mode)] = 1.0
+            out[m0 + self.modes] = view.trump_multiplier / 8.0
         return out
 
 
@@ -326,6 +338,15 @@ class Observation:
             for s in range(n):
                 if s != seat and state.exposed >> s & 1:
                     ones |= canonical(hands[s], copies, g.first_copy_mask) << (e0 + (s - seat) % n * size)
+        if self.modes >= 0 and not (t == UNDECIDED or (concealed and seat != state.folder)):
+            m0 = self.offsets["trump_mode"]    # (the trump as the seat knows it, as the view says it)
+            if state.trump_mode >= 0:
+                ones |= 1 << (m0 + state.trump_mode)
+            where.append(m0 + self.modes)
+            values.append(state.trump_multiplier / 8.0)
+        elif self.modes >= 0:
+            where.append(self.offsets["trump_mode"] + self.modes)
+            values.append(1 / 8.0)
         return ones, where, values
 
 
@@ -395,6 +416,8 @@ def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int
 def utility_bound(game: Game) -> float:
     """A bound on the game points one hand can score, for OpenSpiel's min/max utility."""
     r = game.rules
+    if r.scoring.banked is not None:   # points banked by each side
+        return float(banked_bound(game)) * max_multiplier(game)
     values = [abs(v) for b in game.rules.scoring.bands for v in (b.made, b.failed)]
     values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
     d = r.doubling
@@ -405,7 +428,7 @@ def utility_bound(game: Game) -> float:
 
 def max_multiplier(game: Game) -> float:
     """A bound on what multiplies a hand's score: every doubling step, the automatic one, the all-tricks and
-    below-half multipliers together."""
+    below-half multipliers, and the largest multiplier by trump (a mode's or a suit's), together."""
     r = game.rules
     mult = 1.0
     d = r.doubling
@@ -417,6 +440,7 @@ def max_multiplier(game: Game) -> float:
     if at is not None:
         mult *= max(at.multiplier, at.refused_loss_multiplier)
     mult *= r.scoring.below_half_loss_multiplier
+    mult *= max([1, *r.trump.suit_multipliers, *(md.multiplier for md in r.trump.modes)])   # the trump's
     return mult
 
 

@@ -41,6 +41,8 @@ class Layout:
                 self.bid_value[i] = int(parts[1])
         c0, cp, b0 = obs.o_contract, obs.o_card_points, obs.o_bids
         self.slots = [c0, c0 + 1, c0 + 2, cp, cp + 1] + [b0 + k for k in range(n)]
+        if obs.modes >= 0:      # the hand's multiplier by its trump (trump.modes, trump.suit_multipliers)
+            self.slots.append(obs.offsets["trump_mode"] + obs.modes)
         self.slot_bits = 0
         for k in self.slots:
             self.slot_bits |= 1 << k
@@ -256,7 +258,7 @@ def legal_bits(lay: Layout, st: State) -> int:
 def _key(st: State) -> tuple[int, ...]:
     """What playing a card or a speech leaves as it was, the trick it may end aside (else rows start afresh)."""
     return (st.phase, st.trump, int(st.concealed), st.exposed, st.multiplier, st.bidder, st.bid, st.target,
-            st.face_down, st.hidden, st.indicator, st.folder, sum(st.given))
+            st.face_down, st.hidden, st.indicator, st.folder, sum(st.given), st.trump_mode, st.trump_multiplier)
 
 
 def step_all(runners: list[HandRunner], actions: list[int]) -> list[int]:

@@ -219,7 +219,7 @@ def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: A
 
 
 def _equivalent(game: Game, seen: Seen, strength: list[int], protected: frozenset[int], a: int, b: int) -> bool:
-    if game.suit_of[a] != game.suit_of[b] or game.points[a] != game.points[b]:
+    if game.suit_of[a] != game.suit_of[b] or seen.points[a] != seen.points[b]:
         return False
     if (game.rank_of[a] in protected) != (game.rank_of[b] in protected):
         return False

@@ -264,7 +264,7 @@ class Sampler:
             for j in range(1, len(cards)):
                 seat = t.seats[j]
                 c = cards[j]
-                pts = g.points[c]
+                pts = seen.points[c]
                 if seat == self.me or pts <= 0:
                     continue
                 before = cards[:j]
@@ -275,7 +275,7 @@ class Sampler:
                     continue
                 cheaper = 0
                 for x in range(g.size):
-                    if g.points[x] < pts:
+                    if seen.points[x] < pts:
                         cheaper |= 1 << x
                 out.append(Play(seat, k, g.suit_of[cards[0]], cheaper))
         return out, played_from
@@ -329,8 +329,7 @@ class Sampler:
                 out += log_floor(1.0 - sigmoid((est - (b.lowest + b.margin)) / soft))
                 continue
             if g.rules.trump.in_bid and b.code:
-                suit = NO_TRUMP if b.code == "NT" else g.layout.suits.index(b.code)
-                units = m.units(hand, suit) - (1.0 if suit < 0 else 0.0)
+                units = m.units_named(hand, b.code)
                 est = m.expected(b.seat, hand, units)
             else:
                 est = self._estimate(b.seat, hand)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
+from engine.play.banked import banked_words
 from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.match import annulled_dealer_words
@@ -62,8 +63,15 @@ def render_hand_summary(state: State) -> str:
         pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
         gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
         lines.append(f"  card points: {pts}")
-        lines.append(f"  {'made' if state.made else 'failed'}; game points: {gp}")
+        said = banked_words(state) or ("made" if state.made else "failed")   # a banked hand: why, in words
+        lines.append(f"  {said}; game points: {gp}")
     return "\n".join(lines)
+
+
+def mode_words(game: Game, mode: int) -> str:
+    """A trump mode as a player says it: its name, and whether every suit or none plays as trumps."""
+    md = game.rules.trump.modes[mode]
+    return f"{md.name} ({'all trumps' if md.all_trumps else 'no trump suit'})"
 
 
 def trump_words(state: State) -> str:
@@ -71,6 +79,8 @@ def trump_words(state: State) -> str:
     is face down)."""
     if state.trump == UNDECIDED:
         return "not chosen yet" if state.status == "in_progress" else "none chosen"
+    if state.trump_mode >= 0:
+        return mode_words(state.game, state.trump_mode)
     if state.trump == NO_TRUMP:
         return "no trumps"
     code = state.trump_suit_code() or ""

@@ -14,7 +14,7 @@ from typing import Final
 
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_REDEAL, AUCTION, RAISE, UNDECIDED, StateData
-from engine.play.game import NO_TRUMP, BidTable
+from engine.play.game import BidTable
 from engine.play.rules import (
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -24,6 +24,7 @@ from engine.play.rules import (
     ROLE_PARTNERS,
     AuctionRules,
 )
+from engine.play.trump_modes import set_named_trump
 
 NO_BID: Final = 1 << 30   # a minimum no bid reaches: the player may not bid
 
@@ -442,7 +443,7 @@ class AuctionPhase(StateData):
             self._regroup_for_declarer(self.bidder)
             self.team_points = [0] * len(self.hand_teams)
         if g.rules.trump.in_bid:
-            self._set_trump(NO_TRUMP if self.high_suit == "NT" else g.layout.parse_suit(self.high_suit))
+            set_named_trump(self, self.high_suit)
             self.concealed = False
             self.exposed_trick = 1 if self.trump >= 0 else 0
         self._next_step()

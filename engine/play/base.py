@@ -153,7 +153,6 @@ class StateData:
     pending_by: int
     at_first_lead: bool      # something happens as the first card of trick 1 is led (trump shown or fixed)
     melds_shown: list[int]   # kind * 64 + suit * 16 + seat, for each meld shown this hand
-    meld_points: list[int]   # per hand team: the value of the melds it showed
     meld_shift: int          # the sum by which the melds shown so far moved the target (before its bounds)
     meld_base: int           # the target the melds move: the bid's
     claim: int               # index of the claim made this hand (-1: none)
@@ -177,6 +176,10 @@ class StateData:
     # the Jass-group mechanisms (rule files' per-role cards, trump modes, melds, the trump marriage) read and write
     points_of: list[int]     # each card's points in this hand (the trump's own points once a trump suit is set)
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
+    trump_mode: int          # the named trump mode chosen (index of rules.trump.modes); -1: none
+    trump_multiplier: int    # the hand's score is multiplied by it (the mode's, or the trump suit's); 1 by default
+    held_over: int           # banked points this hand held for the winner of the next deal (a tie, litige); 0: none
+    banked_stop: int         # the credit at which the match's winning score stopped the deal (banked.STOP_*); 0: none
     meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]
@@ -217,6 +220,10 @@ class StateData:
         self.trump = suit
         self.trump_mask = g.suit_masks[suit] if suit >= 0 else 0
         self.strength = g.strength_for(suit)
+        self.points_of = g.points_for(suit)
+        self.trump_multiplier = g.suit_multiplier[suit] if suit >= 0 else 1
+        self.trump_mode = -1
+        self.all_trumps = False
 
     # Implemented by State; declared here so the phase modules can call them.
     def _annul(self, reason: str, code: int) -> None:

@@ -15,9 +15,16 @@ from engine.play.rules import (
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
     DECLARE_IN_SECOND_AUCTION,
+    FAILED_ALL_MELDS,
+    FAILED_BOTH_TOTALS,
+    FAILED_FIXED_AND_BID,
+    FAILED_THEIR_MELDS,
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
+    LED_TRUMP_ANY,
+    LED_TRUMP_HEAD,
+    LED_TRUMP_HEAD_UNLESS_PARTNER,
     MELD_NO_BOUND,
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
@@ -29,18 +36,31 @@ from engine.play.rules import (
     ROLE_HOLDER,
     ROLE_OTHERS,
     ROLE_PARTNERS,
+    SCORE_BANKED,
     SCORE_BIDDING_TEAM,
     SCORE_EXCHANGE,
     SCORE_OPPONENTS_CREDITED,
     STEP_AUCTION,
     STEP_SECOND_AUCTION,
     STEP_TRUMP,
+    SUCCESS_BEATS_OPPONENTS,
+    SUCCESS_NONE,
+    SUCCESS_REACHES_BID,
     SWEEP_ANY,
     SWEEP_FORBIDDEN,
     SWEEP_REQUIRED,
+    TIES_FAILED,
+    TIES_HELD_OVER,
+    TIES_MAKER_SCORES_NOTHING,
+    UNDERTRUMP_ALLOWED,
+    UNDERTRUMP_FORBIDDEN,
+    UNDERTRUMP_FORCED,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
+    VOID_FREE,
+    VOID_MUST_TRUMP,
+    VOID_MUST_TRUMP_UNLESS_PARTNER,
     WINDOW_AFTER_TRUMP,
     WINDOW_BEFORE_PLAY,
     WINDOW_IN_AUCTION,
@@ -48,6 +68,7 @@ from engine.play.rules import (
     AnnulRules,
     AuctionRules,
     BandRules,
+    BankedRules,
     CaptureRules,
     ClaimRules,
     ConcedeRules,
@@ -60,6 +81,7 @@ from engine.play.rules import (
     MatchRules,
     MeldKindRules,
     MeldRules,
+    ObligationRules,
     PairBandRules,
     PairRules,
     PartnerOvercallRules,
@@ -67,6 +89,7 @@ from engine.play.rules import (
     Rules,
     ScoringRules,
     TableRules,
+    TrumpModeRules,
     TrumpRules,
 )
 from engine.rules import model as m
@@ -79,6 +102,7 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
+    "scoring.banked.made",               # one allowed value (each side banks its own total)
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -87,8 +111,19 @@ _LED = {"follow_or_discard": LED_FOLLOW_OR_DISCARD, "may_call_and_play_indicator
 _VOID = {"discard_plain_or_call_and_play_indicator": VOID_DISCARD_PLAIN_OR_INDICATOR,
          "discard_any_or_call_and_play_any_trump": VOID_DISCARD_ANY_OR_ANY_TRUMP,
          "discard_any_or_call_and_play_indicator": VOID_DISCARD_ANY_OR_INDICATOR}
+_TRUMP_LED = {"any_trump": LED_TRUMP_ANY, "head_trick": LED_TRUMP_HEAD,
+              "head_trick_unless_partner_winning": LED_TRUMP_HEAD_UNLESS_PARTNER}
+_VOID_DUTY = {"free": VOID_FREE, "must_trump": VOID_MUST_TRUMP,
+              "must_trump_unless_partner_winning": VOID_MUST_TRUMP_UNLESS_PARTNER}
+_UNDERTRUMP = {"allowed": UNDERTRUMP_ALLOWED, "forced": UNDERTRUMP_FORCED,
+               "forbidden_unless_only_trumps": UNDERTRUMP_FORBIDDEN}
 _METHOD = {"bidding_team": SCORE_BIDDING_TEAM, "opponents_credited": SCORE_OPPONENTS_CREDITED,
-           "exchange": SCORE_EXCHANGE}
+           "exchange": SCORE_EXCHANGE, "banked": SCORE_BANKED}
+_SUCCESS = {"beats_opponents": SUCCESS_BEATS_OPPONENTS, "reaches_bid_and_beats_opponents": SUCCESS_REACHES_BID,
+            "none": SUCCESS_NONE}
+_TIES = {"failed": TIES_FAILED, "held_over": TIES_HELD_OVER, "maker_scores_nothing": TIES_MAKER_SCORES_NOTHING}
+_FAILED = {"all_points_and_their_melds": FAILED_THEIR_MELDS, "all_points_and_all_melds": FAILED_ALL_MELDS,
+           "fixed_and_bid": FAILED_FIXED_AND_BID, "both_totals": FAILED_BOTH_TOTALS}
 _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCTION,
          "second_auction": STEP_SECOND_AUCTION}
 _REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
@@ -119,7 +154,10 @@ def _deck(rs: m.Ruleset) -> DeckRules:
                      rank_points=tuple(points.get(r, 0) for r in ranks), tie_top=tuple(tie_top),
                      last_trick_bonus=d.last_trick_bonus + sum(b.amount for b in last if b.kind == "bonus"),
                      last_trick_transfer=sum(b.amount for b in last if b.kind == "transfer"),
-                     bonus_points=bonus_points(rs))
+                     bonus_points=bonus_points(rs),
+                     trump_order=() if d.trump_ranks is None else tuple(d.trump_ranks.index(r) for r in ranks),
+                     trump_rank_points=() if d.trump_points is None else tuple(d.trump_points.get(r, 0)
+                                                                                for r in ranks))
 
 
 def _captures(rs: m.Ruleset, ranks: tuple[str, ...]) -> tuple[CaptureRules, ...]:
@@ -195,8 +233,14 @@ def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
                         speakers=speakers, holder_refolds=REFOLD_NEVER, raise_=True)
 
 
-def _trump(t: m.Trump) -> TrumpRules:
+def _trump(t: m.Trump, deck: m.Deck) -> TrumpRules:
     o = t.opening
+    ranks = deck.ranks
+    modes = tuple(TrumpModeRules(name=md.name, all_trumps=md.trumps == "all",
+                                 order=tuple(md.ranks.index(r) if r in md.ranks else len(ranks) for r in ranks),
+                                 rank_points=tuple(md.points.get(r, 0) for r in ranks), multiplier=md.multiplier)
+                  for md in t.modes)
+    multipliers = tuple(t.suit_multipliers.get(su, 1) for su in deck.suits) if t.suit_multipliers else ()
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
@@ -207,7 +251,7 @@ def _trump(t: m.Trump) -> TrumpRules:
                       open_from_bid=0 if o is None else o.from_bid,
                       last_card=t.last_card is not None,
                       last_card_needs_distinct_suits=t.last_card is not None and t.last_card.only_when_suits_differ,
-                      shown_at_first_lead=t.shown_at_first_lead)
+                      shown_at_first_lead=t.shown_at_first_lead, modes=modes, suit_multipliers=multipliers)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -222,7 +266,17 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
         suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump,
         blind_cut=p.blind_cut, exhausted_trumps=p.exhausted_trumps,
-        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner")
+        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner",
+        obligations=_obligations(p.obligations, ranks))
+
+
+def _obligations(o: m.Obligations | None, ranks: tuple[str, ...]) -> ObligationRules | None:
+    if o is None:
+        return None
+    return ObligationRules(
+        trump_led=_TRUMP_LED[o.trump_led], void=_VOID_DUTY[o.void], overtrump=o.overtrump == "required",
+        undertrump=_UNDERTRUMP[o.undertrump], trump_while_following=o.trump_while_following,
+        never_forced=frozenset(ranks.index(x) for x in o.never_forced if x in ranks))
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
@@ -308,9 +362,24 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
                                                              needs_no_score_showing=fs.needs_no_score_showing))
 
 
+def _banked(s: m.Scoring) -> BankedRules | None:
+    if s.method != "banked":
+        return None
+    b = s.banked or m.Banked()
+    at = b.all_tricks
+    return BankedRules(success=_SUCCESS[b.success], ties=_TIES[b.ties], add_bid=b.add_bid,
+                       failed_defenders=_FAILED[b.failed_defenders],
+                       failed_fixed=0 if b.failed_fixed is None else b.failed_fixed,
+                       doubled_fixed_and_bid=b.doubled == "fixed_and_bid_times_multiplier",
+                       sweep_card_points=-1 if at is None or at.card_points is None else at.card_points,
+                       sweep_bonus=0 if at is None or at.bonus is None else at.bonus,
+                       sweep_bid_from=-1 if at is None or at.bid_from is None else at.bid_from,
+                       round_to_ten=b.rounding == "nearest_ten")
+
+
 def _scoring(s: m.Scoring) -> ScoringRules:
     sl = s.shortfall_loss
-    return ScoringRules(method=_METHOD[s.method],
+    return ScoringRules(method=_METHOD[s.method], banked=_banked(s),
                         bands=tuple(BandRules(lo=b.bids[0], hi=b.bids[1], made=b.made, failed=b.failed,
                                               round=b.round or 0) for b in s.bands),
                         below_half_loss_multiplier=s.below_half_loss_multiplier,
@@ -322,9 +391,12 @@ def _scoring(s: m.Scoring) -> ScoringRules:
                         target_moved_by_melds="melds" in s.target_adjustments)
 
 
-def _match(mt: m.Match) -> MatchRules:
+def _match(mt: m.Match, banked: bool) -> MatchRules:
     nd, sets = mt.next_dealer, mt.sets
-    return MatchRules(start=mt.start, win_at=mt.win_at, lose_at=mt.lose_at,
+    deals = mt.deals is not None   # a match of a number of deals has no winning or losing score
+    lose_at = None if deals or banked else mt.lose_at   # (banked scores never go down)
+    return MatchRules(start=mt.start, win_at=None if deals else mt.win_at, lose_at=lose_at,
+                      deals=mt.deals or 0, ends_mid_deal=mt.ends_mid_deal,
                       dealer_stays_while_behind=nd.after_hand == "stays_while_team_behind",
                       next_after_all_pass=nd.after_all_pass == "next", next_after_void=nd.after_void == "next",
                       next_after_redeal=nd.after_redeal == "next", next_after_annul=nd.after_annul == "next",
@@ -351,14 +423,14 @@ def compile_rules(rs: m.Ruleset) -> Rules:
     special = rs.special
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
-        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
+        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump, rs.deck),
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts),
         declarations=_declarations(special.declarations), melds=_melds(special.melds, deck.ranks),
         claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
-        scoring=_scoring(rs.scoring), match=_match(rs.match),
+        scoring=_scoring(rs.scoring), match=_match(rs.match, rs.scoring.method == "banked"),
         annul=_annul(rs.annul, deck.ranks))
 
 

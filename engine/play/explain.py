@@ -20,6 +20,7 @@ from engine.play.base import (
     TRUMP,
     TRUMP_IF_ABLE,
 )
+from engine.play.obligations import why_refused
 from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
 from engine.play.sure_sweep import is_sure_sweep
 
@@ -206,7 +207,8 @@ def _why_bid(state: State, a: Action) -> str:
         return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
     v = int(parts[0])
     if in_bid and (len(parts) != 2 or parts[1] not in g.bid_suits):
-        return f"a bid names a trump suit or no-trumps: {' '.join(g.bid_suits)}"
+        what = "a trump suit, no-trumps or a trump mode" if g.mode_names else "a trump suit or no-trumps"
+        return f"a bid names {what}: {' '.join(g.bid_suits)}"
     if not in_bid and len(parts) != 1:
         return "a bid is just a number here"
     if state._one_suit_barred(a.seat):
@@ -275,6 +277,8 @@ def _why_card(state: State, a: Action) -> str:
             return "the bidder may not lead the concealed trump suit while holding other suits"
         return f"you may not lead {a.arg} now"
     led = g.suit_of[trick[0]]
+    if g.rules.play.obligations is not None and not state.concealed:
+        return why_refused(state, p, card)
     if state.hands[p] & g.suit_masks[led]:
         return f"you must follow {_suit_name(state, led)}"
     if state.concealed and p == state.folder and g.suit_of[card] == state.trump:

@@ -66,13 +66,25 @@ class Game:
         self.codes = [layout.code(c) for c in range(size)]
         self.points = [d.rank_points[self.rank_of[c]] for c in range(size)]
         self.point_mask = sum(1 << c for c in range(size) if self.points[c])
-        # What all the tricks of a hand are worth together: every card's points and every per-hand bonus. The one
-        # figure bots, encodings and tools scale card points by; a new bonus reaches it through the records.
-        self.points_per_hand = sum(self.points) + d.bonus_points
         # Strength: higher beats lower; tied ranks and copies share a strength (the first played wins).
         nranks = len(d.ranks)
         self.strength = [nranks - d.tie_top[self.rank_of[c]] for c in range(size)]
         self.reversed_strength = [nranks + 1 - s for s in self.strength]
+        # Per trump choice, built once: each card's strength and points with that suit as trump (the same lists
+        # as `strength` and `points` where the trump suit keeps the plain order and points), and per named mode
+        # (rules.trump.modes, index k): its order and points in every suit. The state switches to them.
+        self.suit_strength: list[list[int]] = []
+        self.suit_points: list[list[int]] = []
+        self.mode_names: list[str] = []
+        self.mode_strength: list[list[int]] = []
+        self.mode_points: list[list[int]] = []
+        self.suit_multiplier: list[int] = []
+        self._trump_tables()
+        # What all the tricks of a hand are worth together: every card's points and every per-hand bonus, with the
+        # trump choice (a suit, no-trumps, each mode) that makes it largest. The one figure bots, encodings and
+        # tools scale card points by; a new bonus reaches it through the records.
+        self.points_per_hand = max(sum(t) for t in (self.points, *self.suit_points, *self.mode_points)) \
+            + d.bonus_points
         self.rank_masks = [sum(1 << c for c in range(size) if self.rank_of[c] == r) for r in range(nranks)]
         self.first_copy_mask = sum(1 << c for c in range(size) if c % d.copies == 0)  # copies have adjacent ids
         # Seats
@@ -85,7 +97,7 @@ class Game:
         self.tricks_per_hand = self.cards_each
         # Auction: the bids of each round (the first, and the one after the full deal where there is one)
         self.bid_values = list(rules.auction.values)
-        self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else [])
+        self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else []) + self.mode_names
                                      if rules.trump.in_bid else [])
         self.bids_per_value = len(self.bid_suits) if rules.trump.in_bid else 1
         # the round that fixed a contract matters (is reported and shown) in games with a second auction of bids,
@@ -119,6 +131,9 @@ class Game:
         self.protected_masks = [sum(1 << c for c in range(size)
                                     if self.suit_of[c] == su and self.rank_of[c] in protected)
                                 for su in range(self.nsuits)]
+        # play.obligations: the cards whose rank never binds their holder to play a trump, and whether a player
+        # holding a plain suit led simply follows it (no trump instead of following)
+        self.never_forced, self.follow_suffices = _duty_tables(rules, self.rank_masks)
         self.code_ids: dict[str, list[int]] = {}
         for c in range(size):
             self.code_ids.setdefault(self.codes[c], []).append(c)
@@ -199,9 +214,48 @@ class Game:
                 return b
         return None
 
-    def strength_for(self, trump: int) -> list[int]:
-        """Card strengths in a hand with this trump (a reversed no-trump hand runs the other way)."""
+    def _trump_tables(self) -> None:
+        """The per-trump tables (see __init__): by trump suit (deck.trump_ranks, deck.trump_points), by named mode
+        (trump.modes), and each suit's multiplier (trump.suit_multipliers)."""
+        d = self.rules.deck
+        t = self.rules.trump
+        nranks = len(d.ranks)
+        order = [nranks - i for i in d.trump_order]
+        self.suit_strength = [self._with_trump(su, self.strength, order) for su in range(self.nsuits)]
+        self.suit_points = [self._with_trump(su, self.points, list(d.trump_rank_points)) for su in range(self.nsuits)]
+        self.mode_names = [md.name for md in t.modes]
+        self.mode_strength = [[nranks - md.order[self.rank_of[c]] for c in range(self.size)] for md in t.modes]
+        self.mode_points = [[md.rank_points[self.rank_of[c]] for c in range(self.size)] for md in t.modes]
+        self.suit_multiplier = list(t.suit_multipliers) if t.suit_multipliers else [1] * self.nsuits
+
+    def _with_trump(self, suit: int, plain: list[int], by_rank: list[int]) -> list[int]:
+        """`plain` (per card) with the cards of `suit` taking `by_rank` (per rank index); `plain` itself when
+        `by_rank` is empty (the trump suit keeps the plain table)."""
+        if not by_rank:
+            return plain
+        return [by_rank[self.rank_of[c]] if self.suit_of[c] == suit else plain[c] for c in range(self.size)]
+
+    def strength_for(self, trump: int, mode: int = -1) -> list[int]:
+        """Card strengths in a hand with this trump (a reversed no-trump hand runs the other way; a trump suit
+        its own order; a named mode, index `mode` of rules.trump.modes, its order in every suit)."""
+        if mode >= 0:
+            return self.mode_strength[mode]
+        if trump >= 0:
+            return self.suit_strength[trump]
         return self.reversed_strength if trump == NO_TRUMP and self.rules.trump.no_trumps_reversed else self.strength
+
+    def points_for(self, trump: int, mode: int = -1) -> list[int]:
+        """Each card's points in a hand with this trump (or named mode `mode`)."""
+        if mode >= 0:
+            return self.mode_points[mode]
+        return self.suit_points[trump] if trump >= 0 else self.points
+
+    def mode_index(self, name: str) -> int:
+        """The index of the named trump mode (rules.trump.modes), -1 for none of that name."""
+        for k in range(len(self.mode_names)):
+            if self.mode_names[k] == name:
+                return k
+        return -1
 
     def first_hand(self, dealer: int) -> int:
         return (dealer + 1) % self.n
@@ -372,6 +426,15 @@ class BidTable:
                 self._cached += len(out)
                 self._choices[key] = out
         return out
+
+
+def _duty_tables(rules: Rules, rank_masks: list[int]) -> tuple[int, bool]:
+    """play.obligations' tables: the mask of the cards of never-forced ranks (0: none), and whether following a
+    plain suit led is all a player holding it may do (False without obligations: the inlined paths decide)."""
+    ob = rules.play.obligations
+    if ob is None:
+        return 0, False
+    return sum(rank_masks[r] for r in ob.never_forced), not ob.trump_while_following
 
 
 def _is_int(x: object) -> bool:

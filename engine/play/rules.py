@@ -30,10 +30,36 @@ LED_MUST_CALL: Final = 2
 VOID_DISCARD_PLAIN_OR_INDICATOR: Final = 0
 VOID_DISCARD_ANY_OR_ANY_TRUMP: Final = 1
 VOID_DISCARD_ANY_OR_INDICATOR: Final = 2
+# play.obligations.trump_led
+LED_TRUMP_ANY: Final = 0
+LED_TRUMP_HEAD: Final = 1
+LED_TRUMP_HEAD_UNLESS_PARTNER: Final = 2
+# play.obligations.void
+VOID_FREE: Final = 0
+VOID_MUST_TRUMP: Final = 1
+VOID_MUST_TRUMP_UNLESS_PARTNER: Final = 2
+# play.obligations.undertrump
+UNDERTRUMP_ALLOWED: Final = 0
+UNDERTRUMP_FORCED: Final = 1
+UNDERTRUMP_FORBIDDEN: Final = 2
 # scoring.method
 SCORE_BIDDING_TEAM: Final = 0
 SCORE_OPPONENTS_CREDITED: Final = 1
 SCORE_EXCHANGE: Final = 2
+SCORE_BANKED: Final = 3
+# scoring.banked.success
+SUCCESS_BEATS_OPPONENTS: Final = 0
+SUCCESS_REACHES_BID: Final = 1       # reaches the bid and beats the opponents
+SUCCESS_NONE: Final = 2              # no contract: each side banks its own total
+# scoring.banked.ties
+TIES_FAILED: Final = 0
+TIES_HELD_OVER: Final = 1
+TIES_MAKER_SCORES_NOTHING: Final = 2
+# scoring.banked.failed_defenders
+FAILED_THEIR_MELDS: Final = 0        # every card point, their melds and marriage
+FAILED_ALL_MELDS: Final = 1          # every card point, both sides' melds, their marriage
+FAILED_FIXED_AND_BID: Final = 2      # failed_fixed + the bid, their melds and marriage
+FAILED_BOTH_TOTALS: Final = 3        # both sides' totals
 # special.contracts[].window: after the full deal (asked in turn), a speech of the first auction, before a trick
 DECLARE_AFTER_DEAL: Final = 0
 DECLARE_IN_AUCTION: Final = 1
@@ -120,6 +146,15 @@ class AuctionRules(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TrumpModeRules(Record):
+    name: str
+    all_trumps: bool               # every suit plays as the trump suit (else: no trump suit)
+    order: tuple[int, ...]         # per rank index: its place in the mode's order (0 highest)
+    rank_points: tuple[int, ...]   # per rank index
+    multiplier: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrumpRules(Record):
     in_bid: bool                   # every bid names the trump (else the final bidder chooses after the auction)
     as_card: bool                  # the bidder lays a card of the suit (else names the suit)
@@ -135,6 +170,20 @@ class TrumpRules(Record):
     last_card: bool                # `trump last`: the suit of the last card dealt to the bidder
     last_card_needs_distinct_suits: bool   # only when the cards held at the trump step are of different suits
     shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
+    modes: tuple[TrumpModeRules, ...]   # named modes chosen like a suit (`trump NAME`, `bid N NAME`)
+    suit_multipliers: tuple[int, ...]   # per suit index: the hand's score multiplier with that trump (() = all 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObligationRules(Record):
+    """play.obligations: the duties in following once the trump is known (engine/play/obligations.py)."""
+
+    trump_led: int                 # LED_TRUMP_*
+    void: int                      # VOID_FREE, VOID_MUST_TRUMP*
+    overtrump: bool                # a player bound to trump beats the trumps in the trick when able
+    undertrump: int                # UNDERTRUMP_*
+    trump_while_following: bool    # a trump may be played while holding the suit led
+    never_forced: frozenset[int]   # rank indexes of trumps that never bind their holder
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,6 +202,7 @@ class PlayRules(Record):
     blind_cut: bool                # void players play face down while the trump is concealed (no call)
     exhausted_trumps: bool         # a bidder whose trump lead nobody followed keeps leading trumps
     bidders_partner_exposed: bool  # once dealt, the bidder's partners' cards lie face up to the end
+    obligations: ObligationRules | None    # None: follow suit if able, else any card (with the rules above)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -304,8 +354,25 @@ class BandRules(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BankedRules(Record):
+    """scoring.banked: how a banked hand is judged and what each side banks (engine/play/banked.py)."""
+
+    success: int                   # SUCCESS_*
+    ties: int                      # TIES_*
+    add_bid: bool                  # a made contract: the takers also bank the bid
+    failed_defenders: int          # FAILED_*
+    failed_fixed: int              # with FAILED_FIXED_AND_BID (and the doubled score): the fixed points
+    doubled_fixed_and_bid: bool    # doubled: the deal's winner banks (fixed + bid) x multiplier (else all x it)
+    sweep_card_points: int         # -1: none; else the sweeping side's card points count this
+    sweep_bonus: int               # added to the sweeping side's total (0: none)
+    sweep_bid_from: int            # -1: none; else a bid of at least this is made only by winning every trick
+    round_to_ten: bool             # each side's deal score to the nearest ten (0-4 down, 5-9 up)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScoringRules(Record):
     method: int                    # SCORE_*
+    banked: BankedRules | None     # with SCORE_BANKED
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
     shortfall_at_least: int        # -1: none; else short of the bid by this much costs `shortfall_loss`
@@ -345,6 +412,8 @@ class MatchRules(Record):
     next_after_annul: bool
     sets_at: int                       # 0: no sets
     win_sets: int
+    deals: int                         # 0: none; else the match is this many scored deals (highest total wins)
+    ends_mid_deal: bool                # the winning score is tested after each credit of a banked deal
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -366,6 +435,8 @@ class DeckRules(Record):
     last_trick_bonus: int          # added to the last trick's points (the last-trick card-point bonuses together)
     last_trick_transfer: int       # added to the last trick's points and taken from the other side
     bonus_points: int              # every per-hand bonus together (engine.rules.checks.bonus_points)
+    trump_order: tuple[int, ...]   # per rank index: its place in the trump suit's order (0 highest); () = tie_top
+    trump_rank_points: tuple[int, ...]   # per rank index: its points in the trump suit; () = rank_points
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -196,6 +196,10 @@ class View:
     # after the seat's own claim of every remaining trick, at its turn to play: a card of its hand that keeps the
     # sweep proved (the line its proof follows)
     sweep_line: int | None = fact(CARD, optional=True, default=None)
+    # the named trump mode the hand is played in (trump.modes) once this seat knows the trump, and the hand's
+    # multiplier by its trump (the mode's, or trump.suit_multipliers); written only when set
+    trump_mode: str | None = fact(optional=True, default=None)
+    trump_multiplier: int = fact(optional=True, default=1)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -291,12 +295,13 @@ def public_history(state: State, seat: int) -> tuple[Action, ...]:
 
 
 def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], winner: int | None,
-           points: int | None, down: int = 0) -> TrickView:
+           points: int | None, down: int = 0, points_of: list[int] | None = None) -> TrickView:
     if down:
         unseen = [c for c in cards if down >> c & 1]
         if points is not None:
+            values = points_of if points_of is not None else ids.game.points
             for c in unseen:
-                points -= ids.game.points[c]
+                points -= values[c]
         return TrickView(leader=leader, seats=tuple(seats),
                          cards=tuple(FACE_DOWN if down >> c & 1 else ids.of(c) for c in cards), winner=winner,
                          points=points)
@@ -314,17 +319,19 @@ def build_view(state: State, seat: int) -> View:
     if owns_indicator:
         sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
     down = unseen_face_down(state, seat) if g.rules.play.blind_cut else 0
-    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down) for t in state.tricks)
+    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down, state.points_of)
+                   for t in state.tricks)
     trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None, down)
     card_points = list(state.team_points)
     if down:    # the points of cards he did not see are not his to count
         for t in state.tricks:
             for c in t.cards:
                 if down >> c & 1:
-                    card_points[state.hand_team_of[t.winner]] -= g.points[c]
+                    card_points[state.hand_team_of[t.winner]] -= state.points_of[c]
     exposed = tuple(ExposedHand(seat=s, cards=ids.mask(hand_order(g, state.hands[s]))) for s in range(g.n)
                     if state.exposed >> s & 1 and s != seat)
     controller = state.controller
+    known = _known_trump(state, seat)
     has_contract = state.bidder >= 0
     legal = state.legal_actions() if seat == controller else ()
     provable: tuple[Action, ...] = ()
@@ -340,7 +347,7 @@ def build_view(state: State, seat: int) -> View:
         history=public_history(state, seat),
         bidder=state.bidder if has_contract else None, bid=state.bid if has_contract else None,
         target=state.target if has_contract else None,
-        trump_concealed=state.concealed, trump=_known_trump(state, seat), indicator=indicator,
+        trump_concealed=state.concealed, trump=known, indicator=indicator,
         exposed_in_trick=state.exposed_trick or None, multiplier=state.multiplier,
         special=state.special.name if state.special else None,
         sitting_out=tuple(s for s in range(g.n) if state.sitting_out >> s & 1),
@@ -358,4 +365,6 @@ def build_view(state: State, seat: int) -> View:
         controller=controller if controller != state.to_act else None,
         melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
         provable=provable, sweep_line=line,
+        trump_mode=g.mode_names[state.trump_mode] if state.trump_mode >= 0 and known is not None else None,
+        trump_multiplier=state.trump_multiplier if known is not None else 1,
     )

@@ -41,7 +41,7 @@ CHOSEN, DECLARED, CONCEALED = ("trump", "chosen"), ("trump", "declared_as"), ("t
 NO_TRUMPS, SEVENTH = ("trump", "no_trumps"), ("trump", "seventh_card")
 RAISE = ("raise",)
 SECOND = ("second_auction",)
-DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS, CAPTURES)
+DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS, CAPTURES, ("deck", "trump_points"), ("trump", "modes"))
 DECK_SIZE = (SUITS, RANKS, COPIES)
 
 
@@ -55,10 +55,18 @@ def bonus_points(rs: Ruleset) -> int:
 
 
 def total_points(rs: Ruleset) -> int:
-    """Card points in the whole deck plus every bonus: the most a contract can ask for."""
+    """Card points in the whole deck plus every bonus: the most a contract can ask for (where the trump suit or a
+    trump mode counts apart, the largest total over the trump choices)."""
     deck = rs.deck
-    per_suit = sum(deck.points.get(r, 0) for r in set(deck.ranks))
-    return per_suit * len(deck.suits) * deck.copies + bonus_points(rs)
+    ranks = set(deck.ranks)
+    suits, copies = len(deck.suits), deck.copies
+    plain = sum(deck.points.get(r, 0) for r in ranks)
+    totals = [plain * suits * copies]
+    if deck.trump_points is not None:
+        trump = sum(deck.trump_points.get(r, 0) for r in ranks)
+        totals.append((plain * (suits - 1) + trump) * copies)
+    totals.extend(sum(md.points.get(r, 0) for r in ranks) * suits * copies for md in rs.trump.modes)
+    return max(totals) + bonus_points(rs)
 
 
 def deck_size(rs: Ruleset) -> int:
@@ -314,13 +322,13 @@ def bids_are_bounded(rs: Ruleset) -> Iterator[Finding]:
         yield Finding(("auction", "bids"), f"{bids.min}-{bids.max} in steps of {bids.step} is {count} different "
                       f"bids; jacknine allows at most {MAX_BIDS} (use a larger step or a narrower range)")
         return
-    choices = len(rs.deck.suits) + rs.trump.no_trumps if rs.trump.chosen == "in_bid" else 1
+    choices = len(rs.deck.suits) + rs.trump.no_trumps + len(rs.trump.modes) if rs.trump.chosen == "in_bid" else 1
     actions = rs.table.players * count * choices
     if actions > MAX_BID_ACTIONS:
         named = f" x {choices} trump choices named in a bid" if choices > 1 else ""
         yield Finding(("auction", "bids"), f"{rs.table.players} players x {count} bids{named} make {actions} "
                       f"possible bids; jacknine allows at most {MAX_BID_ACTIONS}",
-                      depends=(PLAYERS, CHOSEN, SUITS, NO_TRUMPS))
+                      depends=(PLAYERS, CHOSEN, SUITS, NO_TRUMPS, ("trump", "modes")))
 
 
 def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:
@@ -758,6 +766,8 @@ def _cover(path: KeyPath, bands: list[tuple[int, Band | PairBand]], what: str, v
 def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
     """Bands cover the bids of every round of bidding; a band marked with a round covers that round's only."""
     path = ("scoring", "bands")
+    if rs.scoring.method == "banked" or not rs.scoring.bands:   # checks_banked.py says what is wrong there
+        return
     rounds = round_values(rs)
     every = sorted({v for values in rounds.values() for v in values})
     if not every:
@@ -788,7 +798,7 @@ def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
 def match_ends(rs: Ruleset) -> Iterator[Finding]:
     m = rs.match
     start = ("match", "start")
-    if m.win_at is None and m.lose_at is None and m.sets is None:
+    if m.win_at is None and m.lose_at is None and m.sets is None and m.deals is None:
         yield Finding(("match",), "win_at and lose_at are both null: the match would never end")
     if m.win_at is not None and m.win_at <= m.start:
         yield Finding(("match", "win_at"), f"win_at {m.win_at} must be above the starting score {m.start}",
@@ -927,7 +937,10 @@ CHECKS: tuple[Check, ...] = (
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
+    from engine.rules.checks_banked import BANKED_CHECKS
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+    from engine.rules.checks_obligations import OBLIGATION_CHECKS
+    from engine.rules.checks_trump_modes import TRUMP_MODE_CHECKS
 
-    for check in CHECKS + DECLARATION_CHECKS:
+    for check in CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS + OBLIGATION_CHECKS + BANKED_CHECKS:
         yield from check(rs)

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
+from engine.rules.explain_banked import banked_lines, match_lines
+from engine.rules.explain_obligations import obligation_lines
 from engine.rules.load import Report
 from engine.rules.model import BidRange, CaptureBonus, Claim, Meld, PartnerSpeech, Ruleset, SpecialContract
 from engine.rules.yamlpos import KeyPath
@@ -103,8 +105,17 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
         yield f"Winning the last trick is worth {d.last_trick_bonus} more.", (_p("deck", "last_trick_bonus"),)
     for i, b in enumerate(rs.special.capture_bonuses):
         yield _capture(rs, b), (_p("special", "capture_bonuses", i),)
-    yield f"{total_points(rs)} points in all.", (_p("deck", "points"), _p("deck", "last_trick_bonus"),
-                                                 _p("special", "capture_bonuses"))
+    if d.trump_ranks is not None:
+        yield (f"In the trump suit the ranks go {' '.join(d.trump_ranks)} from high to low (the other suits keep "
+               "the order above)."), (_p("deck", "trump_ranks"),)
+    if d.trump_points is not None:
+        trump = ", ".join(f"{r} {v}" for r, v in d.trump_points.items() if v and r in d.ranks)
+        yield (f"In the trump suit the card points are {trump or 'none'}; other ranks 0 (the other suits count as "
+               "above)."), (_p("deck", "trump_points"),)
+    most = " (the most any trump choice gives)" if d.trump_points is not None or rs.trump.modes else ""
+    yield f"{total_points(rs)} points in all{most}.", (_p("deck", "points"), _p("deck", "last_trick_bonus"),
+                                                       _p("special", "capture_bonuses"), _p("deck", "trump_points"),
+                                                       _p("trump", "modes"))
     for g, group in enumerate(d.rank_ties):
         yield f"{' and '.join(group)} rank equal: of two in one trick the first played wins.", (
             _p("deck", "rank_ties", g),)
@@ -288,13 +299,35 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
             _p("trump", "no_trumps_ranking"),)
+    yield from _trump_modes(rs)
+
+
+def _trump_modes(rs: Ruleset) -> Iterator[Line]:
+    """The named trump modes (trump.modes) and the multipliers by trump suit (trump.suit_multipliers)."""
+    t = rs.trump
+    where = "a bid may name" if t.chosen == "in_bid" else "the trump may be"
+    for i, md in enumerate(t.modes):
+        points = ", ".join(f"{r} {v}" for r, v in md.points.items() if v and r in rs.deck.ranks) or "none"
+        kind = ("every suit plays as trumps: nobody can trump, and the duties in trumps apply to the suit led"
+                if md.trumps == "all" else "there is no trump suit")
+        times = f"; the hand's score is multiplied by {md.multiplier}" if md.multiplier != 1 else ""
+        after = " (after the suits, in this order)" if t.chosen == "in_bid" else ""
+        yield (f"Instead of a suit {where} `{md.name}`{after}: {kind}; in every suit the ranks go "
+               f"{' '.join(md.ranks)} from high to low and the card points are {points}, other ranks 0{times}."), (
+            _p("trump", "modes", i),)
+    by_suit = [f"{v} when {su} is trump" for su, v in t.suit_multipliers.items() if v != 1]
+    if by_suit:
+        yield f"The hand's score is multiplied by {', '.join(by_suit)}.", (_p("trump", "suit_multipliers"),)
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
     calls = rs.trump.concealed and not rs.trump.shown_at_first_lead and not rs.play.blind_cut
     caller = " except a caller, as below" if calls and rs.play.reveal.caller_must_trump else ""
-    yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
-           f"obliged to trump{caller}."), ()
+    if rs.play.obligations is not None:
+        yield from obligation_lines(rs)
+    else:
+        yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
+               f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
     if rs.trump.concealed and rs.play.blind_cut:
         yield from _blind_cut(rs)
@@ -741,6 +774,9 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
 
 def _scoring(rs: Ruleset) -> Iterator[Line]:
     sc = rs.scoring
+    if sc.method == "banked":   # points banked by each side: engine/rules/explain_banked.py
+        yield from banked_lines(rs)
+        return
     w = _Words(rs)
     credited = w.others if w.paired else w.each_other
     how = {"bidding_team": f"Only {w.bidders}'s score moves.",
@@ -783,9 +819,12 @@ def _match(rs: Ruleset) -> Iterator[Line]:
     m = rs.match
     unit = _Words(rs).unit
     yield f"Every {unit} starts at {m.start}.", (_p("match", "start"),)
-    if m.win_at is not None:
-        yield f"A {unit} reaching {m.win_at} wins the match.", (_p("match", "win_at"),)
-    if m.lose_at is not None:
+    yield from match_lines(rs, unit)
+    if m.win_at is not None and m.deals is None and not m.ends_mid_deal:
+        end = (" at the end of a deal wins the match; if several do, the highest" if rs.scoring.method == "banked"
+               else " wins the match")
+        yield f"A {unit} reaching {m.win_at}{end}.", (_p("match", "win_at"),)
+    if m.lose_at is not None and m.deals is None and rs.scoring.method != "banked":
         yield f"A {unit} at {m.lose_at} or below loses the match.", (_p("match", "lose_at"),)
     if m.sets is not None:
         yield (f"Scores are kept in sets: a {unit} reaching +{m.sets.at} opens a red set, -{m.sets.at} a black one, "

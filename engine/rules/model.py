@@ -72,6 +72,13 @@ class Deck(Section):
         description="Groups of ranks that beat each other only by order of play: the first played wins.")
     points: dict[Rank, Points] = Field(description="Card points by rank; ranks not listed are worth 0.")
     last_trick_bonus: Points = Field(0, description="Extra card points for winning the last trick.")
+    trump_ranks: list[Rank] | None = Field(
+        None, description="Ranks of the trump suit from highest to lowest, where they differ from `ranks` (which "
+        "then order the plain suits only): the same ranks in another order. Absent: the trump suit keeps `ranks`.")
+    trump_points: dict[Rank, Points] | None = Field(
+        None, description="Card points by rank in the trump suit, where they differ from `points` (which then "
+        "count in the plain suits only); ranks not listed are worth 0. Absent: the trump suit counts `points`. "
+        "The hand's total (what bots and tools scale card points by) is the largest over the trump choices.")
 
 
 # ---------------------------------------------------------------------------------------------- deal
@@ -208,6 +215,20 @@ class LastCard(Section):
         True, description="Only when the cards he holds at the trump step are all of different suits.")
 
 
+class TrumpMode(Section):
+    """A named way to play a hand that a trump choice or a bid may name instead of a suit (`trump NAME`,
+    `bid 100 NAME`): no trump suit, or every suit played as the trump, with its own order and card points."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,23}$", description="Used as `trump NAME` and `bid N NAME`.")]
+    trumps: Literal["none", "all"] = Field(
+        description="none: there is no trump suit; all: every suit plays as the trump suit (nobody can trump, and "
+        "the duties in trumps apply to the suit led).")
+    ranks: list[Rank] = Field(description="The order in every suit, highest first: the deck's ranks in any order.")
+    points: dict[Rank, Points] = Field(description="Card points by rank in every suit; ranks not listed are worth 0.")
+    multiplier: Annotated[int, Field(ge=1, le=100)] = Field(
+        1, description="The hand's score is multiplied by this.")
+
+
 class Trump(Section):
     """How trumps are chosen and kept."""
 
@@ -231,6 +252,13 @@ class Trump(Section):
     last_card: LastCard | None = Field(
         None, description="The bidder may say `trump last`: the suit of the last card dealt to him is trumps (known "
         "only to him while the trump is concealed).")
+    modes: list[TrumpMode] = Field(
+        default_factory=list, max_length=8, description="Named modes (all trumps, no trumps, top-down, "
+        "bottom-up) that may be chosen wherever a trump suit may be named; in a bid they rank after the suits, in "
+        "this order.")
+    suit_multipliers: dict[Suit, Annotated[int, Field(ge=1, le=100)]] = Field(
+        default_factory=dict, description="The hand's score is multiplied by this when that suit is trump; suits "
+        "not listed: 1.")
     shown_at_first_lead: bool = Field(
         False, description="A concealed trump is shown to all as the first card of trick 1 is led (that card and "
         "every later one count with it); the trump card laid face down returns to its owner's hand.")
@@ -270,6 +298,37 @@ class BidderWhileConcealed(Section):
               "anything, a trump-suit card having no power, or call and play the indicator (a regional house rule).")
 
 
+class Obligations(Section):
+    """What a player must play to a trick once the trump is known to everyone (a concealed trump: from its
+    exposure on). Absent: follow suit if able, else any card. Every duty below gives way to following suit,
+    except that trump_while_following lets a trump be played instead."""
+
+    trump_led: Literal["any_trump", "head_trick", "head_trick_unless_partner_winning"] = Field(
+        "any_trump", description="When a trump is led, a player holding trumps plays one: any trump; "
+        "head_trick, one that beats every trump already in the trick when he has one (whoever is winning, his "
+        "partner included), else any trump; head_trick_unless_partner_winning, that duty only while an opponent "
+        "holds the trick. In an all-trumps mode the suit led plays as the trump suit for this duty.")
+    void: Literal["free", "must_trump", "must_trump_unless_partner_winning"] = Field(
+        "free", description="When a plain suit is led and a player cannot follow: any card; must_trump, a trump "
+        "if he holds one; must_trump_unless_partner_winning, the same unless his partner holds the trick now "
+        "(then any card).")
+    overtrump: Literal["free", "required"] = Field(
+        "free", description="required: a player bound to trump (by void) when the trick already holds a trump "
+        "must play a higher trump when he has one.")
+    undertrump: Literal["allowed", "forced", "forbidden_unless_only_trumps"] = Field(
+        "allowed", description="A trump lower than one already in the trick. With overtrump: required, for a "
+        "player bound to trump who cannot overtrump: allowed, he may then play any card; forced, he must still "
+        "play a (lower) trump. forbidden_unless_only_trumps: nobody may play a trump lower than one in the trick "
+        "on a plain suit led unless every card he holds is a trump (a player bound to trump who cannot "
+        "overtrump then plays another suit), and a player able to follow never may.")
+    trump_while_following: bool = Field(
+        False, description="A player holding the suit led may play a trump instead of following.")
+    never_forced: list[Rank] = Field(
+        default_factory=list, description="Trump ranks that never bind their holder: a player whose only trumps "
+        "are of these ranks may play any card when a trump is led or when he would have to trump (the Swiss "
+        "Jack of trumps). Not in an all-trumps mode.")
+
+
 class Play(Section):
     """Tricks."""
 
@@ -292,6 +351,10 @@ class Play(Section):
     exhausted_trumps: bool = Field(
         False, description="A bidder who led a trump that no other player followed must lead trumps while he "
         "holds any (not in special contracts).")
+    obligations: Obligations | None = Field(
+        None, description="Duties in following once the trump is known to everyone (a concealed trump: from its "
+        "exposure on; before it, the rules above): trumping, overtrumping, undertrumping, heading a trump lead "
+        "(absent: follow suit if able, else any card).")
     exposed_after_deal: Literal["nobody", "bidders_partner"] = Field(
         "nobody", description="Cards lying face up for every player to see: bidders_partner, once every card is "
         "dealt and the bidder is known, the bidder's partners' cards, to the end of the hand (they still choose "
@@ -599,12 +662,66 @@ class ShortfallLoss(Section):
         description="What the bidders then lose in game points: as many as the bid, or this number.")
 
 
+class BankedAllTricks(Section):
+    """One side winning every trick (capot, pit, match): its card points count a fixed number, or it gains a
+    bonus; and bids from a given value on are bids to win every trick."""
+
+    card_points: Points | None = Field(
+        None, description="The sweeping side's card points count this many instead of what its tricks hold (the "
+        "other side's count 0); a sweep by the defenders makes the contract fail (capot 250).")
+    bonus: Points | None = Field(
+        None, description="Points added to the sweeping side's total (pit, match: 100).")
+    bid_from: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="A bid of at least this is a bid to win every trick: made only when the takers win "
+        "every trick, and counted at its value in the scores (a capot bid of 250).")
+
+
+class Banked(Section):
+    """How a banked hand is scored: each side's total is its card points (last trick included), the melds that
+    score for it and its trump marriage; the contract's success rule decides what each side banks."""
+
+    success: Literal["beats_opponents", "reaches_bid_and_beats_opponents", "none"] = Field(
+        "beats_opponents", description="beats_opponents: the takers' total must be higher than the defenders'; "
+        "reaches_bid_and_beats_opponents: it must also reach the bid; none: there is no contract, each side "
+        "banks its own total.")
+    ties: Literal["failed", "held_over", "maker_scores_nothing"] = Field(
+        "failed", description="Equal totals: failed, the contract fails; held_over, the defenders bank theirs and "
+        "the takers' total is held for the winner of the next deal (litige); maker_scores_nothing, the takers "
+        "bank nothing and the defenders their own total.")
+    made: Literal["own_totals"] = Field(
+        "own_totals", description="A made contract: each side banks its own total.")
+    add_bid: bool = Field(False, description="A made contract: the takers also bank the bid.")
+    failed_defenders: Literal["all_points_and_their_melds", "all_points_and_all_melds", "fixed_and_bid",
+                              "both_totals"] = Field(
+        "all_points_and_their_melds", description="A failed contract: the takers bank only their trump "
+        "marriage, and the defenders bank: all_points_and_their_melds, every card point of the deal, their "
+        "melds and their marriage; all_points_and_all_melds, every card point and the melds of both sides (and "
+        "their marriage); fixed_and_bid, failed_fixed plus the bid, their melds and their marriage; "
+        "both_totals, both sides' totals (the takers then bank nothing, not even their marriage).")
+    failed_fixed: Points | None = Field(
+        None, description="With fixed_and_bid: the fixed number of points the defenders bank (160).")
+    doubled: Literal["multiplies_all", "fixed_and_bid_times_multiplier"] = Field(
+        "multiplies_all", description="After a doubling step: multiplies_all, what each side banks is multiplied; "
+        "fixed_and_bid_times_multiplier, the side that wins the deal banks (failed_fixed + bid) times the "
+        "multiplier and its marriage, the other side only its marriage.")
+    all_tricks: BankedAllTricks | None = Field(
+        None, description="One side winning every trick: capot, pit or match.")
+    rounding: Literal["none", "nearest_ten"] = Field(
+        "none", description="nearest_ten: each side's score for the deal is rounded to tens (units 0-4 down, 5-9 "
+        "up), after the success test.")
+
+
 class Scoring(Section):
-    method: Literal["bidding_team", "opponents_credited", "exchange"] = Field(
+    method: Literal["bidding_team", "opponents_credited", "exchange", "banked"] = Field(
         "bidding_team", description="bidding_team: only the bidders' score moves; opponents_credited: a "
         "failure is paid to the opponents; exchange: the loser pays the winner (tables), each opponent "
-        "separately where the bidder plays alone.")
-    bands: list[Band] = Field(min_length=1)
+        "separately where the bidder plays alone; banked: each side banks the points it took (card points, "
+        "melds, trump marriage), as scoring.banked says (no bands).")
+    bands: list[Band] = Field(
+        default_factory=list, description="The score of a contract by its bid (required, except with method "
+        "banked).")
+    banked: Banked | None = Field(
+        None, description="With method banked: the contract's success rule and what each side banks.")
     below_half_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
         1, description="Taking less than half the bid multiplies the loss by this.")
     shortfall_loss: ShortfallLoss | None = Field(
@@ -643,7 +760,16 @@ class Sets(Section):
 
 class Match(Section):
     start: int = Field(0, description="Every team's score at the start.")
-    win_at: int | None = Field(6, description="A team reaching this score wins.")
+    win_at: int | None = Field(
+        6, description="A team reaching this score wins (with banked scoring: at the end of a deal; if several "
+        "do, the highest).")
+    deals: Annotated[int, Field(ge=1, le=1000)] | None = Field(
+        None, description="The match is this many scored deals; the highest total wins, equal totals draw (win_at "
+        "and lose_at are then not used: leave them out).")
+    ends_mid_deal: bool = Field(
+        False, description="The winning score is tested after each credit - the trump marriage as it is shown, "
+        "the melds, each trick's points - in that order, and the match ends the moment a team reaches it (the "
+        "deal stops there). Needs win_at and banked scoring with no contract.")
     lose_at: int | None = Field(-6, description="A team at or below this score loses.")
     next_dealer: NextDealer = Field(
         default_factory=NextDealer, description="Who deals the next hand, by how this one ended.")

@@ -285,6 +285,9 @@ def _built_example(tp: Any, info: FieldInfo | None) -> str:
         return "[" + _built_example(typing.get_args(inner)[0], None) + "]"
     if origin is tuple:
         return "[" + ", ".join(_built_example(a, None) for a in typing.get_args(inner)) + "]"
+    if origin is dict:
+        key, value = typing.get_args(inner)
+        return "{" + _built_example(key, None) + ": " + _built_example(value, None) + "}"
     if inner is str:
         return "example"
     return _yaml_inline(default)

@@ -183,6 +183,8 @@ def trump_line(view: View, lab: Labels, open_trump: bool = False) -> Text:
         return Text("trump: concealed")
     if known is None:
         return Text("trump: not chosen yet") if view.bidder is not None else Text("trump: none yet")
+    if view.trump_mode is not None:
+        return Text(f"trump: {view.trump_mode}")
     if view.trump == NO_TRUMP:
         return Text("trump: no trumps")
     when = " (open)" if open_trump else f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from engine.play.banked import banked_words
 from engine.play.base import UNDECIDED
 from engine.play.match import hand_seeds
 from engine.play.state import State
@@ -135,6 +136,7 @@ def _summary(table: Table, f: Finished, seat: int, direction: str) -> dict[str, 
         "multiplier": view.multiplier,
         "trump": trump,
         "made": state.made,
+        "why": banked_words(state),   # a banked hand: how it came out, in words ("" otherwise)
         "annulled_because": state.annul_reason if f.status == "annulled" else "",
         "score_change": f.score_change,
         "events": _events(replace(view, trump=known, trump_concealed=False), who, g.doubling_names),

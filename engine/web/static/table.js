@@ -282,6 +282,7 @@ function renderContract() {
   let trump;
   if (v.trump_concealed) trump = v.trump ? `concealed (only you know it: ${suitWords(v.trump)})` : "concealed";
   else if (v.trump === null) trump = v.bidder === null ? "none yet" : "not chosen yet";
+  else if (v.trump_mode) trump = v.trump_mode;   // a trump mode the rule file names (trump.modes)
   else trump = suitWords(v.trump) + (v.exposed_in_trick ? ` (exposed in trick ${v.exposed_in_trick})` : "");
   const c = el("p", null, "contract-line");
   c.append(el("span", "Contract ", "key"), el("span", contract));
@@ -709,7 +710,8 @@ function explain(s) {
     }
     line += s.made ? " — made." : " — failed.";
     lines.push(line[0].toUpperCase() + line.slice(1));
-    if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
+    if (s.why) lines.push(s.why[0].toUpperCase() + s.why.slice(1) + ".");
+    else if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
   } else {
     lines.push("Nobody bid.");
   }
