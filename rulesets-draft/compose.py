@@ -98,3 +98,126 @@ for name, (key, ruleset, header) in HEADERS.items():
     body = [f"ruleset: {ruleset}" if ln.startswith("ruleset:") else ln for ln in body]
     (out / f"{name}.yaml").write_text("".join(f"# {h}\n" for h in header) + "\n".join(body) + "\n")
     print("wrote", name)
+
+# The same deals and plays under an overlay (the announcements dropped where the overlay has no melds): what the
+# overlay changes, or that it changes nothing in one hand (a match target). (worked record, ruleset, drop announce)
+VARIANTS = {
+ "belote-sans-annonces-b1-no-meld": ("belote-b1-dedans-keeps-belote", "belote-sans-annonces", True, [
+  "belote-sans-annonces: deal and play of B1 without the announcement (no meld exists in this file).",
+  "NS 62 + belote 20 = 82 against EW 100 (their tierce no longer counts): still dedans. NS keep the belote 20;",
+  "EW 162."]),
+ "belote-sans-annonces-b2-made-without-carre": ("belote-b2-carre-beats-quarte", "belote-sans-annonces", True, [
+  "belote-sans-annonces: deal and play of B2 without announcements: the four Queens score nothing here.",
+  "NS 97 against EW 65 + belote 20 = 85: made. NS 97; EW 85."]),
+ "belote-sans-annonces-b3-capot": ("belote-b3-capot-250", "belote-sans-annonces", True, [
+  "belote-sans-annonces: deal and play of B3 without the tierce: capot 250 alone. NS 250; EW 0."]),
+ "belote-1000-b1": ("belote-b1-dedans-keeps-belote", "belote-1000", False, [
+  "belote-1000: deal B1 - a hand scores as in belote (NS 20, EW 182); the 1000 target only ends the match."]),
+ "belote-1000-b2": ("belote-b2-carre-beats-quarte", "belote-1000", False, [
+  "belote-1000: deal B2 - a hand scores as in belote (NS 0, EW 282); the 1000 target only ends the match."]),
+ "belote-1000-b3": ("belote-b3-capot-250", "belote-1000", False, [
+  "belote-1000: deal B3 - a hand scores as in belote (NS 270, EW 0); the 1000 target only ends the match."]),
+ "belote-rounding-b1": ("belote-b1-dedans-keeps-belote", "belote-rounding", False, [
+  "belote-rounding: deal B1 - dedans on the exact totals (82 against 120), then NS 20 stays 20 and EW 182",
+  "rounds down to 180."]),
+ "belote-rounding-b2": ("belote-b2-carre-beats-quarte", "belote-rounding", False, [
+  "belote-rounding: deal B2 - dedans (97 against 185); EW 282 rounds down to 280, NS 0."]),
+ "belote-rounding-b4": ("belote-b4-tie-is-dedans", "belote-rounding", False, [
+  "belote-rounding: deal B4 - the 81-81 tie is dedans on the exact totals; EW 162 rounds down to 160, NS 0."]),
+ "belote-capot-252-b3": ("belote-b3-capot-250", "belote-capot-252", False, [
+  "belote-capot-252: deal B3 - the capot counts 252: NS 252 + tierce 20 = 272; EW 0."]),
+ "belote-capot-252-b1": ("belote-b1-dedans-keeps-belote", "belote-capot-252", False, [
+  "belote-capot-252: deal B1 - no capot, so the hand scores as in belote: NS 20, EW 182."]),
+ "belote-capot-252-b2": ("belote-b2-carre-beats-quarte", "belote-capot-252", False, [
+  "belote-capot-252: deal B2 - no capot, so the hand scores as in belote: NS 0, EW 282."]),
+ "belote-litige-b1": ("belote-b1-dedans-keeps-belote", "belote-litige", False, [
+  "belote-litige: deal B1 - not a tie (82 against 120), so dedans as in belote: NS 20, EW 182."]),
+ "belote-litige-b3": ("belote-b3-capot-250", "belote-litige", False, [
+  "belote-litige: deal B3 - capot as in belote: NS 270, EW 0."]),
+ "coinche-sans-annonces-c1": ("coinche-c1-made-bid-added", "coinche-sans-annonces", False, [
+  "coinche-sans-annonces: deal C1 (no meld was announced there): made, NS 100 + 112 + belote 20 = 232; EW 50."]),
+ "coinche-sans-annonces-c2": ("coinche-c2-failed-160-plus-bid", "coinche-sans-annonces", False, [
+  "coinche-sans-annonces: deal C2: failed, NS 0; EW 160 + 90 + belote 20 = 270."]),
+ "coinche-sans-annonces-c3": ("coinche-c3-coinched-doubled", "coinche-sans-annonces", False, [
+  "coinche-sans-annonces: deal C3: coinched and failed, NS (160 + 120) x 2 = 560; EW 0."]),
+ "coinche-2000-c1": ("coinche-c1-made-bid-added", "coinche-2000", False, [
+  "coinche-2000: deal C1 scores as in coinche (NS 232, EW 50); the target only ends the match."]),
+ "coinche-2000-c2": ("coinche-c2-failed-160-plus-bid", "coinche-2000", False, [
+  "coinche-2000: deal C2 scores as in coinche (NS 0, EW 270); the target only ends the match."]),
+ "coinche-2000-c3": ("coinche-c3-coinched-doubled", "coinche-2000", False, [
+  "coinche-2000: deal C3 scores as in coinche (NS 560, EW 0); the target only ends the match."]),
+ "coinche-rounding-c1": ("coinche-c1-made-bid-added", "coinche-rounding", False, [
+  "coinche-rounding: deal C1 - made on the exact totals; NS 232 rounds to 230, EW 50 stays 50."]),
+ "coinche-rounding-c2": ("coinche-c2-failed-160-plus-bid", "coinche-rounding", False, [
+  "coinche-rounding: deal C2 - failed (85 short of 90); EW 270 stays 270, NS 0."]),
+ "coinche-partner-trump-free-c1": ("coinche-c1-made-bid-added", "coinche-partner-trump-free", False, [
+  "coinche-partner-trump-free: deal C1 - every card played there is also allowed here (the overlay only frees",
+  "a player over his partner's trump); the score is coinche's: NS 232, EW 50."]),
+ "coinche-partner-trump-free-c2": ("coinche-c2-failed-160-plus-bid", "coinche-partner-trump-free", False, [
+  "coinche-partner-trump-free: deal C2 as in coinche: NS 0, EW 270."]),
+ "coinche-partner-trump-free-c3": ("coinche-c3-coinched-doubled", "coinche-partner-trump-free", False, [
+  "coinche-partner-trump-free: deal C3 as in coinche: NS 560, EW 0."]),
+ "coinche-ta-sa-c1": ("coinche-c1-made-bid-added", "coinche-ta-sa", False, [
+  "coinche-ta-sa: deal C1 with a suit bid, scored as in coinche: NS 232, EW 50."]),
+ "coinche-ta-sa-c3": ("coinche-c3-coinched-doubled", "coinche-ta-sa", False, [
+  "coinche-ta-sa: deal C3 with a suit bid, scored as in coinche: NS 560, EW 0."]),
+ "klaverjas-stuk-in-hand-k1": ("klaverjas-k1-made-roem-and-stuk", "klaverjas-stuk-in-hand", False, [
+  "klaverjas-stuk-in-hand: deal K1 - KH and QH came from two hands, so no stuk: NS 68 + run 20 = 88 against",
+  "EW 94 + 20 = 114: made. EW 114; NS 88."]),
+ "klaverjas-stuk-in-hand-k2": ("klaverjas-k2-nat", "klaverjas-stuk-in-hand", False, [
+  "klaverjas-stuk-in-hand: deal K2 (no stuk there): nat, NS 0; EW 162 + 50 = 212."]),
+ "klaverjas-stuk-in-hand-k3": ("klaverjas-k3-pit", "klaverjas-stuk-in-hand", False, [
+  "klaverjas-stuk-in-hand: deal K3 (KC with seat 0, QC with seat 2: no stuk in one hand): pit, NS 282; EW 0."]),
+ "klaverjas-1500-k1": ("klaverjas-k1-made-roem-and-stuk", "klaverjas-1500", False, [
+  "klaverjas-1500: deal K1 scores as in klaverjas (NS 108, EW 114); the target only ends the match."]),
+ "klaverjas-1500-k2": ("klaverjas-k2-nat", "klaverjas-1500", False, [
+  "klaverjas-1500: deal K2 scores as in klaverjas (NS 0, EW 212); the target only ends the match."]),
+ "klaverjas-1500-k3": ("klaverjas-k3-pit", "klaverjas-1500", False, [
+  "klaverjas-1500: deal K3 scores as in klaverjas (NS 282, EW 0); the target only ends the match."]),
+ "klaverjas-rotterdam-k1": ("klaverjas-k1-made-roem-and-stuk", "klaverjas-rotterdam", False, [
+  "klaverjas-rotterdam: the deal and plays of K1 under Rotterdam's duties (a void player always trumps, over",
+  "his partner too, undertrumping if he must): the report shows where a card of the Amsterdam play is refused,",
+  "or the same score (NS 108, EW 114) if none is."]),
+ "klaverjas-rotterdam-k2": ("klaverjas-k2-nat", "klaverjas-rotterdam", False, [
+  "klaverjas-rotterdam: the deal and plays of K2 under Rotterdam's duties: refused at the first Amsterdam card",
+  "Rotterdam forbids, else scored as K2 (NS 0, EW 212)."]),
+ "klaverjas-rotterdam-k3": ("klaverjas-k3-pit", "klaverjas-rotterdam", False, [
+  "klaverjas-rotterdam: the deal and plays of K3 (EW hold no trumps, so the duties agree): pit, NS 282; EW 0."]),
+ "schieber-s2-obenabe-single": ("schieber-2500-s2-obenabe-triple", "schieber", False, [
+  "schieber: the deal and play of S2 in the base file, where obenabe counts once: NS 101, EW 56."]),
+ "schieber-s3-match-bonus": ("schieber-2500-s3-match-double", "schieber", False, [
+  "schieber: the deal and play of S3 in the base file (x1): EW win every trick, 157 + 100 = 257; NS 0."]),
+ "schieber-2500-s1-hearts-single": ("schieber-s1-weis-and-stoeck", "schieber-2500", False, [
+  "schieber-2500: deal S1 - hearts (Rosen) count once: NS 98 + 50 = 148; EW 59 + 20 = 79."]),
+ "schieber-12-s1": ("schieber-s1-weis-and-stoeck", "schieber-12", False, [
+  "schieber-12: deal S1 scores as in schieber (NS 148, EW 79); twelve deals make the match."]),
+ "schieber-12-s2": ("schieber-2500-s2-obenabe-triple", "schieber-12", False, [
+  "schieber-12: deal S2, obenabe counted once: NS 101, EW 56."]),
+ "schieber-12-s3": ("schieber-2500-s3-match-double", "schieber-12", False, [
+  "schieber-12: deal S3 counted once: EW 157 + 100 = 257; NS 0."]),
+ "schieber-small-weis-s1": ("schieber-s1-weis-and-stoeck", "schieber-small-weis", False, [
+  "schieber-small-weis: deal S1 - runs of four and three count as in schieber: NS 148, EW 79."]),
+ "schieber-small-weis-s2": ("schieber-2500-s2-obenabe-triple", "schieber-small-weis", False, [
+  "schieber-small-weis: deal S2 (no Weis), obenabe x1: NS 101, EW 56."]),
+ "schieber-small-weis-s3": ("schieber-2500-s3-match-double", "schieber-small-weis", False, [
+  "schieber-small-weis: deal S3 (no Weis), spades x1: EW 257; NS 0."]),
+ "schieber-no-weis-s1": ("schieber-s1-weis-and-stoeck", "schieber-no-weis", True, [
+  "schieber-no-weis: deal S1 without the declarations (no Weis here): NS 98; EW 59 + Stoeck 20 = 79."]),
+ "schieber-no-weis-s2": ("schieber-2500-s2-obenabe-triple", "schieber-no-weis", True, [
+  "schieber-no-weis: deal S2, obenabe x1: NS 101, EW 56."]),
+ "schieber-no-weis-s3": ("schieber-2500-s3-match-double", "schieber-no-weis", True, [
+  "schieber-no-weis: deal S3, spades x1: EW 257; NS 0."]),
+}
+
+if len(sys.argv) > 3 and sys.argv[3] == "variants":
+    for name, (base, ruleset, drop, header) in VARIANTS.items():
+        f = out / f"{base}.yaml"
+        if not f.exists():
+            print("missing", f)
+            continue
+        body = [ln for ln in f.read_text().splitlines() if not ln.startswith("#")]
+        body = [f"ruleset: {ruleset}" if ln.startswith("ruleset:") else ln for ln in body]
+        if drop:
+            body = [ln for ln in body if not ln.rstrip().endswith(" announce")]
+        (out / f"{name}.yaml").write_text("".join(f"# {h}\n" for h in header) + "\n".join(body) + "\n")
+        print("wrote", name)
