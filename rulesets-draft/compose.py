@@ -165,7 +165,8 @@ VARIANTS = {
   "klaverjas-stuk-in-hand: deal K1 - KH and QH came from two hands, so no stuk: NS 68 + run 20 = 88 against",
   "EW 94 + 20 = 114: made. EW 114; NS 88."]),
  "klaverjas-stuk-in-hand-k2": ("klaverjas-k2-nat", "klaverjas-stuk-in-hand", False, [
-  "klaverjas-stuk-in-hand: deal K2 (no stuk there): nat, NS 0; EW 162 + 50 = 212."]),
+  "klaverjas-stuk-in-hand: deal K2 - seat 3 holds KC QC (clubs trumps), never in one trick, so no stuk in",
+  "klaverjas; here the stuk in hand scores 20 to EW, who also take the nat: NS 0; EW 162 + 50 + 20 = 232."]),
  "klaverjas-stuk-in-hand-k3": ("klaverjas-k3-pit", "klaverjas-stuk-in-hand", False, [
   "klaverjas-stuk-in-hand: deal K3 (KC with seat 0, QC with seat 2: no stuk in one hand): pit, NS 282; EW 0."]),
  "klaverjas-1500-k1": ("klaverjas-k1-made-roem-and-stuk", "klaverjas-1500", False, [
@@ -176,11 +177,11 @@ VARIANTS = {
   "klaverjas-1500: deal K3 scores as in klaverjas (NS 282, EW 0); the target only ends the match."]),
  "klaverjas-rotterdam-k1": ("klaverjas-k1-made-roem-and-stuk", "klaverjas-rotterdam", False, [
   "klaverjas-rotterdam: the deal and plays of K1 under Rotterdam's duties (a void player always trumps, over",
-  "his partner too, undertrumping if he must): the report shows where a card of the Amsterdam play is refused,",
-  "or the same score (NS 108, EW 114) if none is."]),
+  "his partner too, undertrumping if he must): no card of that play breaks them, so the score is K1's: NS 108,",
+  "EW 114."]),
  "klaverjas-rotterdam-k2": ("klaverjas-k2-nat", "klaverjas-rotterdam", False, [
-  "klaverjas-rotterdam: the deal and plays of K2 under Rotterdam's duties: refused at the first Amsterdam card",
-  "Rotterdam forbids, else scored as K2 (NS 0, EW 212)."]),
+  "klaverjas-rotterdam: the deal and plays of K2 under Rotterdam's duties: no card of that play breaks them,",
+  "so the score is K2's: NS 0, EW 212."]),
  "klaverjas-rotterdam-k3": ("klaverjas-k3-pit", "klaverjas-rotterdam", False, [
   "klaverjas-rotterdam: the deal and plays of K3 (EW hold no trumps, so the duties agree): pit, NS 282; EW 0."]),
  "schieber-s2-obenabe-single": ("schieber-2500-s2-obenabe-triple", "schieber", False, [
