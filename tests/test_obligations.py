@@ -21,15 +21,20 @@ from engine.rules.load import load_ruleset
 from engine.sim import play_hands
 
 FILES = Path(__file__).parent / "rulefiles" / "obligations"
-OPEN = ("belote", "amsterdam", "rotterdam", "schieber", "coinche-partner-free", "klaberjass")
+OPEN = ("belote", "amsterdam", "rotterdam", "schieber", "coinche-partner-free", "klaberjass", "belote-modes")
 
 
 # ------------------------------------------------------------------------------ the plain implementation
 class Duties:
-    """The file's obligations as its text says them (read from the rule file, not from the compiled records)."""
+    """The file's obligations as its text says them (read from the rule file, not from the compiled records), and
+    its rank orders: plain suits, the trump suit, each named trump mode."""
 
     def __init__(self, path: Path) -> None:
-        ob: Any = load_ruleset(path).play.obligations
+        rs = load_ruleset(path)
+        self.plain: list[str] = list(rs.deck.ranks)
+        self.trump_order: list[str] = list(getattr(rs.deck, "trump_ranks", None) or rs.deck.ranks)
+        self.modes: list[list[str]] = [list(md.ranks) for md in getattr(rs.trump, "modes", [])]
+        ob: Any = rs.play.obligations
         self.trump_led: str = ob.trump_led
         self.void: str = ob.void
         self.overtrump: str = ob.overtrump
@@ -46,8 +51,15 @@ def plain_playable(g: Game, st: State, seat: int, d: Duties) -> set[int]:
     def rank(c: int) -> str:
         return ranks[g.rank_of[c]]
 
-    def higher(a: int, b: int) -> bool:      # same suit: a ranks above b (the deck lists ranks high to low)
-        return g.rank_of[a] < g.rank_of[b]
+    mode = getattr(st, "trump_mode", -1)
+
+    def order(c: int) -> list[str]:           # the card's rank order, high to low, by its role this hand
+        if mode >= 0:
+            return d.modes[mode]
+        return d.trump_order if suit[c] == st.trump else d.plain
+
+    def higher(a: int, b: int) -> bool:      # same suit: a ranks above b
+        return order(a).index(rank(a)) < order(b).index(rank(b))
 
     hand = {c for c in range(g.size) if st.hands[seat] >> c & 1}
     trick = list(zip(st.trick_seats, st.trick_cards, strict=True))
@@ -139,10 +151,11 @@ def random_hand(g: Game, seed: int, check: Any) -> int:
 def test_legal_cards_are_what_the_duties_allow(name: str) -> None:
     path = FILES / f"{name}.yaml"
     g, d = load_game(path), Duties(path)
-    narrowed = 0
+    narrowed = all_trumps = 0
 
     def check(st: State) -> None:
-        nonlocal narrowed
+        nonlocal narrowed, all_trumps
+        all_trumps += st.all_trumps
         seat = st.to_act
         want = plain_playable(g, st, seat, d)
         got = engine_playable(st)
@@ -153,6 +166,7 @@ def test_legal_cards_are_what_the_duties_allow(name: str) -> None:
     turns = sum(random_hand(g, seed, check) for seed in range(60))
     assert turns > 60 * 20
     assert narrowed > 50 or name == "schieber"   # a void player was bound by a duty, often
+    assert all_trumps > 20 or name != "belote-modes"   # the all-trumps mode was played
 
 
 def test_all_trumps_mode_heads_the_suit_led() -> None:
@@ -301,7 +315,7 @@ def test_overtrump_reason_names_the_card_that_beats() -> None:
 
 
 # ------------------------------------------------------------------------------------------- the bots
-@pytest.mark.parametrize("name", ("belote", "amsterdam", "schieber"))
+@pytest.mark.parametrize("name", ("belote", "amsterdam", "schieber", "belote-modes"))
 def test_bots_play_only_cards_the_duties_allow(name: str) -> None:
     """Hands of the random, heuristic, pimc and search bots, replayed card by card: every card played is one the
     plain implementation allows."""

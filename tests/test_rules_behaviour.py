@@ -27,10 +27,15 @@ from engine.rules.messages import unwrap_type
 from engine.rules.model import Ruleset
 
 TESTS = Path(__file__).parent
+MELDS_DECLARED = str(TESTS / "rulefiles" / "jass" / "melds-declared.yaml")
+MELDS_ROEM = str(TESTS / "rulefiles" / "jass" / "melds-roem.yaml")
 EXTRA_FILES = (sorted((TESTS / "rulefiles" / "axes").glob("*.yaml"))
                + sorted((TESTS / "rulefiles" / "variants").glob("*.yaml"))
                + sorted((TESTS / "rulefiles" / "trump_roles").glob("trump-*.yaml"))
-               + sorted((TESTS / "rulefiles" / "banked").glob("*.yaml")))
+               + sorted((TESTS / "rulefiles" / "banked").glob("*.yaml"))
+               + sorted((TESTS / "rulefiles" / "jass").glob("*.yaml"))
+               + sorted((TESTS / "rulefiles" / "deal").glob("*.yaml")))
+DEAL = TESTS / "rulefiles" / "deal"   # the deal procedures' small files (turned card, choose_trump, coinche)
 
 
 # ------------------------------------------------------------------------------------------- the model's fields
@@ -93,7 +98,7 @@ def test_every_field_is_read_by_the_compile_step_or_display_only() -> None:
 
 
 def test_every_field_read_has_a_change_that_shows_in_play() -> None:
-    behavioural = set(leaf_paths()) - DISPLAY_ONLY - PRESENTATION
+    behavioural = set(leaf_paths()) - DISPLAY_ONLY - PRESENTATION - NEEDS_MODES
     assert behavioural == set(CHANGES), (sorted(behavioural - set(CHANGES)), sorted(set(CHANGES) - behavioural))
 
 
@@ -233,6 +238,13 @@ CHANGES: dict[str, Change] = {
                            {"auction": {"bids": {"extra": [28]}}, "scoring": {"bands": FLAT}}),
     "auction.exact_step": ("twenty-eight", {"auction": {"exact_step": True}}),
     "auction.only_opponents_may_bid": ("twenty-eight", {"auction": {"only_opponents_may_bid": True}}),
+    # a coinche that leaves the auction open: the bidder's turn comes round again after it
+    "auction.may_raise_own_bid": ((str(DEAL / "coinche-auction.yaml"), {"special": {"doubling": {
+        "closes_auction": False}}}), {"auction": {"may_raise_own_bid": True}}),
+    "special.doubling.closes_auction": (str(DEAL / "coinche-auction.yaml"), {"special": {"doubling": {
+        "closes_auction": False}}}),
+    "table.first_forehand.holder_of": (str(DEAL / "choose-push.yaml"), {"table": {"first_forehand": {
+        "holder_of": "7S"}}}),
     "auction.default_bidder": ("twenty-eight-flat", {"auction": {"default_bidder": "first_hand",
                                                                  "first_hand_must_bid": False},
                                                      "scoring": {"bands": [{"bids": [0, 28], "made": 1,
@@ -483,7 +495,24 @@ CHANGES: dict[str, Change] = {
         "claims": "last_trick_by_caller"}]}}),
     "special.melds.compulsory": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
         "compulsory": False, "when": [], "after_tricks": [1, 2]}}}),
+    # melds of the European games (combinations, trump_marriage), on the test files that extend open-trump
+    "combinations.order": (MELDS_DECLARED, {"combinations": {"order": ["A", "T", "K", "Q", "J", "9", "8", "7"]}}),
+    "combinations.sequences": (MELDS_DECLARED, {"combinations": {"sequences": {3: 30}}}),
+    "combinations.four_of_a_kind": (MELDS_DECLARED, {"combinations": {"four_of_a_kind": {
+        r: 300 for r in ("J", "9", "A", "T", "K", "Q", "8", "7")}}}),
+    "combinations.counted": (MELDS_DECLARED, {"combinations": {"counted": "in_trick"}}),
+    "combinations.compared": (MELDS_DECLARED, {"combinations": {"compared": "each_side_own"}}),
+    "combinations.ranking": (MELDS_DECLARED, {"combinations": {"ranking": ["value", "earlier"]}}),
+    "combinations.ties": (MELDS_DECLARED, {"combinations": {"ties": "earlier"}}),
+    "trump_marriage.ranks": (MELDS_DECLARED, {"trump_marriage": {"ranks": ["A", "K"]}}),
+    "trump_marriage.value": (MELDS_DECLARED, {"trump_marriage": {"value": 40}}),
+    "trump_marriage.counted": (MELDS_DECLARED, {"trump_marriage": {"counted": "in_trick"}}),
 }
+
+
+# trump_marriage.in_modes changes play only in a trump mode (all trumps), which trump.modes (issue 26's per-mode
+# cards) brings: its change is added with that mechanism
+NEEDS_MODES = frozenset({"trump_marriage.in_modes"})
 
 
 def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) -> Path:
@@ -525,7 +554,7 @@ def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object
     dealt = game.shuffled_deal(index, dealer)
     if rigged:
         dealt = _one_suit_to_seat_0(game, dealt)
-    state = game.new_hand(dealer, hands=dealt, match_scores=scores)
+    state = game.new_hand(dealer, hands=dealt, match_scores=scores, stock=game.shuffled_stock(index) or None)
     while not state.is_terminal:
         legal = state.legal_actions()
         yield state.to_act, tuple(a.notation for a in legal)
@@ -533,6 +562,7 @@ def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object
     # the outcome as the replay report gives it: status, contract target, card and game points; and the hands
     # left lying face up, as a view shows them (what the players saw)
     yield state.status, state.target, tuple(state.game_points), tuple(state.team_points)
+    yield tuple(state.meld_points), tuple(state.marriage_points)    # (melds and the trump marriage, per side)
     yield state.view(0).to_dict().get("exposed")
 
 

@@ -15,7 +15,7 @@ from engine.play.actions import Action, bid_terms
 from engine.play.banked import banked_bound
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
-from engine.play.rules import REFOLD_WHEN_MARKED
+from engine.play.rules import COMBOS_DECLARED, REFOLD_WHEN_MARKED, STEP_CHOOSE_TRUMP
 from engine.play.state import State
 from engine.play.view import View, hand_order, public_history
 
@@ -142,9 +142,18 @@ def _auction_names(g: Game) -> list[str]:
     out += [f"declare {c.name}" for c in r.claims]
     if r.melds is not None:
         out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
+    if r.combinations is not None and r.combinations.counted == COMBOS_DECLARED:
+        out.append("announce")
     if r.trump.no_trumps:
         out.append("trump NT")     # no-trumps declared after the auction (a bid naming NT is a bid above)
     out += [f"trump {name}" for name in g.mode_names]   # a trump mode named after the auction (trump.modes)
+    d = r.deal
+    if d.turn_up:
+        out += ["take", "exchange"]
+    if d.schmeiss:
+        out += ["schmeiss", "accept", "refuse"]
+    if d.may_push:
+        out.append("push")
     return out
 
 
@@ -155,8 +164,14 @@ class Observation:
         g = game
         self.game = game
         n, size = g.n, g.size
-        # the meld window is the last phase: files without melds keep the layout they always had
-        phases = len(PHASE_NAMES) if g.rules.melds is not None else MELDS
+        # the meld window and the deal procedures' phases come last: files without them keep the layout they always
+        # had (a game with a turned card or a trump choice without an auction has every phase; the turned card
+        # is the indicator row's card for everyone, the stock never appears)
+        d = g.rules.deal
+        if d.turn_up or STEP_CHOOSE_TRUMP in g.rules.schedule:
+            phases = len(PHASE_NAMES)
+        else:
+            phases = MELDS + 1 if g.rules.melds is not None else MELDS
         self.parts = [("hand", size), ("played", size), ("trick", n * size), ("indicator", size),
                       ("trump", g.nsuits + 2), ("phase", phases), ("bidder", n + 1), ("to_act", n + 1),
                       ("contract", 4), ("card_points", 2), ("bids", n)]
@@ -211,6 +226,8 @@ class Observation:
                 put_cards(off["trick"] + rel(seat) * g.size, [c])
         if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
+        elif view.turned is not None:   # the card lying face up (a turned-card game has no indicator)
+            put_cards(off["indicator"], [view.turned])
         if view.trump is None:
             out[off["trump"] + g.nsuits + 1] = 1.0
         elif view.trump == NO_TRUMP:
@@ -299,6 +316,8 @@ class Observation:
             played &= ~(1 << indicator)
             if seat == state.folder:
                 ones |= 1 << (self.o_indicator + fc[indicator])
+        elif state.turned >= 0:   # the card lying face up (see encode)
+            ones |= 1 << (self.o_indicator + fc[state.turned])
         ones |= canonical(played & ~trick_mask, copies, g.first_copy_mask) << self.o_played
         t = state.trump
         if t == UNDECIDED or (concealed and seat != state.folder):
@@ -404,13 +423,19 @@ def hands_to_order(game: Game, hands: list[list[int]], dealer: int) -> list[int]
 
 
 def deal_length(game: Game) -> int:
-    """How many chance outcomes make one deal (one per card dealt)."""
-    return game.n * game.cards_each
+    """How many chance outcomes make one deal (one per card the deal steps give, then one per card of the stock,
+    in its order: a game with a stock orders the whole pack)."""
+    return game.n * game.dealt_each + game.stock_size
 
 
 def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int]]:
     """The cards each seat receives when the pack, in `order`, is dealt by the schedule from the first hand."""
     return game.deal_in_order(order, dealer)
+
+
+def stock_from_order(game: Game, order: list[int]) -> list[int] | None:
+    """The stock of a deal made from `order`: the cards after those the deal steps give (None: no stock)."""
+    return order[game.n * game.dealt_each:] if game.stock_size else None
 
 
 def utility_bound(game: Game) -> float:

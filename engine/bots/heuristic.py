@@ -11,6 +11,7 @@ from engine.bots.bidding import speech_masks
 from engine.bots.info import Seen, last_bidder, led_trump_suit, read_view
 from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
+from engine.bots.turned_choice import choose as turned_choice
 from engine.bots.viewbot import ViewBot, interpreted_class
 from engine.cards import card_ids
 from engine.play.actions import Action
@@ -36,7 +37,12 @@ def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPoli
         policy = policy_for(model_for(game))
     if seen.view.phase == "play":
         return play_card(game, seen, legal, policy)
+    if seen.view.phase in TURNED_PHASES:
+        return turned_choice(game, seen.view, legal)
     return policy.choose(view_knowledge(seen), tuple(legal))
+
+
+TURNED_PHASES = ("take_or_pass", "choose_trump", "exchange")
 
 
 def view_knowledge(seen: Seen) -> Knowledge:
@@ -113,6 +119,8 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
     extras = {a.verb: a for a in others}
     if "show" in extras:
         return extras["show"]
+    if "announce" in extras:     # melds announced in trick 1 (combinations): they score only when announced
+        return extras["announce"]
     if policy is not None and not policy.never:
         line = claimed_line_play(game, v, legal)
         if line is not None:

@@ -183,7 +183,7 @@ def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) ->
     first other action; on lead see `_lead`; feed a partner who keeps the trick; else win it with the cheapest card
     nobody after can beat, or call for the trump when the trick is worth two points; else the cheapest card."""
     for i in range(len(extras)):
-        if extras[i].verb == "show":
+        if extras[i].verb == "show" or extras[i].verb == "announce":
             return -1 - i
     if not mask:
         return -1

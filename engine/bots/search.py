@@ -83,6 +83,8 @@ class SearchBot(ViewBot):
         seen = read_view(game, view)
         fallback = decide(game, seen, legal, self.policy)
         if view.phase == "play":
+            if fallback.verb == "announce":
+                return fallback      # melds score only when announced: not a choice to search
             if not self.policy.never:
                 settled = settled_claims(game, view, legal)
                 if isinstance(settled, Action):

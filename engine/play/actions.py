@@ -17,9 +17,10 @@ from engine.errors import RecordError
 
 # Verbs of the hand-record contract; doubling steps add their own names from the rule file.
 VERBS = ("bid", "pass", "redeal", "trump", "raise", "double", "redouble", "declare", "call", "show", "play",
-         "surrender", "accept", "refuse", "partner", "concede", "open")
+         "surrender", "accept", "refuse", "partner", "concede", "open", "announce", "take", "push", "schmeiss",
+         "exchange")
 _NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede",
-                "open")
+                "open", "announce", "take", "push", "schmeiss", "exchange")
 CHANGE: Final = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
 _MODE = re.compile(r"[a-z][a-z0-9-]{0,23}")   # a trump mode's name (rules.trump.modes), in lower case

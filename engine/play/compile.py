@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.cards import canonical_card
 from engine.play.game import Game
 from engine.play.rules import (
+    COMBOS_DECLARED,
+    COMBOS_IN_TRICK,
     DECLARE_AFTER_DEAL,
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
@@ -29,6 +32,7 @@ from engine.play.rules import (
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
+    RANKING_KEYS,
     REFOLD_NEVER,
     REFOLD_WHEN_BIDDING,
     REFOLD_WHEN_MARKED,
@@ -41,8 +45,14 @@ from engine.play.rules import (
     SCORE_EXCHANGE,
     SCORE_OPPONENTS_CREDITED,
     STEP_AUCTION,
+    STEP_CHOOSE_TRUMP,
+    STEP_COMPLETE,
+    STEP_EXCHANGE,
     STEP_SECOND_AUCTION,
+    STEP_STOCK,
+    STEP_TAKE_OR_PASS,
     STEP_TRUMP,
+    STEP_TURN_UP,
     SUCCESS_BEATS_OPPONENTS,
     SUCCESS_NONE,
     SUCCESS_REACHES_BID,
@@ -71,13 +81,16 @@ from engine.play.rules import (
     BankedRules,
     CaptureRules,
     ClaimRules,
+    CombinationRules,
     ConcedeRules,
     ContractRules,
+    DealRules,
     DeckRules,
     DeclarationRules,
     DoublingRules,
     DoublingStepRules,
     FixedStakeRules,
+    MarriageRules,
     MatchRules,
     MeldKindRules,
     MeldRules,
@@ -103,6 +116,7 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
     "scoring.banked.made",               # one allowed value (each side banks its own total)
+    "trump_marriage.name",               # what the table calls the marriage
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -125,7 +139,8 @@ _TIES = {"failed": TIES_FAILED, "held_over": TIES_HELD_OVER, "maker_scores_nothi
 _FAILED = {"all_points_and_their_melds": FAILED_THEIR_MELDS, "all_points_and_all_melds": FAILED_ALL_MELDS,
            "fixed_and_bid": FAILED_FIXED_AND_BID, "both_totals": FAILED_BOTH_TOTALS}
 _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCTION,
-         "second_auction": STEP_SECOND_AUCTION}
+         "second_auction": STEP_SECOND_AUCTION, "turn_up": STEP_TURN_UP, "take_or_pass": STEP_TAKE_OR_PASS,
+         "choose_trump": STEP_CHOOSE_TRUMP, "stock": STEP_STOCK, "exchange_low_trump": STEP_EXCHANGE}
 _REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
 _ROLE = {"bidder": ROLE_HOLDER, "partner": ROLE_PARTNERS}
 _DECLARE = {"after_full_deal": DECLARE_AFTER_DEAL, "first_auction": DECLARE_IN_AUCTION,
@@ -135,9 +150,11 @@ _WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "
 
 
 def _table(t: m.Table) -> TableRules:
+    ff = t.first_forehand
     return TableRules(players=t.players, teams=tuple(tuple(team) for team in t.teams),
                       bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder",
-                      after_bidder_leads_first=t.first_lead == "after_bidder")
+                      after_bidder_leads_first=t.first_lead == "after_bidder",
+                      first_forehand="" if ff is None else canonical_card(ff.holder_of) or "")
 
 
 def _deck(rs: m.Ruleset) -> DeckRules:
@@ -169,7 +186,41 @@ def _captures(rs: m.Ruleset, ranks: tuple[str, ...]) -> tuple[CaptureRules, ...]
 
 
 def _schedule(steps: list[m.ScheduleStep]) -> tuple[int, ...]:
-    return tuple(_STEP[s] if isinstance(s, str) else s.deal for s in steps)
+    out: list[int] = []
+    for s in steps:
+        if isinstance(s, str):
+            out.append(_STEP[s])
+        elif isinstance(s, m.DealStep):
+            out.append(s.deal)
+        elif isinstance(s, m.CompleteStep):
+            out.append(STEP_COMPLETE)
+        elif isinstance(s, m.TakeOrPassStep):
+            out.append(STEP_TAKE_OR_PASS)
+        elif isinstance(s, m.TurnUpStep):
+            out.append(STEP_TURN_UP)
+        else:
+            out.append(STEP_CHOOSE_TRUMP)
+    return tuple(out)
+
+
+def _deal_rules(rs: m.Ruleset) -> DealRules:
+    """The turned card, the stock and the trump choices without an auction, from the schedule's steps."""
+    complete = next((s.complete for s in rs.schedule if isinstance(s, m.CompleteStep)), None)
+    top = next((s.take_or_pass for s in rs.schedule if isinstance(s, m.TakeOrPassStep)), m.TakeOrPass())
+    choose = next((s.choose_trump for s in rs.schedule if isinstance(s, m.ChooseTrumpStep)), m.ChooseTrump())
+    turn = next((s.turn_up for s in rs.schedule if isinstance(s, m.TurnUpStep)), m.TurnUp())
+    d = rs.deck
+    size = len(d.suits) * len(d.ranks) * d.copies
+    dealt = rs.table.players * sum(s.deal for s in rs.schedule if isinstance(s, m.DealStep))
+    return DealRules(stock=max(0, size - dealt),
+                     turn_up="turn_up" in rs.schedule or any(isinstance(s, m.TurnUpStep) for s in rs.schedule),
+                     turned_from_dealer=turn.card == "dealer_last",
+                     first_hand_names=top.if_all_pass == "first_hand_names",
+                     complete_taker=0 if complete is None else complete.taker,
+                     complete_others=0 if complete is None else complete.others,
+                     turned_to_taker=complete is not None and complete.turned_to_taker,
+                     show_bottom=complete is not None and complete.show_bottom,
+                     schmeiss=top.schmeiss, dealer_must_choose=top.dealer_must_choose, may_push=choose.may_push)
 
 
 def bid_values(bids: m.BidRange) -> tuple[int, ...]:
@@ -198,7 +249,7 @@ def _auction(a: m.Auction) -> AuctionRules:
         after_first_speech_min=-1 if a.after_first_speech_min is None else a.after_first_speech_min,
         partner_speech=ps is not None, hand_back=ps is not None and ps.hand_back,
         verb="bid", once=False, speakers=(), holder_refolds=REFOLD_NEVER, team_keeps_holder=False,
-        ask_only_if_able=False)
+        ask_only_if_able=False, raise_own=a.may_raise_own_bid)
 
 
 def _later_round(bids: tuple[int, ...], step: int, *, partner_speech: m.PartnerSpeech | None, verb: str,
@@ -211,7 +262,7 @@ def _later_round(bids: tuple[int, ...], step: int, *, partner_speech: m.PartnerS
         redeal_automatic=False, redeal_max_points=0, exact_step=False, only_opponents=False, default_bidder=False,
         after_first_speech_min=-1, partner_speech=partner_speech is not None,
         hand_back=partner_speech is not None and partner_speech.hand_back, verb=verb, once=once, speakers=speakers,
-        holder_refolds=holder_refolds, team_keeps_holder=raise_, ask_only_if_able=raise_)
+        holder_refolds=holder_refolds, team_keeps_holder=raise_, ask_only_if_able=raise_, raise_own=True)
 
 
 def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
@@ -359,7 +410,8 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
         cap=0 if d.cap is None else d.cap, auto_from_bid=-1 if auto is None else auto.from_bid,
         auto_multiplier=1 if auto is None else auto.multiplier,
         fixed_stake=None if fs is None else FixedStakeRules(name=fs.name, value=fs.value,
-                                                             needs_no_score_showing=fs.needs_no_score_showing))
+                                                             needs_no_score_showing=fs.needs_no_score_showing),
+        closes_auction=d.closes_auction)
 
 
 def _banked(s: m.Scoring) -> BankedRules | None:
@@ -417,6 +469,32 @@ def _annul(a: m.Annul, ranks: tuple[str, ...]) -> AnnulRules:
                       trump_never_exposed=a.trump_never_exposed, pointless_hand_may_redeal=a.pointless_hand_may_redeal)
 
 
+def _combinations(c: m.Combinations | None, ranks: tuple[str, ...]) -> CombinationRules | None:
+    if c is None:
+        return None
+    natural = tuple(c.order.index(r) if r in c.order else len(ranks) for r in ranks)
+    longest = len(ranks)
+    listed = sorted(k for k in c.sequences if k <= longest)
+    seq = [0] * (longest + 1)
+    for n in range(longest + 1):
+        fits = [k for k in listed if k <= n]
+        seq[n] = c.sequences[fits[-1]] if fits else 0
+    return CombinationRules(
+        natural=natural, by_place=tuple(ranks.index(r) for r in c.order if r in ranks), sequence_value=tuple(seq),
+        shortest=listed[0] if listed else longest + 1,
+        quads=tuple(c.four_of_a_kind.get(r, 0) for r in ranks),  # type: ignore[call-overload]
+        counted=COMBOS_DECLARED if c.counted == "declared" else COMBOS_IN_TRICK,
+        best_side_only=c.compared == "best_side_scores_all", ranking=tuple(RANKING_KEYS.index(k) for k in c.ranking),
+        ties_earlier=c.ties == "earlier")
+
+
+def _marriage(t: m.TrumpMarriage | None, ranks: tuple[str, ...]) -> MarriageRules | None:
+    if t is None:
+        return None
+    return MarriageRules(ranks=tuple(ranks.index(r) for r in t.ranks if r in ranks), value=t.value,
+                         in_trick=t.counted == "in_trick", in_modes=t.in_modes, name=t.name)
+
+
 def compile_rules(rs: m.Ruleset) -> Rules:
     """The engine's reading of a resolved, checked rule file."""
     deck = _deck(rs)
@@ -431,7 +509,8 @@ def compile_rules(rs: m.Ruleset) -> Rules:
         claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
         scoring=_scoring(rs.scoring), match=_match(rs.match, rs.scoring.method == "banked"),
-        annul=_annul(rs.annul, deck.ranks))
+        annul=_annul(rs.annul, deck.ranks), deal=_deal_rules(rs),
+        combinations=_combinations(rs.combinations, deck.ranks), marriage=_marriage(rs.trump_marriage, deck.ranks))
 
 
 def compile_game(rs: m.Ruleset, ref: str | Path | None = None) -> Game:

@@ -16,6 +16,7 @@ from engine.play.rules import (
     DECLARE_IN_SECOND_AUCTION,
     ONE_SUIT_NOBODY,
     REFOLD_WHEN_MARKED,
+    STEP_COMPLETE,
     WINDOW_IN_AUCTION,
     AuctionRules,
     BandRules,
@@ -93,7 +94,12 @@ class Game:
             for s in t:
                 self.team_of[s] = i
         self.after = [(s + 1) % n for s in range(n)]    # who plays after whom (nobody sitting out)
-        self.cards_each = sum(x for x in rules.schedule if x > 0)
+        # cards each seat is dealt by the deal steps (a record's hands), and holds once the deal is complete (a
+        # turned-card game completes the hands from the stock: engine/play/turned.py)
+        self.dealt_each = sum(x for x in rules.schedule if x > 0)
+        self.cards_each = self.dealt_each + rules.deal.complete_others
+        self.stock_size = rules.deal.stock     # cards no deal step gives: the stock (never in any view)
+        self.completes = STEP_COMPLETE in rules.schedule   # the full deal comes at the complete step
         self.tricks_per_hand = self.cards_each
         # Auction: the bids of each round (the first, and the one after the full deal where there is one)
         self.bid_values = list(rules.auction.values)
@@ -109,6 +115,7 @@ class Game:
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
+        self.doubling_closes = self.auction_doubling and dbl is not None and dbl.closes_auction
         # special contracts offered as speeches of an auction (the first or the second), and before a trick in play
         self.declarations_in_auction = any(c.window == DECLARE_IN_AUCTION or c.window == DECLARE_IN_SECOND_AUCTION
                                            for c in rules.contracts)
@@ -260,6 +267,19 @@ class Game:
     def first_hand(self, dealer: int) -> int:
         return (dealer + 1) % self.n
 
+    def shuffled_stock(self, seed: int | None) -> list[int]:
+        """The stock of the deal `shuffled_deal(seed, ...)` makes: the shuffled pack's cards after those the deal
+        steps give, in order (the turned card first). Empty where every card is dealt."""
+        if not self.stock_size:
+            return []
+        gen = _Generator(seed)
+        rand = gen.random
+        deck = self.pack[:]
+        for i in range(self.size - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck[self.size - self.stock_size:]
+
     def shuffled_deal(self, seed: int | None, dealer: int) -> list[list[int]]:
         """Cards each seat receives, in order, from a seeded shuffle (the same seed deals the same cards)."""
         # Fisher-Yates on random(): fixed by the seed alone, and faster than random.shuffle. The C generator that
@@ -294,7 +314,7 @@ class Game:
         return hands
 
     def new_hand(self, dealer: object = 0, seed: object = None, hands: object = None,
-                 match_scores: object = None, match_target: object = None) -> State:
+                 match_scores: object = None, match_target: object = None, stock: object = None) -> State:
         """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
         the given `hands` (card ids each seat receives, in order). `match_scores` and `match_target` (the winning
         score now, when an event of the match moved it) tell the hand where the match stands. ArgumentError for
@@ -306,8 +326,13 @@ class Game:
         seat = check_seat(dealer, self.n, "dealer")
         if hands is not None:
             dealt = self.check_hands(hands)
+            pack = self.check_stock(stock, dealt)
         else:
-            dealt = self.shuffled_deal(check_seed(seed), seat)
+            if stock is not None:
+                raise ArgumentError("stock: give it with hands (a seeded deal makes its own)")
+            checked = check_seed(seed)
+            dealt = self.shuffled_deal(checked, seat)
+            pack = self.shuffled_stock(checked)
         scores: list[int] | None = None
         if match_scores is not None:
             teams = len(self.rules.table.teams)
@@ -323,17 +348,39 @@ class Game:
             if not isinstance(match_target, int) or isinstance(match_target, bool):
                 raise ArgumentError("match_target: a whole number (the score that wins the match now)")
             target = match_target
-        return State(self, seat, dealt, scores, match_target=target)
+        return State(self, seat, dealt, scores, match_target=target, stock=pack)
+
+    def check_stock(self, stock: object, dealt: list[list[int]]) -> list[int]:
+        """A copy of `stock` if it holds, in order, every card the checked `dealt` hands leave (none where the game
+        deals every card); ArgumentError otherwise."""
+        if not self.stock_size:
+            if stock is not None and stock != [] and stock != ():
+                raise ArgumentError("stock: this game deals every card; there is no stock")
+            return []
+        if not isinstance(stock, list | tuple) or len(stock) != self.stock_size:
+            raise ArgumentError(f"stock: the {self.stock_size} cards the deal leaves, in order (the turned card "
+                                "first)")
+        seen = 0
+        for h in dealt:
+            for c in h:
+                seen |= 1 << c
+        for c in stock:
+            if not _is_int(c) or not 0 <= c < self.size or seen >> c & 1:
+                raise ArgumentError(f"stock: {c!r} is not a card id of the pack left undealt (0..{self.size - 1}, "
+                                    "each once)")
+            seen |= 1 << c
+        return list(stock)
 
     def check_hands(self, hands: object) -> list[list[int]]:
-        """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
+        """A copy of `hands` if it deals this game's pack (less its stock), each seat its share; ArgumentError
+        otherwise."""
         if not isinstance(hands, list | tuple) or len(hands) != self.n:
             raise ArgumentError(f"hands: one list of card ids per seat ({self.n} seats)")
         seen = 0
         out: list[list[int]] = []
         for seat, h in enumerate(hands):
-            if not isinstance(h, list | tuple) or len(h) != self.cards_each:
-                raise ArgumentError(f"hands: seat {seat} must receive {self.cards_each} cards")
+            if not isinstance(h, list | tuple) or len(h) != self.dealt_each:
+                raise ArgumentError(f"hands: seat {seat} must receive {self.dealt_each} cards")
             for c in h:
                 if not _is_int(c) or not 0 <= c < self.size or seen >> c & 1:
                     raise ArgumentError(f"hands: seat {seat}: {c!r} is not a card id of the pack (0..{self.size - 1}, "
@@ -367,7 +414,8 @@ class BidTable:
         # the lowest bid is the next value above the standing one, with no other rule to weigh (the fast path)
         self.simple = not (rules.exact_step or rules.only_opponents or rules.hold or rules.partner_overcall is not None
                            or rules.second_bid_min >= 0 or rules.after_first_speech_min >= 0
-                           or rules.one_suit_barred != ONE_SUIT_NOBODY)
+                           or rules.one_suit_barred != ONE_SUIT_NOBODY or not rules.raise_own
+                           or game.doubling_closes)
         # speeches beyond bids and passes may be offered: partner, a doubling step, change, a declaration
         self.speeches = (rules.partner_speech or game.auction_doubling or game.declarations_in_auction
                          or (rules.verb == "bid" and rules.holder_refolds == REFOLD_WHEN_MARKED))

@@ -87,8 +87,20 @@ class Match:
     def new_hand(self) -> State:
         """Deal the next hand (seeded from the match's seed)."""
         self.current_seed = self.rng.getrandbits(self.seed_bits)
-        return self.game.new_hand(self.dealer, seed=self.current_seed, match_scores=self.scores,
-                                  match_target=self.win_at)
+        g = self.game
+        card = g.rules.table.first_forehand
+        if card and not self.hands:
+            # table.first_forehand: in the first deal the holder of the card is the first hand, so the seat before
+            # him is the dealer (the cards stay where the seed dealt them); the deal passes on from there
+            dealt = g.shuffled_deal(self.current_seed, self.dealer)
+            ids = g.code_ids.get(card, [])
+            holder = next((s for s in range(g.n) if any(c in dealt[s] for c in ids)), -1)
+            if holder >= 0:
+                self.dealer = (holder - 1) % g.n
+                return g.new_hand(self.dealer, hands=dealt, stock=g.shuffled_stock(self.current_seed) or None,
+                                  match_scores=self.scores, match_target=self.win_at)
+        return g.new_hand(self.dealer, seed=self.current_seed, match_scores=self.scores,
+                          match_target=self.win_at)
 
     def to_match_points(self, state: State) -> list[int]:
         """Turn a hand's points per hand team into points per match team."""

@@ -138,6 +138,7 @@ class AuctionRules(Record):
     holder_refolds: int            # REFOLD_*: when a holder who stays holder lays a new trump card
     team_keeps_holder: bool        # a bid by the holder's own side keeps the holder (the raise)
     ask_only_if_able: bool         # speakers are asked only while a bid is still possible (the raise)
+    raise_own: bool                # a player may bid over his own standing bid
 
     @property
     def top(self) -> int:
@@ -342,6 +343,7 @@ class DoublingRules(Record):
     auto_from_bid: int             # -1: no automatic double
     auto_multiplier: int
     fixed_stake: FixedStakeRules | None
+    closes_auction: bool           # (in_auction) after the first step no bids: the next step's side says it or passes
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -446,6 +448,58 @@ class TableRules(Record):
     bidder_plays_alone: bool
     bidder_leads_first: bool       # else the first hand leads
     after_bidder_leads_first: bool # the player after the bidder leads the first trick
+    first_forehand: str            # '': none; else the card whose holder is the first hand of a match's first deal
+
+
+@dataclass(frozen=True, kw_only=True)
+class DealRules(Record):
+    """The turned card, the stock and the trump choices without an auction (engine/play/turned.py)."""
+
+    stock: int                     # cards of the deck no deal step gives (the turned card among them)
+    turn_up: bool                  # a card of the stock is turned face up after the first packets
+    complete_taker: int            # cards from the stock for the taker at the complete step
+    complete_others: int           # ... for each other player
+    turned_to_taker: bool          # the taker picks up the turned card
+    show_bottom: bool              # the stock's bottom card is shown once the deal is complete
+    schmeiss: bool                 # take_or_pass: the offer to throw the cards in
+    dealer_must_choose: bool       # take_or_pass: the dealer may not pass in round 2
+    turned_from_dealer: bool       # turn_up shows the dealer's last card (he keeps it), not a stock card
+    first_hand_names: bool         # take_or_pass: everyone passing, the first hand must name any suit
+    may_push: bool                 # choose_trump: the chooser may push to his partner
+
+
+# combinations.counted / compared / ties, trump_marriage.counted
+COMBOS_DECLARED: Final = 0
+COMBOS_IN_TRICK: Final = 1
+# combinations.ranking keys
+KEY_VALUE: Final = 0
+KEY_CARDS: Final = 1
+KEY_TOP: Final = 2
+KEY_TRUMP: Final = 3
+KEY_EARLIER: Final = 4
+RANKING_KEYS: Final = ("value", "cards", "top", "trump", "earlier")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CombinationRules(Record):
+    natural: tuple[int, ...]       # per rank index: its place in the natural order (0 = highest)
+    by_place: tuple[int, ...]      # per place in the natural order: the rank index
+    sequence_value: tuple[int, ...]   # per run length (index): its value (0: none)
+    shortest: int                  # the shortest run that counts (a large number when no sequence counts)
+    quads: tuple[int, ...]         # per rank index: the value of four of that rank (0: none)
+    counted: int                   # COMBOS_*
+    best_side_only: bool           # compared: best_side_scores_all (else each side its own)
+    ranking: tuple[int, ...]       # KEY_* in order
+    ties_earlier: bool             # ties: earlier (else nobody scores)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarriageRules(Record):
+    ranks: tuple[int, ...]         # rank indexes
+    value: int
+    in_trick: bool                 # counted in_trick (else in_hand)
+    in_modes: bool
+    name: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -473,12 +527,21 @@ class Rules(Record):
     scoring: ScoringRules
     match: MatchRules
     annul: AnnulRules
+    combinations: CombinationRules | None = None   # (h26melds) melds compared or counted in tricks
+    marriage: MarriageRules | None = None          # (h26melds) the trump marriage
+    deal: DealRules
 
 
 # Schedule step codes (the raise and the second auction are the same step: a second round of bidding)
 STEP_AUCTION: Final = -1
 STEP_TRUMP: Final = -2
 STEP_SECOND_AUCTION: Final = -3
+STEP_TURN_UP: Final = -4       # engine/play/turned.py
+STEP_TAKE_OR_PASS: Final = -5
+STEP_COMPLETE: Final = -6
+STEP_CHOOSE_TRUMP: Final = -7
+STEP_STOCK: Final = -8
+STEP_EXCHANGE: Final = -9
 
 # trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
 SEVENTH_CARD: Final = 7

@@ -22,6 +22,7 @@ from engine.play.base import (
     TrickRecord,
 )
 from engine.play.claims import apply_claim, claim_actions
+from engine.play.combinations import after_trick, announce, announcing, marriage_on_play, may_announce
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
 from engine.play.melds import open_meld_window, show_melds
@@ -70,6 +71,10 @@ class TrickPhase(ContractPhases):
         duties = g.rules.play.obligations is not None
         self.plain_play = not others and not duties
         self.duty_play = not others and duties
+        if announcing(self):    # trick 1 offers `announce` besides the cards: the inlined paths resume after it
+            self.resume_plain = self.plain_play
+            self.resume_duty = self.duty_play
+            self.plain_play = self.duty_play = False
         if g.rules.melds is not None and g.rules.melds.compulsory:
             self._show_melds(self.to_act)
         sp = self.special
@@ -117,6 +122,8 @@ class TrickPhase(ContractPhases):
         declare (a new list: the call for a concealed trump may still join it)."""
         g = self.game
         extras: list[Action] = []
+        if not self.tricks and g.rules.combinations is not None and announcing(self) and may_announce(self, p):
+            extras.append(g.action(p, "announce"))
         if g.has_pair and self._pair_allowed(p):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
@@ -352,6 +359,8 @@ class TrickPhase(ContractPhases):
             self._show_pair(a.seat)
         elif verb == "concede":
             self._concede()
+        elif verb == "announce":
+            announce(self, a.seat)
         elif verb == "declare":
             if a.arg in self.game.contracts:
                 self._take_contract(self.game.contracts[a.arg], a.seat)
@@ -450,6 +459,8 @@ class TrickPhase(ContractPhases):
             if blind and self.trick_cards and g.suit_of[card] != self.led:
                 self.face_down |= 1 << card
         self.caller = -1
+        if g.rules.marriage is not None:
+            marriage_on_play(self, p, card)
         trick = self.trick_cards
         suit = g.suit_of[card]
         if not trick:
@@ -515,6 +526,11 @@ class TrickPhase(ContractPhases):
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[team] = self.team_points[team] + pts   # (not +=: see State._deal)
         self.tricks_won_by[winner] = self.tricks_won_by[winner] + 1
+        if g.rules.combinations is not None or g.rules.marriage is not None:
+            after_trick(self, cards, winner)
+            if len(self.tricks) == 1 and announcing(self):
+                self.plain_play = self.resume_plain     # (trick 1 offered `announce`)
+                self.duty_play = self.resume_duty
         special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 special is not None and not special.side_wins and winner != self.declarer):

@@ -135,6 +135,19 @@ class ExposedHand:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AnnouncedMeld:
+    """A meld announced in trick 1 (combinations): who, its kind (sequence, four_of_a_kind), how many cards, its
+    value; its cards only once trick 1 is complete (0 before), and then whether it scores."""
+
+    seat: int = fact()
+    kind: str = fact()
+    length: int = fact()
+    value: int = fact()
+    cards: int = fact(CARDS, optional=True, default=0)
+    scores: bool | None = fact(optional=True, default=None)
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrickView:
     """A trick as the table saw it: who led, the seats and card ids in playing order; a finished trick's winner
     and points (None while it is being played)."""
@@ -200,6 +213,17 @@ class View:
     # multiplier by its trump (the mode's, or trump.suit_multipliers); written only when set
     trump_mode: str | None = fact(optional=True, default=None)
     trump_multiplier: int = fact(optional=True, default=1)
+    # combinations and trump_marriage: the melds announced (their cards once shown), the seats whose trump marriage
+    # was announced, and per hand team the meld and marriage points credited so far
+    announced: tuple[AnnouncedMeld, ...] = fact(optional=True, default=())
+    marriages: tuple[int, ...] = fact(optional=True, default=())
+    meld_points: tuple[int, ...] = fact(optional=True, default=())
+    marriage_points: tuple[int, ...] = fact(optional=True, default=())
+    # the card lying face up on the table (the turned card; after an exchange, the low trump given for it) and the
+    # stock's bottom card shown for information; the rest of the stock is never in a view
+    turned: int | None = fact(CARD, optional=True, default=None)
+    stock_bottom: int | None = fact(CARD, optional=True, default=None)
+    turned_up: int | None = fact(CARD, optional=True, default=None)   # the card turned up this hand (public)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -367,4 +391,24 @@ def build_view(state: State, seat: int) -> View:
         provable=provable, sweep_line=line,
         trump_mode=g.mode_names[state.trump_mode] if state.trump_mode >= 0 and known is not None else None,
         trump_multiplier=state.trump_multiplier if known is not None else 1,
+        **_combination_facts(state, ids),
+        turned=ids.of(state.turned) if state.turned >= 0 else None,
+        stock_bottom=ids.of(state.bottom_shown) if state.bottom_shown >= 0 else None,
+        turned_up=ids.of(state.turned_card) if state.turned_card >= 0 else None,
     )
+
+
+def _combination_facts(state: State, ids: _Numbering) -> dict[str, Any]:
+    """The view's facts of the melds of the European games: none for files without them."""
+    g = state.game
+    if g.rules.combinations is None and g.rules.marriage is None:
+        return {}
+    from engine.play.combinations import KIND_NAMES, MARRIAGE_SLOT, NOT_COMPARED, scoring_combos
+
+    shown = state.combo_winner != NOT_COMPARED
+    scoring = scoring_combos(state)
+    announced = tuple(AnnouncedMeld(seat=m.seat, kind=KIND_NAMES[m.kind], length=m.length, value=m.value,
+                                    cards=ids.mask(hand_order(g, m.cards)) if shown else 0,
+                                    scores=(m in scoring) if shown else None) for m in state.combos)
+    return {"announced": announced, "marriages": tuple(x // MARRIAGE_SLOT for x in state.marriages),
+            "meld_points": tuple(state.meld_points), "marriage_points": tuple(state.marriage_points)}

@@ -43,6 +43,11 @@ class Section(BaseModel):
 MAX_PLAYERS = 12
 
 
+class FirstForehand(Section):
+    holder_of: Annotated[str, Field(pattern=r"^(10|[J9ATKQ8765432])[SHDC]$")] = Field(
+        description="A card of the deck, e.g. 7H.")
+
+
 class Table(Section):
     """Who plays, in which partnerships."""
 
@@ -57,6 +62,9 @@ class Table(Section):
     first_lead: Literal["first_hand", "bidder", "after_bidder"] = Field(
         "first_hand", description="Who leads to the first trick: the player after the dealer, the bidder, or the "
         "player after the bidder. A special contract's declarer always leads.")
+    first_forehand: FirstForehand | None = Field(
+        None, description="In the first deal of a match the holder of this card is the first hand (he chooses "
+        "or speaks first and leads); the deal then passes on from him.")
 
 
 # ---------------------------------------------------------------------------------------------- deck
@@ -88,8 +96,71 @@ class DealStep(Section):
     deal: Annotated[int, Field(ge=1, le=20)]
 
 
-StepName = Literal["auction", "trump", "raise", "second_auction"]
-ScheduleStep = DealStep | StepName
+class Complete(Section):
+    """After a trump is taken on the turned card: the rest of each hand is dealt from the stock, from the first
+    hand on."""
+
+    taker: Annotated[int, Field(ge=0, le=20)] = Field(
+        description="Cards from the stock for the player who took (besides the turned card, when he gets it).")
+    others: Annotated[int, Field(ge=0, le=20)] = Field(description="Cards from the stock for each other player.")
+    turned_to_taker: bool = Field(
+        True, description="The taker also picks up the turned card (else it stays face up on the table, out of "
+        "play).")
+    show_bottom: bool = Field(
+        False, description="Then the stock's bottom card is turned face up, for information only.")
+
+
+class CompleteStep(Section):
+    complete: Complete
+
+
+class TurnUp(Section):
+    """A card is shown face up after the first packets: the trump suit it proposes is taken or passed."""
+
+    card: Literal["stock", "dealer_last"] = Field(
+        "stock", description="stock: the stock's next card is turned face up (it belongs to nobody until taken); "
+        "dealer_last: the last card dealt to the dealer is shown face up, and he keeps it.")
+
+
+class TurnUpStep(Section):
+    turn_up: TurnUp
+
+
+class TakeOrPass(Section):
+    """Two rounds from the first hand on the turned card: `take` (its suit is trumps) or `pass`; then `trump
+    SUIT` naming another suit, or `pass`. Every player passing twice throws the cards in."""
+
+    schmeiss: bool = Field(
+        False, description="Two players: in either round a player may say `schmeiss`, offering to throw the cards "
+        "in; the other says `accept` (the same dealer deals again) or `refuse` (he makes the trump: the turned suit "
+        "in round 1, a suit he names in round 2).")
+    dealer_must_choose: bool = Field(
+        False, description="In round 2 the dealer may not pass: he must name a suit (no throw-in).")
+    if_all_pass: Literal["second_round", "first_hand_names"] = Field(
+        "second_round", description="When everyone passes in round 1: a second round naming the other suits, or "
+        "the first hand must name the trump (any suit), with no throw-in.")
+
+
+class TakeOrPassStep(Section):
+    take_or_pass: TakeOrPass
+
+
+class ChooseTrump(Section):
+    """A player names the trump (`trump SUIT`) with no auction; he is the hand's bidder (the chooser's side
+    plays the contract); the first hand still leads."""
+
+    by: Literal["first_hand"] = Field("first_hand", description="Who chooses: the first hand (forehand).")
+    may_push: bool = Field(
+        False, description="He may say `push` instead: his partner must then choose (no second push).")
+
+
+class ChooseTrumpStep(Section):
+    choose_trump: ChooseTrump
+
+
+StepName = Literal["auction", "trump", "raise", "second_auction", "turn_up", "take_or_pass", "choose_trump", "stock",
+                   "exchange_low_trump"]
+ScheduleStep = DealStep | CompleteStep | TakeOrPassStep | ChooseTrumpStep | TurnUpStep | StepName
 
 
 # ------------------------------------------------------------------------------------------- auction
@@ -163,6 +234,9 @@ class Auction(Section):
     partner_speech: PartnerSpeech | None = Field(
         None, description="A player may say `partner`: his partner speaks in his place (and his partner's own next "
         "turn lapses).")
+    may_raise_own_bid: bool = Field(
+        True, description="A player may bid over his own standing bid when his turn comes round again (his partner "
+        "may always).")
 
 
 class SecondAuction(Section):
@@ -597,6 +671,10 @@ class Doubling(Section):
         "lead.")
     steps: list[DoublingStep] = Field(min_length=1)
     cap: Annotated[int, Field(ge=1)] | None = Field(None, description="The largest multiplier allowed.")
+    closes_auction: bool = Field(
+        False, description="For window in_auction: after the first step nobody bids again; only the side entitled "
+        "to the next step speaks, each player once (that step or pass), and the auction ends with the last step or "
+        "their passes.")
     auto_double: AutoDouble | None = None
     fixed_stake: FixedStake | None = None
 
@@ -642,6 +720,58 @@ class Special(Section):
         default_factory=list, description="Bonuses for capturing cards (deck.last_trick_bonus is one of them).")
     concede: Concede | None = Field(
         None, description="The contract holder may concede: play stops and the contract counts as failed.")
+
+
+# -------------------------------------------------------------------------- combinations / trump marriage
+CombinationKey = Literal["value", "cards", "top", "trump", "earlier"]
+
+
+def _natural_ranking() -> list[CombinationKey]:
+    return ["value", "cards", "top", "trump", "earlier"]
+
+
+class Combinations(Section):
+    """Melds of the European games: runs of one suit in a natural order and four cards of one rank. Either
+    announced before one's first card and compared between the sides (declared), or counted in each trick by
+    the cards it holds, for the side that wins it (in_trick)."""
+
+    order: list[Rank] = Field(
+        description="The natural order for sequences, high to low: every rank of the deck once (not the order in "
+        "which cards win tricks).")
+    sequences: dict[Annotated[int, Field(ge=2, le=13)], Points] = Field(
+        default_factory=dict, description="Run length (cards in a row of one suit in the natural order) -> its "
+        "value; a longer run is worth the longest listed length not above it, a shorter one nothing.")
+    four_of_a_kind: dict[Rank, Points] = Field(
+        default_factory=dict, description="Four cards of one rank -> their value; ranks not listed count nothing.")
+    counted: Literal["declared", "in_trick"] = Field(
+        "declared", description="declared: at his turn in trick 1, before his card, a player may announce his "
+        "melds (`announce`; kind and value said at once, the cards shown to all after trick 1, then compared); "
+        "in_trick: each completed trick's cards are counted, for the side that wins it.")
+    compared: Literal["best_side_scores_all", "each_side_own"] = Field(
+        "best_side_scores_all", description="Declared melds: only the side holding the single best meld scores, "
+        "and then all its announced melds; or each side scores its own.")
+    ranking: list[CombinationKey] = Field(
+        default_factory=_natural_ranking, description="How the single best meld is found, key by key: value "
+        "(higher), cards (more), top (the higher top card in the natural order), trump (a sequence in trumps "
+        "beats a plain one), earlier (the player earlier in playing order from the first hand).")
+    ties: Literal["nobody_scores", "earlier"] = Field(
+        "nobody_scores", description="Two equal best melds in opposite sides once the ranking is exhausted: no "
+        "side scores melds, or the player earlier in playing order from the first hand wins.")
+
+
+class TrumpMarriage(Section):
+    """The King and Queen of trumps (or the ranks listed) as a fixed bonus to a side, kept whatever happens to
+    the contract."""
+
+    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The trump ranks of the marriage.")
+    value: Points = Field(20, description="What it is worth.")
+    counted: Literal["in_hand", "in_trick"] = Field(
+        "in_hand", description="in_hand: held together by one player, credited to his side (and announced by the "
+        "engine) when he plays the last of them; in_trick: all in one completed trick, to the side winning it.")
+    in_modes: bool = Field(
+        False, description="Also counted in the all-trumps mode (every suit's marriage) - never with no trumps.")
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")] = Field(
+        "marriage", description="What the table calls it when it is announced (its name in the game, e.g. stöck).")
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -814,6 +944,10 @@ class Ruleset(Section):
     play: Play = Field(default_factory=Play)
     raise_: Raise | None = Field(None, alias="raise")
     special: Special = Field(default_factory=Special)
+    combinations: Combinations | None = Field(
+        None, description="Melds compared between the sides or counted in tricks (sequences, four of a kind).")
+    trump_marriage: TrumpMarriage | None = Field(
+        None, description="The King and Queen of trumps as a fixed bonus to the side that holds or wins them.")
     scoring: Scoring
     match: Match = Field(default_factory=Match)
     annul: Annul = Field(default_factory=Annul)
