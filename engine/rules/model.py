@@ -201,6 +201,11 @@ class PartnerSpeech(Section):
         True, description="The partner may hand the speech back once; the asker must then bid or pass.")
 
 
+def _no_auction() -> Auction:
+    """What a file without an auction step holds in its place: no bids at all (never used)."""
+    return Auction(bids=BidRange(min=0, max=0))
+
+
 class Auction(Section):
     """How the contract is bid for."""
 
@@ -937,7 +942,9 @@ class Ruleset(Section):
     table: Table
     deck: Deck
     schedule: list[ScheduleStep] = Field(min_length=1, description="What happens in a hand, in order.")
-    auction: Auction
+    auction: Auction = Field(
+        default_factory=lambda: _no_auction(), description="The auction (required when the schedule has an auction "
+        "step; games whose trump is taken or chosen without bids leave it out).")
     second_auction: SecondAuction | None = Field(
         None, description="A second auction after the full deal (schedule step second_auction).")
     trump: Trump = Field(default_factory=Trump)
