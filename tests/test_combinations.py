@@ -400,3 +400,17 @@ def test_twins_the_melds_change_only_the_meld_and_marriage_points(declared: Game
         assert a.meld_points == [0, 0] and a.marriage_points == [0, 0]
         differ += b.meld_points != [0, 0] or b.marriage_points != [0, 0]
     assert differ > 10
+
+
+def test_the_quick_meld_test_agrees_with_the_arrangement(declared: Game) -> None:
+    from engine.play.combinations import holds_meld
+
+    roem = load_game(ROEM)
+    rng = random.Random(9)
+    for game in (declared, roem):
+        s = game.new_hand(0, seed=1)
+        for _ in range(3000):
+            cards = 0
+            for c in rng.sample(range(game.size), rng.choice((5, 8, 9))):
+                cards |= 1 << c
+            assert holds_meld(s, cards) == bool(hand_melds(s, 0, cards))

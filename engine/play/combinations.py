@@ -47,7 +47,35 @@ def announcing(state: StateData) -> bool:
 def may_announce(state: StateData, p: int) -> bool:
     """`p` may announce now: trick 1, before his card, not yet announced, holding at least one meld."""
     return (not state.tricks and not state.announced >> p & 1 and p not in state.trick_seats
-            and bool(hand_melds(state, p, state.hands[p])))
+            and holds_meld(state, state.hands[p]))
+
+
+def holds_meld(state: StateData, cards: int) -> bool:
+    """Whether `cards` hold any meld that counts (bit arithmetic only: the arrangement is worked out on
+    announcing)."""
+    g = state.game
+    cr = g.rules.combinations
+    assert cr is not None
+    for r in range(len(cr.quads)):
+        if cr.quads[r] and (cards & g.rank_masks[r]).bit_count() >= 4:
+            return True
+    if cr.shortest > len(cr.natural):
+        return False
+    for suit in range(g.nsuits):
+        held = cards & g.suit_masks[suit]
+        if held.bit_count() < cr.shortest:
+            continue
+        places = 0
+        while held:
+            low = held & -held
+            places |= 1 << cr.natural[g.rank_of[low.bit_length() - 1]]
+            held ^= low
+        run = places
+        for _ in range(cr.shortest - 1):
+            run &= run >> 1
+        if run:
+            return True
+    return False
 
 
 def _runs(cr: CombinationRules, places: int) -> list[tuple[int, int]]:
@@ -275,6 +303,9 @@ def after_trick(state: StateData, cards: list[int], winner: int) -> None:
     shown and compared."""
     g = state.game
     cr = g.rules.combinations
+    mr = g.rules.marriage
+    if (cr is None or (cr.counted == COMBOS_DECLARED and len(state.tricks) != 1)) and (mr is None or not mr.in_trick):
+        return      # nothing counted in this trick
     team = state.hand_team_of[winner]
     if cr is not None:
         if cr.counted == COMBOS_DECLARED:
@@ -284,7 +315,6 @@ def after_trick(state: StateData, cards: list[int], winner: int) -> None:
             pts = trick_meld_points(state, cards)
             if pts:
                 state.meld_points[team] = state.meld_points[team] + pts
-    mr = g.rules.marriage
     if mr is not None and mr.in_trick:
         suits = marriage_suits(state)
         for suit in range(g.nsuits):

@@ -459,7 +459,8 @@ class TrickPhase(ContractPhases):
             if blind and self.trick_cards and g.suit_of[card] != self.led:
                 self.face_down |= 1 << card
         self.caller = -1
-        if g.rules.marriage is not None:
+        mr = g.rules.marriage
+        if mr is not None and not mr.in_trick and g.rank_of[card] in mr.ranks:
             marriage_on_play(self, p, card)
         trick = self.trick_cards
         suit = g.suit_of[card]
