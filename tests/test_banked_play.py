@@ -205,3 +205,19 @@ def test_the_trump_multiplier_on_the_state_multiplies_everything_banked() -> Non
     assert s.history == plain.history and plain.game_points != [0, 0]
     assert s.game_points == [3 * p for p in plain.game_points]
     assert s.clone().trump_multiplier == 3
+
+
+def test_a_capot_bid_above_the_games_points_is_made_only_by_every_trick() -> None:
+    g = game("banked-open-capot")
+    capots = 0
+    for seed in range(60):
+        s = played(g, seed)
+        if s.status != "complete" or s.bid != 250:
+            continue
+        capots += 1
+        takers = s.hand_team_of[s.bidder]
+        swept = all(s.hand_team_of[t.winner] == takers for t in s.tricks)
+        assert s.made == swept
+        if not swept:   # the defenders bank 160 + the bid (rounded to tens); the takers nothing
+            assert s.game_points[1 - takers] == 410 and s.game_points[takers] == 0
+    assert capots >= 3

@@ -433,9 +433,17 @@ def _range_fits(rs: Ruleset, section: str, bids: BidRange) -> Iterator[Finding]:
         if value <= last:
             yield Finding(path, f"{value} is not above {last}: extra bids go above max, each higher than the last",
                           depends=(hi,))
-        elif value > total:
+        elif value > total and not _sweep_bid(rs, value):
             yield Finding(path, f"{value} is more than the {total} points in the game", depends=DECK_POINTS)
         last = max(last, value)
+
+
+def _sweep_bid(rs: Ruleset, value: int) -> bool:
+    """A bid to win every trick (banked scoring's all_tricks.bid_from, Coinche's capot at 250): counted at its
+    value, which may be above the points in the game."""
+    b = rs.scoring.banked
+    at = b.all_tricks if b is not None and rs.scoring.method == "banked" else None
+    return at is not None and at.bid_from is not None and value >= at.bid_from
 
 
 def bid_range_fits_points(rs: Ruleset) -> Iterator[Finding]:
