@@ -1,0 +1,217 @@
+"""Play seeded random hands of a Jass file through the engine's public API and judge every turn with the referee:
+the legal cards, each trick's winner and points, the announced melds and which side scores them, the trump
+marriage, and the banked score of the deal (the replay report's `game_points`).
+
+    python3 -m tests.oracle_jass.cross belote 40        # hands 0..39 of rulesets/belote.yaml
+"""
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import load_game
+from engine.record import record_of, replay, report
+
+from . import melds as M
+from .cards import Mode, Trick, no_trump_mode, suit_mode
+from .games import SPECS, Spec
+from .play import legal, winner_index
+from .score import Deal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def rule_file(name: str) -> Path:
+    for folder in ("rulesets", "rulesets-draft"):
+        p = ROOT / folder / f"{name}.yaml"
+        if p.exists():
+            return p
+    raise FileNotFoundError(name)
+
+
+@dataclass
+class Tally:
+    hands: int = 0
+    scored: int = 0
+    turns: int = 0
+    tricks: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+
+def _mode(spec: Spec, view: Any) -> Mode:
+    if view.trump_mode in ("obenabe", "undenufe"):
+        return no_trump_mode(view.trump_mode)
+    code = view.trump_code()
+    assert code and len(code) == 1, f"unexpected trump {code!r} / mode {view.trump_mode!r}"
+    return suit_mode(code, spec.swiss)
+
+
+def _choose(rng: random.Random, acts: list[Any]) -> Any:
+    verbs = {a.verb for a in acts}
+    if "announce" in verbs and rng.random() < 0.8:
+        return next(a for a in acts if a.verb == "announce")
+    if "pass" in verbs and len(verbs) > 1 and rng.random() < 0.5:
+        return next(a for a in acts if a.verb == "pass")
+    return rng.choice(acts)
+
+
+def play_hand(name: str, game: Any, seed: int, tally: Tally) -> None:
+    spec = SPECS[name]
+    n = spec.players
+    rng = random.Random(seed * 7919 + 1)
+    state = game.new_hand(dealer=seed % n, seed=seed)
+    where = f"{name} seed {seed}"
+    mode: Mode | None = None
+    hands: list[list[str]] = []
+    start: list[list[str]] = []
+    trick = Trick(-1)
+    done: list[Trick] = []
+    index = 0
+    bad = tally.problems
+
+    while not state.is_terminal:
+        seat = state.current_seat
+        acts = list(state.legal_actions())
+        plays = [a for a in acts if a.verb == "play"]
+        if plays:
+            view = state.view(seat)
+            if mode is None:
+                mode = _mode(spec, view)
+                hands = [[view.code(c) for c in state.view(s).hand_cards()] for s in range(n)]
+                start = [list(h) for h in hands]
+            if not trick.cards:
+                trick = Trick(seat)
+                if done and seat != done[-1].seats[winner_index(mode, done[-1].cards)]:
+                    bad.append(f"{where} action {index}: trick {len(done)} led by {seat}, expected the winner")
+            want = set(legal(spec.duty, mode, hands[seat], trick, seat, n))
+            got = {a.arg for a in plays}
+            tally.turns += 1
+            if want != got:
+                bad.append(f"{where} action {index} seat {seat} hand {' '.join(hands[seat])} trick "
+                           f"{' '.join(trick.cards) or '-'} trump {mode.name}: legal expected "
+                           f"{sorted(want)} got {sorted(got)}")
+        action = _choose(rng, acts)
+        state.apply(action)
+        index += 1
+        if action.verb == "play":
+            assert mode is not None
+            hands[seat].remove(action.arg)
+            trick.seats.append(seat)
+            trick.cards.append(action.arg)
+            if len(trick.cards) == n:
+                done.append(trick)
+                tally.tricks += 1
+                _check_trick(spec, mode, state, done, where, index, bad)
+                trick = Trick(-1)
+    tally.hands += 1
+    if mode is None or state.status != "complete" or len(done) * n != sum(len(h) for h in start):
+        tally.skipped[f"status {state.status}"] += 1
+        return
+    _check_score(name, spec, mode, state, start, done, where, bad)
+    tally.scored += 1
+
+
+def _check_trick(spec: Spec, mode: Mode, state: Any, done: list[Trick], where: str, index: int,
+                 bad: list[str]) -> None:
+    t = done[-1]
+    view = state.view(0)
+    seen = view.tricks[len(done) - 1]
+    win = t.seats[winner_index(mode, t.cards)]
+    pts = sum(mode.points(c) for c in t.cards)
+    if len(done) * spec.players == 8 * 4 // (4 if spec.players == 4 else 4) and False:
+        pass
+    if seen.winner != win:
+        bad.append(f"{where} action {index - 1}: trick {' '.join(t.cards)} ({mode.name}) winner expected {win} "
+                   f"got {seen.winner}")
+    if seen.points is not None and seen.points not in (pts, pts + spec.last_trick):
+        bad.append(f"{where} action {index - 1}: trick {' '.join(t.cards)} ({mode.name}) points expected {pts} "
+                   f"got {seen.points}")
+
+
+def _check_score(name: str, spec: Spec, mode: Mode, state: Any, start: list[list[str]], done: list[Trick],
+                 where: str, bad: list[str]) -> None:
+    n = spec.players
+    team = [s % 2 for s in range(n)]
+    cards, tricks, melds = [0, 0], [0, 0], [0, 0]
+    for i, t in enumerate(done):
+        w = team[t.seats[winner_index(mode, t.cards)]]
+        cards[w] += sum(mode.points(c) for c in t.cards) + (spec.last_trick if i == len(done) - 1 else 0)
+        tricks[w] += 1
+        if spec.roem:
+            melds[w] += M.roem(mode, t.cards)
+    rep = report(replay(record_of(state), state.game))
+    order = [0 if 0 in t else 1 for t in rep["teams"]]      # report team index -> referee team
+    history = list(state.history)
+    announcers = [a.seat for a in history if a.verb == "announce"]
+    scoring_team: int | None = None
+    if spec.melds is not None:
+        announced: list[M.Meld] = []
+        for s in announcers:
+            announced += M.best_arrangement(spec.melds, mode, s, start[s])
+        forehand = done[0].leader
+        scoring_team = M.compare(spec.melds, announced, team, forehand, n)
+        end = state.view(0)
+        got_ann = Counter((m.seat, m.kind, m.length, m.value) for m in end.announced)
+        want_ann = Counter((m.seat, m.kind, len(m.cards), m.value) for m in announced)
+        if got_ann != want_ann:
+            bad.append(f"{where}: announced melds expected {sorted(want_ann.elements())} "
+                       f"got {sorted(got_ann.elements())} (hands {start})")
+        if scoring_team is not None:
+            melds[scoring_team] = sum(m.value for m in announced if team[m.seat] == scoring_team)
+        got_scoring = {team[m.seat] for m in end.announced if m.scores}
+        want_scoring = {scoring_team} if scoring_team is not None else set()
+        if got_scoring != want_scoring and want_ann == got_ann:
+            bad.append(f"{where}: melds scoring side expected {want_scoring} got {got_scoring} "
+                       f"(announced {sorted(want_ann.elements())}, forehand {forehand}, trump {mode.name})")
+    marriage = [0, 0]
+    if spec.marriage:
+        holder = M.marriage_holder(mode, start)
+        if holder is not None:
+            marriage[team[holder]] = 20
+    taker: int | None = None
+    bid, mult, doubled = 0, 1, False
+    if name != "schieber" and name != "schieber-2500":
+        c = rep.get("contract") or {}
+        taker = order[c["team"]] if "team" in c else None
+        if taker is None:
+            bad.append(f"{where}: no contract in the report")
+            return
+        bid = c.get("bid") or 0
+        verbs = {a.verb for a in history}
+        doubled = "coinche" in verbs
+        mult = 4 if "surcoinche" in verbs else (2 if doubled else 1)
+    elif spec.multipliers:
+        mult = spec.multipliers[mode.name]
+    deal = Deal(cards, tricks, melds, marriage, taker, bid, mult, doubled)
+    want = spec.scorer(deal)
+    got_pts = [0, 0]
+    for i, v in enumerate(rep["game_points"]):
+        got_pts[order[i]] = v
+    if want != got_pts:
+        bad.append(f"{where}: game points (team of seat 0 first) expected {want} got {got_pts} "
+                   f"[cards {cards} tricks {tricks} melds {melds} marriage {marriage} taker {taker} bid {bid} "
+                   f"x{mult} trump {mode.name}; actions {' / '.join(str(a) for a in history)}]")
+
+
+def cross(name: str, hands: int, first: int = 0) -> Tally:
+    game = load_game(rule_file(name))
+    tally = Tally()
+    for seed in range(first, first + hands):
+        play_hand(name, game, seed, tally)
+    return tally
+
+
+if __name__ == "__main__":
+    names = [sys.argv[1]] if len(sys.argv) > 1 and sys.argv[1] != "all" else list(SPECS)
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    for nm in names:
+        tl = cross(nm, count)
+        print(f"{nm}: {tl.hands} hands, {tl.scored} scored, {tl.turns} turns, {tl.tricks} tricks, "
+              f"skipped {dict(tl.skipped)}, {len(tl.problems)} problems")
+        for p in tl.problems[:15]:
+            print("  ", p)

@@ -1,0 +1,42 @@
+"""Each shipped Jass file as the referee reads the Jass group's rules for it: table size, Swiss or French cards,
+play duties, melds (declared and compared, or roem in the tricks), the trump marriage, and the scoring rule."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import score
+from .melds import MeldTable
+
+BELOTE_MELDS = MeldTable("AKQJT987", {3: 20, 4: 50, 5: 100},
+                         {"J": 200, "9": 150, "A": 100, "T": 100, "K": 100, "Q": 100},
+                         ("value", "cards", "top", "trump"), ties_nobody=True)
+SCHIEBER_MELDS = MeldTable("AKQJT9876", {3: 20, 4: 50, 5: 100, 6: 150, 7: 200, 8: 250, 9: 300},
+                           {"J": 200, "9": 150, "A": 100, "K": 100, "Q": 100, "T": 100},
+                           ("value", "cards", "top", "trump", "earlier"), ties_nobody=False)
+KLABERJASS_MELDS = MeldTable("AKQJT987", {3: 20, 4: 50}, {}, ("value", "top", "trump"), ties_nobody=True)
+
+
+@dataclass(frozen=True)
+class Spec:
+    players: int
+    swiss: bool
+    duty: str
+    melds: MeldTable | None          # declared melds (None: none, or roem)
+    roem: bool                       # Klaverjas: roem counted in each trick, the stuk among it
+    marriage: bool                   # the trump marriage held in one hand (belote, stöck, bella)
+    last_trick: int
+    scorer: Callable[[score.Deal], list[int]]
+    multipliers: dict[str, int] | None = None   # Swiss 2500: by trump suit or mode
+
+
+SPECS: dict[str, Spec] = {
+    "belote": Spec(4, False, "belote", BELOTE_MELDS, False, True, 10, score.belote),
+    "coinche": Spec(4, False, "belote", BELOTE_MELDS, False, True, 10, score.coinche),
+    "klaverjas": Spec(4, False, "amsterdam", None, True, False, 10, score.klaverjas),
+    "klaverjas-rotterdam": Spec(4, False, "rotterdam", None, True, False, 10, score.klaverjas),
+    "schieber": Spec(4, True, "schieber", SCHIEBER_MELDS, False, True, 5, score.schieber),
+    "schieber-2500": Spec(4, True, "schieber", SCHIEBER_MELDS, False, True, 5, score.schieber,
+                          {"H": 1, "D": 1, "S": 2, "C": 2, "obenabe": 3, "undenufe": 3}),
+    "klaberjass": Spec(2, False, "klaberjass", KLABERJASS_MELDS, False, True, 10, score.klaberjass),
+}
