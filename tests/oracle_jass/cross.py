@@ -41,6 +41,7 @@ class Tally:
     tricks: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
+    seen: Counter[str] = field(default_factory=Counter)   # what the hands covered: modes, capots, doublings...
 
 
 def _mode(spec: Spec, view: Any) -> Mode:
@@ -112,7 +113,7 @@ def play_hand(name: str, game: Any, seed: int, tally: Tally) -> None:
     if mode is None or state.status != "complete" or len(done) * n != sum(len(h) for h in start):
         tally.skipped[f"status {state.status}"] += 1
         return
-    _check_score(name, spec, mode, state, start, done, where, bad)
+    _check_score(name, spec, mode, state, start, done, where, tally)
     tally.scored += 1
 
 
@@ -134,7 +135,9 @@ def _check_trick(spec: Spec, mode: Mode, state: Any, done: list[Trick], where: s
 
 
 def _check_score(name: str, spec: Spec, mode: Mode, state: Any, start: list[list[str]], done: list[Trick],
-                 where: str, bad: list[str]) -> None:
+                 where: str, tally: Tally) -> None:
+    bad = tally.problems
+    seen = tally.seen
     n = spec.players
     team = [s % 2 for s in range(n)]
     cards, tricks, melds = [0, 0], [0, 0], [0, 0]
@@ -189,6 +192,11 @@ def _check_score(name: str, spec: Spec, mode: Mode, state: Any, start: list[list
         mult = spec.multipliers[mode.name]
     deal = Deal(cards, tricks, melds, marriage, taker, bid, mult, doubled)
     want = spec.scorer(deal)
+    seen[f"trump {mode.name}"] += 1
+    seen.update(k for k, on in (("capot", max(tricks) == len(done)), ("doubled", doubled), ("x4", mult == 4),
+                                ("melds scored", scoring_team is not None), ("marriage", any(marriage)),
+                                ("takers failed", taker is not None and want[taker] <= marriage[taker]
+                                 and want[1 - taker] > 0)) if on)
     got_pts = [0, 0]
     for i, v in enumerate(rep["game_points"]):
         got_pts[order[i]] = v
@@ -212,6 +220,6 @@ if __name__ == "__main__":
     for nm in names:
         tl = cross(nm, count)
         print(f"{nm}: {tl.hands} hands, {tl.scored} scored, {tl.turns} turns, {tl.tricks} tricks, "
-              f"skipped {dict(tl.skipped)}, {len(tl.problems)} problems")
+              f"skipped {dict(tl.skipped)}, {len(tl.problems)} problems; seen {dict(sorted(tl.seen.items()))}")
         for p in tl.problems[:15]:
             print("  ", p)

@@ -51,14 +51,15 @@ def _candidates(table: MeldTable, mode: Mode, seat: int, hand: list[str]) -> lis
 
 
 def best_arrangement(table: MeldTable, mode: Mode, seat: int, hand: list[str]) -> list[Meld]:
-    """The disjoint melds of the hand with the greatest total value (a card serves one meld only)."""
+    """The disjoint melds of the hand with the greatest total value (a card serves one meld only); at equal value
+    the arrangement using more cards (a six-card run worth 50 is one meld, not a four-card run)."""
     cands = _candidates(table, mode, seat, hand)
-    best: tuple[int, list[Meld]] = (0, [])
+    best: tuple[tuple[int, int], list[Meld]] = ((0, 0), [])
 
     def walk(i: int, used: frozenset[str], chosen: list[Meld], total: int) -> None:
         nonlocal best
-        if total > best[0]:
-            best = (total, list(chosen))
+        if (total, len(used)) > best[0]:
+            best = ((total, len(used)), list(chosen))
         for j in range(i, len(cands)):
             m = cands[j]
             if used.isdisjoint(m.cards):
