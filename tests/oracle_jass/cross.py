@@ -26,11 +26,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def rule_file(name: str) -> Path:
-    for folder in ("rulesets", "rulesets-draft"):
-        p = ROOT / folder / f"{name}.yaml"
-        if p.exists():
-            return p
-    raise FileNotFoundError(name)
+    """The shipped file of `name` (FileNotFoundError until it ships)."""
+    p = ROOT / "rulesets" / f"{name}.yaml"
+    if not p.exists():
+        raise FileNotFoundError(p)
+    return p
 
 
 @dataclass
