@@ -119,3 +119,25 @@ def test_engine_agrees_with_the_referee(name: str) -> None:
     tally = cross(name, 60)
     assert tally.scored >= 30 and tally.turns > 0
     assert not tally.problems, "\n".join(tally.problems[:10])
+
+
+ROEM_NAT = "tests/rulefiles/banked/banked-roem-nat.yaml"
+# klaverjas, seed 227, dealer 3: North names diamonds; NS take 54 card points and a trick with the stuk (KD QD,
+# 20 roem), EW 108: nat. NS 0; EW 162 + all roem (20). The engine once left NS their stuk as a marriage.
+ROEM_NAT_PLAY = ("0 trump D / 0 play 7H / 1 play QH / 2 play TH / 3 play 9H / 2 play 8D / 3 play QD / 0 play 9D / "
+                 "1 play KD / 0 play 7C / 1 play 7D / 2 play QC / 3 play TC / 1 play 9S / 2 play KS / 3 play 7S / "
+                 "0 play QS / 2 play AS / 3 play JD / 0 play JS / 1 play 8S / 3 play JC / 0 play 8C / 1 play AD / "
+                 "2 play AC / 1 play 8H / 2 play 9C / 3 play JH / 0 play AH / 0 play TS / 1 play KH / 2 play KC / "
+                 "3 play TD")
+
+
+def test_nat_gives_the_stuk_in_a_trick_to_the_defenders() -> None:
+    from pathlib import Path
+
+    from engine import Action, load_game
+    game = load_game(Path(__file__).resolve().parents[1] / ROEM_NAT)
+    state = game.new_hand(dealer=3, seed=227)
+    for text in ROEM_NAT_PLAY.split(" / "):
+        state.apply(Action.parse(text))
+    assert state.is_terminal and list(state.team_points) == [54, 108]
+    assert list(state.game_points) == [0, 182]
