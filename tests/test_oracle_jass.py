@@ -141,3 +141,27 @@ def test_nat_gives_the_stuk_in_a_trick_to_the_defenders() -> None:
         state.apply(Action.parse(text))
     assert state.is_terminal and list(state.team_points) == [54, 108]
     assert list(state.game_points) == [0, 182]
+
+
+def test_forehand_may_choose_a_named_mode() -> None:
+    """Schieber: forehand (or his partner after a push) chooses one of six modes, obenabe and undenufe among them;
+    the hand is then played with no trump suit and the mode's order."""
+    from pathlib import Path
+
+    from engine import Action, load_game
+    game = load_game(Path(__file__).resolve().parents[1] / "tests/rulefiles/jass/choose-trump-modes.yaml")
+    state = game.new_hand(dealer=3, seed=5)
+    words = {a.arg for a in state.legal_actions() if a.verb == "trump"}
+    assert words == {"S", "H", "D", "C", "obenabe", "undenufe"}
+    state.apply(Action.parse(f"{state.current_seat} push"))
+    assert {a.arg for a in state.legal_actions() if a.verb == "trump"} == words
+    state.apply(Action.parse(f"{state.current_seat} trump undenufe"))
+    view = state.view(0)
+    assert view.trump_mode == "undenufe" and view.trump_code() == "NT"
+    # undenufe: the lowest card of the suit led wins, and a card of another suit never does
+    while not state.view(0).tricks:
+        plays = [a for a in state.legal_actions() if a.verb == "play"]
+        state.apply(plays[-1] if plays else state.legal_actions()[0])
+    t = state.view(0).tricks[0]
+    cards = [state.view(0).code(c) for c in t.cards]
+    assert cards[t.seats.index(t.winner)] == cards[winner_index(no_trump_mode("undenufe"), cards)]

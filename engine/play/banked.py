@@ -166,7 +166,7 @@ def score_banked(state: StateData) -> BankedScore:
     mr = r.marriage
     if mr is not None and mr.in_trick:
         # counted in the trick, the marriage is one more meld of the trick (roem), not a bonus the takers keep
-        melds = [m + k for m, k in zip(melds, marriage)]
+        melds = [m + k for m, k in zip(melds, marriage, strict=True)]
         marriage = [0] * len(marriage)
     return bank(b, takers, state.team_points, melds, marriage, sweeping_side(state),
                 bid=state.bid, multiplier=state.multiplier, added=state.added,

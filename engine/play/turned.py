@@ -34,6 +34,7 @@ from engine.play.rules import (
     STEP_TAKE_OR_PASS,
     STEP_TURN_UP,
 )
+from engine.play.trump_modes import set_named_trump
 
 NO_CARD: Final = -1
 
@@ -74,12 +75,13 @@ def _other_suits(st: StateData, p: int) -> list[Action]:
 
 
 def choice_words(st: StateData) -> list[str]:
-    """What `trump` may name at a choose_trump step: every suit, and NT where the file allows no-trumps. (Named
-    trump modes join here.)"""
+    """What `trump` may name at a choose_trump step: every suit, NT where the file allows no-trumps, and every
+    named trump mode of the file (Schieber's obenabe and undenufe)."""
     g = st.game
     words = list(g.layout.suits)
     if g.rules.trump.no_trumps:
         words.append("NT")
+    words.extend(g.mode_names)
     return words
 
 
@@ -233,7 +235,12 @@ def _choose_apply(st: StateData, a: Action) -> None:
         return
     st.bidder = st.high_bidder = p
     st._set_bid(0)
-    _fix_trump(st, NO_TRUMP if a.arg == "NT" else st.game.layout.parse_suit(a.arg))
+    if st.game.mode_index(a.arg) >= 0:   # a named mode: no trump suit, the mode's order and points
+        set_named_trump(st, a.arg)
+        st.concealed = False
+        st.exposed_trick = 0
+    else:
+        _fix_trump(st, NO_TRUMP if a.arg == "NT" else st.game.layout.parse_suit(a.arg))
     st._next_step()
 
 

@@ -34,9 +34,10 @@ class Mode:
     plain_order: str
     plain_points: dict[str, int]
     name: str = ""
+    all_trumps: bool = False        # every suit plays as the trump (its order, its points, its duties)
 
     def is_trump(self, card: str) -> bool:
-        return self.trump is not None and suit(card) == self.trump
+        return self.all_trumps or (self.trump is not None and suit(card) == self.trump)
 
     def strength(self, card: str) -> int:
         """Higher is stronger within the card's own suit (by its role)."""
@@ -54,8 +55,15 @@ def suit_mode(trump: str, swiss: bool) -> Mode:
     return Mode(trump, FRENCH_TRUMP, FRENCH_TRUMP_POINTS, FRENCH_PLAIN, FRENCH_PLAIN_POINTS, trump)
 
 
+SANS_ATOUT = ("ATKQJ987", {"A": 19, "T": 10, "K": 4, "Q": 3, "J": 2})
+
+
 def no_trump_mode(name: str) -> Mode:
-    order, points = {"obenabe": OBENABE, "undenufe": UNDENUFE}[name]
+    """Obenabe, undenufe (Schieber), sans-atout (Coinche): no trumps, one order and table for every suit;
+    tout-atout: every suit ranks and counts as the trump."""
+    if name == "tout-atout":
+        return Mode(None, FRENCH_TRUMP, FRENCH_TRUMP_POINTS, FRENCH_TRUMP, FRENCH_TRUMP_POINTS, name, True)
+    order, points = {"obenabe": OBENABE, "undenufe": UNDENUFE, "sans-atout": SANS_ATOUT}[name]
     return Mode(None, order, points, order, points, name)
 
 

@@ -45,7 +45,7 @@ class Tally:
 
 
 def _mode(spec: Spec, view: Any) -> Mode:
-    if view.trump_mode in ("obenabe", "undenufe"):
+    if view.trump_mode:
         return no_trump_mode(view.trump_mode)
     code = view.trump_code()
     assert code and len(code) == 1, f"unexpected trump {code!r} / mode {view.trump_mode!r}"
@@ -146,7 +146,7 @@ def _check_score(name: str, spec: Spec, mode: Mode, state: Any, start: list[list
         cards[w] += sum(mode.points(c) for c in t.cards) + (spec.last_trick if i == len(done) - 1 else 0)
         tricks[w] += 1
         if spec.roem:
-            melds[w] += M.roem(mode, t.cards)
+            melds[w] += M.roem(mode, t.cards, stuk=spec.roem_stuk)
     rep = report(replay(record_of(state), state.game))
     order = [0 if 0 in t else 1 for t in rep["teams"]]      # report team index -> referee team
     history = list(state.history)
@@ -178,7 +178,7 @@ def _check_score(name: str, spec: Spec, mode: Mode, state: Any, start: list[list
             marriage[team[holder]] = 20
     taker: int | None = None
     bid, mult, doubled = 0, 1, False
-    if name != "schieber" and name != "schieber-2500":
+    if spec.scorer is not SPECS["schieber"].scorer:
         c = rep.get("contract") or {}
         taker = order[c["team"]] if "team" in c else None
         if taker is None:

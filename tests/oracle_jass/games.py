@@ -3,7 +3,8 @@ play duties, melds (declared and compared, or roem in the tricks), the trump mar
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 from . import score
 from .melds import MeldTable
@@ -28,6 +29,7 @@ class Spec:
     last_trick: int
     scorer: Callable[[score.Deal], list[int]]
     multipliers: dict[str, int] | None = None   # Swiss 2500: by trump suit or mode
+    roem_stuk: bool = True           # the stuk counted among the roem of a trick (else in one hand: marriage)
 
 
 SPECS: dict[str, Spec] = {
@@ -40,3 +42,23 @@ SPECS: dict[str, Spec] = {
                           {"H": 1, "D": 1, "S": 2, "C": 2, "obenabe": 3, "undenufe": 3}),
     "klaberjass": Spec(2, False, "klaberjass", KLABERJASS_MELDS, False, True, 10, score.klaberjass),
 }
+
+BELOTE, COINCHE, KLAVERJAS, SCHIEBER = SPECS["belote"], SPECS["coinche"], SPECS["klaverjas"], SPECS["schieber"]
+OVERLAYS: dict[str, Spec] = {
+    "belote-1000": BELOTE,
+    "belote-sans-annonces": replace(BELOTE, melds=None),
+    "belote-litige": replace(BELOTE, scorer=partial(score.belote, litige=True)),
+    "belote-rounding": replace(BELOTE, scorer=score.rounded(score.belote)),
+    "belote-capot-252": replace(BELOTE, scorer=partial(score.belote, capot_points=252)),
+    "coinche-2000": COINCHE,
+    "coinche-sans-annonces": replace(COINCHE, melds=None),
+    "coinche-rounding": replace(COINCHE, scorer=score.rounded(score.coinche)),
+    "coinche-partner-trump-free": replace(COINCHE, duty="partner_trump_free"),
+    "coinche-ta-sa": COINCHE,
+    "klaverjas-1500": KLAVERJAS,
+    "klaverjas-stuk-in-hand": replace(KLAVERJAS, marriage=True, roem_stuk=False),
+    "schieber-12": SCHIEBER,
+    "schieber-small-weis": replace(SCHIEBER, melds=replace(SCHIEBER_MELDS, sequences={3: 20, 4: 50, 5: 100})),
+    "schieber-no-weis": replace(SCHIEBER, melds=None),
+}
+SPECS.update(OVERLAYS)

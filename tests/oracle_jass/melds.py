@@ -3,6 +3,7 @@ each trick, and the trump marriage (belote, stöck, bella) held in one hand."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from .cards import Mode, rank, suit
 
 
@@ -90,7 +91,7 @@ def compare(table: MeldTable, melds: list[Meld], team_of: list[int], forehand: i
     return teams.pop()
 
 
-def roem(mode: Mode, cards: list[str], natural: str = "AKQJT987") -> int:
+def roem(mode: Mode, cards: list[str], natural: str = "AKQJT987", stuk: bool = True) -> int:
     """Klaverjas roem in one trick: a run of 3 in one suit 20, of 4 50; four of a kind 100, four Jacks 200;
     the trump King and Queen together (stuk) 20 besides."""
     total = 0
@@ -100,11 +101,11 @@ def roem(mode: Mode, cards: list[str], natural: str = "AKQJT987") -> int:
         for s in {suit(c) for c in cards}:
             pos = sorted(natural.index(rank(c)) for c in cards if suit(c) == s)
             longest = run = 1
-            for a, b in zip(pos, pos[1:]):
+            for a, b in zip(pos, pos[1:], strict=False):
                 run = run + 1 if b == a + 1 else 1
                 longest = max(longest, run)
             total += {3: 20, 4: 50}.get(longest, 0)
-    if mode.trump is not None and "K" + mode.trump in cards and "Q" + mode.trump in cards:
+    if stuk and mode.trump is not None and "K" + mode.trump in cards and "Q" + mode.trump in cards:
         total += 20
     return total
 

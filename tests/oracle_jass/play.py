@@ -10,6 +10,11 @@ def winner_index(mode: Mode, cards: list[str]) -> int:
     """Index of the card that holds the trick: the best trump, else the best card of the suit led."""
     led = suit(cards[0])
     best = 0
+    if mode.all_trumps:   # only the suit led can win
+        for i, c in enumerate(cards):
+            if suit(c) == led and mode.strength(c) > mode.strength(cards[best]):
+                best = i
+        return best
     for i, c in enumerate(cards[1:], 1):
         b = cards[best]
         if mode.is_trump(c) and not mode.is_trump(b):
@@ -23,6 +28,8 @@ def _context(mode: Mode, hand: list[str], trick: Trick, seat: int, players: int)
     led = suit(trick.cards[0])
     win = trick.seats[winner_index(mode, trick.cards)]
     partner_winning = players == 4 and win != seat and win % 2 == seat % 2
+    if mode.all_trumps:   # tout-atout: the suit led is the trump of this trick
+        mode = Mode(led, mode.trump_order, mode.trump_points, mode.plain_order, mode.plain_points, mode.name)
     trumps_in_trick = [c for c in trick.cards if mode.is_trump(c)]
     top = max((mode.strength(c) for c in trumps_in_trick), default=0)
     my_trumps = [c for c in hand if mode.is_trump(c)]
@@ -44,7 +51,7 @@ def legal_belote(mode: Mode, hand: list[str], trick: Trick, seat: int, players: 
         if mode.is_trump(same[0]):
             return higher or same
         return same
-    if mode.trump is None or partner_winning or not my_trumps:
+    if mode.trump is None or mode.all_trumps or partner_winning or not my_trumps:
         return list(hand)
     if in_trick:
         return higher or my_trumps
@@ -125,9 +132,20 @@ def legal_schieber(mode: Mode, hand: list[str], trick: Trick, seat: int, players
     return allowed
 
 
+def legal_partner_trump_free(mode: Mode, hand: list[str], trick: Trick, seat: int, players: int) -> list[str]:
+    """coinche-partner-trump-free: Belote's duties, except that trumps led and the partner holding the trick,
+    any trump will do."""
+    led, partner_winning, _in_trick, _my_trumps, _higher = _context(mode, hand, trick, seat, players)
+    same = _follow_or_none(mode, hand, led)
+    if same and partner_winning and (mode.all_trumps or mode.is_trump(same[0])):
+        return same
+    return legal_belote(mode, hand, trick, seat, players)
+
+
 DUTIES: dict[str, Callable[[Mode, list[str], Trick, int, int], list[str]]] = {
     "belote": legal_belote, "amsterdam": legal_amsterdam, "rotterdam": legal_rotterdam,
-    "klaberjass": legal_klaberjass, "schieber": legal_schieber}
+    "klaberjass": legal_klaberjass, "schieber": legal_schieber,
+    "partner_trump_free": legal_partner_trump_free}
 
 
 def legal(duty: str, mode: Mode, hand: list[str], trick: Trick, seat: int, players: int) -> list[str]:

@@ -1,6 +1,7 @@
 """The banked score of one deal, game by game (the Jass group's contract and score sections)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -25,7 +26,17 @@ def _capot(d: Deal, total_tricks: int) -> int | None:
     return None
 
 
-def belote(d: Deal, all_cards: int = 162, capot_points: int = 250, tricks: int = 8) -> list[int]:
+def nearest_ten(points: int) -> int:
+    """Rounded to tens: units 0-4 down, 5-9 up."""
+    return (points + 5) // 10 * 10
+
+
+def rounded(scorer: Callable[[Deal], list[int]]) -> Callable[[Deal], list[int]]:
+    """The `-rounding` overlays: each side's score of the deal to the nearest ten, after the contract test."""
+    return lambda d: [nearest_ten(p) for p in scorer(d)]
+
+
+def belote(d: Deal, all_cards: int = 162, capot_points: int = 250, tricks: int = 8, litige: bool = False) -> list[int]:
     cards = list(d.cards)
     cap = _capot(d, tricks)
     if cap is not None:
@@ -36,6 +47,9 @@ def belote(d: Deal, all_cards: int = 162, capot_points: int = 250, tricks: int =
     if total[t] > total[1 - t]:
         return total
     out = [0, 0]
+    if litige and total[t] == total[1 - t] and cap is None:   # held over: the defenders score theirs now
+        out[1 - t] = total[1 - t]
+        return out
     out[t] = d.marriage[t]
     fixed = capot_points if cap == 1 - t else all_cards
     out[1 - t] = fixed + d.melds[0] + d.melds[1] + d.marriage[1 - t]
@@ -80,7 +94,8 @@ def klaverjas(d: Deal, tricks: int = 8) -> list[int]:
     if total[t] > total[1 - t]:
         return total
     out = [0, 0]
-    out[1 - t] = 162 + roem[0] + roem[1] + d.marriage[0] + d.marriage[1]
+    out[t] = d.marriage[t]        # a stuk held in one hand (the in-hand overlay) is never lost
+    out[1 - t] = 162 + roem[0] + roem[1] + d.marriage[1 - t]
     return out
 
 
