@@ -16,6 +16,7 @@ from typing import Any
 from engine import load_game
 from engine.record import record_of, replay, report
 
+from . import choice as C
 from . import melds as M
 from .cards import Mode, Trick, no_trump_mode, suit_mode
 from .games import SPECS, Spec
@@ -74,6 +75,7 @@ def play_hand(name: str, game: Any, seed: int, tally: Tally) -> None:
     done: list[Trick] = []
     index = 0
     bad = tally.problems
+    calls: list[tuple[int, str]] = []
 
     while not state.is_terminal:
         seat = state.current_seat
@@ -96,7 +98,11 @@ def play_hand(name: str, game: Any, seed: int, tally: Tally) -> None:
                 bad.append(f"{where} action {index} seat {seat} hand {' '.join(hands[seat])} trick "
                            f"{' '.join(trick.cards) or '-'} trump {mode.name}: legal expected "
                            f"{sorted(want)} got {sorted(got)}")
+        elif spec.choice and mode is None:
+            _check_call(spec, state, seat, acts, calls, where, index, tally)
         action = _choose(rng, acts)
+        if action.verb not in ("play", "announce", "exchange") and mode is None:
+            calls.append((seat, _call(action)))
         state.apply(action)
         index += 1
         if action.verb == "play":
@@ -115,6 +121,37 @@ def play_hand(name: str, game: Any, seed: int, tally: Tally) -> None:
         return
     _check_score(name, spec, mode, state, start, done, where, tally)
     tally.scored += 1
+
+
+def _call(action: Any) -> str:
+    return f"{action.verb} {action.arg}".strip()
+
+
+def _check_call(spec: Spec, state: Any, seat: int, acts: list[Any], calls: list[tuple[int, str]], where: str,
+                index: int, tally: Tally) -> None:
+    got = {_call(a) for a in acts}
+    view = state.view(seat)
+    if "exchange" in got:     # the dix: only the holder of the trump Seven, for the upcard
+        trump = view.trump_code()
+        hand = {view.code(c) for c in view.hand_cards()}
+        if got != {"exchange", "pass"} or f"7{trump}" not in hand:
+            tally.problems.append(f"{where} action {index} seat {seat}: exchange offered with {sorted(got)}, "
+                                  f"hand {sorted(hand)}, trump {trump}")
+        tally.seen["exchange offered"] += 1
+        return
+    if spec.choice in ("take", "take_schmeiss"):
+        turned = view.turned_up
+        want = C.take_or_pass(calls, seat, state.view(seat).dealer, spec.players,
+                              view.code(turned)[1] if turned is not None else "?", spec.choice == "take_schmeiss")
+    elif spec.choice == "coinche":
+        want = C.coinche(calls, seat)
+    else:
+        modes = ("obenabe", "undenufe") if spec.choice == "name_push" else ()
+        want = C.name_trump(any(c == "push" for _, c in calls), modes, spec.choice == "name_push")
+    tally.turns += 1
+    if want != got:
+        tally.problems.append(f"{where} action {index} seat {seat} after {calls}: calls expected "
+                              f"{sorted(want - got)[:6]} more, {sorted(got - want)[:6]} fewer")
 
 
 def _check_trick(spec: Spec, mode: Mode, state: Any, done: list[Trick], where: str, index: int,

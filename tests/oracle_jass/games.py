@@ -30,17 +30,20 @@ class Spec:
     scorer: Callable[[score.Deal], list[int]]
     multipliers: dict[str, int] | None = None   # Swiss 2500: by trump suit or mode
     roem_stuk: bool = True           # the stuk counted among the roem of a trick (else in one hand: marriage)
+    choice: str = ""                 # how the trump is chosen (choice.py): take, take_schmeiss, coinche, name,
+                                     # name_push ("": not judged)
 
 
 SPECS: dict[str, Spec] = {
-    "belote": Spec(4, False, "belote", BELOTE_MELDS, False, True, 10, score.belote),
-    "coinche": Spec(4, False, "belote", BELOTE_MELDS, False, True, 10, score.coinche),
-    "klaverjas": Spec(4, False, "amsterdam", None, True, False, 10, score.klaverjas),
-    "klaverjas-rotterdam": Spec(4, False, "rotterdam", None, True, False, 10, score.klaverjas),
-    "schieber": Spec(4, True, "schieber", SCHIEBER_MELDS, False, True, 5, score.schieber),
+    "belote": Spec(4, False, "belote", BELOTE_MELDS, False, True, 10, score.belote, choice="take"),
+    "coinche": Spec(4, False, "belote", BELOTE_MELDS, False, True, 10, score.coinche, choice="coinche"),
+    "klaverjas": Spec(4, False, "amsterdam", None, True, False, 10, score.klaverjas, choice="name"),
+    "klaverjas-rotterdam": Spec(4, False, "rotterdam", None, True, False, 10, score.klaverjas, choice="name"),
+    "schieber": Spec(4, True, "schieber", SCHIEBER_MELDS, False, True, 5, score.schieber, choice="name_push"),
     "schieber-2500": Spec(4, True, "schieber", SCHIEBER_MELDS, False, True, 5, score.schieber,
-                          {"H": 1, "D": 1, "S": 2, "C": 2, "obenabe": 3, "undenufe": 3}),
-    "klaberjass": Spec(2, False, "klaberjass", KLABERJASS_MELDS, False, True, 10, score.klaberjass),
+                          {"H": 1, "D": 1, "S": 2, "C": 2, "obenabe": 3, "undenufe": 3}, choice="name_push"),
+    "klaberjass": Spec(2, False, "klaberjass", KLABERJASS_MELDS, False, True, 10, score.klaberjass,
+                       choice="take_schmeiss"),
 }
 
 BELOTE, COINCHE, KLAVERJAS, SCHIEBER = SPECS["belote"], SPECS["coinche"], SPECS["klaverjas"], SPECS["schieber"]
@@ -54,7 +57,7 @@ OVERLAYS: dict[str, Spec] = {
     "coinche-sans-annonces": replace(COINCHE, melds=None),
     "coinche-rounding": replace(COINCHE, scorer=score.rounded(score.coinche)),
     "coinche-partner-trump-free": replace(COINCHE, duty="partner_trump_free"),
-    "coinche-ta-sa": COINCHE,
+    "coinche-ta-sa": replace(COINCHE, choice=""),   # the order of modes at one number: not judged
     "klaverjas-1500": KLAVERJAS,
     "klaverjas-stuk-in-hand": replace(KLAVERJAS, marriage=True, roem_stuk=False),
     "schieber-12": SCHIEBER,
