@@ -147,7 +147,7 @@ def test_engine_agrees_with_the_referee(name: str) -> None:
         rule_file(name)
     except FileNotFoundError:
         pytest.skip(f"{name} is not shipped yet")
-    tally = cross(name, 60 if name in BASE else 30)
+    tally = cross(name, 40 if name in BASE else 20)
     assert tally.scored >= tally.hands // 2 and tally.turns > 0
     problems = _judged(name, tally.problems)
     assert not problems, "\n".join(problems[:10])
