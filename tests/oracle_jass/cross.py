@@ -38,7 +38,8 @@ def rule_file(name: str) -> Path:
 class Tally:
     hands: int = 0
     scored: int = 0
-    turns: int = 0
+    turns: int = 0          # turns to play a card, judged
+    calls: int = 0          # turns to speak before the first card, judged
     tricks: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
@@ -148,7 +149,7 @@ def _check_call(spec: Spec, state: Any, seat: int, acts: list[Any], calls: list[
     else:
         modes = ("obenabe", "undenufe") if spec.choice == "name_push" else ()
         want = C.name_trump(any(c == "push" for _, c in calls), modes, spec.choice == "name_push")
-    tally.turns += 1
+    tally.calls += 1
     if want != got:
         tally.problems.append(f"{where} action {index} seat {seat} after {calls}: calls expected "
                               f"{sorted(want - got)[:6]} more, {sorted(got - want)[:6]} fewer")
@@ -256,7 +257,11 @@ if __name__ == "__main__":
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     for nm in names:
         tl = cross(nm, count)
-        print(f"{nm}: {tl.hands} hands, {tl.scored} scored, {tl.turns} turns, {tl.tricks} tricks, "
+        print(f"{nm}: {tl.hands} hands, {tl.scored} scored, {tl.turns} card turns, {tl.calls} calls, "
+              f"{tl.tricks} tricks, "
               f"skipped {dict(tl.skipped)}, {len(tl.problems)} problems; seen {dict(sorted(tl.seen.items()))}")
-        for p in tl.problems[:15]:
+        kinds = Counter(p.split(": ", 1)[1].split(" expected")[0][:60] if ": " in p else p for p in tl.problems)
+        for p in tl.problems[:5]:
             print("  ", p)
+        if len(tl.problems) > 5:
+            print("   ...", dict(kinds.most_common(4)))
