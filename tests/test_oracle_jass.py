@@ -11,7 +11,7 @@ import pytest
 
 from tests.oracle_jass import score
 from tests.oracle_jass.cards import Trick, no_trump_mode, suit_mode
-from tests.oracle_jass.cross import cross, rule_file
+from tests.oracle_jass.cross import MATCH_END, Tally, cross, play_match, rule_file
 from tests.oracle_jass.games import BELOTE_MELDS, KLABERJASS_MELDS, OVERLAYS, SCHIEBER_MELDS, SPECS
 from tests.oracle_jass.melds import best_arrangement, compare, marriage_holder, roem
 from tests.oracle_jass.play import legal, winner_index
@@ -213,3 +213,19 @@ def test_second_round_dealer_names_or_passes() -> None:
     state.apply(Action.parse("0 pass"))
     assert state.current_seat == 1
     assert {a.verb for a in state.legal_actions()} == {"trump", "pass"}
+
+
+@pytest.mark.parametrize("name", sorted(MATCH_END))
+def test_matches_agree_with_the_referee(name: str) -> None:
+    """Whole matches: the scores add up the deals' banked points, the match ends as the game says (a target at
+    the end of a deal, 16 deals, or Schieber's target mid-deal), Schieber's first forehand holds the heart Seven."""
+    try:
+        rule_file(name)
+    except FileNotFoundError:
+        pytest.skip(f"{name} is not shipped yet")
+    tally = Tally()
+    for seed in range(2):
+        play_match(name, seed, tally)
+    assert tally.seen["matches"] == 2
+    problems = _judged(name, tally.problems)
+    assert not problems, "\n".join(problems[:10])

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import load_game
+from engine.play.match import Match
 from engine.record import record_of, replay, report
 
 from . import choice as C
@@ -63,12 +64,14 @@ def _choose(rng: random.Random, acts: list[Any]) -> Any:
     return rng.choice(acts)
 
 
-def play_hand(name: str, game: Any, seed: int, tally: Tally) -> None:
+def play_hand(name: str, game: Any, seed: int, tally: Tally, state: Any = None, where: str = "") -> Any:
+    """Play one hand at random (a new hand of `seed`, or `state` given), judging every turn; the finished state."""
     spec = SPECS[name]
     n = spec.players
     rng = random.Random(seed * 7919 + 1)
-    state = game.new_hand(dealer=seed % n, seed=seed)
-    where = f"{name} seed {seed}"
+    if state is None:
+        state = game.new_hand(dealer=seed % n, seed=seed)
+    where = where or f"{name} seed {seed}"
     mode: Mode | None = None
     hands: list[list[str]] = []
     start: list[list[str]] = []
@@ -119,9 +122,54 @@ def play_hand(name: str, game: Any, seed: int, tally: Tally) -> None:
     tally.hands += 1
     if mode is None or state.status != "complete" or len(done) * n != sum(len(h) for h in start):
         tally.skipped[f"status {state.status}"] += 1
-        return
+        return state
     _check_score(name, spec, mode, state, start, done, where, tally)
     tally.scored += 1
+    return state
+
+
+# how each base game's match ends (the Jass group's rules): a target at the end of a deal, a number of deals, or a
+# target reached mid-deal (Schieber)
+MATCH_END = {"belote": ("target", 501), "coinche": ("target", 1000), "klaberjass": ("target", 500),
+             "klaverjas": ("deals", 16), "klaverjas-rotterdam": ("deals", 16), "schieber": ("mid_deal", 1000),
+             "schieber-2500": ("mid_deal", 2500)}
+
+
+def play_match(name: str, seed: int, tally: Tally) -> None:
+    """A whole match at random: each deal judged as above; the match scores add up the deals' banked points;
+    the match ends as the game's rules say; Schieber's first forehand holds the heart Seven."""
+    game = load_game(rule_file(name))
+    m = Match(game, seed)
+    how, goal = MATCH_END[name]
+    scores = [0, 0]
+    deals = hands = 0
+    bad = tally.problems
+    while not m.is_over and hands < 400:
+        hands += 1
+        state = m.new_hand()
+        where = f"{name} match {seed} deal {deals}"
+        if deals == 0 and how == "mid_deal":
+            first = state.current_seat
+            hand = [state.view(first).code(c) for c in state.view(first).hand_cards()]
+            if "7H" not in hand:
+                bad.append(f"{where}: the first forehand (seat {first}) does not hold the heart Seven")
+        state = play_hand(name, game, seed * 1000 + hands, tally, state, where)
+        m.record_hand(state)
+        if state.status == "complete":
+            deals += 1
+            pts = list(state.game_points)
+            for i, side in enumerate(state.hand_teams):
+                scores[0 if 0 in side else 1] += pts[i]
+        if list(m.scores) != scores:
+            bad.append(f"{where}: match scores expected {scores} got {list(m.scores)}")
+            return
+        over = (deals >= goal) if how == "deals" else (max(scores) >= goal)
+        if m.is_over != over:
+            bad.append(f"{where}: match over {m.is_over}, expected {over} (scores {scores}, deals {deals})")
+            return
+    tally.seen["matches"] += 1
+    if how == "mid_deal" and sum(1 for v in scores if v >= goal) != 1:
+        bad.append(f"{name} match {seed}: ended mid-deal with scores {scores}: exactly one side reaches {goal}")
 
 
 def _call(action: Any) -> str:
