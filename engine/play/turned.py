@@ -108,7 +108,7 @@ def legal(st: StateData) -> list[Action]:
         out = _other_suits(st, p)
         if not (d.dealer_must_choose and p == st.dealer):
             out.append(g.action(p, "pass"))
-    if d.schmeiss:
+    if d.schmeiss and (st.take_round == 1 or p != st.dealer):   # the second round's last word names or passes
         out.append(g.action(p, "schmeiss"))
     return out
 
