@@ -394,12 +394,13 @@ class Obligations(Section):
     overtrump: Literal["free", "required"] = Field(
         "free", description="required: a player bound to trump (by void) when the trick already holds a trump "
         "must play a higher trump when he has one.")
-    undertrump: Literal["allowed", "forced", "forbidden_unless_only_trumps"] = Field(
+    undertrump: Literal["allowed", "forced", "forbidden_unless_only_trumps", "forbidden_unless_nothing_else"] = Field(
         "allowed", description="A trump lower than one already in the trick. With overtrump: required, for a "
         "player bound to trump who cannot overtrump: allowed, he may then play any card; forced, he must still "
         "play a (lower) trump. forbidden_unless_only_trumps: nobody may play a trump lower than one in the trick "
         "on a plain suit led unless every card he holds is a trump (a player bound to trump who cannot "
-        "overtrump then plays another suit), and a player able to follow never may.")
+        "overtrump then plays another suit), and a player able to follow never may. forbidden_unless_nothing_else: the "
+        "same, but the ban holds while he has any card other than such a lower trump (a higher trump included).")
     trump_while_following: bool = Field(
         False, description="A player holding the suit led may play a trump instead of following.")
     never_forced: list[Rank] = Field(
