@@ -1,243 +1,241 @@
-"""Hands stepped by action index for array-based learners (engine.rl.vector.VectorEnv), without numpy: each
-`HandRunner` plays one hand after another and keeps the observation of the seat to act as the bytes of a row
-(1 at the 1.0 positions of `Observation`'s layout) and a short list of values (its other positions, which are fixed:
-the contract, the card points and the bids), brought up to date from what changed since that seat last looked
-(the cards played, a trick ended, a speech), and encoded whole (`Observation.state_bits`) only when something
-else changed. `step_all` and `collect` do the work for many runners at once, so that the caller turns their
-rows into arrays in one numpy call. Compiled with the hot path (setup.py); the same answers pure.
-tests/test_rl_vector.py holds every observation and mask equal to the whole encoding at every step."""
+"""The per-step work of the learning environments (engine.rl), without numpy and compiled with the hot path
+(setup.py): hands stepped by action index, each seat's observation kept as a float32 row of one flat `array('f')`
+and the legal mask as int8 bytes of an `array('b')`, which the environments view with numpy without copying.
+
+A row is brought up to date by writing only the positions that differ from what it last held (`Rows.update`): the
+observation's parts are recomputed from the state's bitmasks (own cards, cards played, the trick, the indicator,
+hands lying face up) and its few one-hot and value positions (trump, phase, bidder, seat to act, contract, card
+points, bids), each compared with the row's record of it, so a card played writes a handful of floats and a bid a
+few more, and nothing is encoded whole (a card played face down that not everyone saw is the exception: that row is
+the view's encoding, written whole). The mask is kept the same way, from the legal action indices as bits.
+`EnvCore` steps the one hand of the AEC environment (engine/rl/aec.py), `VectorCore` the N hands of the vectorised
+one (engine/rl/vector.py). tests/test_rl_fast.py and tests/test_rl_vector.py hold every row equal to the whole
+encoding (`Observation.encode_state`) and every mask equal to the legal actions, at every step of every shipped file."""
 
 from __future__ import annotations
 
 import random
 from array import array
 
-from engine.adapters.encoding import ActionSpace, Observation, best_other
-from engine.play.base import PLAY
+from engine.adapters.encoding import ActionSpace, Observation, best_other, canonical
+from engine.play.base import PLAY, UNDECIDED
 from engine.play.game import Game
 from engine.play.state import State
 
-SPEECH = -(1 << 20)    # in a runner's log: an action other than a card that changed only the bids
-SEAT_SHIFT = 10        # a card played is logged as seat << SEAT_SHIFT | card
-CARD_BITS = (1 << SEAT_SHIFT) - 1
-DIGIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+ILLEGAL = -1       # `EnvCore.step`: the action is not legal now (nothing changed)
+TRICK_ENDED = 1    # `EnvCore.step` flags: the action ended a trick ...
+HAND_ENDED = 2     # ... or the hand
 
 
 class Layout:
-    """What every runner of one game shares: the action space, the observation's layout, where its values lie."""
+    """What the environments of one game share: the action space, the observation's layout, each index's bid."""
 
     def __init__(self, game: Game, space: ActionSpace, obs: Observation) -> None:
         self.game = game
         self.space = space
         self.obs = obs
-        n, size = game.n, game.size
+        self.n_actions = len(space.names)
         play = space.card_index
-        self.play0 = play[0] if game.layout.copies == 1 and play == list(range(play[0], play[0] + size)) else -1
-        self.fast = self.play0 >= 0 and not obs.exposes
+        # a single pack's play indices follow the card ids from play0 (-1: they do not)
+        self.play0 = play[0] if game.layout.copies == 1 and play == list(range(play[0], play[0] + game.size)) else -1
         self.bid_value = [-1] * len(space.names)
         for i, name in enumerate(space.names):
             parts = name.split()
             if parts[0] == "bid":
                 self.bid_value[i] = int(parts[1])
-        c0, cp, b0 = obs.o_contract, obs.o_card_points, obs.o_bids
-        self.slots = [c0, c0 + 1, c0 + 2, cp, cp + 1] + [b0 + k for k in range(n)]
-        self.slot_bits = 0
-        for k in self.slots:
-            self.slot_bits |= 1 << k
-        self.zero_trick = bytes(n * size)
-        self.digits = f"0{obs.size}b"       # an observation's bits as binary digits, every position written
-        self.nbytes = (obs.size + 7) // 8
-        self.mask_nbytes = (len(space.names) + 7) // 8
 
 
-class ChangeLog:
-    """What changed in a hand since an epoch began, for observations kept up to date rather than encoded again: the
-    cards played (seat << SEAT_SHIFT | card), the tricks ended (-1 - k for trick k) and the speeches that changed
-    only the bids (SPEECH); anything else starts a new epoch (`epoch` moves, the log empties). `fast`: whether the
-    game allows it at all (a single pack whose play indices follow the card ids, no hands lying face up)."""
+class Rows:
+    """`count` observation rows as float32 in one flat array (`buf`, row r at r * size), each with a record of what
+    it holds, so that `update` writes only what changed (see the module's documentation)."""
 
-    def __init__(self, fast: bool) -> None:
-        self.fast = fast
-        self.epoch = 0
-        self.log: list[int] = []
-        self.key: tuple[int, ...] = ()
-        self.history = 0
-        self.tricks = 0
-        self.points = 0
-
-    def restart(self, st: State) -> None:
-        self.epoch += 1
-        self.log = []
-        self.key = _key(st)
-        self.history = len(st.history)
-        self.tricks = len(st.tricks)
-        self.points = sum(st.team_points)
-
-    def played(self, st: State, seat: int, card: int) -> None:
-        """`seat` took an action (`card`: the card it played, -1 for anything else); `st` is the state after it."""
-        fast = self.fast
-        if fast and card < 0 and len(st.history) == self.history + 1 and len(st.tricks) == self.tricks \
-                and not st.trick_cards and _key(st) == self.key:
-            self.history += 1
-            self.log.append(SPEECH)
-            return
-        if (fast and card >= 0 and len(st.history) == self.history + 1 and card != st.indicator
-                and not st.face_down and not st.hidden and _key(st) == self.key):
-            self.history += 1
-            self.log.append(seat << SEAT_SHIFT | card)
-            t = len(st.tricks)
-            points = sum(st.team_points)
-            if t == self.tricks and points == self.points:
-                return
-            if t == self.tricks + 1:
-                self.log.append(-t)
-                self.tricks = t
-                self.points = points
-                return
-        self.restart(st)
-
-
-class HandRunner:
-    """One hand at a time, dealt from its own seeded stream (`seed`), the dealer fixed or drawn."""
-
-    def __init__(self, layout: Layout, seed: int, dealer: int = -1) -> None:
-        self.lay = layout
-        g = layout.game
+    def __init__(self, obs: Observation, count: int) -> None:
+        g = obs.game
+        self.ob = obs
         self.game = g
+        self.count = count
+        self.size = obs.size
         self.n = g.n
-        self.size = g.size
-        self.rng = random.Random(seed)
-        self.dealer = dealer
-        n = g.n
-        self.rows = [bytearray(layout.obs.size) for _ in range(n)]
-        self.vals = [[0.0] * len(layout.slots) for _ in range(n)]
-        self.changes = ChangeLog(layout.fast)
-        self.row_epoch = [-1] * n
-        self.row_seen = [0] * n
-        self.row_to_act = [0] * n
-        self.bids = [-1] * n
-        self.rewards = [0.0] * n
-        self.state = self._new_state()
+        self.csize = g.size
+        self.copies = g.layout.copies
+        self.first_mask = g.first_copy_mask
+        self.nsuits = g.nsuits
+        self.exposes = obs.exposes
+        self.e0 = obs.offsets["exposed"] if obs.exposes else 0
+        self.buf = array("f", bytes(4 * obs.size * count))
+        self.zero = array("f", bytes(4 * obs.size))
+        # what each row holds: its card parts as bits, its one-hot positions (trump, phase, bidder, to act; four a
+        # row) and its values (contract bid, target, multiplier, concealed, card points mine and theirs, then one
+        # bid per relative seat: 6 + n a row); `exact` false while a row holds something written whole
+        self.hand = [0] * count
+        self.played = [0] * count
+        self.trick = [0] * count
+        self.indicator = [0] * count
+        self.exposed = [0] * count
+        self.hot = [0] * (4 * count)
+        self.nvals = 6 + g.n
+        self.vals = [0.0] * (self.nvals * count)
+        self.exact = [False] * count
+        for r in range(count):
+            self._clear(r)
 
-    def _new_state(self) -> State:
-        """Deal until someone has a decision (a deal annulled at once is dealt again)."""
-        g = self.game
-        while True:
-            dealer = self.dealer if self.dealer >= 0 else self.rng.randrange(g.n)
-            st = g.new_hand(dealer, seed=self.rng.getrandbits(48))
-            if st.to_act >= 0:
-                break
-        self.state = st
-        self.bids = [-1] * g.n
-        self.changes.restart(st)
-        return st
+    def _clear(self, r: int) -> None:
+        """Row r all zeros, its record saying so (-1: no one-hot position set)."""
+        size = self.size
+        self.buf[r * size:(r + 1) * size] = self.zero
+        self.hand[r] = 0
+        self.played[r] = 0
+        self.trick[r] = 0
+        self.indicator[r] = 0
+        self.exposed[r] = 0
+        for k in range(4):
+            self.hot[4 * r + k] = -1
+        for k in range(self.nvals):
+            self.vals[self.nvals * r + k] = 0.0
+        self.exact[r] = True
 
-    def step(self, index: int) -> bool:
-        """Apply the legal action `index` (the caller checked the mask) for the seat to act. True when the hand
-        ended: `rewards` then holds each seat's game points (0 for an annulled hand) and the next hand is dealt."""
-        st = self.state
-        lay = self.lay
-        seat = st.to_act
-        card = -1
-        if st.phase == PLAY and lay.play0 >= 0:
-            c = index - lay.play0
-            if 0 <= c < self.size:
-                card = c
-        if card >= 0:
-            st.play_card_id(card)
-        else:
-            b = lay.bid_value[index]
-            if b >= 0:
-                self.bids[seat] = b
-            lay.space.apply(st, index)
-        if st.to_act < 0:
-            gp = st.game_points
-            self.rewards = [float(gp[st.hand_team_of[s]]) for s in range(self.n)]
-            self._new_state()
-            return True
-        self.changes.played(st, seat, card)
-        return False
+    def _bits(self, base: int, old: int, new: int) -> None:
+        """Write the bits that differ between `old` and `new` (1.0 or 0.0) from position `base` of the buffer."""
+        diff = old ^ new
+        buf = self.buf
+        while diff:
+            low = diff & -diff
+            i = low.bit_length() - 1
+            buf[base + i] = 1.0 if new >> i & 1 else 0.0
+            diff ^= low
 
-    def seat_row(self) -> bytearray:
-        """The observation of the seat to act, one byte per position (1 where it holds 1.0; the positions of
-        `Layout.slots` are 0 here and hold `seat_values`), brought up to date."""
-        st = self.state
-        seat = st.to_act
-        lay = self.lay
-        ob = lay.obs
+    def _hot(self, base: int, k: int, pos: int) -> None:
+        """One-hot k of the row at `base` (its record at index k of `hot`) moves to `pos`."""
+        old = self.hot[k]
+        if old != pos:
+            if old >= 0:
+                self.buf[base + old] = 0.0
+            self.buf[base + pos] = 1.0
+            self.hot[k] = pos
+
+    def _val(self, base: int, k: int, pos: int, value: float) -> None:
+        if self.vals[k] != value:
+            self.vals[k] = value
+            self.buf[base + pos] = value
+
+    def update(self, r: int, st: State, seat: int, bids: list[int]) -> None:
+        """Row r becomes the observation of `seat` in `st` (`bids`: each seat's last bid value, -1 for none):
+        `Observation.encode_state(st, seat, bids)`, written where it differs from what the row held."""
+        ob = self.ob
+        size = self.size
+        base = r * size
+        if st.face_down or st.hidden:
+            # cards played face down (the blind cut): what the seat saw of them is the view's to say
+            self.buf[base:base + size] = array("f", ob.encode(st.view(seat)))
+            self.exact[r] = False
+            return
+        if not self.exact[r]:
+            self._clear(r)
         n = self.n
-        changes = self.changes
-        row = self.rows[seat]
-        if self.row_epoch[seat] != changes.epoch:
-            ones, where, values = ob.state_bits(st, seat, self.bids)
-            vals = self.vals[seat]
-            slots = lay.slots
-            for k in range(len(vals)):
-                vals[k] = 0.0
-            if ones & lay.slot_bits:
-                for k in range(len(vals)):
-                    if ones >> slots[k] & 1:
-                        vals[k] = 1.0       # a value of exactly 1.0 may come as a bit
-                ones &= ~lay.slot_bits
-            for i in range(len(where)):
-                vals[slots.index(where[i])] = values[i]
-            # the bits as bytes in one go: binary digits, lowest first, '0'/'1' turned into 0/1
-            row[:] = format(ones, lay.digits)[::-1].encode("ascii").translate(DIGIT_BYTES)
-            self.row_epoch[seat] = changes.epoch
-            self.row_seen[seat] = len(changes.log)
-            self.row_to_act[seat] = ob.o_to_act + (st.to_act - seat) % n
-            return row
-        log = changes.log
-        k = self.row_seen[seat]
-        if k < len(log):
-            size = self.size
-            o_trick = ob.o_trick
-            ended = False
-            spoke = False
-            for i in range(k, len(log)):
-                e = log[i]
-                if e == SPEECH:
-                    spoke = True
-                elif e >= 0:
-                    p = e >> SEAT_SHIFT
-                    c = e & CARD_BITS
-                    if p == seat:
-                        row[ob.o_hand + c] = 0
-                    row[o_trick + (p - seat) % n * size + c] = 1
-                else:
-                    row[o_trick:o_trick + n * size] = lay.zero_trick
-                    o_played = ob.o_played
-                    for c in st.tricks[-1 - e].cards:
-                        row[o_played + c] = 1
-                    ended = True
-            self.row_seen[seat] = len(log)
-            vals = self.vals[seat]
-            if spoke:
-                top = ob.top
+        csize = self.csize
+        copies = self.copies
+        fmask = self.first_mask
+        hands = st.hands
+        fc = ob.first_copy
+        # the cards
+        hand = canonical(hands[seat], copies, fmask)
+        if hand != self.hand[r]:
+            self._bits(base + ob.o_hand, self.hand[r], hand)
+            self.hand[r] = hand
+        trick = 0
+        trick_mask = 0
+        cards = st.trick_cards
+        seats = st.trick_seats
+        for i in range(len(cards)):
+            c = cards[i]
+            trick |= 1 << ((seats[i] - seat) % n * csize + fc[c])
+            trick_mask |= 1 << c
+        if trick != self.trick[r]:
+            self._bits(base + ob.o_trick, self.trick[r], trick)
+            self.trick[r] = trick
+        received = st.received
+        played = 0
+        for s in range(n):
+            played |= received[s] & ~hands[s]
+        concealed = st.concealed
+        indicator = st.indicator if concealed else -1
+        shown = 0
+        if indicator >= 0:
+            played &= ~(1 << indicator)
+            if seat == st.folder:
+                shown = 1 << fc[indicator]
+        if shown != self.indicator[r]:
+            self._bits(base + ob.o_indicator, self.indicator[r], shown)
+            self.indicator[r] = shown
+        played = canonical(played & ~trick_mask, copies, fmask)
+        if played != self.played[r]:
+            self._bits(base + ob.o_played, self.played[r], played)
+            self.played[r] = played
+        if self.exposes:
+            exposed = 0
+            if st.exposed:
                 for s in range(n):
-                    v = self.bids[s]
-                    vals[5 + (s - seat) % n] = v / top if v > 0 else 0.0
-            if ended:
-                pts = st.team_points
-                mine = st.hand_team_of[seat]
-                theirs = best_other(pts, mine)
-                vals[3] = pts[mine] / ob.total
-                vals[4] = theirs / ob.total
-        t = ob.o_to_act + (st.to_act - seat) % n
-        old = self.row_to_act[seat]
-        if t != old:
-            row[old] = 0
-            row[t] = 1
-            self.row_to_act[seat] = t
-        return row
+                    if s != seat and st.exposed >> s & 1:
+                        exposed |= canonical(hands[s], copies, fmask) << ((s - seat) % n * csize)
+            if exposed != self.exposed[r]:
+                self._bits(base + self.e0, self.exposed[r], exposed)
+                self.exposed[r] = exposed
+        # the one-hot parts
+        h = 4 * r
+        t = st.trump
+        if t == UNDECIDED or (concealed and seat != st.folder):
+            self._hot(base, h, ob.o_trump + self.nsuits + 1)
+        elif t < 0:
+            self._hot(base, h, ob.o_trump + self.nsuits)
+        else:
+            self._hot(base, h, ob.o_trump + t)
+        self._hot(base, h + 1, ob.o_phase + st.phase)
+        bidder = st.bidder
+        self._hot(base, h + 2, ob.o_bidder + ((bidder - seat) % n if bidder >= 0 else n))
+        to_act = st.to_act
+        self._hot(base, h + 3, ob.o_to_act + ((to_act - seat) % n if to_act >= 0 else n))
+        # the values
+        v = self.nvals * r
+        top = ob.top
+        c0 = ob.o_contract
+        self._val(base, v, c0, st.bid / top if bidder >= 0 else 0.0)
+        self._val(base, v + 1, c0 + 1, st.target / top if bidder >= 0 else 0.0)
+        self._val(base, v + 2, c0 + 2, st.multiplier / 8.0)
+        self._val(base, v + 3, c0 + 3, 1.0 if concealed else 0.0)
+        pts = st.team_points
+        mine = st.hand_team_of[seat]
+        cp = ob.o_card_points
+        self._val(base, v + 4, cp, pts[mine] / ob.total)
+        self._val(base, v + 5, cp + 1, best_other(pts, mine) / ob.total)
+        b0 = ob.o_bids
+        for s in range(n):
+            b = bids[s]
+            k = (s - seat) % n
+            self._val(base, v + 6 + k, b0 + k, b / top if b > 0 else 0.0)
 
-    def seat_values(self) -> list[float]:
-        """The observation's values at `Layout.slots` for the seat to act (after `seat_row`)."""
-        return self.vals[self.state.to_act]
 
-    def mask_bits(self) -> int:
-        """The legal action indices of the seat to act, as bits."""
-        return legal_bits(self.lay, self.state)
+class Masks:
+    """`count` legal-action masks as int8 in one flat array (`buf`, mask r at r * width), each with the bits it
+    holds, so that `set` writes only the indices that changed."""
+
+    def __init__(self, width: int, count: int) -> None:
+        self.width = width
+        self.buf = array("b", bytes(width * count))
+        self.bits = [0] * count
+
+    def set(self, r: int, bits: int) -> None:
+        old = self.bits[r]
+        if old == bits:
+            return
+        self.bits[r] = bits
+        base = r * self.width
+        buf = self.buf
+        diff = old ^ bits
+        while diff:
+            low = diff & -diff
+            i = low.bit_length() - 1
+            buf[base + i] = 1 if bits >> i & 1 else 0
+            diff ^= low
 
 
 def legal_bits(lay: Layout, st: State) -> int:
@@ -253,36 +251,145 @@ def legal_bits(lay: Layout, st: State) -> int:
     return out
 
 
-def _key(st: State) -> tuple[int, ...]:
-    """What playing a card or a speech leaves as it was, the trick it may end aside (else rows start afresh)."""
-    return (st.phase, st.trump, int(st.concealed), st.exposed, st.multiplier, st.bidder, st.bid, st.target,
-            st.face_down, st.hidden, st.indicator, st.folder, sum(st.given))
+def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
+    """Apply the legal action `index` (the caller checked it) for the seat to act, noting a bid in `bids`."""
+    if st.phase == PLAY and lay.play0 >= 0:
+        c = index - lay.play0
+        if 0 <= c < lay.game.size:
+            st.play_card_id(c)
+            return
+    b = lay.bid_value[index]
+    if b >= 0:
+        bids[st.to_act] = b
+    lay.space.apply(st, index)
 
 
-def step_all(runners: list[HandRunner], actions: list[int]) -> list[int]:
-    """Step every runner with its action; the positions of those whose hand ended."""
-    done: list[int] = []
-    for i in range(len(runners)):
-        if runners[i].step(actions[i]):
-            done.append(i)
-    return done
+class EnvCore:
+    """The hand of the AEC environment: every seat's observation row (`rows`, brought up to date when observed)
+    and the mask of the seat to act (`masks`, one row), stepped by action index."""
+
+    def __init__(self, layout: Layout, state: State) -> None:
+        self.lay = layout
+        n = layout.game.n
+        self.rows = Rows(layout.obs, n)
+        self.masks = Masks(layout.n_actions, 1)
+        self.state = state
+        self.bids = [-1] * n
+        self.tricks = 0
+        self.start(state)
+
+    def start(self, state: State) -> None:
+        """A new hand (to act or over): the bids start empty, the mask is that of its seat to act."""
+        self.state = state
+        self.bids = [-1] * self.lay.game.n
+        self.tricks = len(state.tricks)
+        self.masks.set(0, legal_bits(self.lay, state) if state.to_act >= 0 else 0)
+
+    def legal(self, index: int) -> bool:
+        return 0 <= index < self.lay.n_actions and self.masks.bits[0] >> index & 1 == 1
+
+    def step(self, index: int) -> int:
+        """Apply `index` for the seat to act: ILLEGAL (nothing changed) unless it is one of the legal indices; else
+        the flags TRICK_ENDED and HAND_ENDED of what it did (0: neither). The mask follows the new seat to act
+        (all zeros once the hand is over)."""
+        if not self.legal(index):
+            return ILLEGAL
+        st = self.state
+        apply_index(self.lay, st, index, self.bids)
+        flags = 0
+        if len(st.tricks) > self.tricks:
+            self.tricks = len(st.tricks)
+            flags = TRICK_ENDED
+        if st.to_act < 0:
+            self.masks.set(0, 0)
+            return flags | HAND_ENDED
+        self.masks.set(0, legal_bits(self.lay, st))
+        return flags
+
+    def observe(self, seat: int) -> None:
+        """Bring the seat's row (row `seat` of `rows`) up to date."""
+        self.rows.update(seat, self.state, seat, self.bids)
 
 
-def collect(runners: list[HandRunner]) -> tuple[bytes, bytes, bytes, list[int]]:
-    """For every runner: the observation of the seat to act (`seat_row`, `Layout.obs.size` bytes each), its
-    values (float32, `Layout.slots` of them), the mask bits (each `Layout.mask_nbytes`, little-endian), and the
-    seat to act."""
-    values = array("f")
-    if not runners:
-        return b"", values.tobytes(), b"", []
-    lay = runners[0].lay
-    mb = lay.mask_nbytes
-    rows = bytearray()
-    masks: list[bytes] = []
-    seats: list[int] = []
-    for r in runners:
-        rows += r.seat_row()
-        values.extend(r.seat_values())
-        masks.append(r.mask_bits().to_bytes(mb, "little"))
-        seats.append(r.state.to_act)
-    return bytes(rows), values.tobytes(), b"".join(masks), seats
+class VectorCore:
+    """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
+    from it). Row i * n + s of `rows` is seat s of hand i; `at[i]` is the row of hand i's seat to act, `seats[i]`
+    that seat, row i of `masks` its legal mask; after a step, `rewards` (n per hand) holds the game points of each
+    seat whose hand ended with it (0 elsewhere, and for an annulled hand) and `dones[i]` whether hand i ended."""
+
+    def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
+        self.lay = layout
+        g = layout.game
+        self.game = g
+        self.n = g.n
+        count = len(seeds)
+        self.count = count
+        self.dealer = dealer
+        self.rngs = [random.Random(s) for s in seeds]
+        self.rows = Rows(layout.obs, count * g.n)
+        self.masks = Masks(layout.n_actions, count)
+        self.at = array("q", bytes(8 * count))
+        self.seats = array("q", bytes(8 * count))
+        self.rewards = array("f", bytes(4 * count * g.n))
+        self.dones = array("b", bytes(count))
+        self.ended: list[int] = []
+        self.bids: list[list[int]] = [[] for _ in range(count)]
+        self.states = [self._deal(i) for i in range(count)]
+        for i in range(count):
+            self._show(i)
+
+    def _deal(self, i: int) -> State:
+        """Hand i's next deal, dealt again until someone has a decision (a deal annulled at once)."""
+        g = self.game
+        rng = self.rngs[i]
+        while True:
+            dealer = self.dealer if self.dealer >= 0 else rng.randrange(g.n)
+            st = g.new_hand(dealer, seed=rng.getrandbits(48))
+            if st.to_act >= 0:
+                break
+        self.bids[i] = [-1] * g.n
+        return st
+
+    def _show(self, i: int) -> None:
+        """Hand i's observation and mask of its seat to act, up to date."""
+        st = self.states[i]
+        seat = st.to_act
+        r = i * self.n + seat
+        self.rows.update(r, st, seat, self.bids[i])
+        self.masks.set(i, legal_bits(self.lay, st))
+        self.at[i] = r
+        self.seats[i] = seat
+
+    def first_illegal(self, actions: list[int]) -> int:
+        """The first hand whose action is not one of its legal indices (-1: every one is)."""
+        bits = self.masks.bits
+        n_actions = self.lay.n_actions
+        for i in range(self.count):
+            a = actions[i]
+            if not 0 <= a < n_actions or not bits[i] >> a & 1:
+                return i
+        return -1
+
+    def step(self, actions: list[int]) -> int:
+        """Apply each hand's action (legal: `first_illegal` said so); a hand that ends is dealt again at once. The
+        number of hands that ended."""
+        n = self.n
+        for i in self.ended:
+            self.dones[i] = 0
+            for s in range(n):
+                self.rewards[i * n + s] = 0.0
+        self.ended = []
+        lay = self.lay
+        for i in range(self.count):
+            st = self.states[i]
+            apply_index(lay, st, actions[i], self.bids[i])
+            if st.to_act < 0:
+                gp = st.game_points
+                team_of = st.hand_team_of
+                for s in range(n):
+                    self.rewards[i * n + s] = float(gp[team_of[s]])
+                self.dones[i] = 1
+                self.ended.append(i)
+                self.states[i] = self._deal(i)
+            self._show(i)
+        return len(self.ended)
