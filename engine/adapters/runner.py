@@ -76,6 +76,9 @@ class Rows:
         self.nvals = 6 + g.n
         self.vals = [0.0] * (self.nvals * count)
         self.exact = [False] * count
+        # what the trump, phase, bidder and contract parts were written from, and the bids (skipped when unmoved)
+        self.sig: list[tuple[int, int, int, int, int, int, bool, int]] = [(0, 0, 0, 0, 0, 0, False, 0)] * count
+        self.bids: list[list[int]] = [[] for _ in range(count)]
         for r in range(count):
             self._clear(r)
 
@@ -92,6 +95,8 @@ class Rows:
             self.hot[4 * r + k] = -1
         for k in range(self.nvals):
             self.vals[self.nvals * r + k] = 0.0
+        self.sig[r] = (-9, 0, 0, 0, 0, 0, False, 0)       # no state has trump -9: the next update writes them
+        self.bids[r] = []
         self.exact[r] = True
 
     def _bits(self, base: int, old: int, new: int) -> None:
@@ -180,38 +185,41 @@ class Rows:
             if exposed != self.exposed[r]:
                 self._bits(base + self.e0, self.exposed[r], exposed)
                 self.exposed[r] = exposed
-        # the one-hot parts
         h = 4 * r
-        t = st.trump
-        if t == UNDECIDED or (concealed and seat != st.folder):
-            self._hot(base, h, ob.o_trump + self.nsuits + 1)
-        elif t < 0:
-            self._hot(base, h, ob.o_trump + self.nsuits)
-        else:
-            self._hot(base, h, ob.o_trump + t)
-        self._hot(base, h + 1, ob.o_phase + st.phase)
-        bidder = st.bidder
-        self._hot(base, h + 2, ob.o_bidder + ((bidder - seat) % n if bidder >= 0 else n))
+        v = self.nvals * r
         to_act = st.to_act
         self._hot(base, h + 3, ob.o_to_act + ((to_act - seat) % n if to_act >= 0 else n))
-        # the values
-        v = self.nvals * r
+        bidder = st.bidder
         top = ob.top
-        c0 = ob.o_contract
-        self._val(base, v, c0, st.bid / top if bidder >= 0 else 0.0)
-        self._val(base, v + 1, c0 + 1, st.target / top if bidder >= 0 else 0.0)
-        self._val(base, v + 2, c0 + 2, st.multiplier / 8.0)
-        self._val(base, v + 3, c0 + 3, 1.0 if concealed else 0.0)
+        sig = (st.trump, st.phase, bidder, st.bid, st.target, st.multiplier, concealed, st.folder)
+        if sig != self.sig[r]:
+            self.sig[r] = sig
+            t = st.trump
+            if t == UNDECIDED or (concealed and seat != st.folder):
+                self._hot(base, h, ob.o_trump + self.nsuits + 1)
+            elif t < 0:
+                self._hot(base, h, ob.o_trump + self.nsuits)
+            else:
+                self._hot(base, h, ob.o_trump + t)
+            self._hot(base, h + 1, ob.o_phase + st.phase)
+            self._hot(base, h + 2, ob.o_bidder + ((bidder - seat) % n if bidder >= 0 else n))
+            c0 = ob.o_contract
+            self._val(base, v, c0, st.bid / top if bidder >= 0 else 0.0)
+            self._val(base, v + 1, c0 + 1, st.target / top if bidder >= 0 else 0.0)
+            self._val(base, v + 2, c0 + 2, st.multiplier / 8.0)
+            self._val(base, v + 3, c0 + 3, 1.0 if concealed else 0.0)
         pts = st.team_points
         mine = st.hand_team_of[seat]
         cp = ob.o_card_points
         self._val(base, v + 4, cp, pts[mine] / ob.total)
         self._val(base, v + 5, cp + 1, best_other(pts, mine) / ob.total)
-        b0 = ob.o_bids
-        for s in range(n):
-            b = bids[s]
-            k = (s - seat) % n
-            self._val(base, v + 6 + k, b0 + k, b / top if b > 0 else 0.0)
+        if bids != self.bids[r]:
+            self.bids[r] = list(bids)
+            b0 = ob.o_bids
+            for s in range(n):
+                b = bids[s]
+                k = (s - seat) % n
+                self._val(base, v + 6 + k, b0 + k, b / top if b > 0 else 0.0)
 
 
 class Masks:
