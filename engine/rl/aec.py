@@ -126,7 +126,7 @@ class JackNineEnv(AECEnv):
         self._zero_mask.flags.writeable = False
         self._mask = self._zero_mask
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
-        self._rows = np.zeros((game.n, self.enc.obs.size), np.float32)
+        self._rows: list[np.ndarray] = []
         self._mask_row = self._zero_mask
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
@@ -184,7 +184,8 @@ class JackNineEnv(AECEnv):
         if core is None:
             core = self._core = EnvCore(self.enc.layout, state)
             # numpy views of the compiled side's arrays: what observe() and the mask copy from
-            self._rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.game.n, self.enc.obs.size)
+            rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.game.n, self.enc.obs.size)
+            self._rows = [rows[s] for s in range(self.game.n)]
             self._mask_row = np.frombuffer(core.masks.buf, np.int8)
         else:
             core.start(state)
