@@ -45,9 +45,38 @@ class Layout:
                 self.bid_value[i] = int(parts[1])
 
 
+class RowState:
+    """What one observation row holds, field by field (native ints and floats: an update compares them and writes
+    only what moved)."""
+
+    def __init__(self, n: int) -> None:
+        self.exact = False          # false while the row holds nothing known (new) or something written whole
+        self.hand = 0               # the bits of the hand part, played part
+        self.played = 0
+        self.indicator = -1         # the position set in the indicator part (-1: none)
+        self.trick = [-1] * n       # per relative seat: the position set in its block of the trick part (-1: none)
+        self.exposed = [0] * n      # per relative seat: the bits of its block of the exposed part
+        self.hot_trump = -1         # the positions set in the one-hot parts (-1: none)
+        self.hot_phase = -1
+        self.hot_bidder = -1
+        self.hot_to_act = -1
+        # what the trump, phase, bidder and contract parts were written from
+        self.trump = -99
+        self.phase = -1
+        self.bidder = -99
+        self.bid = 0
+        self.target = 0
+        self.multiplier = 0
+        self.concealed = False
+        self.folder = -99
+        self.mine = 0.0             # the card points written (mine, theirs)
+        self.theirs = 0.0
+        self.bids = [0.0] * n       # the bids written, per relative seat
+
+
 class Rows:
     """`count` observation rows as float32 in one flat array (`buf`, row r at r * size), each with a record of what
-    it holds, so that `update` writes only what changed (see the module's documentation)."""
+    it holds (`RowState`), so that `update` writes only what changed (see the module's documentation)."""
 
     def __init__(self, obs: Observation, count: int) -> None:
         g = obs.game
@@ -64,40 +93,17 @@ class Rows:
         self.e0 = obs.offsets["exposed"] if obs.exposes else 0
         self.buf = array("f", bytes(4 * obs.size * count))
         self.zero = array("f", bytes(4 * obs.size))
-        # what each row holds: its card parts as bits, its one-hot positions (trump, phase, bidder, to act; four a
-        # row) and its values (contract bid, target, multiplier, concealed, card points mine and theirs, then one
-        # bid per relative seat: 6 + n a row); `exact` false while a row holds something written whole
-        self.hand = [0] * count
-        self.played = [0] * count
-        self.trick = [0] * count
-        self.indicator = [0] * count
-        self.exposed = [0] * count
-        self.hot = [0] * (4 * count)
-        self.nvals = 6 + g.n
-        self.vals = [0.0] * (self.nvals * count)
-        self.exact = [False] * count
-        # what the trump, phase, bidder and contract parts were written from, and the bids (skipped when unmoved)
-        self.sig: list[tuple[int, int, int, int, int, int, bool, int]] = [(0, 0, 0, 0, 0, 0, False, 0)] * count
-        self.bids: list[list[int]] = [[] for _ in range(count)]
-        for r in range(count):
-            self._clear(r)
+        self.recs = [RowState(g.n) for _ in range(count)]
+        self.now = [-1] * g.n       # scratch: the trick positions now, per relative seat
 
     def _clear(self, r: int) -> None:
-        """Row r all zeros, its record saying so (-1: no one-hot position set)."""
+        """Row r all zeros, its record saying so."""
         size = self.size
         self.buf[r * size:(r + 1) * size] = self.zero
-        self.hand[r] = 0
-        self.played[r] = 0
-        self.trick[r] = 0
-        self.indicator[r] = 0
-        self.exposed[r] = 0
-        for k in range(4):
-            self.hot[4 * r + k] = -1
-        for k in range(self.nvals):
-            self.vals[self.nvals * r + k] = 0.0
-        self.sig[r] = (-9, 0, 0, 0, 0, 0, False, 0)       # no state has trump -9: the next update writes them
-        self.bids[r] = []
-        self.exact[r] = True
+        rec = RowState(self.n)
+        rec.exact = True
+        rec.bid = rec.target = rec.multiplier = 0
+        self.recs[r] = rec
 
     def _bits(self, base: int, old: int, new: int) -> None:
         """Write the bits that differ between `old` and `new` (1.0 or 0.0) from position `base` of the buffer."""
@@ -109,19 +115,12 @@ class Rows:
             buf[base + i] = 1.0 if new >> i & 1 else 0.0
             diff ^= low
 
-    def _hot(self, base: int, k: int, pos: int) -> None:
-        """One-hot k of the row at `base` (its record at index k of `hot`) moves to `pos`."""
-        old = self.hot[k]
-        if old != pos:
-            if old >= 0:
-                self.buf[base + old] = 0.0
-            self.buf[base + pos] = 1.0
-            self.hot[k] = pos
-
-    def _val(self, base: int, k: int, pos: int, value: float) -> None:
-        if self.vals[k] != value:
-            self.vals[k] = value
-            self.buf[base + pos] = value
+    def _move(self, base: int, old: int, new: int) -> None:
+        """A one-hot position moves from `old` to `new` (-1: none) in the row at `base`."""
+        if old >= 0:
+            self.buf[base + old] = 0.0
+        if new >= 0:
+            self.buf[base + new] = 1.0
 
     def update(self, r: int, st: State, seat: int, bids: list[int]) -> None:
         """Row r becomes the observation of `seat` in `st` (`bids`: each seat's last bid value, -1 for none):
@@ -132,131 +131,147 @@ class Rows:
         if st.face_down or st.hidden:
             # cards played face down (the blind cut): what the seat saw of them is the view's to say
             self.buf[base:base + size] = array("f", ob.encode(st.view(seat)))
-            self.exact[r] = False
+            self.recs[r].exact = False
             return
-        if not self.exact[r]:
+        rec = self.recs[r]
+        if not rec.exact:
             self._clear(r)
+            rec = self.recs[r]
         n = self.n
         csize = self.csize
         copies = self.copies
         fmask = self.first_mask
         hands = st.hands
         fc = ob.first_copy
+        buf = self.buf
         # the cards
-        hand = canonical(hands[seat], copies, fmask)
-        if hand != self.hand[r]:
-            self._bits(base + ob.o_hand, self.hand[r], hand)
-            self.hand[r] = hand
-        trick = 0
+        hand = canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat]
+        if hand != rec.hand:
+            self._bits(base + ob.o_hand, rec.hand, hand)
+            rec.hand = hand
+        now = self.now
+        for k in range(n):
+            now[k] = -1
         trick_mask = 0
         cards = st.trick_cards
         seats = st.trick_seats
         for i in range(len(cards)):
             c = cards[i]
-            trick |= 1 << ((seats[i] - seat) % n * csize + fc[c])
+            k = (seats[i] - seat) % n
+            now[k] = k * csize + fc[c]
             trick_mask |= 1 << c
-        if trick != self.trick[r]:
-            self._bits(base + ob.o_trick, self.trick[r], trick)
-            self.trick[r] = trick
+        o_trick = base + ob.o_trick
+        held = rec.trick
+        for k in range(n):
+            if now[k] != held[k]:
+                self._move(o_trick, held[k], now[k])
+                held[k] = now[k]
         received = st.received
         played = 0
         for s in range(n):
             played |= received[s] & ~hands[s]
         concealed = st.concealed
         indicator = st.indicator if concealed else -1
-        shown = 0
+        shown = -1
         if indicator >= 0:
             played &= ~(1 << indicator)
             if seat == st.folder:
-                shown = 1 << fc[indicator]
-        if shown != self.indicator[r]:
-            self._bits(base + ob.o_indicator, self.indicator[r], shown)
-            self.indicator[r] = shown
-        played = canonical(played & ~trick_mask, copies, fmask)
-        if played != self.played[r]:
-            self._bits(base + ob.o_played, self.played[r], played)
-            self.played[r] = played
+                shown = fc[indicator]
+        if shown != rec.indicator:
+            self._move(base + ob.o_indicator, rec.indicator, shown)
+            rec.indicator = shown
+        played &= ~trick_mask
+        if copies != 1:
+            played = canonical(played, copies, fmask)
+        if played != rec.played:
+            self._bits(base + ob.o_played, rec.played, played)
+            rec.played = played
         if self.exposes:
-            exposed = 0
-            if st.exposed:
-                for s in range(n):
-                    if s != seat and st.exposed >> s & 1:
-                        exposed |= canonical(hands[s], copies, fmask) << ((s - seat) % n * csize)
-            if exposed != self.exposed[r]:
-                self._bits(base + self.e0, self.exposed[r], exposed)
-                self.exposed[r] = exposed
-        h = 4 * r
-        v = self.nvals * r
+            ex = rec.exposed
+            for s in range(n):
+                k = (s - seat) % n
+                bits = canonical(hands[s], copies, fmask) if s != seat and st.exposed >> s & 1 else 0
+                if bits != ex[k]:
+                    self._bits(base + self.e0 + k * csize, ex[k], bits)
+                    ex[k] = bits
+        # the seat to act
         to_act = st.to_act
-        self._hot(base, h + 3, ob.o_to_act + ((to_act - seat) % n if to_act >= 0 else n))
+        pos = ob.o_to_act + ((to_act - seat) % n if to_act >= 0 else n)
+        if pos != rec.hot_to_act:
+            self._move(base, rec.hot_to_act, pos)
+            rec.hot_to_act = pos
+        # the trump, phase, bidder and contract: written again only when what they come from moved
+        trump = st.trump
         bidder = st.bidder
         top = ob.top
-        sig = (st.trump, st.phase, bidder, st.bid, st.target, st.multiplier, concealed, st.folder)
-        if sig != self.sig[r]:
-            self.sig[r] = sig
-            t = st.trump
-            if t == UNDECIDED or (concealed and seat != st.folder):
-                self._hot(base, h, ob.o_trump + self.nsuits + 1)
-            elif t < 0:
-                self._hot(base, h, ob.o_trump + self.nsuits)
+        if (trump != rec.trump or st.phase != rec.phase or bidder != rec.bidder or st.bid != rec.bid
+                or st.target != rec.target or st.multiplier != rec.multiplier or concealed != rec.concealed
+                or st.folder != rec.folder):
+            rec.trump = trump
+            rec.phase = st.phase
+            rec.bidder = bidder
+            rec.bid = st.bid
+            rec.target = st.target
+            rec.multiplier = st.multiplier
+            rec.concealed = concealed
+            rec.folder = st.folder
+            if trump == UNDECIDED or (concealed and seat != st.folder):
+                pos = ob.o_trump + self.nsuits + 1
+            elif trump < 0:
+                pos = ob.o_trump + self.nsuits
             else:
-                self._hot(base, h, ob.o_trump + t)
-            self._hot(base, h + 1, ob.o_phase + st.phase)
-            self._hot(base, h + 2, ob.o_bidder + ((bidder - seat) % n if bidder >= 0 else n))
-            c0 = ob.o_contract
-            self._val(base, v, c0, st.bid / top if bidder >= 0 else 0.0)
-            self._val(base, v + 1, c0 + 1, st.target / top if bidder >= 0 else 0.0)
-            self._val(base, v + 2, c0 + 2, st.multiplier / 8.0)
-            self._val(base, v + 3, c0 + 3, 1.0 if concealed else 0.0)
+                pos = ob.o_trump + trump
+            if pos != rec.hot_trump:
+                self._move(base, rec.hot_trump, pos)
+                rec.hot_trump = pos
+            pos = ob.o_phase + st.phase
+            if pos != rec.hot_phase:
+                self._move(base, rec.hot_phase, pos)
+                rec.hot_phase = pos
+            pos = ob.o_bidder + ((bidder - seat) % n if bidder >= 0 else n)
+            if pos != rec.hot_bidder:
+                self._move(base, rec.hot_bidder, pos)
+                rec.hot_bidder = pos
+            c0 = base + ob.o_contract
+            buf[c0] = st.bid / top if bidder >= 0 else 0.0
+            buf[c0 + 1] = st.target / top if bidder >= 0 else 0.0
+            buf[c0 + 2] = st.multiplier / 8.0
+            buf[c0 + 3] = 1.0 if concealed else 0.0
         pts = st.team_points
         mine = st.hand_team_of[seat]
-        cp = ob.o_card_points
-        self._val(base, v + 4, cp, pts[mine] / ob.total)
-        self._val(base, v + 5, cp + 1, best_other(pts, mine) / ob.total)
-        if bids != self.bids[r]:
-            self.bids[r] = list(bids)
-            b0 = ob.o_bids
-            for s in range(n):
-                b = bids[s]
-                k = (s - seat) % n
-                self._val(base, v + 6 + k, b0 + k, b / top if b > 0 else 0.0)
+        x = pts[mine] / ob.total
+        y = best_other(pts, mine) / ob.total
+        if x != rec.mine or y != rec.theirs:
+            rec.mine = x
+            rec.theirs = y
+            buf[base + ob.o_card_points] = x
+            buf[base + ob.o_card_points + 1] = y
+        written = rec.bids
+        b0 = base + ob.o_bids
+        for s in range(n):
+            b = bids[s]
+            v = b / top if b > 0 else 0.0
+            k = (s - seat) % n
+            if v != written[k]:
+                written[k] = v
+                buf[b0 + k] = v
 
 
-class Masks:
-    """`count` legal-action masks as int8 in one flat array (`buf`, mask r at r * width), each with the bits it
-    holds, so that `set` writes only the indices that changed."""
-
-    def __init__(self, width: int, count: int) -> None:
-        self.width = width
-        self.buf = array("b", bytes(width * count))
-        self.bits = [0] * count
-
-    def set(self, r: int, bits: int) -> None:
-        old = self.bits[r]
-        if old == bits:
-            return
-        self.bits[r] = bits
-        base = r * self.width
-        buf = self.buf
-        diff = old ^ bits
-        while diff:
-            low = diff & -diff
-            i = low.bit_length() - 1
-            buf[base + i] = 1 if bits >> i & 1 else 0
-            diff ^= low
-
-
-def legal_bits(lay: Layout, st: State) -> int:
-    """The legal action indices of the seat to act, as bits (in the play phase of a single pack read from the
-    playable-card bits)."""
-    out = 0
+def legal_indices(lay: Layout, st: State) -> list[int]:
+    """The legal action indices of the seat to act (in the play phase of a single pack read from the playable-card
+    bits); empty once the hand is over."""
+    if st.to_act < 0:
+        return []
     if st.phase == PLAY and lay.play0 >= 0:
-        for a in st.other_actions():
-            out |= 1 << lay.space.of(a)
-        return out | st.card_mask() << lay.play0
-    for i in lay.space.legal_fast(st):
-        out |= 1 << i
-    return out
+        out = [lay.space.of(a) for a in st.other_actions()]
+        bits = st.card_mask()
+        p0 = lay.play0
+        while bits:
+            low = bits & -bits
+            out.append(p0 + low.bit_length() - 1)
+            bits ^= low
+        return out
+    return lay.space.legal_fast(st)
 
 
 def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
@@ -273,17 +288,19 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
 
 
 class EnvCore:
-    """The hand of the AEC environment: every seat's observation row (`rows`, brought up to date when observed)
-    and the mask of the seat to act (`masks`, one row), stepped by action index."""
+    """The hand of the AEC environment: every seat's observation row (`rows`, brought up to date when observed),
+    the legal indices of the seat to act (`legal`) and its mask (`mask`: int8 bytes, a new one at every step, for
+    the environment to hand out as it is), stepped by action index."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
         n = layout.game.n
         self.rows = Rows(layout.obs, n)
-        self.masks = Masks(layout.n_actions, 1)
         self.state = state
         self.bids = [-1] * n
         self.tricks = 0
+        self.legal: list[int] = []
+        self.mask = bytearray(layout.n_actions)
         self.start(state)
 
     def start(self, state: State) -> None:
@@ -291,27 +308,29 @@ class EnvCore:
         self.state = state
         self.bids = [-1] * self.lay.game.n
         self.tricks = len(state.tricks)
-        self.masks.set(0, legal_bits(self.lay, state) if state.to_act >= 0 else 0)
+        self._legal()
 
-    def legal(self, index: int) -> bool:
-        return 0 <= index < self.lay.n_actions and self.masks.bits[0] >> index & 1 == 1
+    def _legal(self) -> None:
+        legal = self.legal = legal_indices(self.lay, self.state)
+        mask = self.mask = bytearray(self.lay.n_actions)
+        for i in legal:
+            mask[i] = 1
 
     def step(self, index: int) -> int:
         """Apply `index` for the seat to act: ILLEGAL (nothing changed) unless it is one of the legal indices; else
         the flags TRICK_ENDED and HAND_ENDED of what it did (0: neither). The mask follows the new seat to act
         (all zeros once the hand is over)."""
-        if not self.legal(index):
+        if index not in self.legal:
             return ILLEGAL
         st = self.state
         apply_index(self.lay, st, index, self.bids)
+        self._legal()
         flags = 0
         if len(st.tricks) > self.tricks:
             self.tricks = len(st.tricks)
             flags = TRICK_ENDED
         if st.to_act < 0:
-            self.masks.set(0, 0)
             return flags | HAND_ENDED
-        self.masks.set(0, legal_bits(self.lay, st))
         return flags
 
     def observe(self, seat: int) -> None:
@@ -322,8 +341,9 @@ class EnvCore:
 class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
     from it). Row i * n + s of `rows` is seat s of hand i; `at[i]` is the row of hand i's seat to act, `seats[i]`
-    that seat, row i of `masks` its legal mask; after a step, `rewards` (n per hand) holds the game points of each
-    seat whose hand ended with it (0 elsewhere, and for an annulled hand) and `dones[i]` whether hand i ended."""
+    that seat; `masks` (new at every step, int8 bytes, `n_actions` a hand) their legal masks; after a step,
+    `rewards` (new, float32, n a hand) holds the game points of each seat whose hand ended with it (0 elsewhere,
+    and for an annulled hand) and `dones` (new, one byte a hand) whether hand i ended."""
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
@@ -335,12 +355,12 @@ class VectorCore:
         self.dealer = dealer
         self.rngs = [random.Random(s) for s in seeds]
         self.rows = Rows(layout.obs, count * g.n)
-        self.masks = Masks(layout.n_actions, count)
         self.at = array("q", bytes(8 * count))
         self.seats = array("q", bytes(8 * count))
+        self.masks = bytearray(count * layout.n_actions)
         self.rewards = array("f", bytes(4 * count * g.n))
-        self.dones = array("b", bytes(count))
-        self.ended: list[int] = []
+        self.dones = bytearray(count)
+        self.legal: list[list[int]] = [[] for _ in range(count)]
         self.bids: list[list[int]] = [[] for _ in range(count)]
         self.states = [self._deal(i) for i in range(count)]
         for i in range(count):
@@ -364,17 +384,18 @@ class VectorCore:
         seat = st.to_act
         r = i * self.n + seat
         self.rows.update(r, st, seat, self.bids[i])
-        self.masks.set(i, legal_bits(self.lay, st))
+        legal = self.legal[i] = legal_indices(self.lay, st)
+        base = i * self.lay.n_actions
+        masks = self.masks
+        for a in legal:
+            masks[base + a] = 1
         self.at[i] = r
         self.seats[i] = seat
 
     def first_illegal(self, actions: list[int]) -> int:
         """The first hand whose action is not one of its legal indices (-1: every one is)."""
-        bits = self.masks.bits
-        n_actions = self.lay.n_actions
         for i in range(self.count):
-            a = actions[i]
-            if not 0 <= a < n_actions or not bits[i] >> a & 1:
+            if actions[i] not in self.legal[i]:
                 return i
         return -1
 
@@ -382,22 +403,22 @@ class VectorCore:
         """Apply each hand's action (legal: `first_illegal` said so); a hand that ends is dealt again at once. The
         number of hands that ended."""
         n = self.n
-        for i in self.ended:
-            self.dones[i] = 0
-            for s in range(n):
-                self.rewards[i * n + s] = 0.0
-        self.ended = []
+        count = self.count
+        self.masks = bytearray(count * self.lay.n_actions)
+        rewards = self.rewards = array("f", bytes(4 * count * n))
+        dones = self.dones = bytearray(count)
+        ended = 0
         lay = self.lay
-        for i in range(self.count):
+        for i in range(count):
             st = self.states[i]
             apply_index(lay, st, actions[i], self.bids[i])
             if st.to_act < 0:
                 gp = st.game_points
                 team_of = st.hand_team_of
                 for s in range(n):
-                    self.rewards[i * n + s] = float(gp[team_of[s]])
-                self.dones[i] = 1
-                self.ended.append(i)
+                    rewards[i * n + s] = float(gp[team_of[s]])
+                dones[i] = 1
+                ended += 1
                 self.states[i] = self._deal(i)
             self._show(i)
-        return len(self.ended)
+        return ended

@@ -22,6 +22,7 @@ that hand ends, per match team (`reward="tricks"` gives card points as in one ha
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +128,6 @@ class JackNineEnv(AECEnv):
         self._mask = self._zero_mask
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
         self._rows: list[np.ndarray] = []
-        self._mask_row = self._zero_mask
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -186,7 +186,6 @@ class JackNineEnv(AECEnv):
             # numpy views of the compiled side's arrays: what observe() and the mask copy from
             rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.game.n, self.enc.obs.size)
             self._rows = [rows[s] for s in range(self.game.n)]
-            self._mask_row = np.frombuffer(core.masks.buf, np.int8)
         else:
             core.start(state)
         self._select()
@@ -198,7 +197,9 @@ class JackNineEnv(AECEnv):
             return
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
-        self._mask = self._mask_row.copy()
+        core = self._core
+        assert core is not None
+        self._mask = np.frombuffer(core.mask, np.int8)     # a new mask at every step: handed out as it is
         self.infos[agent] = {"action_mask": self._mask}
 
     def _hand_over(self) -> bool:
@@ -236,9 +237,20 @@ class JackNineEnv(AECEnv):
         seat = self.seat_of[agent]
         core = self._core
         assert core is not None
-        core.observe(seat)
+        core.observe(seat)          # compiled: the row written where it changed
         return {"observation": self._rows[seat].copy(),
                 "action_mask": self._mask if st.to_act == seat else self._zero_mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's `last()`: the agent selected's observation, cumulative reward, termination, truncation
+        and info."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `max_iter` times)."""
+        return _agents(self, max_iter)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -247,10 +259,9 @@ class JackNineEnv(AECEnv):
             return
         core = self._core
         assert core is not None, "reset() the environment before stepping it"
-        index = action if type(action) is int else _index(action)
-        flags = core.step(index)       # compiled: checks the mask, applies, updates the mask
+        flags = core.step(action if type(action) is int else _index(action))   # compiled: checks and applies
         if flags == ILLEGAL:
-            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in np.flatnonzero(self._mask))
+            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(core.legal))
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
         if self._rewarded:
             for a in self.rewards:
@@ -292,3 +303,9 @@ class JackNineEnv(AECEnv):
 
     def close(self) -> None:
         self.state = None
+
+
+def _agents(env: JackNineEnv, max_iter: int) -> Iterator[str]:
+    while env.agents and max_iter > 0:
+        max_iter -= 1
+        yield env.agent_selection

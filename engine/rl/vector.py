@@ -58,12 +58,13 @@ class VectorEnv:
         n, size = self.game.n, self.enc.obs.size
         # numpy views of the compiled side's arrays, which it updates in place at every step
         self._rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.num_hands * n, size)
-        self._masks = np.frombuffer(core.masks.buf, np.int8).reshape(self.num_hands, self.n_actions)
         self._at = np.frombuffer(core.at, np.int64)
         self._seats = np.frombuffer(core.seats, np.int64)
-        self._rewards = np.frombuffer(core.rewards, np.float32).reshape(self.num_hands, n)
-        self._dones = np.frombuffer(core.dones, np.bool_)
-        return self._rows[self._at], self._masks.copy(), {"to_act": self._seats.copy()}
+        return self._rows[self._at], self._masks(core), {"to_act": self._seats.copy()}
+
+    def _masks(self, core: VectorCore) -> np.ndarray:
+        """The masks of this step (new arrays at every step: handed out as they are)."""
+        return np.frombuffer(core.masks, np.int8).reshape(self.num_hands, self.n_actions)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         core = self._core
@@ -78,8 +79,9 @@ class VectorEnv:
         if bad >= 0:
             raise IllegalActionError(f"hand {bad}: action {todo[bad]} is not legal now")
         core.step(todo)
-        return (self._rows[self._at], self._masks.copy(), self._rewards.copy(), self._dones.copy(),
-                {"to_act": self._seats.copy()})
+        return (self._rows[self._at], self._masks(core),
+                np.frombuffer(core.rewards, np.float32).reshape(self.num_hands, self.game.n),
+                np.frombuffer(core.dones, np.bool_), {"to_act": self._seats.copy()})
 
     @property
     def states(self) -> list[Any]:
