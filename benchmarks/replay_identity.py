@@ -26,8 +26,9 @@ def digest(name: str, hands: int, seed: int, bots: str) -> tuple[str, int]:
     """The hash of the replay reports of `hands` hands of `name`, and the number of hands."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "hands.jsonl"
-        subprocess.run([sys.executable, "-c", "from engine.cli.app import main; main()", "simulate", "--ruleset", name, "--bots", bots,
-                        "--hands", str(hands), "--seed", str(seed), "--out", str(out)],
+        subprocess.run([sys.executable, "-c", "from engine.cli.app import main; main()", "simulate",
+                        "--ruleset", name, "--bots", bots, "--hands", str(hands), "--seed", str(seed),
+                        "--out", str(out)],
                        check=True, stdout=subprocess.DEVNULL)
         h = hashlib.sha256()
         count = 0

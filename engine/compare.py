@@ -141,7 +141,7 @@ def _play(job: Job, games: tuple[Game, Game] | None = None) -> list[tuple[HandFa
             for g in (a, b):
                 dealer = i % g.n
                 cards = base if duplicate else g.shuffled_deal(deal_seed(seed, i), dealer)
-                state = g.new_hand(dealer, hands=cards)
+                state = g.new_hand(dealer, hands=cards, stock=g.shuffled_stock(deal_seed(seed, i)) or None)
                 offered = play(state, [_bot(spec, bot_seed(seed, i, s), s, g, None) for s, spec in enumerate(specs)])
                 pair.append(facts(state, offered))
             out.append((pair[0], pair[1]))

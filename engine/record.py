@@ -11,12 +11,13 @@ from typing import Any
 import yaml
 
 from engine import safefile, safeyaml
-from engine.errors import IllegalActionError, RecordError, RulesetError, UnreadableError
+from engine.errors import ArgumentError, IllegalActionError, RecordError, RulesetError, UnreadableError
 from engine.play.actions import Action
 from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.compile import load_game
 from engine.play.game import Game
 from engine.play.state import State
+from engine.play.trump_modes import mode_name
 from engine.text import escaped, quoted
 
 MAX_RECORD_BYTES = 1 << 20
@@ -35,6 +36,7 @@ class HandRecord:
     source: str = "<record>"
     extra: dict[str, Any] = field(default_factory=dict)
     ruleset_line: int | None = None
+    stock: list[str] | None = None   # the undealt cards in order, the turned card first (games with a stock)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ruleset": self.ruleset, "dealer": self.dealer}
@@ -42,6 +44,8 @@ class HandRecord:
             out["seed"] = self.seed
         if self.hands is not None:
             out["hands"] = {i: " ".join(h) for i, h in enumerate(self.hands)}
+        if self.stock is not None:
+            out["stock"] = " ".join(self.stock)
         out["actions"] = list(self.actions)
         out.update(self.extra)
         return out
@@ -65,7 +69,7 @@ def read_record_text(text: str, source: str = "<record>", base_dir: Path | None 
     def bad(key: str, msg: str) -> UnreadableError:
         return UnreadableError(source, f"{key}: {msg}", lines.get(key))
 
-    known = {"ruleset", "dealer", "hands", "seed", "actions"}
+    known = {"ruleset", "dealer", "hands", "seed", "actions", "stock"}
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str) or not ruleset:
         raise bad("ruleset", "missing or not a name/path") if "ruleset" in data else \
@@ -85,12 +89,23 @@ def read_record_text(text: str, source: str = "<record>", base_dir: Path | None 
     hands: list[list[str]] | None = None
     if hands_raw is not None:
         hands = _read_hands(hands_raw, lambda m: bad("hands", m))
+    stock: list[str] | None = None
+    stock_raw = data.get("stock")
+    if stock_raw is not None:
+        if hands is None:
+            raise bad("stock", "goes with hands (a seeded deal makes its own stock)")
+        if isinstance(stock_raw, str):
+            stock = stock_raw.replace(",", " ").split()
+        elif isinstance(stock_raw, list):
+            stock = [str(x) for x in stock_raw]
+        else:
+            raise bad("stock", "write the undealt cards as 'JS 9S ...' or a list, the turned card first")
     actions_raw = data.get("actions", []) or []
     if not isinstance(actions_raw, list):
         raise bad("actions", "must be a list of 'SEAT VERB [ARGUMENTS]'")
     actions = [str(a) for a in actions_raw]
     extra = {k: v for k, v in data.items() if k not in known}
-    return HandRecord(ruleset, dealer, hands, seed, actions, base_dir, source, extra, lines.get("ruleset"))
+    return HandRecord(ruleset, dealer, hands, seed, actions, base_dir, source, extra, lines.get("ruleset"), stock)
 
 
 def _seat_number(key: object) -> int | None:
@@ -205,12 +220,40 @@ def deal_for(game: Game, record: HandRecord) -> list[list[int]]:
     out: list[list[int]] = []
     pos = 0
     for seat, h in enumerate(record.hands):
-        if len(h) != game.cards_each:
+        if len(h) != game.dealt_each:
             raise UnreadableError(record.source, f"hands: seat {seat} has {len(h)} cards, "
-                                  f"each player receives {game.cards_each}")
+                                  f"each player receives {game.dealt_each}"
+                                  f"{' from the deal steps (the rest comes from the stock)' if game.completes else ''}")
         out.append(ids[pos:pos + len(h)])
         pos += len(h)
     return out
+
+
+def stock_for(game: Game, record: HandRecord, dealt: list[list[int]]) -> list[int]:
+    """The record's stock as card ids (a seeded deal's own; none where the game deals every card)."""
+    if record.hands is None:
+        return game.shuffled_stock(record.seed)
+    if not game.stock_size:
+        if record.stock:
+            raise UnreadableError(record.source, "stock: this game deals every card; there is no stock")
+        return []
+    if record.stock is None:
+        raise UnreadableError(record.source, f"stock: missing (the {game.stock_size} cards the deal leaves, in "
+                              "order, the turned card first)")
+    try:
+        ids = game.layout.parse_cards(record.stock)
+    except ValueError as e:
+        raise UnreadableError(record.source, f"stock: {escaped(str(e), 200)}") from None
+    try:
+        return game.check_stock(ids, dealt)
+    except ArgumentError as e:
+        raise UnreadableError(record.source, escaped(str(e), 200)) from None
+
+
+def new_hand_for(game: Game, record: HandRecord) -> State:
+    """The record's deal as a new hand (its stock included)."""
+    dealt = deal_for(game, record)
+    return game.new_hand(record.dealer, hands=dealt, stock=stock_for(game, record, dealt))
 
 
 @dataclass
@@ -223,7 +266,7 @@ class Replay:
 def replay(record: HandRecord, game: Game | None = None) -> Replay:
     """Apply the record's actions in order, stopping at the first one the rules forbid."""
     game = game or game_for(record)
-    state = game.new_hand(record.dealer, hands=deal_for(game, record))
+    state = new_hand_for(game, record)
     for i, text in enumerate(record.actions):
         try:
             state.apply(Action.parse(text))
@@ -254,8 +297,10 @@ def record_of(state: State, seed: int | None = None, with_hands: bool = True,
     """The record of a hand played so far (hands in the order each seat received them), to be kept in
     `folder` (for how it names a rule file that is not shipped)."""
     g = state.game
-    hands = [[g.codes[c] for c in h] for h in state.dealt] if with_hands else None
-    return HandRecord(ruleset_reference(g, folder), state.dealer, hands, seed, [str(a) for a in state.history])
+    hands = [[g.codes[c] for c in h[:g.dealt_each]] for h in state.dealt] if with_hands else None
+    stock = [g.codes[c] for c in state.stock] if with_hands and g.stock_size else None
+    return HandRecord(ruleset_reference(g, folder), state.dealer, hands, seed, [str(a) for a in state.history],
+                      stock=stock)
 
 
 def outcome_of(state: State) -> dict[str, Any]:
@@ -291,6 +336,10 @@ def report(rp: Replay) -> dict[str, Any]:
     trump = None
     if s.trump != UNDECIDED:
         trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}
+        if g.mode_names:    # a file with trump modes (trump.modes): which one, null for a suit or no-trumps
+            trump["mode"] = mode_name(s)
+        if s.trump_multiplier != 1:
+            trump["multiplier"] = s.trump_multiplier
     tricks = [{"leader": t.leader, "cards": [g.codes[c] for c in t.cards], "winner": t.winner, "points": t.points}
               for t in s.tricks]
     nxt = None
@@ -310,6 +359,12 @@ def report(rp: Replay) -> dict[str, Any]:
     }
     if s.status == "annulled":
         out["annulled_because"] = s.annul_reason
+    if g.rules.combinations is not None or g.rules.marriage is not None:
+        from engine.play.combinations import melds_report
+
+        out["melds"] = melds_report(s)   # (only for files with melds: other reports stay what they were)
+    if s.turned_card >= 0:   # games with a turned card: the card turned up (public)
+        out["turned"] = g.codes[s.turned_card]
     return out
 
 

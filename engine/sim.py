@@ -326,7 +326,7 @@ def merge_records(paths: Iterable[Path]) -> SimStats:
     as one run over those hands gives them. A hand number in two records, records of different rules, or a record
     that does not replay is refused (UnreadableError); a record that stops before its hand is over too
     (RecordError: the record is whole but its hand is not)."""
-    from engine.record import deal_for, game_for, iter_records, replay
+    from engine.record import game_for, iter_records, new_hand_for, replay
     from engine.text import escaped
 
     stats: SimStats | None = None
@@ -361,7 +361,7 @@ def merge_records(paths: Iterable[Path]) -> SimStats:
             assert stats is not None
             stats.add(rp.state)
             watch = watches.get(key) or watches.setdefault(key, MechanismWatch(game))
-            again = game.new_hand(rec.dealer, hands=deal_for(game, rec))
+            again = new_hand_for(game, rec)
             watch.follow(again, [Action.parse(t) for t in rec.actions])
             stats.add_mechanisms(again, watch)
     if stats is None:

@@ -122,9 +122,10 @@ def play_deal(game: Game, specs: Sequence[str], seed: int, index: int,
     arrangements = seatings(game)
     dealer = index % game.n
     cards = game.shuffled_deal(deal_seed(seed, index), dealer)
+    stock = game.shuffled_stock(deal_seed(seed, index))
     for k, arr in enumerate(arrangements):
         bots = [pool.get(specs[arr[s]], bot_seed(seed, index, k, s), s) for s in range(game.n)]
-        state = game.new_hand(dealer, hands=cards)
+        state = game.new_hand(dealer, hands=cards, stock=stock)
         while state.to_act >= 0:
             seat = state.to_act
             who = state.controller   # a dummy's cards are chosen by its declarer's bot, from the dummy's seat

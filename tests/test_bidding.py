@@ -93,3 +93,40 @@ def test_jump_when_the_band_pays() -> None:
     # a side sure of 50 card points: a bid in the 48-55 band (3 made) is worth more than 28 (1 made)
     assert rules.worth(48, 1, 54.0, 5.0) > rules.worth(28, 1, 54.0, 5.0)
     assert rules.worth(28, 1, 30.0, 10.0) > rules.worth(40, 1, 30.0, 10.0)
+
+
+def test_flat_auction_overcalls_with_the_better_hands_only() -> None:
+    """Twenty-nine scores every bid alike: over an opponent's 16 a seat bids 17 only with a hand above the average
+    (OVERCALL_GAIN); the auction before bid 17 with any four cards, so nearly every contract stood at the same bid."""
+    game = load_game("twenty-nine")
+    legal = bids(1, *range(17, 29))
+    for weak in ("7H 8D 7C QH", "9S AS 7H 8D", "JS AH 8D 7C"):
+        assert speak(game, weak, legal, standing=0, high=16, speeches=(0b1, 0)).verb == "pass"
+    for good in ("JH 9D AC 7S", "JS 9S TH 7C", "JS 9S AS TS"):
+        assert speak(game, good, legal, standing=0, high=16, speeches=(0b1, 0)).arg == "17"
+
+
+def test_twenty_nine_contracts_spread_over_the_bids() -> None:
+    """The bots' own auction (100 hands, a seed none of the measurements uses): contracts do not pile up on one bid,
+    and the bidders make most of them (before: nine in ten at 18, made about half the time)."""
+    from engine.sim import play_hands
+
+    game = load_game("twenty-nine")
+    counts: dict[int, int] = {}
+    made = 0
+    for _, _, state in play_hands(game, ["heuristic"] * 4, 7, 0, 100):
+        if state.status == "complete" and state.special is None:
+            counts[state.bid] = counts.get(state.bid, 0) + 1
+            made += bool(state.made)
+    total = sum(counts.values())
+    assert total > 80 and counts[min(counts)] <= 0.6 * total
+    assert max(counts.values()) <= 0.7 * total and made >= 0.55 * total
+
+
+def test_thunee_strong_four_cards_call() -> None:
+    """Thunee's calls read the hand with the curve of its own kind of auction (the opponents count against 105 less
+    the call): a Jack-Nine suit with both honours calls 10; the pooled curve passed it."""
+    game = load_game("thunee")
+    legal = bids(2, 10)
+    assert speak(game, "JS 9S KS QS", legal, seat=2).arg == "10"
+    assert speak(game, "JS 9S AS QD", legal, seat=2).verb == "pass"

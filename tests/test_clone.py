@@ -5,6 +5,7 @@ was)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,9 @@ from engine import load_game
 
 # reset in the clone on purpose: what the state worked out about its legal actions is worked out again
 RECOMPUTED = {"_legal", "_legal_mask", "_extras", "_mask_ready"}
-FILES = ["twenty-eight", "twenty-nine", "three-hundred-and-four", "thunee", "fifty-six", "twenty-eight-kerala-3p"]
+JASS = Path(__file__).parent / "rulefiles" / "jass"
+FILES = ["twenty-eight", "twenty-nine", "three-hundred-and-four", "thunee", "fifty-six", "twenty-eight-kerala-3p",
+         str(JASS / "melds-declared.yaml"), str(JASS / "melds-roem.yaml")]
 
 
 def fields(state: object) -> dict[str, object]:

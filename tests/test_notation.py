@@ -20,6 +20,7 @@ from engine.play.compile import load_game
     ("1 trump \u2666\ufe0f", "1 trump D"), ("0 bid 30 nt", "0 bid 30 NT"), ("0 bid 30 \u2660", "0 bid 30 S"),
     ("3 trump seventh", "3 trump seventh"), ("1 show PAIR", "1 show pair"), ("1 declare thani", "1 declare thani"),
     ("1 C", "1 C"), ("0 raise 24", "0 raise 24"),
+    ("2 trump obenabe", "2 trump obenabe"), ("0 bid 100 undenufe", "0 bid 100 undenufe"),
 ])
 def test_accepted_notation_is_canonical(text: str, canonical: str) -> None:
     a = Action.parse(text)
@@ -31,10 +32,11 @@ def test_accepted_notation_is_canonical(text: str, canonical: str) -> None:
     ("1 trump hearts", "did you mean 'trump H'?"),
     ("1 trump diamonds", "did you mean 'trump D'?"),
     ("1 bid 30 clubs", "did you mean 'bid 30 C'?"),
-    ("1 trump xyzs", "'xyzs' is not a card, a suit (S H D C) or NT"),
+    ("1 trump Xyzs", "'Xyzs' is not a card, a suit (S H D C), NT or a trump mode's name"),
+    ("1 trump obe_nabe", "is not a card, a suit (S H D C), NT or a trump mode's name"),
     ("1 redouble 99", "redouble takes no argument"),
     ("1 pass now", "pass takes no argument"),
-    ("1 bid 16 17", "'17' is not a suit (S H D C) or NT"),
+    ("1 bid 16 17", "'17' is not a suit (S H D C), NT or a trump mode's name"),
     ("1 bid 16 S H", "a bid is a number and at most a suit or NT"),
     ("1 bid \u00b2", "a bid is a whole number such as 16"),
     ("1 bid \u0661\u0666", "a bid is a whole number such as 16"),

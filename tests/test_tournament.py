@@ -31,6 +31,17 @@ def test_identical_deterministic_bots_tie_on_every_deal() -> None:
             assert r.score[0] == pytest.approx(r.score[1])
 
 
+def test_three_player_seatings_tell_different_bots_apart() -> None:
+    """Each seat its own side: the six seatings weigh every seat equally for both bots, so bots that play
+    differently score differently (a difference of exactly 0 on every deal of twenty-eight-3p between `heuristic`
+    and `heuristic:v1` is theirs: both auctions make the same choices on that file's deals, not the seatings')."""
+    game = load_game("twenty-eight-3p")
+    diffs = [play_deal(game, ["heuristic", "random"], 1, i) for i in range(3)]
+    assert any(abs(r.score[0] - r.score[1]) > 0.1 for r in diffs)
+    for r in diffs:   # each seating plays one hand; every hand has one contract, by one bot or the other
+        assert sum(r.contracts) == len(seatings(game))
+
+
 def test_workers_give_the_same_result_as_one_process() -> None:
     one = run(load_game("twenty-eight"), ["heuristic", "random"], 24, seed=9, workers=1)
     two = run(load_game("twenty-eight"), ["heuristic", "random"], 24, seed=9, workers=2)

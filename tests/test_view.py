@@ -117,6 +117,7 @@ NOT_VIEW_TEXT = {
     ("engine/table/prompt.py", "t.split()"),                 # what the player typed
     ("engine/table/session.py", "probe.rpartition("),        # a save's field path
     ("engine/table/session.py", "str(cards[seat]).split()"),  # a save's cards
+    ("engine/table/session.py", "str(stock).split()"),        # a save's stock
 }
 
 

@@ -50,6 +50,9 @@ def hidden_cards(state: State, seat: int) -> set[str]:
             hidden.add(g.codes[state.indicator])
         elif not state.concealed:
             hidden.discard(g.codes[state.indicator])  # exposed: shown face up to everyone, then taken back
+    for s in range(g.n):    # cards of melds shown to everyone (special.melds, combinations) are public
+        if s != seat:
+            hidden -= {g.codes[c] for c in bits(state.melded[s] & state.hands[s])}
     if g.layout.copies > 1:
         for t in state.tricks:
             hidden -= {g.codes[c] for c in t.cards}

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from engine.errors import ArgumentError
 from engine.play.actions import Action, bid_terms
+from engine.play.banked import banked_bound
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
-from engine.play.rules import REFOLD_WHEN_MARKED
+from engine.play.rules import COMBOS_DECLARED, REFOLD_WHEN_MARKED, STEP_CHOOSE_TRUMP
 from engine.play.state import State
 from engine.play.view import View, hand_order, public_history
 
@@ -141,8 +142,18 @@ def _auction_names(g: Game) -> list[str]:
     out += [f"declare {c.name}" for c in r.claims]
     if r.melds is not None:
         out += [f"show {k.name} {s}" for k in r.melds.kinds for s in g.layout.suits]
+    if r.combinations is not None and r.combinations.counted == COMBOS_DECLARED:
+        out.append("announce")
     if r.trump.no_trumps:
         out.append("trump NT")     # no-trumps declared after the auction (a bid naming NT is a bid above)
+    out += [f"trump {name}" for name in g.mode_names]   # a trump mode named after the auction (trump.modes)
+    d = r.deal
+    if d.turn_up:
+        out += ["take", "exchange"]
+    if d.schmeiss:
+        out += ["schmeiss", "accept", "refuse"]
+    if d.may_push:
+        out.append("push")
     return out
 
 
@@ -153,8 +164,14 @@ class Observation:
         g = game
         self.game = game
         n, size = g.n, g.size
-        # the meld window is the last phase: files without melds keep the layout they always had
-        phases = len(PHASE_NAMES) if g.rules.melds is not None else MELDS
+        # the meld window and the deal procedures' phases come last: files without them keep the layout they always
+        # had (a game with a turned card or a trump choice without an auction has every phase; the turned card
+        # is the indicator row's card for everyone, the stock never appears)
+        d = g.rules.deal
+        if d.turn_up or STEP_CHOOSE_TRUMP in g.rules.schedule:
+            phases = len(PHASE_NAMES)
+        else:
+            phases = MELDS + 1 if g.rules.melds is not None else MELDS
         self.parts = [("hand", size), ("played", size), ("trick", n * size), ("indicator", size),
                       ("trump", g.nsuits + 2), ("phase", phases), ("bidder", n + 1), ("to_act", n + 1),
                       ("contract", 4), ("card_points", 2), ("bids", n)]
@@ -164,6 +181,11 @@ class Observation:
         self.exposes = r.play.bidders_partner_exposed or any(c.dummy or not c.played for c in r.contracts)
         if self.exposes:
             self.parts.append(("exposed", n * size))
+        # the named trump mode the hand is played in (one-hot) and the hand's multiplier by its trump / 8: a part
+        # only where the rule file has modes or multipliers by suit, so the other files' tensors stay as they were
+        self.modes = len(g.mode_names) if r.trump.modes or r.trump.suit_multipliers else -1
+        if self.modes >= 0:
+            self.parts.append(("trump_mode", self.modes + 1))
         self.offsets: dict[str, int] = {}
         k = 0
         for name, width in self.parts:
@@ -204,6 +226,8 @@ class Observation:
                 put_cards(off["trick"] + rel(seat) * g.size, [c])
         if view.indicator is not None:
             put_cards(off["indicator"], [view.indicator])
+        elif view.turned is not None:   # the card lying face up (a turned-card game has no indicator)
+            put_cards(off["indicator"], [view.turned])
         if view.trump is None:
             out[off["trump"] + g.nsuits + 1] = 1.0
         elif view.trump == NO_TRUMP:
@@ -230,6 +254,11 @@ class Observation:
         if self.exposes:
             for e in view.exposed:
                 put_cards(off["exposed"] + rel(e.seat) * g.size, hand_order(g, e.cards))
+        if self.modes >= 0:
+            m0 = off["trump_mode"]
+            if view.trump_mode is not None:
+                out[m0 + g.mode_index(view.trump_mode)] = 1.0
+            out[m0 + self.modes] = view.trump_multiplier / 8.0
         return out
 
 
@@ -287,6 +316,8 @@ class Observation:
             played &= ~(1 << indicator)
             if seat == state.folder:
                 ones |= 1 << (self.o_indicator + fc[indicator])
+        elif state.turned >= 0:   # the card lying face up (see encode)
+            ones |= 1 << (self.o_indicator + fc[state.turned])
         ones |= canonical(played & ~trick_mask, copies, g.first_copy_mask) << self.o_played
         t = state.trump
         if t == UNDECIDED or (concealed and seat != state.folder):
@@ -326,6 +357,15 @@ class Observation:
             for s in range(n):
                 if s != seat and state.exposed >> s & 1:
                     ones |= canonical(hands[s], copies, g.first_copy_mask) << (e0 + (s - seat) % n * size)
+        if self.modes >= 0 and not (t == UNDECIDED or (concealed and seat != state.folder)):
+            m0 = self.offsets["trump_mode"]    # (the trump as the seat knows it, as the view says it)
+            if state.trump_mode >= 0:
+                ones |= 1 << (m0 + state.trump_mode)
+            where.append(m0 + self.modes)
+            values.append(state.trump_multiplier / 8.0)
+        elif self.modes >= 0:
+            where.append(self.offsets["trump_mode"] + self.modes)
+            values.append(1 / 8.0)
         return ones, where, values
 
 
@@ -383,8 +423,9 @@ def hands_to_order(game: Game, hands: list[list[int]], dealer: int) -> list[int]
 
 
 def deal_length(game: Game) -> int:
-    """How many chance outcomes make one deal (one per card dealt)."""
-    return game.n * game.cards_each
+    """How many chance outcomes make one deal (one per card the deal steps give, then one per card of the stock,
+    in its order: a game with a stock orders the whole pack)."""
+    return game.n * game.dealt_each + game.stock_size
 
 
 def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int]]:
@@ -392,9 +433,16 @@ def hands_from_order(game: Game, order: list[int], dealer: int) -> list[list[int
     return game.deal_in_order(order, dealer)
 
 
+def stock_from_order(game: Game, order: list[int]) -> list[int] | None:
+    """The stock of a deal made from `order`: the cards after those the deal steps give (None: no stock)."""
+    return order[game.n * game.dealt_each:] if game.stock_size else None
+
+
 def utility_bound(game: Game) -> float:
     """A bound on the game points one hand can score, for OpenSpiel's min/max utility."""
     r = game.rules
+    if r.scoring.banked is not None:   # points banked by each side
+        return float(banked_bound(game)) * max_multiplier(game)
     values = [abs(v) for b in game.rules.scoring.bands for v in (b.made, b.failed)]
     values += [abs(v) for c in r.contracts for v in (c.made, c.failed)]
     d = r.doubling
@@ -405,7 +453,7 @@ def utility_bound(game: Game) -> float:
 
 def max_multiplier(game: Game) -> float:
     """A bound on what multiplies a hand's score: every doubling step, the automatic one, the all-tricks and
-    below-half multipliers together."""
+    below-half multipliers, and the largest multiplier by trump (a mode's or a suit's), together."""
     r = game.rules
     mult = 1.0
     d = r.doubling
@@ -417,6 +465,7 @@ def max_multiplier(game: Game) -> float:
     if at is not None:
         mult *= max(at.multiplier, at.refused_loss_multiplier)
     mult *= r.scoring.below_half_loss_multiplier
+    mult *= max([1, *r.trump.suit_multipliers, *(md.multiplier for md in r.trump.modes)])   # the trump's
     return mult
 
 

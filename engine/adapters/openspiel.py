@@ -34,6 +34,7 @@ from engine.adapters.encoding import (
     hands_to_order,
     infostate_key,
     max_actions,
+    stock_from_order,
     utility_bound,
 )
 from engine.adapters.resample import resample
@@ -88,14 +89,16 @@ class _Hand:
         if st is None:
             return {"ruleset": self.ruleset}
         return {"ruleset": self.ruleset, "dealer": st.dealer, "dealt": st.dealt, "match_scores": st.match_scores,
-                "history": [str(a) for a in st.history]}
+                "history": [str(a) for a in st.history], "stock": st.stock or None}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.ruleset = data["ruleset"]
         self.state = None
         if "dealt" in data:
             g = _compiled(self.ruleset)[0]
-            self.state = g.new_hand(data["dealer"], hands=data["dealt"], match_scores=data["match_scores"])
+            dealt = [h[:g.dealt_each] for h in data["dealt"]]
+            self.state = g.new_hand(data["dealer"], hands=dealt, match_scores=data["match_scores"],
+                                    stock=data.get("stock"))
             for text in data["history"]:
                 self.state.apply(Action.parse(text))
 
@@ -252,7 +255,8 @@ def register() -> str:
                 self.order.append(action)
                 if len(self.order) == setup.deal_length:
                     g = setup.engine_game
-                    self.hand.state = g.new_hand(setup.dealer, hands=hands_from_order(g, self.order, setup.dealer))
+                    self.hand.state = g.new_hand(setup.dealer, hands=hands_from_order(g, self.order, setup.dealer),
+                                                 stock=stock_from_order(g, self.order))
                 return
             setup.space.apply(st, action)
 
@@ -263,7 +267,7 @@ def register() -> str:
             space = self._g.space
             self._loading = [a.seat for a in reversed(world.history)]
             try:
-                for c in hands_to_order(world.game, world.dealt, world.dealer):
+                for c in hands_to_order(world.game, world.dealt, world.dealer) + world.stock:
                     self.apply_action(c)
                 for a in world.history:
                     self.apply_action(space.of(a))

@@ -29,6 +29,7 @@ from engine.bots.determinize import (
     unseen_plays,
 )
 from engine.bots.info import read_view
+from engine.bots.turned_worlds import TurnedCard
 from engine.errors import JacknineError
 from engine.play.base import PLAY
 from engine.play.game import Game
@@ -63,18 +64,27 @@ class WorldDrawer:
                 self.slots.allowed[folder] = self.slots.pool
         own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
         self.own_cards = own
+        # a turned card and a stock (engine/play/turned.py): face-up cards go to no hand, the turned card to
+        # whoever holds it, and each world deals its own stock (see `_stocked`)
+        self.turn = TurnedCard(game, view, self.slots) if game.rules.deal.turn_up else None
+        if self.turn is not None and self.turn.exchanger == me:
+            own = (own & ~(1 << self.turn.card)) | (1 << self.turn.low)   # the cards as dealt
         self.own_dealt = _relabelled(game, own_dealt, own) if own_dealt is not None else None
         down = unseen_plays(view)
         received = [seen.played_by[s].bit_count() + view.hand_sizes[s] + down[s] for s in range(n)]
         received[me] = own.bit_count()
         self.future = [game.cards_each - received[s] for s in range(n)]
+        if game.stock_size:   # no card is still to come to a hand that the stock does not give
+            self.future = [0] * n
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.seventh = any(a.verb == "trump" and a.arg == "seventh" for a in view.history)
         self.last_card = any(a.verb == "trump" and a.arg == "last" for a in view.history)
         self.k_trump = cards_before_trump(game)
         self.trump_suit = view.trump if view.trump is not None and view.trump >= 0 else -1
-        self.ok = (self.replay.ok and min(self.future) >= 0
-                   and sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
+        fits = sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
+        if game.stock_size:   # the cards left over are the stock's unseen ones
+            fits = sum(self.slots.need) <= self.slots.pool.bit_count()
+        self.ok = (self.replay.ok and min(self.future) >= 0 and fits
                    and (own_dealt is None or self.own_dealt is not None))
 
     def draw(self, rng: random.Random, attempts: int = ATTEMPTS) -> State | None:
@@ -104,7 +114,12 @@ class WorldDrawer:
             k = self.future[s]
             dealt.append(cur + rest[pos:pos + k])
             pos += k
-        world = self._replay(rng, dealt, held)
+        stock: list[int] | None = None
+        if self.turn is not None:
+            dealt, stock = self.turn.deal(rng, dealt, rest[pos:])
+            if stock is None:
+                return None
+        world = self._replay(rng, dealt, held, stock)
         if world is None:
             return None
         return world if world.view(me) == self.view else None
@@ -144,11 +159,13 @@ class WorldDrawer:
             cur = last_card_order(game, rng, cur, self.trump_suit, self.k_trump) or cur
         return cur
 
-    def _replay(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> State | None:
+    def _replay(self, rng: random.Random, dealt: list[list[int]], held: list[int],
+                stock: list[int] | None = None) -> State | None:
         """The public history replayed on the deal, None where the engine refuses it."""
         v = self.view
         try:
-            state = State(self.game, v.dealer, dealt, list(v.match_scores), match_target=v.match_target)
+            state = State(self.game, v.dealer, dealt, list(v.match_scores), match_target=v.match_target,
+                          stock=stock or None)
             return self._replay_from(rng, state, 0, held)
         except JacknineError:
             return None

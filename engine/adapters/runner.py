@@ -72,6 +72,8 @@ class RowState:
         self.mine = 0.0             # the card points written (mine, theirs)
         self.theirs = 0.0
         self.bids = [0.0] * n       # the bids written, per relative seat
+        self.hot_mode = -1          # the trump mode part (trump.modes, trump.suit_multipliers): its one-hot position
+        self.mode_value = 0.0       # and the multiplier written
 
 
 class Rows:
@@ -91,6 +93,8 @@ class Rows:
         self.nsuits = g.nsuits
         self.exposes = obs.exposes
         self.e0 = obs.offsets["exposed"] if obs.exposes else 0
+        self.modes = obs.modes
+        self.m0 = obs.offsets["trump_mode"] if obs.modes >= 0 else 0
         self.buf = array("f", bytes(4 * obs.size * count))
         self.zero = array("f", bytes(4 * obs.size))
         self.recs = [RowState(g.n) for _ in range(count)]
@@ -177,6 +181,8 @@ class Rows:
             played &= ~(1 << indicator)
             if seat == st.folder:
                 shown = fc[indicator]
+        elif st.turned >= 0:        # the card lying face up, for everyone
+            shown = fc[st.turned]
         if shown != rec.indicator:
             self._move(base + ob.o_indicator, rec.indicator, shown)
             rec.indicator = shown
@@ -246,6 +252,21 @@ class Rows:
             rec.theirs = y
             buf[base + ob.o_card_points] = x
             buf[base + ob.o_card_points + 1] = y
+        if self.modes >= 0:
+            # the trump mode as the seat knows it (none while the trump is undecided or concealed from it)
+            m0 = base + self.m0
+            pos = -1
+            mv = 1 / 8.0
+            if not (trump == UNDECIDED or (concealed and seat != st.folder)):
+                if st.trump_mode >= 0:
+                    pos = st.trump_mode
+                mv = st.trump_multiplier / 8.0
+            if pos != rec.hot_mode:
+                self._move(m0, rec.hot_mode, pos)
+                rec.hot_mode = pos
+            if mv != rec.mode_value:
+                rec.mode_value = mv
+                buf[m0 + self.modes] = mv
         written = rec.bids
         b0 = base + ob.o_bids
         for s in range(n):

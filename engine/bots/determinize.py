@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
 from engine.bots.info import Seen, has_action
 from engine.errors import JacknineError
@@ -19,6 +20,9 @@ from engine.play.game import Game
 from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, STEP_TRUMP
 from engine.play.state import State
 from engine.play.view import View
+
+if TYPE_CHECKING:
+    from engine.bots.turned_worlds import TurnedCard
 
 ATTEMPTS = 6
 
@@ -189,6 +193,13 @@ class HiddenSlots:
         """`seat`'s hidden cards are among `cards`."""
         self.allowed[seat] &= cards
 
+    def set_aside(self, cards: int) -> None:
+        """`cards` (unseen by the seat's reading, but lying face up on the table) go to no hand."""
+        cards &= self.pool
+        self.pool &= ~cards
+        for s in range(len(self.allowed)):
+            self.allowed[s] &= ~cards
+
     def deal(self, rng: random.Random, relax_last: bool) -> list[int] | None:
         """The cards each other seat holds now (masks; the seat's own entry empty), the most constrained seat dealt
         first; None when ATTEMPTS tries fail. `relax_last`: the last try ignores voids rather than fail."""
@@ -238,6 +249,10 @@ class WorldMaker:
             if a.verb == "trump" and a.arg == "last":
                 self.last_by = a.seat
         self.k_trump = cards_before_trump(game)
+        self.turn: TurnedCard | None = None
+        if game.rules.deal.turn_up:   # a turned card and a stock: each world deals its own (turned_worlds.py)
+            from engine.bots.turned_worlds import TurnedCard as Turned
+            self.turn = Turned(game, v, self.slots)
 
     def deal(self, rng: random.Random) -> list[int] | None:
         """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
@@ -296,7 +311,16 @@ class WorldMaker:
                 if not cards:
                     return None
             dealt.append(cards)
-        return replay_on(game, v.dealer, dealt, self.replay, list(v.match_scores), blank, v.seat)
+        stock: list[int] | None = None
+        if self.turn is not None:
+            taken = 0
+            for h in hidden:
+                taken |= h
+            rest = ids_of(self.slots.pool & ~taken)
+            dealt, stock = self.turn.deal(rng, dealt, rest)
+            if stock is None:
+                return None
+        return replay_on(game, v.dealer, dealt, self.replay, list(v.match_scores), blank, v.seat, stock)
 
 
     def _last_order(self, rng: random.Random, cards: list[int]) -> list[int]:
@@ -368,14 +392,14 @@ def deals_whole_pack(game: Game, dealt: list[list[int]]) -> bool:
 
 
 def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, match_scores: list[int],
-              blank: str, seat: int) -> State | None:
+              blank: str, seat: int, stock: list[int] | None = None) -> State | None:
     """The state after the history on this deal, or None where the deal makes an action of it illegal. Card plays
     are checked against the playable-card mask and played by id (what `apply` does, without building the legal
     actions); everything else goes through `apply`."""
-    if not replay.ok or not deals_whole_pack(game, dealt):
+    if not replay.ok or (stock is None and not deals_whole_pack(game, dealt)):
         return None
     try:
-        state = State(game, dealer, dealt, match_scores)
+        state = State(game, dealer, dealt, match_scores, stock=stock or None)
         for i, a in enumerate(replay.actions):
             if a is None:
                 if not blank:

@@ -11,6 +11,7 @@ from engine.bots.bidding import speech_masks
 from engine.bots.info import Seen, last_bidder, led_trump_suit, read_view
 from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
+from engine.bots.turned_choice import choose as turned_choice
 from engine.bots.viewbot import ViewBot, interpreted_class
 from engine.cards import card_ids
 from engine.play.actions import Action
@@ -36,7 +37,12 @@ def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPoli
         policy = policy_for(model_for(game))
     if seen.view.phase == "play":
         return play_card(game, seen, legal, policy)
+    if seen.view.phase in TURNED_PHASES:
+        return turned_choice(game, seen.view, legal)
     return policy.choose(view_knowledge(seen), tuple(legal))
+
+
+TURNED_PHASES = ("take_or_pass", "choose_trump", "exchange")
 
 
 def view_knowledge(seen: Seen) -> Knowledge:
@@ -113,6 +119,8 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
     extras = {a.verb: a for a in others}
     if "show" in extras:
         return extras["show"]
+    if "announce" in extras:     # melds announced in trick 1 (combinations): they score only when announced
+        return extras["announce"]
     if policy is not None and not policy.never:
         line = claimed_line_play(game, v, legal)
         if line is not None:
@@ -132,7 +140,7 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
         return _lead(game, seen, cards, power) if cards else legal[0]
     seats = [s for s, _ in visible]
     win = trick_winner(game, seen, trick)
-    points = sum(game.points[c] for c in trick)
+    points = sum(seen.points[c] for c in trick)
     active = v.players - len(v.sitting_out)
     last = len(v.trick.cards) == active - 1
     partner_winning = seen.partners(seats[win], me) and not (game.rules.table.bidder_plays_alone and me != v.bidder
@@ -150,13 +158,13 @@ def play_card(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractP
                if trick_winner(game, seen, [*trick, c]) == len(trick)]
     if partner_winning or not beaters:
         return _cheapest(game, seen, cards)
-    beaters.sort(key=lambda ac: (game.suit_of[ac[1]] == power, seen.strength[ac[1]], game.points[ac[1]]))
+    beaters.sort(key=lambda ac: (game.suit_of[ac[1]] == power, seen.strength[ac[1]], seen.points[ac[1]]))
     if last:
         return beaters[0][0]
     for a, c in beaters:
         if _master_now(game, seen, c, power) or game.suit_of[c] == power:
             return a
-    if game.points[beaters[0][1]] == 0 or points >= TRICK_WORTH:
+    if seen.points[beaters[0][1]] == 0 or points >= TRICK_WORTH:
         return beaters[0][0]
     return _cheapest(game, seen, cards)
 
@@ -193,10 +201,10 @@ def _duck(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action
     trick = [c for c in seen.view.trick.cards if c >= 0]   # a card played face down is not seen
     power = seen.trump if seen.trump is not None else NO_TRUMP
     if not trick:
-        return min(cards, key=lambda ac: (seen.strength[ac[1]], game.points[ac[1]]))[0]
+        return min(cards, key=lambda ac: (seen.strength[ac[1]], seen.points[ac[1]]))[0]
     under = [(a, c) for a, c in cards if trick_winner(game, seen, [*trick, c]) != len(trick)]
     if not under:
-        return min(cards, key=lambda ac: (seen.strength[ac[1]], game.points[ac[1]]))[0]
+        return min(cards, key=lambda ac: (seen.strength[ac[1]], seen.points[ac[1]]))[0]
     return max(under, key=lambda ac: (game.suit_of[ac[1]] != power, seen.strength[ac[1]]))[0]
 
 
@@ -231,7 +239,7 @@ def _worth_calling(game: Game, seen: Seen, points: int, cards: Sequence[tuple[Ac
     """Call for the trump when the trick is worth taking and discarding would only give points away."""
     if not cards:
         return True
-    return points >= TRICK_WORTH or min(game.points[c] for _, c in cards) > 0
+    return points >= TRICK_WORTH or min(seen.points[c] for _, c in cards) > 0
 
 
 def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: int | None) -> Action:
@@ -248,10 +256,10 @@ def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: in
     side = [(a, c) for a, c in cards if game.suit_of[c] != trump] or list(cards)
     masters = [(a, c) for a, c in side if _master_now(game, seen, c, power) and not _ruffable(seen, c, power)]
     if masters:
-        return max(masters, key=lambda ac: (game.points[ac[1]], seen.strength[ac[1]]))[0]
+        return max(masters, key=lambda ac: (seen.points[ac[1]], seen.strength[ac[1]]))[0]
     # lead low from the longest side suit, keeping cards that may still win
     length = [(seen.hand & game.suit_masks[s]).bit_count() for s in range(game.nsuits)]
-    return min(side, key=lambda ac: (game.points[ac[1]], -length[game.suit_of[ac[1]]], seen.strength[ac[1]]))[0]
+    return min(side, key=lambda ac: (seen.points[ac[1]], -length[game.suit_of[ac[1]]], seen.strength[ac[1]]))[0]
 
 
 def _lead_alone(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
@@ -290,13 +298,13 @@ def _feed(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action
     power = seen.trump if seen.trump is not None else NO_TRUMP
     spare = [(a, c) for a, c in cards if game.suit_of[c] != power and not _master_now(game, seen, c, None)]
     pool = spare or list(cards)
-    return max(pool, key=lambda ac: (game.points[ac[1]], -seen.strength[ac[1]]))[0]
+    return max(pool, key=lambda ac: (seen.points[ac[1]], -seen.strength[ac[1]]))[0]
 
 
 def _cheapest(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> Action:
     """Lose as little as possible: fewest points, keep trumps, then the lowest card."""
     power = seen.trump if seen.trump is not None else NO_TRUMP
-    return min(cards, key=lambda ac: (game.points[ac[1]], game.suit_of[ac[1]] == power,
+    return min(cards, key=lambda ac: (seen.points[ac[1]], game.suit_of[ac[1]] == power,
                                       seen.strength[ac[1]]))[0]
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine.play.actions import Action
 from engine.play.game import NO_TRUMP, Game
+from engine.play.obligations import shows_no_trump
 from engine.play.view import View
 
 
@@ -28,6 +29,7 @@ class Seen:
     power_from: int         # cards of the current trick before this index have no trump power
     strength: list[int]     # card strengths in this hand (a reversed no-trump hand runs the other way)
     exposed: list[int]      # per seat: the cards it holds face up for everyone (a dummy, an exposed partner)
+    points: list[int]       # each card's points in this hand as this seat knows the trump (its suit's or mode's)
 
     @property
     def power(self) -> int:
@@ -68,9 +70,38 @@ class Seen:
 
 def read_view(game: Game, view: View) -> Seen:
     g = game
+    trump = view.trump
+    mode = g.mode_index(view.trump_mode) if view.trump_mode is not None else -1
+    strength = g.strength_for(trump, mode) if trump is not None else g.strength
+    points = g.points_for(trump, mode) if trump is not None else g.points   # each card's points in this hand
+    if view.special is not None and contract_reversed(g, view.special):
+        strength = g.reversed_strength     # a special contract played with the ranks the other way
+    played, played_by, voids = _read_plays(g, view, trump, strength)
+    _caller_voids(g, view, voids, trump)
+    indicator = view.indicator if view.indicator is not None else -1
+    exposed = [0] * g.n
+    for e in view.exposed:
+        exposed[e.seat] = e.cards
+    return Seen(g, view, view.hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength,
+                exposed, points)
+
+
+def _read_plays(g: Game, view: View, trump: int | None, strength: list[int]) -> tuple[int, list[int], list[int]]:
+    """(every card played, per seat the cards it played, per seat the suits it showed void in) from the tricks."""
     played = 0
     played_by = [0] * g.n
     voids = [0] * g.n
+    ob = g.rules.play.obligations
+    # play.obligations: a trump played to a plain suit led while able to follow (trump_while_following), and a
+    # card that is no trump played to a trump lead by a holder of never-forced trumps, show no void
+    free_trump = trump if ob is not None and ob.trump_while_following and trump is not None else -1
+    free_lead = trump if ob is not None and g.never_forced and trump is not None else -1
+    # ... and, with the trump open from the start, a void player bound to trump who did not trump shows none
+    duties = ob is not None and not g.rules.trump.concealed and view.special is None and trump is not None
+    team_of = [0] * g.n
+    for k, team in enumerate(view.teams):
+        for s in team:
+            team_of[s] = k
     for t in (*view.tricks, view.trick):
         if not t.cards:
             continue
@@ -81,19 +112,12 @@ def read_view(game: Game, view: View) -> Seen:
                 continue
             played |= 1 << c
             played_by[s] |= 1 << c
-            if i and g.suit_of[c] != led:
+            if i and g.suit_of[c] != led and g.suit_of[c] != free_trump and led != free_lead:
                 voids[s] |= 1 << led
-    trump = view.trump
-    _caller_voids(g, view, voids, trump)
-    strength = g.strength_for(trump) if trump is not None else g.strength
-    if view.special is not None and contract_reversed(g, view.special):
-        strength = g.reversed_strength     # a special contract played with the ranks the other way
-    indicator = view.indicator if view.indicator is not None else -1
-    exposed = [0] * g.n
-    for e in view.exposed:
-        exposed[e.seat] = e.cards
-    return Seen(g, view, view.hand, indicator, played, played_by, voids, trump, _power_from(g, view), strength,
-                exposed)
+                if duties and trump is not None and shows_no_trump(g, list(t.cards), list(t.seats), i, trump,
+                                                                   strength, team_of):
+                    voids[s] |= 1 << trump
+    return played, played_by, voids
 
 
 def _caller_voids(game: Game, view: View, voids: list[int], trump: int | None) -> None:

@@ -60,6 +60,14 @@ class HandModel:
         self.game = game
         top = max(game.strength)
         self.rank_pos = [top - game.strength[c] for c in range(game.size)]
+        # a card's place in its suit's order when that suit is trump (deck.trump_ranks; else its plain place),
+        # and in each named trump mode's order (rules.trump.modes)
+        self.trump_pos = [0] * game.size
+        for c in range(game.size):
+            own = game.suit_strength[game.suit_of[c]]
+            self.trump_pos[c] = max(own[x] for x in range(game.size) if game.suit_of[x] == game.suit_of[c]) - own[c]
+        self.mode_pos = [[max(st) - st[c] for c in range(game.size)] for st in game.mode_strength]
+        self._mode_cents: list[dict[int, int]] = [{} for _ in game.mode_strength]
         self.top_mask = [0] * game.nsuits          # per suit: cards of the top rank
         for c in range(game.size):
             if self.rank_pos[c] == 0:
@@ -89,8 +97,9 @@ class HandModel:
             while m:
                 low = m & -m
                 m ^= low
-                r = self.rank_pos[low.bit_length() - 1]
-                trump += _TRUMP_CENTS[min(r, len(_TRUMP_CENTS) - 1)]
+                c = low.bit_length() - 1
+                r = self.rank_pos[c]
+                trump += _TRUMP_CENTS[min(self.trump_pos[c], len(_TRUMP_CENTS) - 1)]
                 if r == 0:
                     nt += _NT_TOP_CENTS
                     side += _TOP_CENTS
@@ -111,6 +120,57 @@ class HandModel:
             t, nt, side = self.suit_cents(hand, s)
             total += t if s == trump else (nt if trump < 0 else side)
         return total / CENTS
+
+    def mode_units(self, hand: int, mode: int) -> float:
+        """The strength of `hand` in the named trump mode `mode` (rules.trump.modes): every suit stands alone, as
+        at no-trumps, in the mode's order; like no-trumps it must be clearly better than a suit."""
+        g = self.game
+        pos = self.mode_pos[mode]
+        table = self._mode_cents[mode]
+        total = -CENTS
+        for s in range(g.nsuits):
+            key = hand & g.suit_masks[s]
+            cents = table.get(key)
+            if cents is None:
+                cents = 0
+                m = key
+                guarded = False
+                while m:
+                    low = m & -m
+                    m ^= low
+                    guarded = guarded or pos[low.bit_length() - 1] == 0
+                m = key
+                while m:
+                    low = m & -m
+                    m ^= low
+                    r = pos[low.bit_length() - 1]
+                    cents += (_NT_TOP_CENTS if r == 0 else (_SECOND_GUARDED_CENTS if guarded else _SECOND_CENTS)
+                              if r == 1 else _THIRD_CENTS if r == 2 else 0)
+                table[key] = cents
+            total += cents
+        return total / CENTS
+
+    def best_choice(self, hand: int) -> tuple[str, float]:
+        """(code, units) of the best trump choice a bid may name: a suit, NT where allowed, or a named mode (a mode
+        only when clearly better than the best suit)."""
+        g = self.game
+        suit, units = self.best_trump(hand, self.no_trumps)
+        code = "NT" if suit < 0 else g.layout.suits[suit]
+        for k in range(len(g.mode_names)):
+            u = self.mode_units(hand, k)
+            if u > units:
+                code, units = g.mode_names[k], u
+        return code, units
+
+    def units_named(self, hand: int, code: str) -> float:
+        """The strength of `hand` with the trump a bid names: a suit, NT (less the no-trump margin) or a mode."""
+        g = self.game
+        if code == "NT":
+            return self.units(hand, NO_TRUMP) - 1.0
+        if code in g.layout.suits:
+            return self.units(hand, g.layout.suits.index(code))
+        mode = g.mode_index(code)
+        return self.mode_units(hand, mode) if mode >= 0 else self.units(hand, NO_TRUMP) - 1.0
 
     def best_trump(self, hand: int, allow_nt: bool) -> tuple[int, float]:
         """(suit, units) of the best trump, ties to the longer suit (then the higher index); no-trumps (where

@@ -49,6 +49,9 @@ class PimcBot(ViewBot):
         seen = read_view(game, view)
         if view.phase != "play":
             return decide(game, seen, legal, self.policy)
+        for a in legal:
+            if a.verb == "announce":
+                return a     # melds score only when announced: not a choice to search
         if not self.policy.never:
             settled = settled_claims(game, view, legal)
             if isinstance(settled, Action):

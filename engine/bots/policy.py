@@ -293,6 +293,9 @@ class ContractPolicy:
     def bid_estimate(self, k: Knowledge) -> tuple[str, float]:
         """The suit (or NT) the seat would bid and the card points it expects its side to take."""
         m = self.model
+        if self.game.mode_names:   # trump modes a bid may name (rules.trump.modes)
+            code, units = m.best_choice(k.hand)
+            return code, m.expected(k.seat, k.hand, units)
         suit, units = m.best_trump(k.hand, m.no_trumps)
         code = "NT" if suit < 0 else self.game.layout.suits[suit]
         return code, m.expected(k.seat, k.hand, units)
@@ -351,6 +354,11 @@ class ContractPolicy:
         """The heuristic's trump: `suit`, or by default its best suit; laid as a card, the least useful card of
         that suit."""
         g = self.game
+        if suit < 0 and g.mode_names and not g.rules.trump.as_card:   # a trump mode may be named instead
+            code = self.model.best_choice(hand)[0]
+            for a in legal:
+                if a.arg == code:
+                    return a
         if suit < 0:
             suit = self.model.best_trump(hand, False)[0]
         code = g.layout.suits[max(suit, 0)]

@@ -96,6 +96,12 @@ def tables_for(state: State) -> Tables:
     for t in kept:
         if t.strength is state.strength:
             return t
+    # a trump suit with its own order, or a trump mode (rules.trump.modes): one more table per such order, kept
+    # (at most one per suit and mode); an order built elsewhere falls back to the plain one
+    if state.strength in g.suit_strength or state.strength in g.mode_strength:
+        t = Tables(g, state.strength)
+        kept.append(t)
+        return t
     return kept[0]
 
 
@@ -177,7 +183,7 @@ def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) ->
     first other action; on lead see `_lead`; feed a partner who keeps the trick; else win it with the cheapest card
     nobody after can beat, or call for the trump when the trick is worth two points; else the cheapest card."""
     for i in range(len(extras)):
-        if extras[i].verb == "show":
+        if extras[i].verb == "show" or extras[i].verb == "announce":
             return -1 - i
     if not mask:
         return -1
@@ -204,7 +210,7 @@ def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) ->
         if extras[i].verb == "call":
             pts = 0
             for x in trick:
-                pts += g.points[x]
+                pts += state.points_of[x]
             if pts >= TRICK_WORTH:
                 return -1 - i
             break
@@ -273,7 +279,7 @@ def _feed(state: State, t: Tables, mask: int, power: int) -> int:
         low = m & -m
         c = low.bit_length() - 1
         m ^= low
-        pts = g.points[c] if g.suit_of[c] != power else -1
+        pts = state.points_of[c] if g.suit_of[c] != power else -1
         key = pts * span + (top - strength[c])
         if choice < 0 or key > best_key:
             best_key = key
@@ -293,7 +299,7 @@ def _cheapest(state: State, t: Tables, mask: int, power: int) -> int:
         low = m & -m
         c = low.bit_length() - 1
         m ^= low
-        key = (g.points[c] * 2 + (1 if g.suit_of[c] == power else 0)) * span + strength[c]
+        key = (state.points_of[c] * 2 + (1 if g.suit_of[c] == power else 0)) * span + strength[c]
         if choice < 0 or key < best_key:
             best_key = key
             choice = c
@@ -322,7 +328,7 @@ def _lead(state: State, t: Tables, p: int, mask: int, power: int) -> int:
         if others & t.beats(su, strength[c]):
             continue
         side = 1 if su != power else 0
-        key = g.points[c] * span + strength[c]
+        key = state.points_of[c] * span + strength[c]
         if choice < 0 or side > best_side or (side == best_side and key > best_key):
             best_side = side
             best_key = key

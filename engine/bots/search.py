@@ -83,6 +83,8 @@ class SearchBot(ViewBot):
         seen = read_view(game, view)
         fallback = decide(game, seen, legal, self.policy)
         if view.phase == "play":
+            if fallback.verb == "announce":
+                return fallback      # melds score only when announced: not a choice to search
             if not self.policy.never:
                 settled = settled_claims(game, view, legal)
                 if isinstance(settled, Action):
@@ -219,7 +221,7 @@ def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: A
 
 
 def _equivalent(game: Game, seen: Seen, strength: list[int], protected: frozenset[int], a: int, b: int) -> bool:
-    if game.suit_of[a] != game.suit_of[b] or game.points[a] != game.points[b]:
+    if game.suit_of[a] != game.suit_of[b] or seen.points[a] != seen.points[b]:
         return False
     if (game.rank_of[a] in protected) != (game.rank_of[b] in protected):
         return False

@@ -43,6 +43,7 @@ from engine.bots.determinize import (
 from engine.bots.history_fit import HistoryFit
 from engine.bots.info import Seen, has_action
 from engine.bots.model import PARTNER_MARGIN, SOFT_BID, HandModel, log_floor, sigmoid
+from engine.bots.turned_worlds import TurnedCard
 from engine.errors import JacknineError
 from engine.play.actions import bid_terms
 from engine.play.base import AUCTION, PLAY
@@ -94,11 +95,12 @@ class Candidate:
     """A deal drawn for a world: each seat's cards in dealing order, the concealed trump filled in, the
     cards each other seat holds now, and the log-likelihood of the table's actions."""
 
-    def __init__(self, dealt: list[list[int]], blank: str, held: list[int]) -> None:
+    def __init__(self, dealt: list[list[int]], blank: str, held: list[int], stock: list[int] | None = None) -> None:
         self.dealt = dealt
         self.blank = blank
         self.held = held
         self.loglik = 0.0
+        self.stock: list[int] = stock if stock is not None else []   # the world's stock (games with one)
 
 
 class Sampler:
@@ -125,14 +127,22 @@ class Sampler:
         trump_now = v.trump if v.trump is not None else NO_TRUMP
         if fit.owner >= 0 and fit.owner != me and trump_now >= 0:
             slots.limit(fit.owner, fit.only[trump_now])
+        # a turned card and a stock: face-up cards go to no hand, each world deals its own stock (turned_worlds.py)
+        self.turn: TurnedCard | None = TurnedCard(game, v, slots) if game.rules.deal.turn_up else None
         self.slots = slots
         self.pool = slots.pool
         self.own = seen.hand | seen.played_by[me] | (1 << seen.indicator if seen.indicator >= 0 else 0)
+        if self.turn is not None and self.turn.exchanger == me:
+            self.own = (self.own & ~(1 << self.turn.card)) | (1 << self.turn.low)   # the cards as dealt
         down = unseen_plays(v)
         future = [game.cards_each - seen.played_by[s].bit_count() - v.hand_sizes[s] - down[s] for s in range(n)]
         future[me] = game.cards_each - self.own.bit_count()
+        fits = sum(slots.need) + sum(future) == self.pool.bit_count()
+        if game.stock_size:   # no card comes to a hand but from the stock; the cards left over are its unseen ones
+            future = [0] * n
+            fits = sum(slots.need) <= self.pool.bit_count()
         self.future = future
-        self.ok = self.replay_plan.ok and min(future) >= 0 and sum(slots.need) + sum(future) == self.pool.bit_count()
+        self.ok = self.replay_plan.ok and min(future) >= 0 and fits
         self.kind = _hidden_trump_kind(game, seen)
         self.bidder = v.bidder if v.bidder is not None else -1
         # a trump chosen face down that this seat knows now (exposed since): each world fills the blank choice in
@@ -264,7 +274,7 @@ class Sampler:
             for j in range(1, len(cards)):
                 seat = t.seats[j]
                 c = cards[j]
-                pts = g.points[c]
+                pts = seen.points[c]
                 if seat == self.me or pts <= 0:
                     continue
                 before = cards[:j]
@@ -275,7 +285,7 @@ class Sampler:
                     continue
                 cheaper = 0
                 for x in range(g.size):
-                    if g.points[x] < pts:
+                    if seen.points[x] < pts:
                         cheaper |= 1 << x
                 out.append(Play(seat, k, g.suit_of[cards[0]], cheaper))
         return out, played_from
@@ -329,8 +339,7 @@ class Sampler:
                 out += log_floor(1.0 - sigmoid((est - (b.lowest + b.margin)) / soft))
                 continue
             if g.rules.trump.in_bid and b.code:
-                suit = NO_TRUMP if b.code == "NT" else g.layout.suits.index(b.code)
-                units = m.units(hand, suit) - (1.0 if suit < 0 else 0.0)
+                units = m.units_named(hand, b.code)
                 est = m.expected(b.seat, hand, units)
             else:
                 est = self._estimate(b.seat, hand)
@@ -409,7 +418,12 @@ class Sampler:
             blank = self._hidden_trump(rng, dealt, held)
             if not blank:
                 return None
-        if not deals_whole_pack(game, dealt):
+        stock: list[int] | None = None
+        if self.turn is not None:
+            dealt, stock = self.turn.deal(rng, dealt, rest[pos:])
+            if stock is None:
+                return None
+        elif not deals_whole_pack(game, dealt):
             return None
         if self.trump_now >= 0 and (self._side_held_all(dealt, self.trump_now)
                                     or not self.fit.downs_fit(self.trump_now, held)):
@@ -422,7 +436,7 @@ class Sampler:
                     m |= 1 << c
                 if m & every == every:
                     return None
-        return Candidate(dealt, blank, held)
+        return Candidate(dealt, blank, held, stock)
 
     def _side_held_all(self, dealt: list[list[int]], suit: int) -> bool:
         """Whether the bidding side was dealt every card of `suit` (where that would have annulled the hand)."""
@@ -516,7 +530,7 @@ class Sampler:
         v = self.seen.view
         probe = not self.ready
         try:
-            state = State(game, v.dealer, cand.dealt, self.match_scores)
+            state = State(game, v.dealer, cand.dealt, self.match_scores, stock=cand.stock or None)
             for i in range(len(replay.actions)):
                 found = replay.actions[i]
                 a = game.action(replay.seats[i], "trump", cand.blank) if found is None else found

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUIT_NAMES
+from engine.play.banked import banked_words
 from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
 from engine.play.match import annulled_dealer_words
@@ -62,8 +63,36 @@ def render_hand_summary(state: State) -> str:
         pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
         gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
         lines.append(f"  card points: {pts}")
-        lines.append(f"  {'made' if state.made else 'failed'}; game points: {gp}")
+        lines += meld_summary(state)
+        said = banked_words(state) or ("made" if state.made else "failed")   # a banked hand: why, in words
+        lines.append(f"  {said}; game points: {gp}")
     return "\n".join(lines)
+
+
+def meld_summary(state: State) -> list[str]:
+    """The melds that scored and the trump marriages, per side (files with combinations or trump_marriage)."""
+    g = state.game
+    if g.rules.combinations is None and g.rules.marriage is None:
+        return []
+    from engine.play.combinations import melds_report
+
+    name = g.rules.marriage.name if g.rules.marriage is not None else "marriage"
+    parts = []
+    for side in melds_report(state):
+        said = [f"seat {m['seat']} " + (f"sequence of {m['length']}" if m["kind"] == "sequence" else "four of a kind")
+                + f" ({m['value']})" for m in side["scored"]]
+        said += [f"seat {s} {name}" for s in side["marriages"]]
+        part = f"{team_name(state.hand_teams, side['team'])} melds {side['meld_points']}"
+        if side["marriage_points"]:
+            part += f" + {name} {side['marriage_points']}"
+        parts.append(part + (f" ({', '.join(said)})" if said else ""))
+    return ["  " + "; ".join(parts)]
+
+
+def mode_words(game: Game, mode: int) -> str:
+    """A trump mode as a player says it: its name, and whether every suit or none plays as trumps."""
+    md = game.rules.trump.modes[mode]
+    return f"{md.name} ({'all trumps' if md.all_trumps else 'no trump suit'})"
 
 
 def trump_words(state: State) -> str:
@@ -71,6 +100,8 @@ def trump_words(state: State) -> str:
     is face down)."""
     if state.trump == UNDECIDED:
         return "not chosen yet" if state.status == "in_progress" else "none chosen"
+    if state.trump_mode >= 0:
+        return mode_words(state.game, state.trump_mode)
     if state.trump == NO_TRUMP:
         return "no trumps"
     code = state.trump_suit_code() or ""
@@ -86,6 +117,9 @@ def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     lines = [f"{g.rules.name}: dealer {s.dealer}"]
     for seat, cards in enumerate(s.dealt):
         lines.append(f"  seat {seat}: {hand_text(g, cards)}")
+    if s.turned_card >= 0:   # the turned card, and the stock's bottom card once shown (engine/play/turned.py)
+        bottom = f"; the stock's bottom card shown: {g.codes[s.bottom_shown]}" if s.bottom_shown >= 0 else ""
+        lines.append(f"  turned up: {g.codes[s.turned_card]}{bottom}")
     auction = [str(a) for a in s.history if a.verb not in ("play",)]
     if auction:
         lines.append("  actions before and between tricks: " + ", ".join(auction))

@@ -177,8 +177,13 @@ def _schema_line(output: Path) -> str:
 def _template(name: str, ref: str, schema_line: str, parent: Report) -> str:
     rs = parent.ruleset
     assert rs is not None
-    band = rs.scoring.bands[0]
     bids = rs.auction.bids
+    if rs.scoring.bands:
+        band = rs.scoring.bands[0]
+        scoring = ("#   bands:                      # a list: it replaces the parent's bands entirely\n"
+                   f"#     - {{bids: [{bids.min}, {bids.max}], made: {band.made}, failed: {band.failed}}}")
+    else:   # banked points: no bands
+        scoring = "#   banked:\n#     rounding: nearest_ten      # each side's score for the deal to the nearest ten"
     return f"""{schema_line}
 schema_version: 1
 name: {name}
@@ -196,8 +201,7 @@ description: {rs.name} with our house rules
 #   no_discard_before_suit_led: [J]
 #
 # scoring:
-#   bands:                      # a list: it replaces the parent's bands entirely
-#     - {{bids: [{bids.min}, {bids.max}], made: {band.made}, failed: {band.failed}}}
+{scoring}
 #
 # match: {{start: 0, win_at: {rs.match.win_at if rs.match.win_at is not None else "null"}, lose_at: null}}
 #

@@ -17,11 +17,13 @@ from engine.errors import RecordError
 
 # Verbs of the hand-record contract; doubling steps add their own names from the rule file.
 VERBS = ("bid", "pass", "redeal", "trump", "raise", "double", "redouble", "declare", "call", "show", "play",
-         "surrender", "accept", "refuse", "partner", "concede", "open")
+         "surrender", "accept", "refuse", "partner", "concede", "open", "announce", "take", "push", "schmeiss",
+         "exchange")
 _NO_ARGUMENT = ("redeal", "double", "redouble", "call", "surrender", "accept", "refuse", "partner", "concede",
-                "open")
+                "open", "announce", "take", "push", "schmeiss", "exchange")
 CHANGE: Final = "change"   # the marker of a second-auction speech: `bid 25 change`, `pass change`
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
+_MODE = re.compile(r"[a-z][a-z0-9-]{0,23}")   # a trump mode's name (rules.trump.modes), in lower case
 MAX_NUMBER_DIGITS: Final = 6  # bids and raises: no game bids a million; longer digit strings are refused unread
 MAX_SEAT_DIGITS: Final = 2
 MAX_TEXT: Final = 200         # an action is a few words; longer text is refused before it is split
@@ -115,7 +117,8 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
         if marked:
             args = args[:-1]
         if len(args) > 2:
-            raise RecordError(f"'{shown}': a bid is a number and at most a suit or NT (then, in a second auction, "
+            raise RecordError(f"'{shown}': a bid is a number and at most a suit or NT or a trump mode "
+                              "(then, in a second auction, "
                               "the marker change), e.g. 'bid 30 S' or 'bid 25 change'")
         value = parse_number(args[0], "a bid")
         text = str(value) if len(args) == 1 else f"{value} {_trump_word(args[1], shown, allow_card=False)}"
@@ -147,7 +150,7 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
 
 
 _EXAMPLE = {"bid": "e.g. 'bid 16' or 'bid 30 NT'", "raise": "e.g. 'raise 24'", "play": "a card, e.g. 'play JS'",
-            "trump": "a card, a suit, seventh or last, e.g. 'trump 9D', 'trump D'",
+            "trump": "a card, a suit, NT, a trump mode, seventh or last, e.g. 'trump 9D', 'trump D'",
             "show": "'show pair', or a meld and its suit, e.g. 'show jodi H'",
             "declare": "the name of a contract or claim the rule file defines"}
 
@@ -164,7 +167,10 @@ def _trump_word(word: str, shown: str, allow_card: bool) -> str:
         if card is not None:
             return card
     guess = _suit_from_word(word)
-    what = "a card, a suit (S H D C) or NT" if allow_card else "a suit (S H D C) or NT"
+    what = ("a card, a suit (S H D C), NT or a trump mode's name" if allow_card
+            else "a suit (S H D C), NT or a trump mode's name")
+    if guess is None and _MODE.fullmatch(word):
+        return word   # a trump mode the rule file names (trump.modes): checked against the rules when applied
     if guess is not None:
         fixed = shown.replace(word, guess)
         raise RecordError(f"'{shown}': {word!r} is not {what} (did you mean '{fixed}'?)")

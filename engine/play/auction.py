@@ -14,7 +14,7 @@ from typing import Final
 
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_REDEAL, AUCTION, RAISE, UNDECIDED, StateData
-from engine.play.game import NO_TRUMP, BidTable
+from engine.play.game import BidTable
 from engine.play.rules import (
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -24,6 +24,7 @@ from engine.play.rules import (
     ROLE_PARTNERS,
     AuctionRules,
 )
+from engine.play.trump_modes import set_named_trump
 
 NO_BID: Final = 1 << 30   # a minimum no bid reaches: the player may not bid
 
@@ -141,6 +142,8 @@ class AuctionPhase(StateData):
         if hb < 0:
             lo = a.bid_min
         else:
+            if (hb == seat and not a.raise_own) or (self.doubled and g.doubling_closes):
+                return NO_BID   # not over his own standing bid; no bid after a double that closes the auction
             if a.only_opponents and self.hand_team_of[hb] == self.hand_team_of[seat]:
                 return NO_BID
             if a.hold and (seat - self.first) % self.n < (hb - self.first) % self.n:
@@ -322,7 +325,40 @@ class AuctionPhase(StateData):
         else:   # a doubling step of the standing bid
             self._apply_double_step()
             self.passes = self.passers = 0
+            if self.game.doubling_closes:
+                self._close_after_double(owner)
+                return
+        if verb == "pass" and self.doubled and self.game.doubling_closes:
+            self._closed_pass()
+            return
         self._next_speaker(owner)
+
+    def _close_after_double(self, owner: int) -> None:
+        """doubling.closes_auction: after a step nobody bids; the players entitled to the next step (if any is
+        left) speak once each, in turn from `owner`; the auction ends with that step or their passes."""
+        hb = self.high_bidder
+        step = self._auction_double(hb) or self._auction_double((hb + 1) % self.n)
+        d = self.game.rules.doubling
+        assert d is not None
+        if not step:
+            self.queue = []
+        else:
+            by_bidders = d.steps[self.dbl_step].by_bidding_team
+            team = self.hand_team_of[hb]
+            self.queue = [s for s in self._seats_from((owner + 1) % self.n)
+                          if (self.hand_team_of[s] == team) == by_bidders]
+        if self.queue:
+            self.to_act = self.queue[0]
+        else:
+            self._end_round()
+
+    def _closed_pass(self) -> None:
+        if self.queue:
+            self.queue.pop(0)
+        if self.queue:
+            self.to_act = self.queue[0]
+        else:
+            self._end_round()
 
     def _other_speech(self, a: Action) -> bool:
         """`partner`, `redeal` and `declare NAME` (True: applied; the turn's speech is not over or the hand is);
@@ -442,7 +478,7 @@ class AuctionPhase(StateData):
             self._regroup_for_declarer(self.bidder)
             self.team_points = [0] * len(self.hand_teams)
         if g.rules.trump.in_bid:
-            self._set_trump(NO_TRUMP if self.high_suit == "NT" else g.layout.parse_suit(self.high_suit))
+            set_named_trump(self, self.high_suit)
             self.concealed = False
             self.exposed_trick = 1 if self.trump >= 0 else 0
         self._next_step()

@@ -24,8 +24,11 @@ ANSWER: Final = 7
 DONE: Final = 8
 DEALING: Final = 9
 MELDS: Final = 10   # the window for showing melds after a won trick (special.melds)
+TAKE: Final = 11    # take or pass on the turned card (engine/play/turned.py)
+CHOOSE: Final = 12  # a player names the trump without an auction, or pushes to his partner
+EXCHANGE: Final = 13   # the holder of the lowest trump may exchange it for the turned card
 PHASE_NAMES: Final = ("auction", "trump", "doubling", "raise", "redeal", "declarations", "play", "surrender",
-                      "done", "dealing", "melds")
+                      "done", "dealing", "melds", "take_or_pass", "choose_trump", "exchange")
 
 # What a caller must do after calling for the trump in the same turn
 FREE: Final = 0
@@ -42,7 +45,8 @@ ANNUL_HELD_ALL_TRUMPS: Final = 1
 ANNUL_REDEAL: Final = 2
 ANNUL_ALL_OF_RANK: Final = 3
 ANNUL_NEVER_EXPOSED: Final = 4
-ANNUL_NAMES: Final = ("all_pass", "held_all_trumps", "redeal", "all_of_rank", "trump_never_exposed")
+ANNUL_SCHMEISS: Final = 5     # a schmeiss accepted: the same dealer deals again
+ANNUL_NAMES: Final = ("all_pass", "held_all_trumps", "redeal", "all_of_rank", "trump_never_exposed", "schmeiss")
 
 # The opponents' offer to surrender (special.all_tricks.surrender), as `surrender` holds it
 NO_SURRENDER: Final = 0
@@ -61,6 +65,19 @@ class TrickRecord:
         self.cards = cards
         self.winner = winner
         self.points = points
+
+
+class Combo:
+    """One announced meld: never changed once made, so clones share it."""
+
+    def __init__(self, seat: int, kind: int, length: int, value: int, cards: int, top: int, suit: int) -> None:
+        self.seat = seat
+        self.kind = kind        # SEQUENCE, FOUR_OF_A_KIND
+        self.length = length    # cards in it
+        self.value = value
+        self.cards = cards      # card ids as bits (public only once shown)
+        self.top = top          # the natural-order place of its highest card (0 = the highest rank)
+        self.suit = suit        # a sequence's suit (-1: four of a kind)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,7 +170,7 @@ class StateData:
     pending_by: int
     at_first_lead: bool      # something happens as the first card of trick 1 is led (trump shown or fixed)
     melds_shown: list[int]   # kind * 64 + suit * 16 + seat, for each meld shown this hand
-    meld_points: list[int]   # per hand team: the value of the melds it showed
+    meld_points: list[int]   # per hand team: the value of the melds it showed (that score for it, after any comparison)
     meld_shift: int          # the sum by which the melds shown so far moved the target (before its bounds)
     meld_base: int           # the target the melds move: the bid's
     claim: int               # index of the claim made this hand (-1: none)
@@ -177,7 +194,11 @@ class StateData:
     # the Jass-group mechanisms (rule files' per-role cards, trump modes, melds, the trump marriage) read and write
     points_of: list[int]     # each card's points in this hand (the trump's own points once a trump suit is set)
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
-    meld_points: list[int]   # per hand team: the points of the melds that score for it (after any comparison)
+    trump_mode: int          # the named trump mode chosen (index of rules.trump.modes); -1: none
+    trump_multiplier: int    # the hand's score is multiplied by it (the mode's, or the trump suit's); 1 by default
+    held_over: int           # banked points this hand held for the winner of the next deal (a tie, litige); 0: none
+    banked_stop: int         # the credit at which the match's winning score stopped the deal (banked.STOP_*); 0: none
+    # meld_points (declared above with the melds): per hand team, the points of the melds that score for it
     marriage_points: list[int]  # per hand team: the trump marriage's points (kept even when the contract fails)
     tricks_won_by: list[int]
     pair_shown_by: list[int]
@@ -195,6 +216,25 @@ class StateData:
     meld_suits: int          # suit bits of the melds shown
     melded: list[int]        # per seat: the cards of the melds he showed (public while he holds them)
     grading: bool            # a replay inside the claims' grading: no grading of its own
+    # combinations and trump_marriage (engine/play/combinations.py)
+    announced: int           # bits: seats that announced their melds in trick 1
+    combos: list[Combo]      # the melds announced, in order (shared by clones: never changed once made)
+    combo_winner: int        # the team whose announced melds score; NOT_COMPARED / NOBODY / EVERY_SIDE (combinations)
+    marriages: list[int]     # seat * 16 + suit of each trump marriage credited
+    resume_plain: bool       # plain_play as it stands after trick 1 (announcing keeps it off in trick 1)
+    resume_duty: bool        # duty_play likewise
+    # the turned card, the stock and trump choices without an auction (engine/play/turned.py)
+    stock: list[int]         # the undealt cards in order, the turned card first (shared by clones, never changed)
+    turned: int              # the card lying face up on the table (-1: none): the turned card, or what was exchanged
+    turned_suit: int         # the turned card's suit when it was turned (-1: none)
+    turned_card: int         # the card turned up (-1: none), kept for the record once taken or exchanged
+    stock_used: int          # stock cards dealt out so far (the turned card included)
+    bottom_shown: int        # the stock's bottom card shown for information (-1: none)
+    take_round: int          # take_or_pass: 1, 2 (0: not under way)
+    take_spoke: int          # take_or_pass: speakers of the round so far
+    schmeiss_by: int         # the seat whose schmeiss stands, waiting for accept / refuse (-1: none)
+    must_name: bool          # a refused schmeiss of round 2: the refuser must name a suit
+    pushed: bool             # choose_trump: the choice was pushed to the partner
     _legal: tuple[Action, ...] | None
     _legal_mask: int
 
@@ -211,12 +251,22 @@ class StateData:
         a special contract moved the contract or a later round of bidding is under way."""
         return self.folder
 
+    def _dealt_mask(self, seat: int) -> int:
+        raise NotImplementedError
+
+    def _after_full_deal(self) -> bool:
+        raise NotImplementedError
+
     def _set_trump(self, suit: int) -> None:
         """Fix the trump suit (NO_TRUMP for none, UNDECIDED) and what follows from it."""
         g = self.game
         self.trump = suit
         self.trump_mask = g.suit_masks[suit] if suit >= 0 else 0
         self.strength = g.strength_for(suit)
+        self.points_of = g.points_for(suit)
+        self.trump_multiplier = g.suit_multiplier[suit] if suit >= 0 else 1
+        self.trump_mode = -1
+        self.all_trumps = False
 
     # Implemented by State; declared here so the phase modules can call them.
     def _annul(self, reason: str, code: int) -> None:

@@ -56,7 +56,7 @@ def apply_claim(state: StateData, a: Action) -> None:
 
 def _raw_points(state: StateData, team: int) -> int:
     """The card points of the tricks `team` won, without bonuses or transfers."""
-    points = state.game.points
+    points = state.points_of
     total = 0
     for t in state.tricks:
         if state.hand_team_of[t.winner] == team:

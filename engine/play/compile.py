@@ -9,19 +9,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.cards import canonical_card
 from engine.play.game import Game
 from engine.play.rules import (
+    COMBOS_DECLARED,
+    COMBOS_IN_TRICK,
     DECLARE_AFTER_DEAL,
     DECLARE_BEFORE_TRICK,
     DECLARE_IN_AUCTION,
     DECLARE_IN_SECOND_AUCTION,
+    FAILED_ALL_MELDS,
+    FAILED_BOTH_TOTALS,
+    FAILED_FIXED_AND_BID,
+    FAILED_THEIR_MELDS,
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
     LED_MUST_CALL,
+    LED_TRUMP_ANY,
+    LED_TRUMP_HEAD,
+    LED_TRUMP_HEAD_UNLESS_PARTNER,
     MELD_NO_BOUND,
     ONE_SUIT_EVERYONE,
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
+    RANKING_KEYS,
     REFOLD_NEVER,
     REFOLD_WHEN_BIDDING,
     REFOLD_WHEN_MARKED,
@@ -29,18 +40,37 @@ from engine.play.rules import (
     ROLE_HOLDER,
     ROLE_OTHERS,
     ROLE_PARTNERS,
+    SCORE_BANKED,
     SCORE_BIDDING_TEAM,
     SCORE_EXCHANGE,
     SCORE_OPPONENTS_CREDITED,
     STEP_AUCTION,
+    STEP_CHOOSE_TRUMP,
+    STEP_COMPLETE,
+    STEP_EXCHANGE,
     STEP_SECOND_AUCTION,
+    STEP_STOCK,
+    STEP_TAKE_OR_PASS,
     STEP_TRUMP,
+    STEP_TURN_UP,
+    SUCCESS_BEATS_OPPONENTS,
+    SUCCESS_NONE,
+    SUCCESS_REACHES_BID,
     SWEEP_ANY,
     SWEEP_FORBIDDEN,
     SWEEP_REQUIRED,
+    TIES_FAILED,
+    TIES_HELD_OVER,
+    TIES_MAKER_SCORES_NOTHING,
+    UNDERTRUMP_ALLOWED,
+    UNDERTRUMP_FORBIDDEN,
+    UNDERTRUMP_FORCED,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
+    VOID_FREE,
+    VOID_MUST_TRUMP,
+    VOID_MUST_TRUMP_UNLESS_PARTNER,
     WINDOW_AFTER_TRUMP,
     WINDOW_BEFORE_PLAY,
     WINDOW_IN_AUCTION,
@@ -48,18 +78,23 @@ from engine.play.rules import (
     AnnulRules,
     AuctionRules,
     BandRules,
+    BankedRules,
     CaptureRules,
     ClaimRules,
+    CombinationRules,
     ConcedeRules,
     ContractRules,
+    DealRules,
     DeckRules,
     DeclarationRules,
     DoublingRules,
     DoublingStepRules,
     FixedStakeRules,
+    MarriageRules,
     MatchRules,
     MeldKindRules,
     MeldRules,
+    ObligationRules,
     PairBandRules,
     PairRules,
     PartnerOvercallRules,
@@ -67,6 +102,7 @@ from engine.play.rules import (
     Rules,
     ScoringRules,
     TableRules,
+    TrumpModeRules,
     TrumpRules,
 )
 from engine.rules import model as m
@@ -79,6 +115,8 @@ DISPLAY_ONLY: frozenset[str] = frozenset({
     "table.direction",          # seats are numbered in playing order: the direction is display only
     "special.all_tricks.surrender.by",   # one allowed value (the opponents offer): nothing to switch
     "second_auction.first",              # one allowed value (the contract holder speaks first)
+    "scoring.banked.made",               # one allowed value (each side banks its own total)
+    "trump_marriage.name",               # what the table calls the marriage
 })
 
 _ONE_SUIT = {"nobody": ONE_SUIT_NOBODY, "first_hand": ONE_SUIT_FIRST_HAND, "everyone": ONE_SUIT_EVERYONE}
@@ -87,10 +125,22 @@ _LED = {"follow_or_discard": LED_FOLLOW_OR_DISCARD, "may_call_and_play_indicator
 _VOID = {"discard_plain_or_call_and_play_indicator": VOID_DISCARD_PLAIN_OR_INDICATOR,
          "discard_any_or_call_and_play_any_trump": VOID_DISCARD_ANY_OR_ANY_TRUMP,
          "discard_any_or_call_and_play_indicator": VOID_DISCARD_ANY_OR_INDICATOR}
+_TRUMP_LED = {"any_trump": LED_TRUMP_ANY, "head_trick": LED_TRUMP_HEAD,
+              "head_trick_unless_partner_winning": LED_TRUMP_HEAD_UNLESS_PARTNER}
+_VOID_DUTY = {"free": VOID_FREE, "must_trump": VOID_MUST_TRUMP,
+              "must_trump_unless_partner_winning": VOID_MUST_TRUMP_UNLESS_PARTNER}
+_UNDERTRUMP = {"allowed": UNDERTRUMP_ALLOWED, "forced": UNDERTRUMP_FORCED,
+               "forbidden_unless_only_trumps": UNDERTRUMP_FORBIDDEN}
 _METHOD = {"bidding_team": SCORE_BIDDING_TEAM, "opponents_credited": SCORE_OPPONENTS_CREDITED,
-           "exchange": SCORE_EXCHANGE}
+           "exchange": SCORE_EXCHANGE, "banked": SCORE_BANKED}
+_SUCCESS = {"beats_opponents": SUCCESS_BEATS_OPPONENTS, "reaches_bid_and_beats_opponents": SUCCESS_REACHES_BID,
+            "none": SUCCESS_NONE}
+_TIES = {"failed": TIES_FAILED, "held_over": TIES_HELD_OVER, "maker_scores_nothing": TIES_MAKER_SCORES_NOTHING}
+_FAILED = {"all_points_and_their_melds": FAILED_THEIR_MELDS, "all_points_and_all_melds": FAILED_ALL_MELDS,
+           "fixed_and_bid": FAILED_FIXED_AND_BID, "both_totals": FAILED_BOTH_TOTALS}
 _STEP = {"auction": STEP_AUCTION, "trump": STEP_TRUMP, "raise": STEP_SECOND_AUCTION,
-         "second_auction": STEP_SECOND_AUCTION}
+         "second_auction": STEP_SECOND_AUCTION, "turn_up": STEP_TURN_UP, "take_or_pass": STEP_TAKE_OR_PASS,
+         "choose_trump": STEP_CHOOSE_TRUMP, "stock": STEP_STOCK, "exchange_low_trump": STEP_EXCHANGE}
 _REFOLD = {"when_bidding": REFOLD_WHEN_BIDDING, "when_marked": REFOLD_WHEN_MARKED, "never": REFOLD_NEVER}
 _ROLE = {"bidder": ROLE_HOLDER, "partner": ROLE_PARTNERS}
 _DECLARE = {"after_full_deal": DECLARE_AFTER_DEAL, "first_auction": DECLARE_IN_AUCTION,
@@ -100,9 +150,11 @@ _WINDOW = {"after_trump": WINDOW_AFTER_TRUMP, "in_auction": WINDOW_IN_AUCTION, "
 
 
 def _table(t: m.Table) -> TableRules:
+    ff = t.first_forehand
     return TableRules(players=t.players, teams=tuple(tuple(team) for team in t.teams),
                       bidder_plays_alone=t.bidder_plays_alone, bidder_leads_first=t.first_lead == "bidder",
-                      after_bidder_leads_first=t.first_lead == "after_bidder")
+                      after_bidder_leads_first=t.first_lead == "after_bidder",
+                      first_forehand="" if ff is None else canonical_card(ff.holder_of) or "")
 
 
 def _deck(rs: m.Ruleset) -> DeckRules:
@@ -119,7 +171,10 @@ def _deck(rs: m.Ruleset) -> DeckRules:
                      rank_points=tuple(points.get(r, 0) for r in ranks), tie_top=tuple(tie_top),
                      last_trick_bonus=d.last_trick_bonus + sum(b.amount for b in last if b.kind == "bonus"),
                      last_trick_transfer=sum(b.amount for b in last if b.kind == "transfer"),
-                     bonus_points=bonus_points(rs))
+                     bonus_points=bonus_points(rs),
+                     trump_order=() if d.trump_ranks is None else tuple(d.trump_ranks.index(r) for r in ranks),
+                     trump_rank_points=() if d.trump_points is None else tuple(d.trump_points.get(r, 0)
+                                                                                for r in ranks))
 
 
 def _captures(rs: m.Ruleset, ranks: tuple[str, ...]) -> tuple[CaptureRules, ...]:
@@ -131,7 +186,41 @@ def _captures(rs: m.Ruleset, ranks: tuple[str, ...]) -> tuple[CaptureRules, ...]
 
 
 def _schedule(steps: list[m.ScheduleStep]) -> tuple[int, ...]:
-    return tuple(_STEP[s] if isinstance(s, str) else s.deal for s in steps)
+    out: list[int] = []
+    for s in steps:
+        if isinstance(s, str):
+            out.append(_STEP[s])
+        elif isinstance(s, m.DealStep):
+            out.append(s.deal)
+        elif isinstance(s, m.CompleteStep):
+            out.append(STEP_COMPLETE)
+        elif isinstance(s, m.TakeOrPassStep):
+            out.append(STEP_TAKE_OR_PASS)
+        elif isinstance(s, m.TurnUpStep):
+            out.append(STEP_TURN_UP)
+        else:
+            out.append(STEP_CHOOSE_TRUMP)
+    return tuple(out)
+
+
+def _deal_rules(rs: m.Ruleset) -> DealRules:
+    """The turned card, the stock and the trump choices without an auction, from the schedule's steps."""
+    complete = next((s.complete for s in rs.schedule if isinstance(s, m.CompleteStep)), None)
+    top = next((s.take_or_pass for s in rs.schedule if isinstance(s, m.TakeOrPassStep)), m.TakeOrPass())
+    choose = next((s.choose_trump for s in rs.schedule if isinstance(s, m.ChooseTrumpStep)), m.ChooseTrump())
+    turn = next((s.turn_up for s in rs.schedule if isinstance(s, m.TurnUpStep)), m.TurnUp())
+    d = rs.deck
+    size = len(d.suits) * len(d.ranks) * d.copies
+    dealt = rs.table.players * sum(s.deal for s in rs.schedule if isinstance(s, m.DealStep))
+    return DealRules(stock=max(0, size - dealt),
+                     turn_up="turn_up" in rs.schedule or any(isinstance(s, m.TurnUpStep) for s in rs.schedule),
+                     turned_from_dealer=turn.card == "dealer_last",
+                     first_hand_names=top.if_all_pass == "first_hand_names",
+                     complete_taker=0 if complete is None else complete.taker,
+                     complete_others=0 if complete is None else complete.others,
+                     turned_to_taker=complete is not None and complete.turned_to_taker,
+                     show_bottom=complete is not None and complete.show_bottom,
+                     schmeiss=top.schmeiss, dealer_must_choose=top.dealer_must_choose, may_push=choose.may_push)
 
 
 def bid_values(bids: m.BidRange) -> tuple[int, ...]:
@@ -160,7 +249,7 @@ def _auction(a: m.Auction) -> AuctionRules:
         after_first_speech_min=-1 if a.after_first_speech_min is None else a.after_first_speech_min,
         partner_speech=ps is not None, hand_back=ps is not None and ps.hand_back,
         verb="bid", once=False, speakers=(), holder_refolds=REFOLD_NEVER, team_keeps_holder=False,
-        ask_only_if_able=False)
+        ask_only_if_able=False, raise_own=a.may_raise_own_bid)
 
 
 def _later_round(bids: tuple[int, ...], step: int, *, partner_speech: m.PartnerSpeech | None, verb: str,
@@ -173,7 +262,7 @@ def _later_round(bids: tuple[int, ...], step: int, *, partner_speech: m.PartnerS
         redeal_automatic=False, redeal_max_points=0, exact_step=False, only_opponents=False, default_bidder=False,
         after_first_speech_min=-1, partner_speech=partner_speech is not None,
         hand_back=partner_speech is not None and partner_speech.hand_back, verb=verb, once=once, speakers=speakers,
-        holder_refolds=holder_refolds, team_keeps_holder=raise_, ask_only_if_able=raise_)
+        holder_refolds=holder_refolds, team_keeps_holder=raise_, ask_only_if_able=raise_, raise_own=True)
 
 
 def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
@@ -195,8 +284,14 @@ def _second_auction(rs: m.Ruleset) -> AuctionRules | None:
                         speakers=speakers, holder_refolds=REFOLD_NEVER, raise_=True)
 
 
-def _trump(t: m.Trump) -> TrumpRules:
+def _trump(t: m.Trump, deck: m.Deck) -> TrumpRules:
     o = t.opening
+    ranks = deck.ranks
+    modes = tuple(TrumpModeRules(name=md.name, all_trumps=md.trumps == "all",
+                                 order=tuple(md.ranks.index(r) if r in md.ranks else len(ranks) for r in ranks),
+                                 rank_points=tuple(md.points.get(r, 0) for r in ranks), multiplier=md.multiplier)
+                  for md in t.modes)
+    multipliers = tuple(t.suit_multipliers.get(su, 1) for su in deck.suits) if t.suit_multipliers else ()
     return TrumpRules(in_bid=t.chosen == "in_bid", as_card=t.declared_as == "card", concealed=t.concealed,
                       seventh_card=t.seventh_card, no_trumps=t.no_trumps,
                       no_trumps_reversed=t.no_trumps_ranking == "reversed",
@@ -207,7 +302,7 @@ def _trump(t: m.Trump) -> TrumpRules:
                       open_from_bid=0 if o is None else o.from_bid,
                       last_card=t.last_card is not None,
                       last_card_needs_distinct_suits=t.last_card is not None and t.last_card.only_when_suits_differ,
-                      shown_at_first_lead=t.shown_at_first_lead)
+                      shown_at_first_lead=t.shown_at_first_lead, modes=modes, suit_multipliers=multipliers)
 
 
 def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
@@ -222,7 +317,17 @@ def _play(p: m.Play, ranks: tuple[str, ...]) -> PlayRules:
         no_discard_ranks=frozenset(ranks.index(x) for x in p.no_discard_before_suit_led),
         suit_seen_when_played=p.suit_counts_as_led_when == "played", must_not_undertrump=p.must_not_undertrump,
         blind_cut=p.blind_cut, exhausted_trumps=p.exhausted_trumps,
-        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner")
+        bidders_partner_exposed=p.exposed_after_deal == "bidders_partner",
+        obligations=_obligations(p.obligations, ranks))
+
+
+def _obligations(o: m.Obligations | None, ranks: tuple[str, ...]) -> ObligationRules | None:
+    if o is None:
+        return None
+    return ObligationRules(
+        trump_led=_TRUMP_LED[o.trump_led], void=_VOID_DUTY[o.void], overtrump=o.overtrump == "required",
+        undertrump=_UNDERTRUMP[o.undertrump], trump_while_following=o.trump_while_following,
+        never_forced=frozenset(ranks.index(x) for x in o.never_forced if x in ranks))
 
 
 def _pair(p: m.Pair | None, ranks: tuple[str, ...], bids: m.BidRange) -> PairRules | None:
@@ -305,12 +410,28 @@ def _doubling(d: m.Doubling | None) -> DoublingRules | None:
         cap=0 if d.cap is None else d.cap, auto_from_bid=-1 if auto is None else auto.from_bid,
         auto_multiplier=1 if auto is None else auto.multiplier,
         fixed_stake=None if fs is None else FixedStakeRules(name=fs.name, value=fs.value,
-                                                             needs_no_score_showing=fs.needs_no_score_showing))
+                                                             needs_no_score_showing=fs.needs_no_score_showing),
+        closes_auction=d.closes_auction)
+
+
+def _banked(s: m.Scoring) -> BankedRules | None:
+    if s.method != "banked":
+        return None
+    b = s.banked or m.Banked()
+    at = b.all_tricks
+    return BankedRules(success=_SUCCESS[b.success], ties=_TIES[b.ties], add_bid=b.add_bid,
+                       failed_defenders=_FAILED[b.failed_defenders],
+                       failed_fixed=0 if b.failed_fixed is None else b.failed_fixed,
+                       doubled_fixed_and_bid=b.doubled == "fixed_and_bid_times_multiplier",
+                       sweep_card_points=-1 if at is None or at.card_points is None else at.card_points,
+                       sweep_bonus=0 if at is None or at.bonus is None else at.bonus,
+                       sweep_bid_from=-1 if at is None or at.bid_from is None else at.bid_from,
+                       round_to_ten=b.rounding == "nearest_ten")
 
 
 def _scoring(s: m.Scoring) -> ScoringRules:
     sl = s.shortfall_loss
-    return ScoringRules(method=_METHOD[s.method],
+    return ScoringRules(method=_METHOD[s.method], banked=_banked(s),
                         bands=tuple(BandRules(lo=b.bids[0], hi=b.bids[1], made=b.made, failed=b.failed,
                                               round=b.round or 0) for b in s.bands),
                         below_half_loss_multiplier=s.below_half_loss_multiplier,
@@ -322,9 +443,12 @@ def _scoring(s: m.Scoring) -> ScoringRules:
                         target_moved_by_melds="melds" in s.target_adjustments)
 
 
-def _match(mt: m.Match) -> MatchRules:
+def _match(mt: m.Match, banked: bool) -> MatchRules:
     nd, sets = mt.next_dealer, mt.sets
-    return MatchRules(start=mt.start, win_at=mt.win_at, lose_at=mt.lose_at,
+    deals = mt.deals is not None   # a match of a number of deals has no winning or losing score
+    lose_at = None if deals or banked else mt.lose_at   # (banked scores never go down)
+    return MatchRules(start=mt.start, win_at=None if deals else mt.win_at, lose_at=lose_at,
+                      deals=mt.deals or 0, ends_mid_deal=mt.ends_mid_deal,
                       dealer_stays_while_behind=nd.after_hand == "stays_while_team_behind",
                       next_after_all_pass=nd.after_all_pass == "next", next_after_void=nd.after_void == "next",
                       next_after_redeal=nd.after_redeal == "next", next_after_annul=nd.after_annul == "next",
@@ -345,21 +469,48 @@ def _annul(a: m.Annul, ranks: tuple[str, ...]) -> AnnulRules:
                       trump_never_exposed=a.trump_never_exposed, pointless_hand_may_redeal=a.pointless_hand_may_redeal)
 
 
+def _combinations(c: m.Combinations | None, ranks: tuple[str, ...]) -> CombinationRules | None:
+    if c is None:
+        return None
+    natural = tuple(c.order.index(r) if r in c.order else len(ranks) for r in ranks)
+    longest = len(ranks)
+    listed = sorted(k for k in c.sequences if k <= longest)
+    seq = [0] * (longest + 1)
+    for n in range(longest + 1):
+        fits = [k for k in listed if k <= n]
+        seq[n] = c.sequences[fits[-1]] if fits else 0
+    return CombinationRules(
+        natural=natural, by_place=tuple(ranks.index(r) for r in c.order if r in ranks), sequence_value=tuple(seq),
+        shortest=listed[0] if listed else longest + 1,
+        quads=tuple(c.four_of_a_kind.get(r, 0) for r in ranks),  # type: ignore[call-overload]
+        counted=COMBOS_DECLARED if c.counted == "declared" else COMBOS_IN_TRICK,
+        best_side_only=c.compared == "best_side_scores_all", ranking=tuple(RANKING_KEYS.index(k) for k in c.ranking),
+        ties_earlier=c.ties == "earlier")
+
+
+def _marriage(t: m.TrumpMarriage | None, ranks: tuple[str, ...]) -> MarriageRules | None:
+    if t is None:
+        return None
+    return MarriageRules(ranks=tuple(ranks.index(r) for r in t.ranks if r in ranks), value=t.value,
+                         in_trick=t.counted == "in_trick", in_modes=t.in_modes, name=t.name)
+
+
 def compile_rules(rs: m.Ruleset) -> Rules:
     """The engine's reading of a resolved, checked rule file."""
     deck = _deck(rs)
     special = rs.special
     return Rules(
         name=rs.name, description=rs.description, table=_table(rs.table), deck=deck,
-        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump),
+        schedule=_schedule(rs.schedule), auction=_auction(rs.auction), trump=_trump(rs.trump, rs.deck),
         play=_play(rs.play, deck.ranks), second_auction=_second_auction(rs),
         pair=_pair(special.pair, deck.ranks, rs.auction.bids),
         contracts=tuple(_contract(c) for c in special.contracts),
         declarations=_declarations(special.declarations), melds=_melds(special.melds, deck.ranks),
         claims=tuple(_claim(c) for c in special.claims), all_tricks=_all_tricks(special.all_tricks),
         doubling=_doubling(special.doubling), captures=_captures(rs, deck.ranks), concede=_concede(special.concede),
-        scoring=_scoring(rs.scoring), match=_match(rs.match),
-        annul=_annul(rs.annul, deck.ranks))
+        scoring=_scoring(rs.scoring), match=_match(rs.match, rs.scoring.method == "banked"),
+        annul=_annul(rs.annul, deck.ranks), deal=_deal_rules(rs),
+        combinations=_combinations(rs.combinations, deck.ranks), marriage=_marriage(rs.trump_marriage, deck.ranks))
 
 
 def compile_game(rs: m.Ruleset, ref: str | Path | None = None) -> Game:

@@ -20,6 +20,7 @@ from engine.play.rules import (
     ContractRules,
 )
 from engine.play.sure_sweep import is_sure_sweep
+from engine.play.trump_modes import set_named_trump
 
 
 class ContractPhases(AuctionPhase):
@@ -54,6 +55,7 @@ class ContractPhases(AuctionPhase):
             out.extend(g.action(p, "trump", s) for s in g.layout.suits)
             if t.no_trumps:
                 out.append(g.action(p, "trump", "NT"))
+            out.extend(g.action(p, "trump", name) for name in g.mode_names)
         if t.seventh_card:
             out.append(g.action(p, "trump", "seventh"))
         if t.last_card and not self.rechoosing and self._may_take_last_card(p):
@@ -87,6 +89,8 @@ class ContractPhases(AuctionPhase):
             self._set_trump(NO_TRUMP)
         elif len(a.arg) == 1:
             self._set_trump(g.layout.parse_suit(a.arg))
+        elif a.arg in g.mode_names:
+            set_named_trump(self, a.arg)
         else:
             card = -1
             for c in g.code_ids[a.arg]:     # the copy the bidder holds (a loop: no generator on the hot path)

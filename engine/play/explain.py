@@ -10,18 +10,24 @@ from engine.play.actions import CHANGE, VERBS, Action
 from engine.play.base import (
     ANSWER,
     AUCTION,
+    CHOOSE,
     DECLARE,
     DOUBLING,
+    EXCHANGE,
     INDICATOR,
     PHASE_NAMES,
     PLAY,
     POINTLESS,
     RAISE,
+    TAKE,
     TRUMP,
     TRUMP_IF_ABLE,
 )
+from engine.play.obligations import why_refused
 from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
 from engine.play.sure_sweep import is_sure_sweep
+from engine.play.turned import VERBS_HERE as TURNED_VERBS
+from engine.play.turned import why_not as turned_why
 
 if TYPE_CHECKING:
     from engine.play.state import State
@@ -44,6 +50,8 @@ def why_illegal(state: State, a: Action) -> str:
         hint = difflib.get_close_matches(a.verb.lower(), sorted(verbs | set(VERBS)), n=1, cutoff=0.6)
         return f"unknown action {a.verb!r}" + (f" (did you mean '{hint[0]}'?)" if hint else
                                               f"; you may: {', '.join(sorted(verbs))}")
+    if ph == TAKE or ph == CHOOSE or ph == EXCHANGE or a.verb in TURNED_VERBS:
+        return turned_why(state, a)
     if ph == AUCTION and a.verb == "bid":
         return _why_bid(state, a)
     if a.verb == "declare" and a.arg in state.game.contracts:
@@ -125,6 +133,8 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         if ph == TRUMP:
             return "you may ask for a new deal only with few enough points in your cards"
         return "you may demand a redeal only with a pointless hand at your first turn"
+    if a.verb == "announce":
+        return _why_announce(state, a.seat)
     if a.verb == "show" and not state.game.has_pair:
         return "this game has no pair to show"
     if a.verb == "show":
@@ -141,6 +151,22 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
         return f"during the {what} you may: {allowed}"
     return f"'{a.verb}' is not allowed during the {what}"
+
+
+def _why_announce(state: State, p: int) -> str:
+    from engine.play.combinations import announcing, hand_melds
+
+    if not announcing(state):
+        return "there are no melds to announce in this game"
+    if state.phase != PLAY or state.tricks:
+        return "melds are announced in trick 1 only, at one's turn before one's card"
+    if state.announced >> p & 1:
+        return "you have announced your melds already"
+    if p in state.trick_seats:
+        return "melds are announced before one's card to trick 1, not after it"
+    if not hand_melds(state, p, state.hands[p]):
+        return "you hold no meld to announce"
+    return "you may not announce now"
 
 
 def _why_pair(state: State, p: int) -> str:
@@ -206,7 +232,8 @@ def _why_bid(state: State, a: Action) -> str:
         return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
     v = int(parts[0])
     if in_bid and (len(parts) != 2 or parts[1] not in g.bid_suits):
-        return f"a bid names a trump suit or no-trumps: {' '.join(g.bid_suits)}"
+        what = "a trump suit, no-trumps or a trump mode" if g.mode_names else "a trump suit or no-trumps"
+        return f"a bid names {what}: {' '.join(g.bid_suits)}"
     if not in_bid and len(parts) != 1:
         return "a bid is just a number here"
     if state._one_suit_barred(a.seat):
@@ -275,6 +302,8 @@ def _why_card(state: State, a: Action) -> str:
             return "the bidder may not lead the concealed trump suit while holding other suits"
         return f"you may not lead {a.arg} now"
     led = g.suit_of[trick[0]]
+    if g.rules.play.obligations is not None and not state.concealed:
+        return why_refused(state, p, card)
     if state.hands[p] & g.suit_masks[led]:
         return f"you must follow {_suit_name(state, led)}"
     if state.concealed and p == state.folder and g.suit_of[card] == state.trump:

@@ -16,6 +16,7 @@ from engine.play.rules import (
     DECLARE_IN_SECOND_AUCTION,
     ONE_SUIT_NOBODY,
     REFOLD_WHEN_MARKED,
+    STEP_COMPLETE,
     WINDOW_IN_AUCTION,
     AuctionRules,
     BandRules,
@@ -66,13 +67,25 @@ class Game:
         self.codes = [layout.code(c) for c in range(size)]
         self.points = [d.rank_points[self.rank_of[c]] for c in range(size)]
         self.point_mask = sum(1 << c for c in range(size) if self.points[c])
-        # What all the tricks of a hand are worth together: every card's points and every per-hand bonus. The one
-        # figure bots, encodings and tools scale card points by; a new bonus reaches it through the records.
-        self.points_per_hand = sum(self.points) + d.bonus_points
         # Strength: higher beats lower; tied ranks and copies share a strength (the first played wins).
         nranks = len(d.ranks)
         self.strength = [nranks - d.tie_top[self.rank_of[c]] for c in range(size)]
         self.reversed_strength = [nranks + 1 - s for s in self.strength]
+        # Per trump choice, built once: each card's strength and points with that suit as trump (the same lists
+        # as `strength` and `points` where the trump suit keeps the plain order and points), and per named mode
+        # (rules.trump.modes, index k): its order and points in every suit. The state switches to them.
+        self.suit_strength: list[list[int]] = []
+        self.suit_points: list[list[int]] = []
+        self.mode_names: list[str] = []
+        self.mode_strength: list[list[int]] = []
+        self.mode_points: list[list[int]] = []
+        self.suit_multiplier: list[int] = []
+        self._trump_tables()
+        # What all the tricks of a hand are worth together: every card's points and every per-hand bonus, with the
+        # trump choice (a suit, no-trumps, each mode) that makes it largest. The one figure bots, encodings and
+        # tools scale card points by; a new bonus reaches it through the records.
+        self.points_per_hand = max(sum(t) for t in (self.points, *self.suit_points, *self.mode_points)) \
+            + d.bonus_points
         self.rank_masks = [sum(1 << c for c in range(size) if self.rank_of[c] == r) for r in range(nranks)]
         self.first_copy_mask = sum(1 << c for c in range(size) if c % d.copies == 0)  # copies have adjacent ids
         # Seats
@@ -81,11 +94,16 @@ class Game:
             for s in t:
                 self.team_of[s] = i
         self.after = [(s + 1) % n for s in range(n)]    # who plays after whom (nobody sitting out)
-        self.cards_each = sum(x for x in rules.schedule if x > 0)
+        # cards each seat is dealt by the deal steps (a record's hands), and holds once the deal is complete (a
+        # turned-card game completes the hands from the stock: engine/play/turned.py)
+        self.dealt_each = sum(x for x in rules.schedule if x > 0)
+        self.cards_each = self.dealt_each + rules.deal.complete_others
+        self.stock_size = rules.deal.stock     # cards no deal step gives: the stock (never in any view)
+        self.completes = STEP_COMPLETE in rules.schedule   # the full deal comes at the complete step
         self.tricks_per_hand = self.cards_each
         # Auction: the bids of each round (the first, and the one after the full deal where there is one)
         self.bid_values = list(rules.auction.values)
-        self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else [])
+        self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else []) + self.mode_names
                                      if rules.trump.in_bid else [])
         self.bids_per_value = len(self.bid_suits) if rules.trump.in_bid else 1
         # the round that fixed a contract matters (is reported and shown) in games with a second auction of bids,
@@ -97,6 +115,7 @@ class Game:
         dbl = rules.doubling
         self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
         self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
+        self.doubling_closes = self.auction_doubling and dbl is not None and dbl.closes_auction
         # special contracts offered as speeches of an auction (the first or the second), and before a trick in play
         self.declarations_in_auction = any(c.window == DECLARE_IN_AUCTION or c.window == DECLARE_IN_SECOND_AUCTION
                                            for c in rules.contracts)
@@ -119,6 +138,9 @@ class Game:
         self.protected_masks = [sum(1 << c for c in range(size)
                                     if self.suit_of[c] == su and self.rank_of[c] in protected)
                                 for su in range(self.nsuits)]
+        # play.obligations: the cards whose rank never binds their holder to play a trump, and whether a player
+        # holding a plain suit led simply follows it (no trump instead of following)
+        self.never_forced, self.follow_suffices = _duty_tables(rules, self.rank_masks)
         self.code_ids: dict[str, list[int]] = {}
         for c in range(size):
             self.code_ids.setdefault(self.codes[c], []).append(c)
@@ -199,12 +221,64 @@ class Game:
                 return b
         return None
 
-    def strength_for(self, trump: int) -> list[int]:
-        """Card strengths in a hand with this trump (a reversed no-trump hand runs the other way)."""
+    def _trump_tables(self) -> None:
+        """The per-trump tables (see __init__): by trump suit (deck.trump_ranks, deck.trump_points), by named mode
+        (trump.modes), and each suit's multiplier (trump.suit_multipliers)."""
+        d = self.rules.deck
+        t = self.rules.trump
+        nranks = len(d.ranks)
+        order = [nranks - i for i in d.trump_order]
+        self.suit_strength = [self._with_trump(su, self.strength, order) for su in range(self.nsuits)]
+        self.suit_points = [self._with_trump(su, self.points, list(d.trump_rank_points)) for su in range(self.nsuits)]
+        self.mode_names = [md.name for md in t.modes]
+        self.mode_strength = [[nranks - md.order[self.rank_of[c]] for c in range(self.size)] for md in t.modes]
+        self.mode_points = [[md.rank_points[self.rank_of[c]] for c in range(self.size)] for md in t.modes]
+        self.suit_multiplier = list(t.suit_multipliers) if t.suit_multipliers else [1] * self.nsuits
+
+    def _with_trump(self, suit: int, plain: list[int], by_rank: list[int]) -> list[int]:
+        """`plain` (per card) with the cards of `suit` taking `by_rank` (per rank index); `plain` itself when
+        `by_rank` is empty (the trump suit keeps the plain table)."""
+        if not by_rank:
+            return plain
+        return [by_rank[self.rank_of[c]] if self.suit_of[c] == suit else plain[c] for c in range(self.size)]
+
+    def strength_for(self, trump: int, mode: int = -1) -> list[int]:
+        """Card strengths in a hand with this trump (a reversed no-trump hand runs the other way; a trump suit
+        its own order; a named mode, index `mode` of rules.trump.modes, its order in every suit)."""
+        if mode >= 0:
+            return self.mode_strength[mode]
+        if trump >= 0:
+            return self.suit_strength[trump]
         return self.reversed_strength if trump == NO_TRUMP and self.rules.trump.no_trumps_reversed else self.strength
+
+    def points_for(self, trump: int, mode: int = -1) -> list[int]:
+        """Each card's points in a hand with this trump (or named mode `mode`)."""
+        if mode >= 0:
+            return self.mode_points[mode]
+        return self.suit_points[trump] if trump >= 0 else self.points
+
+    def mode_index(self, name: str) -> int:
+        """The index of the named trump mode (rules.trump.modes), -1 for none of that name."""
+        for k in range(len(self.mode_names)):
+            if self.mode_names[k] == name:
+                return k
+        return -1
 
     def first_hand(self, dealer: int) -> int:
         return (dealer + 1) % self.n
+
+    def shuffled_stock(self, seed: int | None) -> list[int]:
+        """The stock of the deal `shuffled_deal(seed, ...)` makes: the shuffled pack's cards after those the deal
+        steps give, in order (the turned card first). Empty where every card is dealt."""
+        if not self.stock_size:
+            return []
+        gen = _Generator(seed)
+        rand = gen.random
+        deck = self.pack[:]
+        for i in range(self.size - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck[self.size - self.stock_size:]
 
     def shuffled_deal(self, seed: int | None, dealer: int) -> list[list[int]]:
         """Cards each seat receives, in order, from a seeded shuffle (the same seed deals the same cards)."""
@@ -240,7 +314,7 @@ class Game:
         return hands
 
     def new_hand(self, dealer: object = 0, seed: object = None, hands: object = None,
-                 match_scores: object = None, match_target: object = None) -> State:
+                 match_scores: object = None, match_target: object = None, stock: object = None) -> State:
         """A new hand dealt by `dealer`: from `seed` (a whole number >= 0; the same seed deals the same cards), or
         the given `hands` (card ids each seat receives, in order). `match_scores` and `match_target` (the winning
         score now, when an event of the match moved it) tell the hand where the match stands. ArgumentError for
@@ -252,8 +326,13 @@ class Game:
         seat = check_seat(dealer, self.n, "dealer")
         if hands is not None:
             dealt = self.check_hands(hands)
+            pack = self.check_stock(stock, dealt)
         else:
-            dealt = self.shuffled_deal(check_seed(seed), seat)
+            if stock is not None:
+                raise ArgumentError("stock: give it with hands (a seeded deal makes its own)")
+            checked = check_seed(seed)
+            dealt = self.shuffled_deal(checked, seat)
+            pack = self.shuffled_stock(checked)
         scores: list[int] | None = None
         if match_scores is not None:
             teams = len(self.rules.table.teams)
@@ -269,17 +348,39 @@ class Game:
             if not isinstance(match_target, int) or isinstance(match_target, bool):
                 raise ArgumentError("match_target: a whole number (the score that wins the match now)")
             target = match_target
-        return State(self, seat, dealt, scores, match_target=target)
+        return State(self, seat, dealt, scores, match_target=target, stock=pack)
+
+    def check_stock(self, stock: object, dealt: list[list[int]]) -> list[int]:
+        """A copy of `stock` if it holds, in order, every card the checked `dealt` hands leave (none where the game
+        deals every card); ArgumentError otherwise."""
+        if not self.stock_size:
+            if stock is not None and stock != [] and stock != ():
+                raise ArgumentError("stock: this game deals every card; there is no stock")
+            return []
+        if not isinstance(stock, list | tuple) or len(stock) != self.stock_size:
+            raise ArgumentError(f"stock: the {self.stock_size} cards the deal leaves, in order (the turned card "
+                                "first)")
+        seen = 0
+        for h in dealt:
+            for c in h:
+                seen |= 1 << c
+        for c in stock:
+            if not _is_int(c) or not 0 <= c < self.size or seen >> c & 1:
+                raise ArgumentError(f"stock: {c!r} is not a card id of the pack left undealt (0..{self.size - 1}, "
+                                    "each once)")
+            seen |= 1 << c
+        return list(stock)
 
     def check_hands(self, hands: object) -> list[list[int]]:
-        """A copy of `hands` if it deals this game's whole pack, each seat its share; ArgumentError otherwise."""
+        """A copy of `hands` if it deals this game's pack (less its stock), each seat its share; ArgumentError
+        otherwise."""
         if not isinstance(hands, list | tuple) or len(hands) != self.n:
             raise ArgumentError(f"hands: one list of card ids per seat ({self.n} seats)")
         seen = 0
         out: list[list[int]] = []
         for seat, h in enumerate(hands):
-            if not isinstance(h, list | tuple) or len(h) != self.cards_each:
-                raise ArgumentError(f"hands: seat {seat} must receive {self.cards_each} cards")
+            if not isinstance(h, list | tuple) or len(h) != self.dealt_each:
+                raise ArgumentError(f"hands: seat {seat} must receive {self.dealt_each} cards")
             for c in h:
                 if not _is_int(c) or not 0 <= c < self.size or seen >> c & 1:
                     raise ArgumentError(f"hands: seat {seat}: {c!r} is not a card id of the pack (0..{self.size - 1}, "
@@ -313,7 +414,8 @@ class BidTable:
         # the lowest bid is the next value above the standing one, with no other rule to weigh (the fast path)
         self.simple = not (rules.exact_step or rules.only_opponents or rules.hold or rules.partner_overcall is not None
                            or rules.second_bid_min >= 0 or rules.after_first_speech_min >= 0
-                           or rules.one_suit_barred != ONE_SUIT_NOBODY)
+                           or rules.one_suit_barred != ONE_SUIT_NOBODY or not rules.raise_own
+                           or game.doubling_closes)
         # speeches beyond bids and passes may be offered: partner, a doubling step, change, a declaration
         self.speeches = (rules.partner_speech or game.auction_doubling or game.declarations_in_auction
                          or (rules.verb == "bid" and rules.holder_refolds == REFOLD_WHEN_MARKED))
@@ -372,6 +474,15 @@ class BidTable:
                 self._cached += len(out)
                 self._choices[key] = out
         return out
+
+
+def _duty_tables(rules: Rules, rank_masks: list[int]) -> tuple[int, bool]:
+    """play.obligations' tables: the mask of the cards of never-forced ranks (0: none), and whether following a
+    plain suit led is all a player holding it may do (False without obligations: the inlined paths decide)."""
+    ob = rules.play.obligations
+    if ob is None:
+        return 0, False
+    return sum(rank_masks[r] for r in ob.never_forced), not ob.trump_while_following
 
 
 def _is_int(x: object) -> bool:

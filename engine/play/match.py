@@ -7,8 +7,10 @@ import random
 from dataclasses import dataclass
 
 from engine.errors import ArgumentError
+from engine.play.banked import deal_winner
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_HELD_ALL_TRUMPS, ANNUL_REDEAL
 from engine.play.game import Game, check_seat, check_seed
+from engine.play.rules import SCORE_BANKED
 from engine.play.state import State
 
 
@@ -61,7 +63,8 @@ def hand_seeds(match_seed: int, hands: int) -> list[int]:
 class Match:
     """Plays hands of one game; `scores` are per match team (`game.teams`). With `match.sets`, `sets[t]` is team
     t's open sets, {"red": R, "black": B}. `win_at` is the winning score now (a hand may move it for the rest of
-    the match)."""
+    the match). With banked scoring, `held` is what tied deals hold for the next deal's winner (still held when
+    the match ends: nobody's); with match.deals the match is that many scored deals."""
 
     def __init__(self, game: Game, seed: int | None = None, first_dealer: int = 0, max_hands: int = 1000) -> None:
         check_seed(seed)
@@ -75,6 +78,8 @@ class Match:
         self.scores = [m.start] * teams
         self.sets = [{"red": 0, "black": 0} for _ in range(teams)]
         self.win_at = m.win_at
+        self.held = 0             # banked points held over from tied deals, for the winner of the next (litige)
+        self.deals = 0            # scored deals (match.deals)
         self.hands: list[HandOutcome] = []
         self.max_hands = max_hands
         self.current_seed = 0
@@ -82,8 +87,20 @@ class Match:
     def new_hand(self) -> State:
         """Deal the next hand (seeded from the match's seed)."""
         self.current_seed = self.rng.getrandbits(self.seed_bits)
-        return self.game.new_hand(self.dealer, seed=self.current_seed, match_scores=self.scores,
-                                  match_target=self.win_at)
+        g = self.game
+        card = g.rules.table.first_forehand
+        if card and not self.hands:
+            # table.first_forehand: in the first deal the holder of the card is the first hand, so the seat before
+            # him is the dealer (the cards stay where the seed dealt them); the deal passes on from there
+            dealt = g.shuffled_deal(self.current_seed, self.dealer)
+            ids = g.code_ids.get(card, [])
+            holder = next((s for s in range(g.n) if any(c in dealt[s] for c in ids)), -1)
+            if holder >= 0:
+                self.dealer = (holder - 1) % g.n
+                return g.new_hand(self.dealer, hands=dealt, stock=g.shuffled_stock(self.current_seed) or None,
+                                  match_scores=self.scores, match_target=self.win_at)
+        return g.new_hand(self.dealer, seed=self.current_seed, match_scores=self.scores,
+                          match_target=self.win_at)
 
     def to_match_points(self, state: State) -> list[int]:
         """Turn a hand's points per hand team into points per match team."""
@@ -103,6 +120,10 @@ class Match:
         if not state.is_terminal:
             raise ArgumentError("record_hand(): the hand is still in progress; book it once it is over")
         pts = self.to_match_points(state) if state.status == "complete" else [0] * len(self.scores)
+        if state.status == "complete":
+            self.deals += 1
+            if self.game.rules.scoring.method == SCORE_BANKED:
+                self._carry(state, pts)
         outcome = HandOutcome(self.dealer, self.current_seed, state.status, pts, state)
         self.hands.append(outcome)
         self.scores = [a + b for a, b in zip(self.scores, pts, strict=True)]
@@ -113,6 +134,17 @@ class Match:
         if self._passes_deal(state):
             self.dealer = (self.dealer + 1) % self.game.n
         return outcome
+
+    def _carry(self, state: State, pts: list[int]) -> None:
+        """Points held over from tied deals go to the winner of this deal (with the hand's points: `pts`, per
+        match team); this deal's own tie adds to them."""
+        if self.held and state.held_over == 0:
+            winner = deal_winner(state)
+            if winner >= 0:
+                for mt in sorted({self.game.team_of[s] for s in state.hand_teams[winner]}):
+                    pts[mt] += self.held
+                self.held = 0
+        self.held += state.held_over
 
     def _passes_deal(self, state: State) -> bool:
         m = self.game.rules.match
@@ -140,6 +172,8 @@ class Match:
     def decided(self) -> bool:
         """A team has reached the winning or losing score (or holds the red sets that win)."""
         m = self.game.rules.match
+        if m.deals:
+            return self.deals >= m.deals
         if m.sets_at and any(st["red"] >= m.win_sets for st in self.sets):
             return True
         return any((self.win_at is not None and s >= self.win_at) or (m.lose_at is not None and s <= m.lose_at)
@@ -163,6 +197,9 @@ class Match:
             return [i for i, st in enumerate(self.sets) if (st["red"] - st["black"], self.scores[i]) == best_sets]
         if self.win_at is not None:
             reached = [i for i, s in enumerate(self.scores) if s >= self.win_at]
+            if reached and self.game.rules.scoring.method == SCORE_BANKED:   # several reached it: the highest
+                top = max(self.scores[i] for i in reached)
+                return [i for i in reached if self.scores[i] == top]
             if reached:
                 return reached
         best = max(self.scores)

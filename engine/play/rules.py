@@ -30,10 +30,36 @@ LED_MUST_CALL: Final = 2
 VOID_DISCARD_PLAIN_OR_INDICATOR: Final = 0
 VOID_DISCARD_ANY_OR_ANY_TRUMP: Final = 1
 VOID_DISCARD_ANY_OR_INDICATOR: Final = 2
+# play.obligations.trump_led
+LED_TRUMP_ANY: Final = 0
+LED_TRUMP_HEAD: Final = 1
+LED_TRUMP_HEAD_UNLESS_PARTNER: Final = 2
+# play.obligations.void
+VOID_FREE: Final = 0
+VOID_MUST_TRUMP: Final = 1
+VOID_MUST_TRUMP_UNLESS_PARTNER: Final = 2
+# play.obligations.undertrump
+UNDERTRUMP_ALLOWED: Final = 0
+UNDERTRUMP_FORCED: Final = 1
+UNDERTRUMP_FORBIDDEN: Final = 2
 # scoring.method
 SCORE_BIDDING_TEAM: Final = 0
 SCORE_OPPONENTS_CREDITED: Final = 1
 SCORE_EXCHANGE: Final = 2
+SCORE_BANKED: Final = 3
+# scoring.banked.success
+SUCCESS_BEATS_OPPONENTS: Final = 0
+SUCCESS_REACHES_BID: Final = 1       # reaches the bid and beats the opponents
+SUCCESS_NONE: Final = 2              # no contract: each side banks its own total
+# scoring.banked.ties
+TIES_FAILED: Final = 0
+TIES_HELD_OVER: Final = 1
+TIES_MAKER_SCORES_NOTHING: Final = 2
+# scoring.banked.failed_defenders
+FAILED_THEIR_MELDS: Final = 0        # every card point, their melds and marriage
+FAILED_ALL_MELDS: Final = 1          # every card point, both sides' melds, their marriage
+FAILED_FIXED_AND_BID: Final = 2      # failed_fixed + the bid, their melds and marriage
+FAILED_BOTH_TOTALS: Final = 3        # both sides' totals
 # special.contracts[].window: after the full deal (asked in turn), a speech of the first auction, before a trick
 DECLARE_AFTER_DEAL: Final = 0
 DECLARE_IN_AUCTION: Final = 1
@@ -112,11 +138,21 @@ class AuctionRules(Record):
     holder_refolds: int            # REFOLD_*: when a holder who stays holder lays a new trump card
     team_keeps_holder: bool        # a bid by the holder's own side keeps the holder (the raise)
     ask_only_if_able: bool         # speakers are asked only while a bid is still possible (the raise)
+    raise_own: bool                # a player may bid over his own standing bid
 
     @property
     def top(self) -> int:
         """The highest bid."""
         return self.values[-1]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrumpModeRules(Record):
+    name: str
+    all_trumps: bool               # every suit plays as the trump suit (else: no trump suit)
+    order: tuple[int, ...]         # per rank index: its place in the mode's order (0 highest)
+    rank_points: tuple[int, ...]   # per rank index
+    multiplier: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,6 +171,20 @@ class TrumpRules(Record):
     last_card: bool                # `trump last`: the suit of the last card dealt to the bidder
     last_card_needs_distinct_suits: bool   # only when the cards held at the trump step are of different suits
     shown_at_first_lead: bool      # a concealed trump is shown as the first card of trick 1 is led
+    modes: tuple[TrumpModeRules, ...]   # named modes chosen like a suit (`trump NAME`, `bid N NAME`)
+    suit_multipliers: tuple[int, ...]   # per suit index: the hand's score multiplier with that trump (() = all 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObligationRules(Record):
+    """play.obligations: the duties in following once the trump is known (engine/play/obligations.py)."""
+
+    trump_led: int                 # LED_TRUMP_*
+    void: int                      # VOID_FREE, VOID_MUST_TRUMP*
+    overtrump: bool                # a player bound to trump beats the trumps in the trick when able
+    undertrump: int                # UNDERTRUMP_*
+    trump_while_following: bool    # a trump may be played while holding the suit led
+    never_forced: frozenset[int]   # rank indexes of trumps that never bind their holder
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,6 +203,7 @@ class PlayRules(Record):
     blind_cut: bool                # void players play face down while the trump is concealed (no call)
     exhausted_trumps: bool         # a bidder whose trump lead nobody followed keeps leading trumps
     bidders_partner_exposed: bool  # once dealt, the bidder's partners' cards lie face up to the end
+    obligations: ObligationRules | None    # None: follow suit if able, else any card (with the rules above)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -292,6 +343,7 @@ class DoublingRules(Record):
     auto_from_bid: int             # -1: no automatic double
     auto_multiplier: int
     fixed_stake: FixedStakeRules | None
+    closes_auction: bool           # (in_auction) after the first step no bids: the next step's side says it or passes
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -304,8 +356,25 @@ class BandRules(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BankedRules(Record):
+    """scoring.banked: how a banked hand is judged and what each side banks (engine/play/banked.py)."""
+
+    success: int                   # SUCCESS_*
+    ties: int                      # TIES_*
+    add_bid: bool                  # a made contract: the takers also bank the bid
+    failed_defenders: int          # FAILED_*
+    failed_fixed: int              # with FAILED_FIXED_AND_BID (and the doubled score): the fixed points
+    doubled_fixed_and_bid: bool    # doubled: the deal's winner banks (fixed + bid) x multiplier (else all x it)
+    sweep_card_points: int         # -1: none; else the sweeping side's card points count this
+    sweep_bonus: int               # added to the sweeping side's total (0: none)
+    sweep_bid_from: int            # -1: none; else a bid of at least this is made only by winning every trick
+    round_to_ten: bool             # each side's deal score to the nearest ten (0-4 down, 5-9 up)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScoringRules(Record):
     method: int                    # SCORE_*
+    banked: BankedRules | None     # with SCORE_BANKED
     bands: tuple[BandRules, ...]
     below_half_loss_multiplier: int
     shortfall_at_least: int        # -1: none; else short of the bid by this much costs `shortfall_loss`
@@ -345,6 +414,8 @@ class MatchRules(Record):
     next_after_annul: bool
     sets_at: int                       # 0: no sets
     win_sets: int
+    deals: int                         # 0: none; else the match is this many scored deals (highest total wins)
+    ends_mid_deal: bool                # the winning score is tested after each credit of a banked deal
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -366,6 +437,8 @@ class DeckRules(Record):
     last_trick_bonus: int          # added to the last trick's points (the last-trick card-point bonuses together)
     last_trick_transfer: int       # added to the last trick's points and taken from the other side
     bonus_points: int              # every per-hand bonus together (engine.rules.checks.bonus_points)
+    trump_order: tuple[int, ...]   # per rank index: its place in the trump suit's order (0 highest); () = tie_top
+    trump_rank_points: tuple[int, ...]   # per rank index: its points in the trump suit; () = rank_points
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -375,6 +448,58 @@ class TableRules(Record):
     bidder_plays_alone: bool
     bidder_leads_first: bool       # else the first hand leads
     after_bidder_leads_first: bool # the player after the bidder leads the first trick
+    first_forehand: str            # '': none; else the card whose holder is the first hand of a match's first deal
+
+
+@dataclass(frozen=True, kw_only=True)
+class DealRules(Record):
+    """The turned card, the stock and the trump choices without an auction (engine/play/turned.py)."""
+
+    stock: int                     # cards of the deck no deal step gives (the turned card among them)
+    turn_up: bool                  # a card of the stock is turned face up after the first packets
+    complete_taker: int            # cards from the stock for the taker at the complete step
+    complete_others: int           # ... for each other player
+    turned_to_taker: bool          # the taker picks up the turned card
+    show_bottom: bool              # the stock's bottom card is shown once the deal is complete
+    schmeiss: bool                 # take_or_pass: the offer to throw the cards in
+    dealer_must_choose: bool       # take_or_pass: the dealer may not pass in round 2
+    turned_from_dealer: bool       # turn_up shows the dealer's last card (he keeps it), not a stock card
+    first_hand_names: bool         # take_or_pass: everyone passing, the first hand must name any suit
+    may_push: bool                 # choose_trump: the chooser may push to his partner
+
+
+# combinations.counted / compared / ties, trump_marriage.counted
+COMBOS_DECLARED: Final = 0
+COMBOS_IN_TRICK: Final = 1
+# combinations.ranking keys
+KEY_VALUE: Final = 0
+KEY_CARDS: Final = 1
+KEY_TOP: Final = 2
+KEY_TRUMP: Final = 3
+KEY_EARLIER: Final = 4
+RANKING_KEYS: Final = ("value", "cards", "top", "trump", "earlier")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CombinationRules(Record):
+    natural: tuple[int, ...]       # per rank index: its place in the natural order (0 = highest)
+    by_place: tuple[int, ...]      # per place in the natural order: the rank index
+    sequence_value: tuple[int, ...]   # per run length (index): its value (0: none)
+    shortest: int                  # the shortest run that counts (a large number when no sequence counts)
+    quads: tuple[int, ...]         # per rank index: the value of four of that rank (0: none)
+    counted: int                   # COMBOS_*
+    best_side_only: bool           # compared: best_side_scores_all (else each side its own)
+    ranking: tuple[int, ...]       # KEY_* in order
+    ties_earlier: bool             # ties: earlier (else nobody scores)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarriageRules(Record):
+    ranks: tuple[int, ...]         # rank indexes
+    value: int
+    in_trick: bool                 # counted in_trick (else in_hand)
+    in_modes: bool
+    name: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -402,12 +527,21 @@ class Rules(Record):
     scoring: ScoringRules
     match: MatchRules
     annul: AnnulRules
+    combinations: CombinationRules | None = None   # (h26melds) melds compared or counted in tricks
+    marriage: MarriageRules | None = None          # (h26melds) the trump marriage
+    deal: DealRules
 
 
 # Schedule step codes (the raise and the second auction are the same step: a second round of bidding)
 STEP_AUCTION: Final = -1
 STEP_TRUMP: Final = -2
 STEP_SECOND_AUCTION: Final = -3
+STEP_TURN_UP: Final = -4       # engine/play/turned.py
+STEP_TAKE_OR_PASS: Final = -5
+STEP_COMPLETE: Final = -6
+STEP_CHOOSE_TRUMP: Final = -7
+STEP_STOCK: Final = -8
+STEP_EXCHANGE: Final = -9
 
 # trump.seventh_card: the seventh card dealt to the bidder (counted from 1, at this index of their cards dealt)
 SEVENTH_CARD: Final = 7

@@ -3,8 +3,9 @@ capture bonuses, and who is credited."""
 
 from __future__ import annotations
 
+from engine.play.banked import score_banked
 from engine.play.base import SURRENDER_ACCEPTED, SURRENDER_REFUSED, StateData
-from engine.play.rules import SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, CaptureRules
+from engine.play.rules import SCORE_BANKED, SCORE_BIDDING_TEAM, SCORE_OPPONENTS_CREDITED, CaptureRules
 
 
 def counting_team(state: StateData) -> int:
@@ -27,8 +28,6 @@ def _with_doubling(state: StateData, made: bool, value: int) -> int:
 
 def contract_value(state: StateData) -> tuple[bool, int]:
     """Whether the contract was made and its value to the bidding team (negative when lost)."""
-    g = state.game
-    r = g.rules
     sp = state.special
     if sp is not None:
         made = not state.bidders_lost_trick
@@ -39,6 +38,14 @@ def contract_value(state: StateData) -> tuple[bool, int]:
             if t.winner != state.declarer:
                 return False, sp.failed_to_partner if state.hand_team_of[t.winner] == team else sp.failed
         return False, sp.failed
+    made, value = _band_value(state)
+    return made, value * state.trump_multiplier   # the trump suit's or mode's multiplier (1 by default)
+
+
+def _band_value(state: StateData) -> tuple[bool, int]:
+    """Whether the contract was made and its band's value to the bidding team, doubled as the steps say."""
+    g = state.game
+    r = g.rules
     band = g.band_for(state.bid, state.contract_round)
     made_v, failed_v = (band.made, band.failed) if band is not None else (0, 0)
     if state.surrender == SURRENDER_ACCEPTED:  # the opponents' surrender was accepted: the single amount
@@ -106,6 +113,10 @@ def add_card_point_captures(state: StateData) -> None:
 
 def score_hand(state: StateData) -> tuple[bool, list[int]]:
     """(made, game points per hand team) for a finished hand."""
+    if state.game.rules.scoring.method == SCORE_BANKED:   # each side banks its points (engine/play/banked.py)
+        banked = score_banked(state)
+        state.held_over = banked.held
+        return banked.made, banked.points
     made, value = contract_value(state)
     teams = len(state.hand_teams)
     gp = [0] * teams

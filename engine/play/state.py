@@ -16,10 +16,12 @@ from engine.play.base import (
     ANNUL_NEVER_EXPOSED,
     ANSWER,
     AUCTION,
+    CHOOSE,
     DEALING,
     DECLARE,
     DONE,
     DOUBLING,
+    EXCHANGE,
     MELDS,
     NO_SURRENDER,
     NOT_ANNULLED,
@@ -28,6 +30,7 @@ from engine.play.base import (
     POINTLESS,
     RAISE,
     SURRENDER_ACCEPTED,
+    TAKE,
     TRUMP,
     UNDECIDED,
     Result,
@@ -36,10 +39,13 @@ from engine.play.base import (
 from engine.play.claims import claim_score
 from engine.play.game import Game, check_seat
 from engine.play.melds import meld_apply, meld_legal
-from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, WINDOW_BEFORE_PLAY
+from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, STEP_TURN_UP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
 from engine.play.sweep_claims import grade_claims
 from engine.play.tricks import TrickPhase
+from engine.play.turned import apply as turned_apply
+from engine.play.turned import legal as turned_legal
+from engine.play.turned import run_step as turned_step
 from engine.play.view import View, build_view
 
 
@@ -58,7 +64,7 @@ class State(TrickPhase):
 
     def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
                  match_scores: list[int] | None = None, start: bool = True,
-                 match_target: int | None = None, blank: bool = False) -> None:
+                 match_target: int | None = None, blank: bool = False, stock: list[int] | None = None) -> None:
         n = game.n
         teams = game.rules.table.teams
         self.game = game
@@ -68,6 +74,9 @@ class State(TrickPhase):
         self.dealt = dealt          # the caller's own lists (new_hand makes them); never changed, so clones share
         self.match_scores = list(match_scores) if match_scores else [0] * len(teams)
         self.match_target = game.rules.match.win_at if match_target is None else match_target
+        self.stock = stock if stock is not None else []   # shared like the deal: never changed
+        if len(self.stock) != game.stock_size:
+            raise ArgumentError(f"stock: the game leaves {game.stock_size} cards undealt, {len(self.stock)} given")
         if blank:
             return                  # `clone` sets every other field
         self.given = [0] * n
@@ -150,11 +159,15 @@ class State(TrickPhase):
         self.after = game.after
         self.trick_size = n
         self.plain_play = True
+        self.duty_play = False
         self.led = -1
         self.team_points = [0] * len(self.hand_teams)
         self.points_of = game.points
         self.all_trumps = False
-        self.meld_points = [0] * len(self.hand_teams)
+        self.trump_mode = -1
+        self.trump_multiplier = 1
+        self.held_over = 0
+        self.banked_stop = 0
         self.marriage_points = [0] * len(self.hand_teams)
         self.tricks_won_by = [0] * n
         self.pair_shown_by = []
@@ -171,6 +184,22 @@ class State(TrickPhase):
         self.meld_suits = 0
         self.melded = [0] * n
         self.grading = False
+        self.announced = 0
+        self.combos = []
+        self.combo_winner = -2
+        self.marriages = []
+        self.resume_plain = True
+        self.resume_duty = False
+        self.turned = -1
+        self.turned_suit = -1
+        self.turned_card = -1
+        self.stock_used = 0
+        self.bottom_shown = -1
+        self.take_round = 0
+        self.take_spoke = 0
+        self.schmeiss_by = -1
+        self.must_name = False
+        self.pushed = False
         self._legal = None
         self._legal_mask = 0
         self._extras = []
@@ -224,7 +253,12 @@ class State(TrickPhase):
                     continue   # a declaration of the auction holds the hand: its trump, no more bidding
                 if code > 0:
                     self._deal(code)
-                    if self.given[0] >= len(self.dealt[0]) and self._after_full_deal():
+                    if (self.given[0] >= len(self.dealt[0]) and not self.game.completes
+                            and self._after_full_deal()):
+                        return
+                    continue
+                if code <= STEP_TURN_UP:   # the turned card, the stock, trump choices without an auction
+                    if turned_step(self, code):
                         return
                     continue
                 if code == STEP_AUCTION:
@@ -365,6 +399,8 @@ class State(TrickPhase):
             return self._answer_legal()
         if ph == MELDS:
             return meld_legal(self)
+        if ph == TAKE or ph == CHOOSE or ph == EXCHANGE:
+            return turned_legal(self)
         return []
 
     def normalise(self, action: Action) -> Action:
@@ -428,6 +464,8 @@ class State(TrickPhase):
             self._answer_apply(action)
         elif ph == MELDS:
             meld_apply(self, action)
+        elif ph == TAKE or ph == CHOOSE or ph == EXCHANGE:
+            turned_apply(self, action)
 
     def clone(self) -> State:
         """An independent copy: every field written out (a compiled class has no __dict__ to copy, and a loop over
@@ -435,7 +473,7 @@ class State(TrickPhase):
         change), what no action changes (the game, the deal, rule records, the strength table) shared.
         tests/test_clone.py holds a clone equal to its original field by field and independent of it."""
         c = State(self.game, self.dealer, self.dealt, self.match_scores, start=False, blank=True,
-                  match_target=self.match_target)
+                  match_target=self.match_target, stock=self.stock)
         c.given = self.given[:]
         c.received = self.received[:]
         c.hands = self.hands[:]
@@ -513,11 +551,15 @@ class State(TrickPhase):
         c.after = self.after
         c.trick_size = self.trick_size
         c.plain_play = self.plain_play
+        c.duty_play = self.duty_play
         c.led = self.led
         c.team_points = self.team_points[:]
         c.points_of = self.points_of
         c.all_trumps = self.all_trumps
-        c.meld_points = self.meld_points[:]
+        c.trump_mode = self.trump_mode
+        c.trump_multiplier = self.trump_multiplier
+        c.held_over = self.held_over
+        c.banked_stop = self.banked_stop
         c.marriage_points = self.marriage_points[:]
         c.tricks_won_by = self.tricks_won_by[:]
         c.pair_shown_by = self.pair_shown_by[:]
@@ -534,6 +576,23 @@ class State(TrickPhase):
         c.meld_suits = self.meld_suits
         c.melded = self.melded[:]
         c.grading = self.grading
+        c.announced = self.announced
+        c.combos = self.combos[:]
+        c.combo_winner = self.combo_winner
+        c.marriages = self.marriages[:]
+        c.resume_plain = self.resume_plain
+        c.resume_duty = self.resume_duty
+        c.stock = self.stock
+        c.turned = self.turned
+        c.turned_suit = self.turned_suit
+        c.turned_card = self.turned_card
+        c.stock_used = self.stock_used
+        c.bottom_shown = self.bottom_shown
+        c.take_round = self.take_round
+        c.take_spoke = self.take_spoke
+        c.schmeiss_by = self.schmeiss_by
+        c.must_name = self.must_name
+        c.pushed = self.pushed
         c._game_points = self._game_points
         c._made = self._made
         c.meld_shift = self.meld_shift
@@ -569,16 +628,17 @@ class State(TrickPhase):
         """What `seat` may see: its cards and everything public (engine.play.view)."""
         return build_view(self, check_seat(seat, self.n))
 
-    def __reduce__(self) -> tuple[object, tuple[Game, int, list[list[int]], list[int], int | None, list[Action]]]:
+    def __reduce__(self) -> tuple[object, tuple[Game, int, list[list[int]], list[int], int | None, list[Action],
+                                                 list[int]]]:
         # a hand is rebuilt by replaying its actions on its deal: play is deterministic, and a compiled class has
         # no __dict__ for pickle to copy
         return (_rebuilt, (self.game, self.dealer, self.dealt, self.match_scores, self.match_target,
-                           list(self.history)))
+                           list(self.history), self.stock))
 
 
 def _rebuilt(game: Game, dealer: int, dealt: list[list[int]], match_scores: list[int], match_target: int | None,
-             history: list[Action]) -> State:
-    state = State(game, dealer, dealt, match_scores, match_target=match_target)
+             history: list[Action], stock: list[int] | None = None) -> State:
+    state = State(game, dealer, dealt, match_scores, match_target=match_target, stock=stock)
     for action in history:
         state.apply(game.intern(action))
     return state

@@ -107,7 +107,7 @@ def _sweeper(st: StateData) -> int:
 def _replay(st: StateData) -> StateData:
     from engine.play.state import State
 
-    replay = State(st.game, st.dealer, st.dealt, st.match_scores, match_target=st.match_target)
+    replay = State(st.game, st.dealer, st.dealt, st.match_scores, match_target=st.match_target, stock=st.stock)
     replay.grading = True
     return replay
 

@@ -7,6 +7,7 @@ per-suit lookup tables precomputed in `Game`.
 from __future__ import annotations
 
 from engine.play.actions import Action
+from engine.play.banked import target_reached
 from engine.play.base import (
     ANSWER,
     ANY_TRUMP,
@@ -21,9 +22,11 @@ from engine.play.base import (
     TrickRecord,
 )
 from engine.play.claims import apply_claim, claim_actions
+from engine.play.combinations import after_trick, announce, announcing, marriage_on_play, may_announce
 from engine.play.contract import ContractPhases
 from engine.play.game import winning_index
 from engine.play.melds import open_meld_window, show_melds
+from engine.play.obligations import playable
 from engine.play.rules import (
     LED_FOLLOW_OR_DISCARD,
     LED_MAY_CALL_AND_PLAY_INDICATOR,
@@ -41,6 +44,7 @@ class TrickPhase(ContractPhases):
     after: list[int]        # the seat that plays after each seat (sitting-out partners skipped)
     trick_size: int
     plain_play: bool        # no pair or surrender to offer: the inlined legal-card path applies
+    duty_play: bool         # the same, with play.obligations: once the trump is open, obligations.playable
     led: int                # the suit led to the current trick
 
     def _start_play(self) -> None:
@@ -62,8 +66,15 @@ class TrickPhase(ContractPhases):
         if self.sitting_out:
             self.after = [self._next_seat(s) for s in range(self.n)]
         self.trick_size = self.n - self.sitting_out.bit_count()
-        self.plain_play = not (g.has_pair or g.has_surrender or g.concede_in_play or g.play_declarations
-                               or g.has_claims or g.lead_duties)
+        others = (g.has_pair or g.has_surrender or g.concede_in_play or bool(g.play_declarations) or g.has_claims
+                  or g.lead_duties)
+        duties = g.rules.play.obligations is not None
+        self.plain_play = not others and not duties
+        self.duty_play = not others and duties
+        if announcing(self):    # trick 1 offers `announce` besides the cards: the inlined paths resume after it
+            self.resume_plain = self.plain_play
+            self.resume_duty = self.duty_play
+            self.plain_play = self.duty_play = False
         if g.rules.melds is not None and g.rules.melds.compulsory:
             self._show_melds(self.to_act)
         sp = self.special
@@ -103,9 +114,16 @@ class TrickPhase(ContractPhases):
 
     def _play_options(self, p: int) -> tuple[int, list[Action]]:
         """(mask of playable cards, other actions) for the seat to play."""
+        extras = self._play_extras(p)
+        return self._playable_cards(p, extras), extras
+
+    def _play_extras(self, p: int) -> list[Action]:
+        """The actions other than a card that seat `p`, to play, may take: show a pair, surrender, claim, concede,
+        declare (a new list: the call for a concealed trump may still join it)."""
         g = self.game
-        h = self.hands[p]
         extras: list[Action] = []
+        if not self.tricks and g.rules.combinations is not None and announcing(self) and may_announce(self, p):
+            extras.append(g.action(p, "announce"))
         if g.has_pair and self._pair_allowed(p):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
@@ -117,69 +135,93 @@ class TrickPhase(ContractPhases):
             extras.append(g.action(p, "concede"))
         if g.has_claims and self.special is None:
             extras.extend(remaining_claim_actions(self, p))
-        trick = self.trick_cards
-        if g.play_declarations and not trick and self.special is None:
+        if g.play_declarations and not self.trick_cards and self.special is None:
             for dc in g.play_declarations:   # before leading trick N
                 if dc.trick == len(self.tricks) + 1 and self._may_declare(dc, p):
                     extras.append(g.action(p, "declare", dc.name))
+        return extras
+
+    def _playable_cards(self, p: int, extras: list[Action]) -> int:
+        """The mask of cards seat `p`, to play, may play (a call for the concealed trump may join `extras`)."""
+        g = self.game
+        h = self.hands[p]
+        trick = self.trick_cards
         led = g.suit_of[trick[0]] if trick else -1
         if self.caller == p:
-            c = self.constraint
-            if c == INDICATOR:
-                return 1 << self.indicator, extras
-            follow = h & g.suit_masks[led] if led >= 0 else 0
-            if follow:  # the exposed indicator joined the caller's hand and follows suit
-                return follow, extras
-            if c == TRUMP_IF_ABLE or c == ANY_TRUMP:
-                t = self._discards(h & self.trump_mask)
-                return (t or (self._discards(h) if c == TRUMP_IF_ABLE else h)), extras
-            return self._discards(h), extras
+            return self._caller_cards(h, led)
         concealed = self.concealed
         owner = concealed and p == self.indicator_owner
-        pl = g.rules.play
         if not trick:
-            if p == self.bidder and (self.exhausted or (self.open_duty and not self.tricks)):
-                trumps = h & self.trump_mask    # a lead duty: trumps while he holds any
-                if trumps:
-                    return trumps, extras
-            if owner:
-                if not h and self.indicator >= 0:
-                    return 1 << self.indicator, extras
-                if not pl.bidder_leads_trump_freely or (pl.no_trump_lead_to_first_trick and not self.tricks):
-                    plain = h & ~self.trump_mask
-                    if plain:
-                        return plain, extras
-            return h, extras
+            return self._lead_cards(p, h, owner)
+        pl = g.rules.play
+        if not concealed and pl.obligations is not None:
+            return playable(self, p)
         follow = h & g.suit_masks[led]
         if follow:
-            return follow, extras
+            return follow
         if not concealed:
-            return self._discards(h), extras
+            return self._discards(h)
         if pl.blind_cut:
-            return self._blind_options(p, h, led, owner), extras
-        # the call for the trump joins the other actions (appended: `extras` is this call's own new list)
-        call = g.call_action[p]
+            return self._blind_options(p, h, led, owner)
+        return self._concealed_void(p, h, led, owner, extras)
+
+    def _caller_cards(self, h: int, led: int) -> int:
+        """The cards of the player who has just called for the trump, as his call binds him."""
+        g = self.game
+        c = self.constraint
+        if c == INDICATOR:
+            return 1 << self.indicator
+        follow = h & g.suit_masks[led] if led >= 0 else 0
+        if follow:  # the exposed indicator joined the caller's hand and follows suit
+            return follow
+        if c == TRUMP_IF_ABLE or c == ANY_TRUMP:
+            t = self._discards(h & self.trump_mask)
+            return t or (self._discards(h) if c == TRUMP_IF_ABLE else h)
+        return self._discards(h)
+
+    def _lead_cards(self, p: int, h: int, owner: bool) -> int:
+        """The cards seat `p` may lead: a lead duty's trumps, the concealed trump's owner's limits, else any."""
+        pl = self.game.rules.play
+        if p == self.bidder and (self.exhausted or (self.open_duty and not self.tricks)):
+            trumps = h & self.trump_mask    # a lead duty: trumps while he holds any
+            if trumps:
+                return trumps
         if owner:
-            if led == self.trump:
-                rule = pl.when_trump_suit_led
-                may_call = rule != LED_FOLLOW_OR_DISCARD
-                must_call = rule == LED_MUST_CALL   # (must implies may)
-                discards = self._discards(h)
-            else:
-                may_call = True
-                must_call = pl.compulsory_call
-                plain_only = pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
-                discards = self._discards(h & ~self.trump_mask if plain_only else h)
-            if may_call:
-                extras.append(call)
             if not h and self.indicator >= 0:
-                # the last trick: the face-down indicator is the bidder's only card
-                if must_call and not pl.last_trick_forces_exposure:
-                    return 0, extras
-                return 1 << self.indicator, extras
-            return (0 if must_call else discards), extras
-        extras.append(call)
-        return (0 if pl.compulsory_call else self._discards(h)), extras
+                return 1 << self.indicator
+            if not pl.bidder_leads_trump_freely or (pl.no_trump_lead_to_first_trick and not self.tricks):
+                plain = h & ~self.trump_mask
+                if plain:
+                    return plain
+        return h
+
+    def _concealed_void(self, p: int, h: int, led: int, owner: bool, extras: list[Action]) -> int:
+        """A player unable to follow while the trump is concealed: his cards, and the call for the trump joins
+        `extras` (this turn's own new list) where he may call."""
+        g = self.game
+        pl = g.rules.play
+        call = g.call_action[p]
+        if not owner:
+            extras.append(call)
+            return 0 if pl.compulsory_call else self._discards(h)
+        if led == self.trump:
+            rule = pl.when_trump_suit_led
+            may_call = rule != LED_FOLLOW_OR_DISCARD
+            must_call = rule == LED_MUST_CALL   # (must implies may)
+            discards = self._discards(h)
+        else:
+            may_call = True
+            must_call = pl.compulsory_call
+            plain_only = pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
+            discards = self._discards(h & ~self.trump_mask if plain_only else h)
+        if may_call:
+            extras.append(call)
+        if not h and self.indicator >= 0:
+            # the last trick: the face-down indicator is the bidder's only card
+            if must_call and not pl.last_trick_forces_exposure:
+                return 0
+            return 1 << self.indicator
+        return 0 if must_call else discards
 
     def _play_mask(self) -> int:
         """The card ids the seat to play may play now (`_legal_mask`), and its other actions (`_extras`)."""
@@ -197,6 +239,17 @@ class TrickPhase(ContractPhases):
                     mask = h
             elif not self.concealed or p != self.folder:
                 mask = h
+        elif self.duty_play and not self.concealed and self.caller != p:
+            if self.trick_cards:
+                g = self.game
+                follow = h & g.suit_masks[self.led]
+                # following a plain suit led is all the duties ask, where no trump may be played instead
+                if follow and g.follow_suffices and self.led != self.trump and not self.all_trumps:
+                    mask = follow
+                else:
+                    mask = playable(self, p)
+            else:
+                mask = h    # (the duties bind following players only)
         if mask < 0:
             mask, self._extras = self._play_options(p)
         elif self._extras:
@@ -208,9 +261,11 @@ class TrickPhase(ContractPhases):
     def _play_legal(self) -> tuple[Action, ...]:
         g = self.game
         p = self.to_act
-        if self.plain_play and self.caller != p and self.trick_cards:
+        if self.caller != p and self.trick_cards and (self.plain_play or (
+                self.duty_play and g.follow_suffices and self.led != self.trump and not self.concealed
+                and not self.all_trumps)):
             follow = self.hands[p] & g.suit_masks[self.led]
-            if follow:  # the commonest case, inlined: one table lookup
+            if follow:  # the commonest case, inlined: one table lookup (with duties: a plain suit followed)
                 self._legal_mask = follow
                 if self._extras:    # (a new empty list only when there were extras: no allocation per card)
                     self._extras = []
@@ -304,6 +359,8 @@ class TrickPhase(ContractPhases):
             self._show_pair(a.seat)
         elif verb == "concede":
             self._concede()
+        elif verb == "announce":
+            announce(self, a.seat)
         elif verb == "declare":
             if a.arg in self.game.contracts:
                 self._take_contract(self.game.contracts[a.arg], a.seat)
@@ -402,6 +459,8 @@ class TrickPhase(ContractPhases):
             if blind and self.trick_cards and g.suit_of[card] != self.led:
                 self.face_down |= 1 << card
         self.caller = -1
+        if g.rules.marriage is not None:
+            marriage_on_play(self, p, card)
         trick = self.trick_cards
         suit = g.suit_of[card]
         if not trick:
@@ -451,7 +510,7 @@ class TrickPhase(ContractPhases):
         win = winning_index(cards, g.suit_of, self.strength, self.trump if not self.concealed else -1,
                             self.power_from)
         pts = 0
-        points = g.points
+        points = self.points_of
         for c in cards:
             pts += points[c]
         winner = self.trick_seats[win]
@@ -467,6 +526,11 @@ class TrickPhase(ContractPhases):
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[team] = self.team_points[team] + pts   # (not +=: see State._deal)
         self.tricks_won_by[winner] = self.tricks_won_by[winner] + 1
+        if g.rules.combinations is not None or g.rules.marriage is not None:
+            after_trick(self, cards, winner)
+            if len(self.tricks) == 1 and announcing(self):
+                self.plain_play = self.resume_plain     # (trick 1 offered `announce`)
+                self.duty_play = self.resume_duty
         special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 special is not None and not special.side_wins and winner != self.declarer):
@@ -477,6 +541,9 @@ class TrickPhase(ContractPhases):
         self.leader = self.to_act = winner
         if g.lead_duties or g.rules.trump.open_after_trick:
             self._after_trick_duties(cards)
+        if g.rules.match.ends_mid_deal and target_reached(self):   # the match is won: the deal stops here
+            self._finish()
+            return
         if len(self.tricks) == self.hand_tricks or (
                 special is not None and special.stops_at_first_loss and self.bidders_lost_trick):
             self._finish()

@@ -135,6 +135,19 @@ class ExposedHand:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AnnouncedMeld:
+    """A meld announced in trick 1 (combinations): who, its kind (sequence, four_of_a_kind), how many cards, its
+    value; its cards only once trick 1 is complete (0 before), and then whether it scores."""
+
+    seat: int = fact()
+    kind: str = fact()
+    length: int = fact()
+    value: int = fact()
+    cards: int = fact(CARDS, optional=True, default=0)
+    scores: bool | None = fact(optional=True, default=None)
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrickView:
     """A trick as the table saw it: who led, the seats and card ids in playing order; a finished trick's winner
     and points (None while it is being played)."""
@@ -196,6 +209,21 @@ class View:
     # after the seat's own claim of every remaining trick, at its turn to play: a card of its hand that keeps the
     # sweep proved (the line its proof follows)
     sweep_line: int | None = fact(CARD, optional=True, default=None)
+    # the named trump mode the hand is played in (trump.modes) once this seat knows the trump, and the hand's
+    # multiplier by its trump (the mode's, or trump.suit_multipliers); written only when set
+    trump_mode: str | None = fact(optional=True, default=None)
+    trump_multiplier: int = fact(optional=True, default=1)
+    # combinations and trump_marriage: the melds announced (their cards once shown), the seats whose trump marriage
+    # was announced, and per hand team the meld and marriage points credited so far
+    announced: tuple[AnnouncedMeld, ...] = fact(optional=True, default=())
+    marriages: tuple[int, ...] = fact(optional=True, default=())
+    meld_points: tuple[int, ...] = fact(optional=True, default=())
+    marriage_points: tuple[int, ...] = fact(optional=True, default=())
+    # the card lying face up on the table (the turned card; after an exchange, the low trump given for it) and the
+    # stock's bottom card shown for information; the rest of the stock is never in a view
+    turned: int | None = fact(CARD, optional=True, default=None)
+    stock_bottom: int | None = fact(CARD, optional=True, default=None)
+    turned_up: int | None = fact(CARD, optional=True, default=None)   # the card turned up this hand (public)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data: what outside bots receive."""
@@ -291,12 +319,13 @@ def public_history(state: State, seat: int) -> tuple[Action, ...]:
 
 
 def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], winner: int | None,
-           points: int | None, down: int = 0) -> TrickView:
+           points: int | None, down: int = 0, points_of: list[int] | None = None) -> TrickView:
     if down:
         unseen = [c for c in cards if down >> c & 1]
         if points is not None:
+            values = points_of if points_of is not None else ids.game.points
             for c in unseen:
-                points -= ids.game.points[c]
+                points -= values[c]
         return TrickView(leader=leader, seats=tuple(seats),
                          cards=tuple(FACE_DOWN if down >> c & 1 else ids.of(c) for c in cards), winner=winner,
                          points=points)
@@ -314,17 +343,19 @@ def build_view(state: State, seat: int) -> View:
     if owns_indicator:
         sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
     down = unseen_face_down(state, seat) if g.rules.play.blind_cut else 0
-    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down) for t in state.tricks)
+    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down, state.points_of)
+                   for t in state.tricks)
     trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None, down)
     card_points = list(state.team_points)
     if down:    # the points of cards he did not see are not his to count
         for t in state.tricks:
             for c in t.cards:
                 if down >> c & 1:
-                    card_points[state.hand_team_of[t.winner]] -= g.points[c]
+                    card_points[state.hand_team_of[t.winner]] -= state.points_of[c]
     exposed = tuple(ExposedHand(seat=s, cards=ids.mask(hand_order(g, state.hands[s]))) for s in range(g.n)
                     if state.exposed >> s & 1 and s != seat)
     controller = state.controller
+    known = _known_trump(state, seat)
     has_contract = state.bidder >= 0
     legal = state.legal_actions() if seat == controller else ()
     provable: tuple[Action, ...] = ()
@@ -340,7 +371,7 @@ def build_view(state: State, seat: int) -> View:
         history=public_history(state, seat),
         bidder=state.bidder if has_contract else None, bid=state.bid if has_contract else None,
         target=state.target if has_contract else None,
-        trump_concealed=state.concealed, trump=_known_trump(state, seat), indicator=indicator,
+        trump_concealed=state.concealed, trump=known, indicator=indicator,
         exposed_in_trick=state.exposed_trick or None, multiplier=state.multiplier,
         special=state.special.name if state.special else None,
         sitting_out=tuple(s for s in range(g.n) if state.sitting_out >> s & 1),
@@ -358,4 +389,26 @@ def build_view(state: State, seat: int) -> View:
         controller=controller if controller != state.to_act else None,
         melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
         provable=provable, sweep_line=line,
+        trump_mode=g.mode_names[state.trump_mode] if state.trump_mode >= 0 and known is not None else None,
+        trump_multiplier=state.trump_multiplier if known is not None else 1,
+        **_combination_facts(state, ids),
+        turned=ids.of(state.turned) if state.turned >= 0 else None,
+        stock_bottom=ids.of(state.bottom_shown) if state.bottom_shown >= 0 else None,
+        turned_up=ids.of(state.turned_card) if state.turned_card >= 0 else None,
     )
+
+
+def _combination_facts(state: State, ids: _Numbering) -> dict[str, Any]:
+    """The view's facts of the melds of the European games: none for files without them."""
+    g = state.game
+    if g.rules.combinations is None and g.rules.marriage is None:
+        return {}
+    from engine.play.combinations import KIND_NAMES, MARRIAGE_SLOT, NOT_COMPARED, scoring_combos
+
+    shown = state.combo_winner != NOT_COMPARED
+    scoring = scoring_combos(state)
+    announced = tuple(AnnouncedMeld(seat=m.seat, kind=KIND_NAMES[m.kind], length=m.length, value=m.value,
+                                    cards=ids.mask(hand_order(g, m.cards)) if shown else 0,
+                                    scores=(m in scoring) if shown else None) for m in state.combos)
+    return {"announced": announced, "marriages": tuple(x // MARRIAGE_SLOT for x in state.marriages),
+            "meld_points": tuple(state.meld_points), "marriage_points": tuple(state.marriage_points)}

@@ -70,6 +70,10 @@ class Encoder:
         high[c0 + 2] = max(1.0, max_multiplier(game) / 8.0)
         b0 = self.obs.offsets["bids"]
         high[b0:b0 + game.n] = top_bid
+        if self.obs.modes >= 0:    # the hand's multiplier by its trump (trump.modes, trump.suit_multipliers)
+            t = game.rules.trump
+            most = max([1, *t.suit_multipliers, *(md.multiplier for md in t.modes)])
+            high[self.obs.offsets["trump_mode"] + self.obs.modes] = max(1.0, most / 8.0)
         self.high = high
         self.vector_space = spaces.Box(0.0, high, (self.obs.size,), np.float32)
         self.mask_space = spaces.Box(0, 1, (n_actions,), np.int8)

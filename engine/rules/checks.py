@@ -16,7 +16,20 @@ from collections.abc import Callable, Iterator
 
 from engine.play.rules import SEVENTH_CARD
 from engine.rules.messages import Finding
-from engine.rules.model import Band, BidRange, PairBand, Ruleset, StepName
+from engine.rules.model import (
+    Band,
+    BidRange,
+    ChooseTrumpStep,
+    Complete,
+    CompleteStep,
+    DealStep,
+    PairBand,
+    Ruleset,
+    ScheduleStep,
+    StepName,
+    TakeOrPassStep,
+    TurnUpStep,
+)
 from engine.rules.yamlpos import KeyPath, dotted
 
 Check = Callable[[Ruleset], Iterator[Finding]]
@@ -41,7 +54,7 @@ CHOSEN, DECLARED, CONCEALED = ("trump", "chosen"), ("trump", "declared_as"), ("t
 NO_TRUMPS, SEVENTH = ("trump", "no_trumps"), ("trump", "seventh_card")
 RAISE = ("raise",)
 SECOND = ("second_auction",)
-DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS, CAPTURES)
+DECK_POINTS = (SUITS, RANKS, COPIES, POINTS, BONUS, CAPTURES, ("deck", "trump_points"), ("trump", "modes"))
 DECK_SIZE = (SUITS, RANKS, COPIES)
 
 
@@ -55,18 +68,60 @@ def bonus_points(rs: Ruleset) -> int:
 
 
 def total_points(rs: Ruleset) -> int:
-    """Card points in the whole deck plus every bonus: the most a contract can ask for."""
+    """Card points in the whole deck plus every bonus: the most a contract can ask for (where the trump suit or a
+    trump mode counts apart, the largest total over the trump choices)."""
     deck = rs.deck
-    per_suit = sum(deck.points.get(r, 0) for r in set(deck.ranks))
-    return per_suit * len(deck.suits) * deck.copies + bonus_points(rs)
+    ranks = set(deck.ranks)
+    suits, copies = len(deck.suits), deck.copies
+    plain = sum(deck.points.get(r, 0) for r in ranks)
+    totals = [plain * suits * copies]
+    if deck.trump_points is not None:
+        trump = sum(deck.trump_points.get(r, 0) for r in ranks)
+        totals.append((plain * (suits - 1) + trump) * copies)
+    totals.extend(sum(md.points.get(r, 0) for r in ranks) * suits * copies for md in rs.trump.modes)
+    return max(totals) + bonus_points(rs)
 
 
 def deck_size(rs: Ruleset) -> int:
     return len(rs.deck.suits) * len(rs.deck.ranks) * rs.deck.copies
 
 
+def dealt_per_player(rs: Ruleset) -> int:
+    """Cards each player receives from the deal steps (a turned-card game completes the hands later)."""
+    return sum(step.deal for step in rs.schedule if isinstance(step, DealStep))
+
+
+def complete_step(rs: Ruleset) -> Complete | None:
+    return next((s.complete for s in rs.schedule if isinstance(s, CompleteStep)), None)
+
+
 def cards_per_player(rs: Ruleset) -> int:
-    return sum(step.deal for step in rs.schedule if not isinstance(step, str))
+    """Cards each player holds once the deal is complete."""
+    c = complete_step(rs)
+    return dealt_per_player(rs) + (0 if c is None else c.others)
+
+
+def step_name(step: ScheduleStep) -> str:
+    """A schedule step's name: the word, or the mapping step's key (`deal` for a packet)."""
+    if isinstance(step, str):
+        return step
+    if isinstance(step, DealStep):
+        return "deal"
+    if isinstance(step, CompleteStep):
+        return "complete"
+    if isinstance(step, TakeOrPassStep):
+        return "take_or_pass"
+    if isinstance(step, TurnUpStep):
+        return "turn_up"
+    return "choose_trump"
+
+
+def cards_used(rs: Ruleset) -> int:
+    """Cards the deal gives out in all (the turned card counted where the taker picks it up)."""
+    n = rs.table.players
+    c = complete_step(rs)
+    extra = 0 if c is None else c.taker + (n - 1) * c.others + (1 if c.turned_to_taker else 0)
+    return n * dealt_per_player(rs) + extra
 
 
 def cards_before(rs: Ruleset, step: StepName) -> int | None:
@@ -75,7 +130,7 @@ def cards_before(rs: Ruleset, step: StepName) -> int | None:
     for s in rs.schedule:
         if s == step:
             return held
-        if not isinstance(s, str):
+        if isinstance(s, DealStep):
             held += s.deal
     return None
 
@@ -221,6 +276,10 @@ def rank_ties_are_groups(rs: Ruleset) -> Iterator[Finding]:
 # ------------------------------------------------------------------------------------------ schedule
 def deal_fits_deck(rs: Ruleset) -> Iterator[Finding]:
     each, n, size = cards_per_player(rs), rs.table.players, deck_size(rs)
+    names = [step_name(x) for x in rs.schedule]
+    if "complete" in names or "turn_up" in names or "stock" in names:
+        yield from _stock_fits(rs, names)
+        return
     if each * n != size:
         deck = rs.deck
         yield Finding(SCHEDULE,
@@ -230,19 +289,96 @@ def deal_fits_deck(rs: Ruleset) -> Iterator[Finding]:
                       "every card is dealt", depends=(PLAYERS, *DECK_SIZE))
 
 
+def _stock_fits(rs: Ruleset, names: list[str]) -> Iterator[Finding]:
+    """A deal with a turned card or a stock: what it gives out fits the deck, and the hands come out equal."""
+    size, used = deck_size(rs), cards_used(rs)
+    turn = next((x.turn_up for x in rs.schedule if isinstance(x, TurnUpStep)), None)
+    turned = 1 if "turn_up" in names and (turn is None or turn.card == "stock") else 0
+    c = complete_step(rs)
+    if c is not None:
+        at = names.index("complete")
+        taker = c.taker + (1 if c.turned_to_taker else 0)
+        if taker != c.others:
+            yield Finding((*SCHEDULE, at, "complete"), f"the taker would receive {taker} cards"
+                          f"{' (the turned card and ' + str(c.taker) + ' more)' if c.turned_to_taker else ''} and "
+                          f"each other player {c.others}: the hands must come out equal",
+                          hint=f" (e.g. taker: {c.others - 1 if c.turned_to_taker else c.others})")
+    given = used + (turned if c is None or not c.turned_to_taker else 0)
+    if given + (1 if c is not None and c.show_bottom else 0) > size:
+        yield Finding(SCHEDULE, f"the deal needs {given} cards (the turned card included) but the deck has {size}",
+                      depends=(PLAYERS, *DECK_SIZE))
+    elif used < size and "stock" not in names:
+        yield Finding(SCHEDULE, f"the deal gives out {used} of the deck's {size} cards: say `stock` in the schedule "
+                      "to leave the rest undealt", depends=(PLAYERS, *DECK_SIZE), hint=" (add the step: - stock)")
+
+
+def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The turned card, take or pass, complete, choose_trump, exchange: each where it can work."""
+    deals = [i for i, x in enumerate(rs.schedule) if isinstance(x, DealStep)]
+    for name in ("take_or_pass", "choose_trump"):
+        if name in at and "auction" in at:
+            yield Finding((*SCHEDULE, at[name]), f"{name} and auction are two ways of fixing the trump: keep one",
+                          fix="also override schedule (without auction)")
+    if "take_or_pass" in at and "choose_trump" in at:
+        yield Finding((*SCHEDULE, at["choose_trump"]), "take_or_pass and choose_trump both fix the trump: keep one")
+    if "turn_up" in at and (not deals or at["turn_up"] < deals[0]):
+        yield Finding((*SCHEDULE, at["turn_up"]), "turn_up comes after a deal step (the first packets)")
+    if "take_or_pass" in at and ("turn_up" not in at or at["take_or_pass"] < at["turn_up"]):
+        yield Finding((*SCHEDULE, at["take_or_pass"]), "take_or_pass needs a turn_up step before it (the card "
+                      "taken or passed)", hint=" (add - turn_up before it)")
+    if "complete" in at:
+        if "take_or_pass" not in at or at["complete"] < at["take_or_pass"]:
+            yield Finding((*SCHEDULE, at["complete"]), "complete needs a take_or_pass step before it (it deals by "
+                          "who took)")
+        if deals and deals[-1] > at["complete"]:
+            yield Finding((*SCHEDULE, deals[-1]), "no deal step after complete: complete ends the deal")
+    if "exchange_low_trump" in at:
+        fixed = [at[x] for x in ("take_or_pass", "choose_trump", "auction") if x in at]
+        if "turn_up" not in at:
+            yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump needs a turn_up step (the card "
+                          "the lowest trump is exchanged for)", hint=" (add - turn_up after the first packets)")
+        elif not fixed or at["exchange_low_trump"] < max(fixed):
+            yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump comes after the trump is fixed")
+    top = next((x.take_or_pass for x in rs.schedule if isinstance(x, TakeOrPassStep)), None)
+    if top is not None and top.schmeiss and rs.table.players != 2:
+        yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "schmeiss"), "schmeiss is an offer to the "
+                      "one other player: only with two players", depends=(PLAYERS,))
+    turn = next((x.turn_up for x in rs.schedule if isinstance(x, TurnUpStep)), None)
+    if turn is not None and turn.card == "dealer_last" and ("complete" in at or "exchange_low_trump" in at):
+        step = "complete" if "complete" in at else "exchange_low_trump"
+        yield Finding((*SCHEDULE, at[step]), f"{step} works with a turned card of the stock; here the turned card "
+                      "is the dealer's own (turn_up: {card: dealer_last})")
+    if top is not None and top.if_all_pass == "first_hand_names" and top.dealer_must_choose:
+        yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "dealer_must_choose"), "with if_all_pass: "
+                      "first_hand_names there is no second round for the dealer to choose in")
+    ch = next((x.choose_trump for x in rs.schedule if isinstance(x, ChooseTrumpStep)), None)
+    if ch is not None and ch.may_push and any(len(t) != 2 for t in rs.table.teams):
+        yield Finding((*SCHEDULE, at["choose_trump"], "choose_trump", "may_push"), "push passes the choice to the "
+                      "partner: every team must be two players", depends=(TEAMS,))
+    ff = rs.table.first_forehand
+    if ff is not None:
+        card = ff.holder_of.replace("10", "T")
+        if card[:-1] not in rs.deck.ranks or card[-1] not in rs.deck.suits:
+            yield Finding(("table", "first_forehand", "holder_of"), f"{ff.holder_of} is not a card of the deck",
+                          depends=DECK_SIZE)
+
+
 def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
-    names: list[tuple[int, StepName]] = [(i, s) for i, s in enumerate(rs.schedule) if isinstance(s, str)]
+    names: list[tuple[int, str]] = [(i, step_name(s)) for i, s in enumerate(rs.schedule)
+                                    if not isinstance(s, DealStep)]
     seen: set[str] = set()
     for i, name in names:
         if name in seen:
             yield Finding((*SCHEDULE, i), f"{name} appears more than once")
         seen.add(name)
-    if "auction" not in seen:
-        yield Finding(SCHEDULE, "the schedule needs an auction step")
-    if not rs.schedule or isinstance(rs.schedule[0], str):
+    chooses = "take_or_pass" in seen or "choose_trump" in seen
+    if "auction" not in seen and not chooses:
+        yield Finding(SCHEDULE, "the schedule needs an auction step (or take_or_pass, or choose_trump)")
+    if not rs.schedule or not isinstance(rs.schedule[0], DealStep):
         yield Finding((*SCHEDULE, 0), "the schedule starts with a deal: nobody can bid without cards")
     at = {name: i for i, name in reversed(names)}
-    wants_trump = rs.trump.chosen == "after_auction"
+    yield from _deal_procedure_steps(rs, at)
+    wants_trump = rs.trump.chosen == "after_auction" and not chooses
     if wants_trump and "trump" not in at:
         yield Finding(SCHEDULE, "trump.chosen is after_auction, so the schedule needs a trump step",
                       depends=(CHOSEN,), fix="also override schedule (with a trump step after the auction)")
@@ -268,13 +404,13 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
         yield Finding((*SCHEDULE, at["second_auction"]), "a raise and a second auction are two forms of the one "
                       "round of bidding after the full deal: keep one of them", fix="also set raise: null")
     if "second_auction" in at:
-        last_deal = max(i for i, s in enumerate(rs.schedule) if not isinstance(s, str))
+        last_deal = max(i for i, s in enumerate(rs.schedule) if isinstance(s, DealStep))
         if at["second_auction"] < last_deal or at["second_auction"] < at.get("auction", 0) or \
                 at["second_auction"] < at.get("trump", 0):
             yield Finding((*SCHEDULE, at["second_auction"]), "the second auction comes after the auction, the "
                           "trump step and the last deal")
     if "raise" in at:
-        last_deal = max(i for i, s in enumerate(rs.schedule) if not isinstance(s, str))
+        last_deal = max(i for i, s in enumerate(rs.schedule) if isinstance(s, DealStep))
         if at["raise"] < last_deal or at["raise"] < at.get("auction", 0):
             yield Finding((*SCHEDULE, at["raise"]), "the raise comes after the auction and the last deal")
 
@@ -314,13 +450,13 @@ def bids_are_bounded(rs: Ruleset) -> Iterator[Finding]:
         yield Finding(("auction", "bids"), f"{bids.min}-{bids.max} in steps of {bids.step} is {count} different "
                       f"bids; jacknine allows at most {MAX_BIDS} (use a larger step or a narrower range)")
         return
-    choices = len(rs.deck.suits) + rs.trump.no_trumps if rs.trump.chosen == "in_bid" else 1
+    choices = len(rs.deck.suits) + rs.trump.no_trumps + len(rs.trump.modes) if rs.trump.chosen == "in_bid" else 1
     actions = rs.table.players * count * choices
     if actions > MAX_BID_ACTIONS:
         named = f" x {choices} trump choices named in a bid" if choices > 1 else ""
         yield Finding(("auction", "bids"), f"{rs.table.players} players x {count} bids{named} make {actions} "
                       f"possible bids; jacknine allows at most {MAX_BID_ACTIONS}",
-                      depends=(PLAYERS, CHOSEN, SUITS, NO_TRUMPS))
+                      depends=(PLAYERS, CHOSEN, SUITS, NO_TRUMPS, ("trump", "modes")))
 
 
 def bids_named_in_range(rs: Ruleset) -> Iterator[Finding]:
@@ -661,6 +797,10 @@ def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
             if getattr(doubling, key) is not None:
                 yield Finding((*path, key), f"{key} belongs to a doubling window after the auction; in the auction "
                               "a higher bid cancels the doubling", depends=((*path, "window"),))
+    if doubling.closes_auction and doubling.window != "in_auction":
+        yield Finding((*path, "closes_auction"), "closes_auction ends the bidding at a doubling step said in the "
+                      "auction; this window is after it", depends=((*path, "window"),),
+                      hint="; set window: in_auction or remove closes_auction")
     for i, st in enumerate(doubling.steps):
         if st.adds is not None and "multiplier" in st.model_fields_set:
             yield Finding((*path, "steps", i), "a step multiplies (multiplier) or adds (adds), not both")
@@ -758,6 +898,8 @@ def _cover(path: KeyPath, bands: list[tuple[int, Band | PairBand]], what: str, v
 def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
     """Bands cover the bids of every round of bidding; a band marked with a round covers that round's only."""
     path = ("scoring", "bands")
+    if rs.scoring.method == "banked" or not rs.scoring.bands:   # checks_banked.py says what is wrong there
+        return
     rounds = round_values(rs)
     every = sorted({v for values in rounds.values() for v in values})
     if not every:
@@ -788,7 +930,7 @@ def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
 def match_ends(rs: Ruleset) -> Iterator[Finding]:
     m = rs.match
     start = ("match", "start")
-    if m.win_at is None and m.lose_at is None and m.sets is None:
+    if m.win_at is None and m.lose_at is None and m.sets is None and m.deals is None:
         yield Finding(("match",), "win_at and lose_at are both null: the match would never end")
     if m.win_at is not None and m.win_at <= m.start:
         yield Finding(("match", "win_at"), f"win_at {m.win_at} must be above the starting score {m.start}",
@@ -927,7 +1069,12 @@ CHECKS: tuple[Check, ...] = (
 
 
 def run(rs: Ruleset) -> Iterator[Finding]:
+    from engine.rules.checks_banked import BANKED_CHECKS
+    from engine.rules.checks_combinations import COMBINATION_CHECKS
     from engine.rules.checks_declarations import DECLARATION_CHECKS  # (it reads this module's helpers)
+    from engine.rules.checks_obligations import OBLIGATION_CHECKS
+    from engine.rules.checks_trump_modes import TRUMP_MODE_CHECKS
 
-    for check in CHECKS + DECLARATION_CHECKS:
+    for check in (CHECKS + DECLARATION_CHECKS + TRUMP_MODE_CHECKS + OBLIGATION_CHECKS + BANKED_CHECKS
+                  + COMBINATION_CHECKS):
         yield from check(rs)

@@ -9,9 +9,35 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.rules.checks import cards_before, cards_per_player, deck_size, has_indicator_card, total_points
+from engine.rules.checks import (
+    cards_before,
+    cards_per_player,
+    cards_used,
+    deck_size,
+    has_indicator_card,
+    total_points,
+)
+from engine.rules.explain_banked import banked_lines, match_lines
+from engine.rules.explain_combinations import combination_lines
+from engine.rules.explain_obligations import obligation_lines
 from engine.rules.load import Report
-from engine.rules.model import BidRange, CaptureBonus, Claim, Meld, PartnerSpeech, Ruleset, SpecialContract
+from engine.rules.model import (
+    BidRange,
+    CaptureBonus,
+    ChooseTrump,
+    ChooseTrumpStep,
+    Claim,
+    CompleteStep,
+    DealStep,
+    Meld,
+    PartnerSpeech,
+    Ruleset,
+    ScheduleStep,
+    SpecialContract,
+    TakeOrPass,
+    TakeOrPassStep,
+    TurnUpStep,
+)
 from engine.rules.yamlpos import KeyPath
 from engine.text import one_line
 
@@ -89,6 +115,10 @@ def _table(rs: Ruleset) -> Iterator[Line]:
     leader = {"first_hand": "the player after the dealer (first hand)", "bidder": "the bidder",
               "after_bidder": "the player after the bidder"}[t.first_lead]
     yield f"The first trick is led by {leader}.", (_p("table", "first_lead"),)
+    if t.first_forehand is not None:
+        yield (f"In the first deal of a match the holder of {t.first_forehand.holder_of} is the first hand (he "
+               "speaks or chooses first and leads); the next deal is dealt by him."), (
+            _p("table", "first_forehand"),)
 
 
 def _deck(rs: Ruleset) -> Iterator[Line]:
@@ -103,8 +133,17 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
         yield f"Winning the last trick is worth {d.last_trick_bonus} more.", (_p("deck", "last_trick_bonus"),)
     for i, b in enumerate(rs.special.capture_bonuses):
         yield _capture(rs, b), (_p("special", "capture_bonuses", i),)
-    yield f"{total_points(rs)} points in all.", (_p("deck", "points"), _p("deck", "last_trick_bonus"),
-                                                 _p("special", "capture_bonuses"))
+    if d.trump_ranks is not None:
+        yield (f"In the trump suit the ranks go {' '.join(d.trump_ranks)} from high to low (the other suits keep "
+               "the order above)."), (_p("deck", "trump_ranks"),)
+    if d.trump_points is not None:
+        trump = ", ".join(f"{r} {v}" for r, v in d.trump_points.items() if v and r in d.ranks)
+        yield (f"In the trump suit the card points are {trump or 'none'}; other ranks 0 (the other suits count as "
+               "above)."), (_p("deck", "trump_points"),)
+    most = " (the most any trump choice gives)" if d.trump_points is not None or rs.trump.modes else ""
+    yield f"{total_points(rs)} points in all{most}.", (_p("deck", "points"), _p("deck", "last_trick_bonus"),
+                                                       _p("special", "capture_bonuses"), _p("deck", "trump_points"),
+                                                       _p("trump", "modes"))
     for g, group in enumerate(d.rank_ties):
         yield f"{' and '.join(group)} rank equal: of two in one trick the first played wins.", (
             _p("deck", "rank_ties", g),)
@@ -120,9 +159,67 @@ def _schedule(rs: Ruleset) -> Iterator[Line]:
                        else f"{w.bidders.capitalize()} may raise the contract."),
              "second_auction": "Second auction (see below)."}
     for i, step in enumerate(rs.schedule):
-        text = steps[step] if isinstance(step, str) else f"Deal {step.deal} cards to each player."
+        if isinstance(step, str) and step in steps:
+            text = steps[step]
+        elif isinstance(step, DealStep):
+            text = f"Deal {step.deal} cards to each player."
+        else:
+            text = _deal_procedure(rs, step)
         yield f"{i + 1}. {text}", (_p("schedule", i),)
-    yield f"Each player holds {cards_per_player(rs)} cards; every card is dealt.", (_p("schedule"),)
+    used = cards_used(rs)
+    rest = "every card is dealt" if used >= deck_size(rs) else \
+        f"{deck_size(rs) - used} cards stay undealt in the stock, seen by nobody"
+    yield f"Each player holds {cards_per_player(rs)} cards; {rest}.", (_p("schedule"),)
+
+
+def _deal_procedure(rs: Ruleset, step: ScheduleStep) -> str:
+    """A schedule step of the turned card, the stock and the trump choices without an auction, in words."""
+    if step == "turn_up":
+        return "The next card is turned face up for all to see."
+    if isinstance(step, TurnUpStep):
+        if step.turn_up.card == "dealer_last":
+            return "The dealer's last card is shown face up for all to see; he keeps it."
+        return "The next card is turned face up for all to see."
+    if step == "stock":
+        return "The rest of the pack stays undealt (the stock): nobody sees it."
+    if step == "exchange_low_trump":
+        return (f"The holder of the trump {rs.deck.ranks[-1]} may exchange it for the card lying face up (say "
+                "`exchange`, or `pass`), before the first lead; it scores nothing.")
+    if step == "choose_trump" or isinstance(step, ChooseTrumpStep):
+        ch = step.choose_trump if isinstance(step, ChooseTrumpStep) else ChooseTrump()
+        nt = " or no-trumps" if rs.trump.no_trumps else ""
+        push = (" Instead he may say `push`: his partner must then choose (he may not push back)."
+                if ch.may_push else "")
+        return (f"No auction: the first hand names the trump suit{nt} (`trump SUIT`); his side plays the contract, "
+                f"and the first hand leads.{push}")
+    if step == "take_or_pass" or isinstance(step, TakeOrPassStep):
+        top = step.take_or_pass if isinstance(step, TakeOrPassStep) else TakeOrPass()
+        again = ("the same dealer deals again" if rs.match.next_dealer.after_all_pass == "same"
+                 else "the deal passes to the next player")
+        text = ("From the first hand, each player in turn may `take` (the turned card's suit becomes trumps and he "
+                "plays the contract) or `pass`. ")
+        if top.if_all_pass == "first_hand_names":
+            text += "If all pass, the first hand must name the trump suit (`trump SUIT`, any suit) and plays it."
+        else:
+            text += ("If all pass, a second round: each may name another suit as trumps (`trump SUIT`) or pass; if "
+                     f"all pass again the cards are thrown in and {again}.")
+        if top.dealer_must_choose:
+            text += " In the second round the dealer may not pass: he must name a suit."
+        if top.schmeiss:
+            text += (" In either round a player may say `schmeiss` instead: if the other player accepts, the cards "
+                     "are thrown in and the same dealer deals again; if he refuses, he must play the contract - "
+                     "in the turned suit in the first round, in a suit he names in the second.")
+        return text
+    assert isinstance(step, CompleteStep)
+    c = step.complete
+    card = "the turned card and " if c.turned_to_taker else ""
+    out = (f"The deal is completed from the stock: the player who took receives {card}{c.taker} more, every other "
+           f"player {c.others}.")
+    if not c.turned_to_taker:
+        out += " The turned card stays face up on the table."
+    if c.show_bottom:
+        out += " Then the stock's bottom card is shown to all, for information only."
+    return out
 
 
 def _bid_words(bids: BidRange) -> str:
@@ -139,6 +236,10 @@ def _partner_speech(speech: PartnerSpeech, lapse: str) -> str:
 
 def _auction(rs: Ruleset) -> Iterator[Line]:
     a = rs.auction
+    if "auction" not in rs.schedule:
+        yield "No auction: the trump and the contract are fixed as the deal says (the auction section is not used).", (
+            _p("schedule"),)
+        return
     yield f"Bids {_bid_words(a.bids)}, each higher than the last.", (_p("auction", "bids"),)
     if a.exact_step:
         yield "Each bid is exactly the next one above the standing bid: no jumps.", (_p("auction", "exact_step"),)
@@ -183,6 +284,9 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         when = " when the player who spoke just before you passed" if po.only_after_a_pass else ""
         what = "is not allowed" if po.forbidden else f"needs at least {po.min}"
         yield f"Overbidding your own partner's standing bid {what}{when}.", (_p("auction", "partner_overcall"),)
+    if not a.may_raise_own_bid:
+        yield "A player may not bid over his own standing bid (his partner may).", (
+            _p("auction", "may_raise_own_bid"),)
     if a.second_bid_min is not None:
         yield f"A player's second and later bids must be at least {a.second_bid_min}.", (
             _p("auction", "second_bid_min"),)
@@ -288,13 +392,35 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
         order = " ".join(reversed(rs.deck.ranks))
         yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
             _p("trump", "no_trumps_ranking"),)
+    yield from _trump_modes(rs)
+
+
+def _trump_modes(rs: Ruleset) -> Iterator[Line]:
+    """The named trump modes (trump.modes) and the multipliers by trump suit (trump.suit_multipliers)."""
+    t = rs.trump
+    where = "a bid may name" if t.chosen == "in_bid" else "the trump may be"
+    for i, md in enumerate(t.modes):
+        points = ", ".join(f"{r} {v}" for r, v in md.points.items() if v and r in rs.deck.ranks) or "none"
+        kind = ("every suit plays as trumps: nobody can trump, and the duties in trumps apply to the suit led"
+                if md.trumps == "all" else "there is no trump suit")
+        times = f"; the hand's score is multiplied by {md.multiplier}" if md.multiplier != 1 else ""
+        after = " (after the suits, in this order)" if t.chosen == "in_bid" else ""
+        yield (f"Instead of a suit {where} `{md.name}`{after}: {kind}; in every suit the ranks go "
+               f"{' '.join(md.ranks)} from high to low and the card points are {points}, other ranks 0{times}."), (
+            _p("trump", "modes", i),)
+    by_suit = [f"{v} when {su} is trump" for su, v in t.suit_multipliers.items() if v != 1]
+    if by_suit:
+        yield f"The hand's score is multiplied by {', '.join(by_suit)}.", (_p("trump", "suit_multipliers"),)
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
     calls = rs.trump.concealed and not rs.trump.shown_at_first_lead and not rs.play.blind_cut
     caller = " except a caller, as below" if calls and rs.play.reveal.caller_must_trump else ""
-    yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
-           f"obliged to trump{caller}."), ()
+    if rs.play.obligations is not None:
+        yield from obligation_lines(rs)
+    else:
+        yield (f"Follow suit if you can; otherwise play any card unless a rule below says otherwise. Nobody is "
+               f"obliged to trump{caller}."), ()
     yield "The highest trump wins the trick, else the highest card of the suit led.", ()
     if rs.trump.concealed and rs.play.blind_cut:
         yield from _blind_cut(rs)
@@ -715,7 +841,12 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
         product *= st.multiplier
         in_all = f", x{product} in all" if product != st.multiplier else ""
         steps.append(f"{side} may {st.name} (x{st.multiplier}{in_all})")
-    if in_auction:
+    if in_auction and d.closes_auction:
+        yield (f"In the auction, at their turn, {', then '.join(steps)}. After the first of them nobody bids "
+               "again: the players entitled to the next step say it or pass, each once, and the auction ends with "
+               "it or their passes."), (_p("special", "doubling", "steps"), _p("special", "doubling", "window"),
+                                        _p("special", "doubling", "closes_auction"))
+    elif in_auction:
         yield (f"In the auction, at their turn, {', then '.join(steps)}; each once per bid. A higher bid cancels "
                "them, and the auction goes on."), (_p("special", "doubling", "steps"),
                                                    _p("special", "doubling", "window"))
@@ -741,6 +872,9 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
 
 def _scoring(rs: Ruleset) -> Iterator[Line]:
     sc = rs.scoring
+    if sc.method == "banked":   # points banked by each side: engine/rules/explain_banked.py
+        yield from banked_lines(rs)
+        return
     w = _Words(rs)
     credited = w.others if w.paired else w.each_other
     how = {"bidding_team": f"Only {w.bidders}'s score moves.",
@@ -783,9 +917,12 @@ def _match(rs: Ruleset) -> Iterator[Line]:
     m = rs.match
     unit = _Words(rs).unit
     yield f"Every {unit} starts at {m.start}.", (_p("match", "start"),)
-    if m.win_at is not None:
-        yield f"A {unit} reaching {m.win_at} wins the match.", (_p("match", "win_at"),)
-    if m.lose_at is not None:
+    yield from match_lines(rs, unit)
+    if m.win_at is not None and m.deals is None and not m.ends_mid_deal:
+        end = (" at the end of a deal wins the match; if several do, the highest" if rs.scoring.method == "banked"
+               else " wins the match")
+        yield f"A {unit} reaching {m.win_at}{end}.", (_p("match", "win_at"),)
+    if m.lose_at is not None and m.deals is None and rs.scoring.method != "banked":
         yield f"A {unit} at {m.lose_at} or below loses the match.", (_p("match", "lose_at"),)
     if m.sets is not None:
         yield (f"Scores are kept in sets: a {unit} reaching +{m.sets.at} opens a red set, -{m.sets.at} a black one, "
@@ -841,7 +978,8 @@ def _annul(rs: Ruleset) -> Iterator[Line]:
 
 SECTIONS = (("Players and teams", _table), ("Cards and points", _deck), ("Deal", _schedule),
             ("Auction", _auction), ("Trump", _trump), ("Play", _play), ("Raise", _raise),
-            ("Second auction", _second_auction), ("Special contracts", _special), ("Scoring", _scoring),
+            ("Second auction", _second_auction), ("Special contracts", _special), ("Melds", combination_lines),
+            ("Scoring", _scoring),
             ("Match", _match), ("Annulled hands (no score; who deals next: see Match)", _annul))
 
 

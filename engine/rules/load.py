@@ -41,7 +41,7 @@ MAX_CHAIN_BYTES = 2 << 20        # every file of a chain together: twice what on
 MAX_CHAIN_VALUES = 150_000       # every file of a chain together: one and a half times one file's limit
 MAX_CHAIN_SECONDS = 20.0         # reading and merging the chain; shipped files take milliseconds
 # Maps whose keys are ranks: keys there are normalised (`10` is the ten, T).
-RANK_KEYED: tuple[KeyPath, ...] = (("deck", "points"),)
+RANK_KEYED: tuple[KeyPath, ...] = (("deck", "points"), ("combinations", "four_of_a_kind"))
 
 
 # The shipped rule file used when a command or adapter is given none: a default, never a branch in the engine.

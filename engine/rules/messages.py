@@ -204,11 +204,22 @@ def _one(err: ErrorDetails, loc: tuple[Any, ...], type_path: tuple[Any, ...] | N
         if isinstance(path[-1], int):  # a short [low, high] pair
             size = len(typing.get_args(type_at(tpath[:-1]))) or 2
             return Finding(path[:-1], f"expected {size} items, got {path[-1]}")
-        return Finding(path, "required key is missing", "parent")
+        hint = _MISSING_HINTS.get(tuple(x for x in path if isinstance(x, str)), "")
+        return Finding(path, "required key is missing" + hint, "parent")
     if kind == "literal_error":
         expected = literal_values(_key_type_at(tpath) if is_key else type_at(tpath))
         return Finding(path, _bad_choice(value, expected, is_key), "key" if is_key else "value")
     return Finding(path, _plain(kind, value, ctx, path))
+
+
+# What to write where a required key whose meaning is not plain from its name is missing (by its path, list
+# indices left out)
+_MISSING_HINTS: dict[tuple[str, ...], str] = {
+    ("trump", "modes", "points"): "; a trump mode states its own card points, e.g. points: {A: 11, K: 4, Q: 3, "
+                                  "J: 2, T: 10} (ranks not listed are worth 0)",
+    ("trump", "modes", "ranks"): "; a trump mode states its order in every suit, the deck's ranks highest first",
+    ("trump", "modes", "trumps"): "; none (no trump suit) or all (every suit plays as trumps)",
+}
 
 
 def _bad_choice(value: Any, choices: list[str], is_key: bool) -> str:

@@ -43,6 +43,11 @@ class Section(BaseModel):
 MAX_PLAYERS = 12
 
 
+class FirstForehand(Section):
+    holder_of: Annotated[str, Field(pattern=r"^(10|[J9ATKQ8765432])[SHDC]$")] = Field(
+        description="A card of the deck, e.g. 7H.")
+
+
 class Table(Section):
     """Who plays, in which partnerships."""
 
@@ -57,6 +62,9 @@ class Table(Section):
     first_lead: Literal["first_hand", "bidder", "after_bidder"] = Field(
         "first_hand", description="Who leads to the first trick: the player after the dealer, the bidder, or the "
         "player after the bidder. A special contract's declarer always leads.")
+    first_forehand: FirstForehand | None = Field(
+        None, description="In the first deal of a match the holder of this card is the first hand (he chooses "
+        "or speaks first and leads); the deal then passes on from him.")
 
 
 # ---------------------------------------------------------------------------------------------- deck
@@ -72,6 +80,13 @@ class Deck(Section):
         description="Groups of ranks that beat each other only by order of play: the first played wins.")
     points: dict[Rank, Points] = Field(description="Card points by rank; ranks not listed are worth 0.")
     last_trick_bonus: Points = Field(0, description="Extra card points for winning the last trick.")
+    trump_ranks: list[Rank] | None = Field(
+        None, description="Ranks of the trump suit from highest to lowest, where they differ from `ranks` (which "
+        "then order the plain suits only): the same ranks in another order. Absent: the trump suit keeps `ranks`.")
+    trump_points: dict[Rank, Points] | None = Field(
+        None, description="Card points by rank in the trump suit, where they differ from `points` (which then "
+        "count in the plain suits only); ranks not listed are worth 0. Absent: the trump suit counts `points`. "
+        "The hand's total (what bots and tools scale card points by) is the largest over the trump choices.")
 
 
 # ---------------------------------------------------------------------------------------------- deal
@@ -81,8 +96,71 @@ class DealStep(Section):
     deal: Annotated[int, Field(ge=1, le=20)]
 
 
-StepName = Literal["auction", "trump", "raise", "second_auction"]
-ScheduleStep = DealStep | StepName
+class Complete(Section):
+    """After a trump is taken on the turned card: the rest of each hand is dealt from the stock, from the first
+    hand on."""
+
+    taker: Annotated[int, Field(ge=0, le=20)] = Field(
+        description="Cards from the stock for the player who took (besides the turned card, when he gets it).")
+    others: Annotated[int, Field(ge=0, le=20)] = Field(description="Cards from the stock for each other player.")
+    turned_to_taker: bool = Field(
+        True, description="The taker also picks up the turned card (else it stays face up on the table, out of "
+        "play).")
+    show_bottom: bool = Field(
+        False, description="Then the stock's bottom card is turned face up, for information only.")
+
+
+class CompleteStep(Section):
+    complete: Complete
+
+
+class TurnUp(Section):
+    """A card is shown face up after the first packets: the trump suit it proposes is taken or passed."""
+
+    card: Literal["stock", "dealer_last"] = Field(
+        "stock", description="stock: the stock's next card is turned face up (it belongs to nobody until taken); "
+        "dealer_last: the last card dealt to the dealer is shown face up, and he keeps it.")
+
+
+class TurnUpStep(Section):
+    turn_up: TurnUp
+
+
+class TakeOrPass(Section):
+    """Two rounds from the first hand on the turned card: `take` (its suit is trumps) or `pass`; then `trump
+    SUIT` naming another suit, or `pass`. Every player passing twice throws the cards in."""
+
+    schmeiss: bool = Field(
+        False, description="Two players: in either round a player may say `schmeiss`, offering to throw the cards "
+        "in; the other says `accept` (the same dealer deals again) or `refuse` (he makes the trump: the turned suit "
+        "in round 1, a suit he names in round 2).")
+    dealer_must_choose: bool = Field(
+        False, description="In round 2 the dealer may not pass: he must name a suit (no throw-in).")
+    if_all_pass: Literal["second_round", "first_hand_names"] = Field(
+        "second_round", description="When everyone passes in round 1: a second round naming the other suits, or "
+        "the first hand must name the trump (any suit), with no throw-in.")
+
+
+class TakeOrPassStep(Section):
+    take_or_pass: TakeOrPass
+
+
+class ChooseTrump(Section):
+    """A player names the trump (`trump SUIT`) with no auction; he is the hand's bidder (the chooser's side
+    plays the contract); the first hand still leads."""
+
+    by: Literal["first_hand"] = Field("first_hand", description="Who chooses: the first hand (forehand).")
+    may_push: bool = Field(
+        False, description="He may say `push` instead: his partner must then choose (no second push).")
+
+
+class ChooseTrumpStep(Section):
+    choose_trump: ChooseTrump
+
+
+StepName = Literal["auction", "trump", "raise", "second_auction", "turn_up", "take_or_pass", "choose_trump", "stock",
+                   "exchange_low_trump"]
+ScheduleStep = DealStep | CompleteStep | TakeOrPassStep | ChooseTrumpStep | TurnUpStep | StepName
 
 
 # ------------------------------------------------------------------------------------------- auction
@@ -156,6 +234,9 @@ class Auction(Section):
     partner_speech: PartnerSpeech | None = Field(
         None, description="A player may say `partner`: his partner speaks in his place (and his partner's own next "
         "turn lapses).")
+    may_raise_own_bid: bool = Field(
+        True, description="A player may bid over his own standing bid when his turn comes round again (his partner "
+        "may always).")
 
 
 class SecondAuction(Section):
@@ -208,6 +289,20 @@ class LastCard(Section):
         True, description="Only when the cards he holds at the trump step are all of different suits.")
 
 
+class TrumpMode(Section):
+    """A named way to play a hand that a trump choice or a bid may name instead of a suit (`trump NAME`,
+    `bid 100 NAME`): no trump suit, or every suit played as the trump, with its own order and card points."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,23}$", description="Used as `trump NAME` and `bid N NAME`.")]
+    trumps: Literal["none", "all"] = Field(
+        description="none: there is no trump suit; all: every suit plays as the trump suit (nobody can trump, and "
+        "the duties in trumps apply to the suit led).")
+    ranks: list[Rank] = Field(description="The order in every suit, highest first: the deck's ranks in any order.")
+    points: dict[Rank, Points] = Field(description="Card points by rank in every suit; ranks not listed are worth 0.")
+    multiplier: Annotated[int, Field(ge=1, le=100)] = Field(
+        1, description="The hand's score is multiplied by this.")
+
+
 class Trump(Section):
     """How trumps are chosen and kept."""
 
@@ -231,6 +326,13 @@ class Trump(Section):
     last_card: LastCard | None = Field(
         None, description="The bidder may say `trump last`: the suit of the last card dealt to him is trumps (known "
         "only to him while the trump is concealed).")
+    modes: list[TrumpMode] = Field(
+        default_factory=list, max_length=8, description="Named modes (all trumps, no trumps, top-down, "
+        "bottom-up) that may be chosen wherever a trump suit may be named; in a bid they rank after the suits, in "
+        "this order.")
+    suit_multipliers: dict[Suit, Annotated[int, Field(ge=1, le=100)]] = Field(
+        default_factory=dict, description="The hand's score is multiplied by this when that suit is trump; suits "
+        "not listed: 1.")
     shown_at_first_lead: bool = Field(
         False, description="A concealed trump is shown to all as the first card of trick 1 is led (that card and "
         "every later one count with it); the trump card laid face down returns to its owner's hand.")
@@ -270,6 +372,37 @@ class BidderWhileConcealed(Section):
               "anything, a trump-suit card having no power, or call and play the indicator (a regional house rule).")
 
 
+class Obligations(Section):
+    """What a player must play to a trick once the trump is known to everyone (a concealed trump: from its
+    exposure on). Absent: follow suit if able, else any card. Every duty below gives way to following suit,
+    except that trump_while_following lets a trump be played instead."""
+
+    trump_led: Literal["any_trump", "head_trick", "head_trick_unless_partner_winning"] = Field(
+        "any_trump", description="When a trump is led, a player holding trumps plays one: any trump; "
+        "head_trick, one that beats every trump already in the trick when he has one (whoever is winning, his "
+        "partner included), else any trump; head_trick_unless_partner_winning, that duty only while an opponent "
+        "holds the trick. In an all-trumps mode the suit led plays as the trump suit for this duty.")
+    void: Literal["free", "must_trump", "must_trump_unless_partner_winning"] = Field(
+        "free", description="When a plain suit is led and a player cannot follow: any card; must_trump, a trump "
+        "if he holds one; must_trump_unless_partner_winning, the same unless his partner holds the trick now "
+        "(then any card).")
+    overtrump: Literal["free", "required"] = Field(
+        "free", description="required: a player bound to trump (by void) when the trick already holds a trump "
+        "must play a higher trump when he has one.")
+    undertrump: Literal["allowed", "forced", "forbidden_unless_only_trumps"] = Field(
+        "allowed", description="A trump lower than one already in the trick. With overtrump: required, for a "
+        "player bound to trump who cannot overtrump: allowed, he may then play any card; forced, he must still "
+        "play a (lower) trump. forbidden_unless_only_trumps: nobody may play a trump lower than one in the trick "
+        "on a plain suit led unless every card he holds is a trump (a player bound to trump who cannot "
+        "overtrump then plays another suit), and a player able to follow never may.")
+    trump_while_following: bool = Field(
+        False, description="A player holding the suit led may play a trump instead of following.")
+    never_forced: list[Rank] = Field(
+        default_factory=list, description="Trump ranks that never bind their holder: a player whose only trumps "
+        "are of these ranks may play any card when a trump is led or when he would have to trump (the Swiss "
+        "Jack of trumps). Not in an all-trumps mode.")
+
+
 class Play(Section):
     """Tricks."""
 
@@ -292,6 +425,10 @@ class Play(Section):
     exhausted_trumps: bool = Field(
         False, description="A bidder who led a trump that no other player followed must lead trumps while he "
         "holds any (not in special contracts).")
+    obligations: Obligations | None = Field(
+        None, description="Duties in following once the trump is known to everyone (a concealed trump: from its "
+        "exposure on; before it, the rules above): trumping, overtrumping, undertrumping, heading a trump lead "
+        "(absent: follow suit if able, else any card).")
     exposed_after_deal: Literal["nobody", "bidders_partner"] = Field(
         "nobody", description="Cards lying face up for every player to see: bidders_partner, once every card is "
         "dealt and the bidder is known, the bidder's partners' cards, to the end of the hand (they still choose "
@@ -534,6 +671,10 @@ class Doubling(Section):
         "lead.")
     steps: list[DoublingStep] = Field(min_length=1)
     cap: Annotated[int, Field(ge=1)] | None = Field(None, description="The largest multiplier allowed.")
+    closes_auction: bool = Field(
+        False, description="For window in_auction: after the first step nobody bids again; only the side entitled "
+        "to the next step speaks, each player once (that step or pass), and the auction ends with the last step or "
+        "their passes.")
     auto_double: AutoDouble | None = None
     fixed_stake: FixedStake | None = None
 
@@ -581,6 +722,58 @@ class Special(Section):
         None, description="The contract holder may concede: play stops and the contract counts as failed.")
 
 
+# -------------------------------------------------------------------------- combinations / trump marriage
+CombinationKey = Literal["value", "cards", "top", "trump", "earlier"]
+
+
+def _natural_ranking() -> list[CombinationKey]:
+    return ["value", "cards", "top", "trump", "earlier"]
+
+
+class Combinations(Section):
+    """Melds of the European games: runs of one suit in a natural order and four cards of one rank. Either
+    announced before one's first card and compared between the sides (declared), or counted in each trick by
+    the cards it holds, for the side that wins it (in_trick)."""
+
+    order: list[Rank] = Field(
+        description="The natural order for sequences, high to low: every rank of the deck once (not the order in "
+        "which cards win tricks).")
+    sequences: dict[Annotated[int, Field(ge=2, le=13)], Points] = Field(
+        default_factory=dict, description="Run length (cards in a row of one suit in the natural order) -> its "
+        "value; a longer run is worth the longest listed length not above it, a shorter one nothing.")
+    four_of_a_kind: dict[Rank, Points] = Field(
+        default_factory=dict, description="Four cards of one rank -> their value; ranks not listed count nothing.")
+    counted: Literal["declared", "in_trick"] = Field(
+        "declared", description="declared: at his turn in trick 1, before his card, a player may announce his "
+        "melds (`announce`; kind and value said at once, the cards shown to all after trick 1, then compared); "
+        "in_trick: each completed trick's cards are counted, for the side that wins it.")
+    compared: Literal["best_side_scores_all", "each_side_own"] = Field(
+        "best_side_scores_all", description="Declared melds: only the side holding the single best meld scores, "
+        "and then all its announced melds; or each side scores its own.")
+    ranking: list[CombinationKey] = Field(
+        default_factory=_natural_ranking, description="How the single best meld is found, key by key: value "
+        "(higher), cards (more), top (the higher top card in the natural order), trump (a sequence in trumps "
+        "beats a plain one), earlier (the player earlier in playing order from the first hand).")
+    ties: Literal["nobody_scores", "earlier"] = Field(
+        "nobody_scores", description="Two equal best melds in opposite sides once the ranking is exhausted: no "
+        "side scores melds, or the player earlier in playing order from the first hand wins.")
+
+
+class TrumpMarriage(Section):
+    """The King and Queen of trumps (or the ranks listed) as a fixed bonus to a side, kept whatever happens to
+    the contract."""
+
+    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The trump ranks of the marriage.")
+    value: Points = Field(20, description="What it is worth.")
+    counted: Literal["in_hand", "in_trick"] = Field(
+        "in_hand", description="in_hand: held together by one player, credited to his side (and announced by the "
+        "engine) when he plays the last of them; in_trick: all in one completed trick, to the side winning it.")
+    in_modes: bool = Field(
+        False, description="Also counted in the all-trumps mode (every suit's marriage) - never with no trumps.")
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")] = Field(
+        "marriage", description="What the table calls it when it is announced (its name in the game, e.g. stöck).")
+
+
 # ------------------------------------------------------------------------------------------- scoring
 class Band(Section):
     bids: tuple[int, int]
@@ -599,12 +792,66 @@ class ShortfallLoss(Section):
         description="What the bidders then lose in game points: as many as the bid, or this number.")
 
 
+class BankedAllTricks(Section):
+    """One side winning every trick (capot, pit, match): its card points count a fixed number, or it gains a
+    bonus; and bids from a given value on are bids to win every trick."""
+
+    card_points: Points | None = Field(
+        None, description="The sweeping side's card points count this many instead of what its tricks hold (the "
+        "other side's count 0); a sweep by the defenders makes the contract fail (capot 250).")
+    bonus: Points | None = Field(
+        None, description="Points added to the sweeping side's total (pit, match: 100).")
+    bid_from: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="A bid of at least this is a bid to win every trick: made only when the takers win "
+        "every trick, and counted at its value in the scores (a capot bid of 250).")
+
+
+class Banked(Section):
+    """How a banked hand is scored: each side's total is its card points (last trick included), the melds that
+    score for it and its trump marriage; the contract's success rule decides what each side banks."""
+
+    success: Literal["beats_opponents", "reaches_bid_and_beats_opponents", "none"] = Field(
+        "beats_opponents", description="beats_opponents: the takers' total must be higher than the defenders'; "
+        "reaches_bid_and_beats_opponents: it must also reach the bid; none: there is no contract, each side "
+        "banks its own total.")
+    ties: Literal["failed", "held_over", "maker_scores_nothing"] = Field(
+        "failed", description="Equal totals: failed, the contract fails; held_over, the defenders bank theirs and "
+        "the takers' total is held for the winner of the next deal (litige); maker_scores_nothing, the takers "
+        "bank nothing and the defenders their own total.")
+    made: Literal["own_totals"] = Field(
+        "own_totals", description="A made contract: each side banks its own total.")
+    add_bid: bool = Field(False, description="A made contract: the takers also bank the bid.")
+    failed_defenders: Literal["all_points_and_their_melds", "all_points_and_all_melds", "fixed_and_bid",
+                              "both_totals"] = Field(
+        "all_points_and_their_melds", description="A failed contract: the takers bank only their trump "
+        "marriage, and the defenders bank: all_points_and_their_melds, every card point of the deal, their "
+        "melds and their marriage; all_points_and_all_melds, every card point and the melds of both sides (and "
+        "their marriage); fixed_and_bid, failed_fixed plus the bid, their melds and their marriage; "
+        "both_totals, both sides' totals (the takers then bank nothing, not even their marriage).")
+    failed_fixed: Points | None = Field(
+        None, description="With fixed_and_bid: the fixed number of points the defenders bank (160).")
+    doubled: Literal["multiplies_all", "fixed_and_bid_times_multiplier"] = Field(
+        "multiplies_all", description="After a doubling step: multiplies_all, what each side banks is multiplied; "
+        "fixed_and_bid_times_multiplier, the side that wins the deal banks (failed_fixed + bid) times the "
+        "multiplier and its marriage, the other side only its marriage.")
+    all_tricks: BankedAllTricks | None = Field(
+        None, description="One side winning every trick: capot, pit or match.")
+    rounding: Literal["none", "nearest_ten"] = Field(
+        "none", description="nearest_ten: each side's score for the deal is rounded to tens (units 0-4 down, 5-9 "
+        "up), after the success test.")
+
+
 class Scoring(Section):
-    method: Literal["bidding_team", "opponents_credited", "exchange"] = Field(
+    method: Literal["bidding_team", "opponents_credited", "exchange", "banked"] = Field(
         "bidding_team", description="bidding_team: only the bidders' score moves; opponents_credited: a "
         "failure is paid to the opponents; exchange: the loser pays the winner (tables), each opponent "
-        "separately where the bidder plays alone.")
-    bands: list[Band] = Field(min_length=1)
+        "separately where the bidder plays alone; banked: each side banks the points it took (card points, "
+        "melds, trump marriage), as scoring.banked says (no bands).")
+    bands: list[Band] = Field(
+        default_factory=list, description="The score of a contract by its bid (required, except with method "
+        "banked).")
+    banked: Banked | None = Field(
+        None, description="With method banked: the contract's success rule and what each side banks.")
     below_half_loss_multiplier: Annotated[int, Field(ge=1)] = Field(
         1, description="Taking less than half the bid multiplies the loss by this.")
     shortfall_loss: ShortfallLoss | None = Field(
@@ -643,7 +890,16 @@ class Sets(Section):
 
 class Match(Section):
     start: int = Field(0, description="Every team's score at the start.")
-    win_at: int | None = Field(6, description="A team reaching this score wins.")
+    win_at: int | None = Field(
+        6, description="A team reaching this score wins (with banked scoring: at the end of a deal; if several "
+        "do, the highest).")
+    deals: Annotated[int, Field(ge=1, le=1000)] | None = Field(
+        None, description="The match is this many scored deals; the highest total wins, equal totals draw (win_at "
+        "and lose_at are then not used: leave them out).")
+    ends_mid_deal: bool = Field(
+        False, description="The winning score is tested after each credit - the trump marriage as it is shown, "
+        "the melds, each trick's points - in that order, and the match ends the moment a team reaches it (the "
+        "deal stops there). Needs win_at and banked scoring with no contract.")
     lose_at: int | None = Field(-6, description="A team at or below this score loses.")
     next_dealer: NextDealer = Field(
         default_factory=NextDealer, description="Who deals the next hand, by how this one ended.")
@@ -688,6 +944,10 @@ class Ruleset(Section):
     play: Play = Field(default_factory=Play)
     raise_: Raise | None = Field(None, alias="raise")
     special: Special = Field(default_factory=Special)
+    combinations: Combinations | None = Field(
+        None, description="Melds compared between the sides or counted in tricks (sequences, four of a kind).")
+    trump_marriage: TrumpMarriage | None = Field(
+        None, description="The King and Queen of trumps as a fixed bonus to the side that holds or wins them.")
     scoring: Scoring
     match: Match = Field(default_factory=Match)
     annul: Annul = Field(default_factory=Annul)

@@ -265,7 +265,7 @@ def _built_example(tp: Any, info: FieldInfo | None) -> str:
     """A value of the type, for a field no shipped file writes: an option other than the default, the other
     truth value, a number within the bounds."""
     inner, constraints, _ = _unwrap(tp)
-    default = None if info is None or info.is_required() else info.default
+    default = None if info is None or info.is_required() else info.get_default(call_default_factory=True)
     origin = typing.get_origin(inner)
     if inner is bool:
         return _yaml_inline(not default)
@@ -285,6 +285,9 @@ def _built_example(tp: Any, info: FieldInfo | None) -> str:
         return "[" + _built_example(typing.get_args(inner)[0], None) + "]"
     if origin is tuple:
         return "[" + ", ".join(_built_example(a, None) for a in typing.get_args(inner)) + "]"
+    if origin is dict:
+        key, value = typing.get_args(inner)
+        return "{" + _built_example(key, None) + ": " + _built_example(value, None) + "}"
     if inner is str:
         return "example"
     return _yaml_inline(default)

@@ -73,6 +73,9 @@ def _property(defs: dict[str, Any], path: KeyPath) -> dict[str, Any]:
     node = defs["Ruleset"]
     for part in path:
         node = node["properties"][part]
+        for option in node.get("anyOf", ()):   # an optional section: its schema or null
+            if "$ref" in option:
+                node = option
         ref = node.get("$ref")
         if isinstance(ref, str) and part != path[-1]:
             node = defs[ref.rsplit("/", 1)[-1]]

@@ -12,14 +12,15 @@ from engine.play.state import State
 
 STAGE_WORDS = {"auction": "auction", "trump": "trump", "raise": "raise round", "doubling": "doubling",
                "declarations": "declarations", "surrender": "surrender", "redeal": "redeal", "melds": "melds",
-               "play": "play"}
+               "play": "play", "take_or_pass": "take or pass", "choose_trump": "trump choice", "exchange": "exchange"}
 
 
 def stages(state: State) -> list[str]:
     """The stage of the hand in which each entry of its history was said ("auction", "second auction", "raise
     round", ...), so a pass can be told apart from a pass of another round. Which stage the table is in is
     public; it is found by replaying the history on the deal, with the sweep grading of claims left out."""
-    replay = State(state.game, state.dealer, state.dealt, state.match_scores, match_target=state.match_target)
+    replay = State(state.game, state.dealer, state.dealt, state.match_scores, match_target=state.match_target,
+                   stock=state.stock)
     replay.grading = True
     out: list[str] = []
     for action in state.history:

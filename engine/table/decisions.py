@@ -119,10 +119,23 @@ def heading(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -
         return "ask for a new deal?"
     if phase == "melds":
         return "show a meld? (pass when you have shown all you want)"
+    if phase == "take_or_pass":
+        if has == {"accept", "refuse"}:
+            return "a schmeiss: accept (the cards are thrown in) or refuse (you play the contract)"
+        if "take" in has:
+            return "take the turned card's suit as trumps, or pass"
+        if "pass" not in has:
+            return "name the trump suit: you must choose"
+        return "name another suit as trumps, or pass"
+    if phase == "choose_trump":
+        return "choose the trump" + (" (or push the choice to your partner)" if "push" in has else "")
+    if phase == "exchange":
+        return "exchange your lowest trump for the card face up?"
     if phase == "play":
         if has == {"call"}:
             return "you cannot follow suit: you must call for the trump"
         extras = [w for w, v in (("call for the trump", "call"), ("show the pair", "show"),
-                                 ("offer to surrender", "surrender"), ("make a claim", "declare")) if v in has]
+                                 ("offer to surrender", "surrender"), ("make a claim", "declare"),
+                                 ("announce your melds", "announce")) if v in has]
         return "your card" + (f" (or {', '.join(extras)})" if extras else "")
     return f"your turn ({phase})"

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from engine.play.actions import Action, bid_terms, meld_terms
 from engine.play.view import View
+from engine.table.melds import announced_words
 from engine.table.render import Labels
 
 # Verbs shown elsewhere on the screen (the auction line, the contract, the trick): not announced as such.
@@ -49,6 +50,8 @@ def describe(action: Action, view: View, who: Namer, suit: Callable[[str], str],
         return f"{name} called for the trump"
     if verb == "declare":
         return f"{name} declared {arg}"
+    if verb == "announce":
+        return f"{name} announced {announced_words(view, action.seat)}"
     if verb == "show" and arg != "pair":   # a meld of one suit: `show jodi H`
         kind, letter = meld_terms(arg)
         return f"{name} showed {kind} in {suit(letter)}"

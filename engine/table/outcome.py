@@ -6,8 +6,10 @@ rule file, never from a list of games."""
 
 from __future__ import annotations
 
+from engine.play.banked import banked_words, score_banked
 from engine.play.base import SURRENDER_ACCEPTED, SURRENDER_REFUSED
 from engine.play.claims import claim_score, claim_succeeded
+from engine.play.rules import SUCCESS_NONE
 from engine.play.scoring import contract_value, counting_team, score_hand
 from engine.play.state import State
 from engine.play.sweep_claims import claim_grades
@@ -80,9 +82,16 @@ def _contract(state: State, lab: Labels, made: bool, value: int) -> str:
 def score_reason(state: State, lab: Labels) -> str | None:
     """One line saying why a complete hand scored what it did; None for an annulled hand or one without a
     contract."""
+    r = state.game.rules
+    if state.status == "complete" and r.scoring.banked is not None:
+        totals = score_banked(state).totals
+        b = r.scoring.banked
+        takers = state.hand_team_of[state.bidder] if state.bidder >= 0 and b.success != SUCCESS_NONE else -1
+        said = " against ".join(f"{side_name(state, t, lab)}{' (the takers)' if t == takers else ''} {p}"
+                                for t, p in enumerate(totals))
+        return f"totals {said}: {banked_words(state)}"
     if state.status != "complete" or state.bidder < 0:
         return None
-    r = state.game.rules
     made, value = contract_value(state)
     parts = [_contract(state, lab, made, value)]
     _, gp = score_hand(state)

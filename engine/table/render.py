@@ -13,8 +13,10 @@ from rich.text import Text
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, canonical_card
 from engine.play.actions import Action
 from engine.play.game import NO_TRUMP
+from engine.play.rules import STEP_AUCTION
 from engine.play.view import TrickView, View, hand_order
 from engine.table.decisions import Decision, Picker
+from engine.table.melds import meld_lines
 from engine.table.seats import seat_label
 from engine.text import printable
 
@@ -98,6 +100,10 @@ def hand_line(view: View, lab: Labels, new: frozenset[str] | set[str] = frozense
         out.append("(no cards)")
     if view.indicator is not None:
         out.append("   face down: ").append_text(lab.card(view.code(view.indicator)))
+    if view.turned is not None:
+        out.append("   face up on the table: ").append_text(lab.card(view.code(view.turned)))
+    if view.stock_bottom is not None:
+        out.append("   stock's bottom card: ").append_text(lab.card(view.code(view.stock_bottom)))
     if new and any(view.code(c) in new for c in view.hand_cards()):
         out.append("   (* just dealt)", style="dim")
     return out
@@ -141,6 +147,8 @@ def contract_line(view: View, lab: Labels) -> Text:
         return Text("contract: none yet")
     if view.special:
         what = f"{view.special} by {lab.who(view.bidder)}"
+    elif STEP_AUCTION not in view.game.rules.schedule:
+        what = f"{lab.who(view.bidder)} chose the trump and plays the contract"   # take or pass, choose_trump
     elif view.game.rules.scoring.counted_by_opponents:
         others: Sequence[int] = next((t for t in view.teams if view.bidder not in t), [])
         whose = "your side" if lab.seat in others else lab.team(others) if others else "the other side"
@@ -183,6 +191,8 @@ def trump_line(view: View, lab: Labels, open_trump: bool = False) -> Text:
         return Text("trump: concealed")
     if known is None:
         return Text("trump: not chosen yet") if view.bidder is not None else Text("trump: none yet")
+    if view.trump_mode is not None:
+        return Text(f"trump: {view.trump_mode}")
     if view.trump == NO_TRUMP:
         return Text("trump: no trumps")
     when = " (open)" if open_trump else f", exposed in trick {view.exposed_in_trick}" if view.exposed_in_trick else ""
@@ -314,6 +324,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
         lines.append(points_line(view, lab))
     lines.append(hand_line(view, lab, new))
     lines += exposed_lines(view, lab)
+    lines += [Text(t) for t in meld_lines(view, lab.who, lab.team)]
     heading = speech_line(view, lab)
     if heading is not None:
         lines.append(heading)
@@ -338,6 +349,7 @@ def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: s
     else:
         pts = " · ".join(f"{lab.team(t)} {view.card_points[i]}" for i, t in enumerate(view.teams))
         lines.append(Text(f"card points: {pts}"))
+        lines += [Text(t) for t in meld_lines(view, lab.who, lab.team)]
         if reason is not None:
             lines.append(Text(f"why: {reason}"))
         elif made is not None and view.bidder is not None:

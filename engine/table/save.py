@@ -42,7 +42,7 @@ MAX_SAVE_VALUES = 400_000   # a hand takes fewer than 150 values, and a match at
 MAX_HANDS = 2000
 WHAT = "match save"
 SAVE_FIELDS = ("format", "ruleset", "seat", "seed", "bots", "max_hands", "status", "scores", "winners", "hands")
-HAND_FIELDS = ("ruleset", "dealer", "seed", "hands", "actions", "status", "score_change")
+HAND_FIELDS = ("ruleset", "dealer", "seed", "hands", "stock", "actions", "status", "score_change")
 HAND_STATUSES = ("complete", "annulled")
 
 
@@ -163,6 +163,8 @@ def _hand(r: _Reader, raw: Any, node: Node, index: int) -> dict[str, Any]:
     }
     if "hands" in raw:
         hand["hands"] = _cards(r, raw["hands"], f"{where}.hands", nodes["hands"])
+    if "stock" in raw:   # the undealt cards (games with a stock): checked against the seed's
+        hand["stock"] = r.text(raw["stock"], f"{where}.stock", nodes["stock"])
     actions = raw["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise r.fail(f"{where}.actions", "must be a list of actions such as '2 play JS'", nodes["actions"])

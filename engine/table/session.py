@@ -243,12 +243,15 @@ class Session:
                          f"{str(rec['dealer'])[:20]}", 1)
         cards = rec.get("hands")
         if cards is not None:
-            dealt = [[self.game.codes[c] for c in h] for h in state.dealt]
+            dealt = [[self.game.codes[c] for c in h[:self.game.dealt_each]] for h in state.dealt]
             written = [str(cards[seat]).split() for seat in sorted(cards)]
             if written != dealt:
                 seat = next((s for s in range(max(len(written), len(dealt)))
                              if s >= len(written) or s >= len(dealt) or written[s] != dealt[s]), 0)
                 raise refuse(f"{where}.hands", f"seat {seat}'s cards are not the ones the match's seed deals it", 1)
+        stock = rec.get("stock")
+        if stock is not None and str(stock).split() != [self.game.codes[c] for c in state.stock]:
+            raise refuse(f"{where}.stock", "the stock is not the one the match's seed leaves", 1)
 
     def _check_outcome(self, rec: dict[str, Any], status: str, points: Sequence[int], where: str,
                        refuse: Refuse) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from engine.play.banked import banked_words
 from engine.play.base import UNDECIDED
 from engine.play.match import hand_seeds
 from engine.play.state import State
@@ -28,6 +29,7 @@ from engine.table.cues import new_cards, winning_seat
 from engine.table.decisions import decision
 from engine.table.events import described
 from engine.table.hints import card_reasons
+from engine.table.melds import meld_lines
 from engine.table.seats import relation, seat_label
 from engine.text import printable
 from engine.web.table import BOT, OVER, STOPPED, Finished, Table, commitment
@@ -98,12 +100,18 @@ def _events(view: View, who: Callable[[int], str], doubling: Sequence[str]) -> l
             for e in described(view, who, suit_words, doubling, partner_of)]
 
 
+def _melds(view: View, who: Callable[[int], str]) -> list[str]:
+    """The melds announced (kind and value; their cards once shown, and whether they score), the trump marriage
+    announced, each side's meld points: lines of the announcements panel (none for files without melds)."""
+    return meld_lines(view, who, lambda team: "team " + "+".join(str(s) for s in team))
+
+
 def _hand(table: Table, state: State, seat: int, direction: str) -> dict[str, Any]:
     view = _view_of(state, seat)
     who = _who(table, seat, view.teams, direction)
     doubling = table.game.doubling_names
     asked = decision(view.phase, view.legal, doubling) if view.legal else None
-    return {
+    out: dict[str, Any] = {
         "view": view.to_dict(),
         "decision": asked.to_dict() if asked is not None else None,
         "reasons": card_reasons(state, seat) if seat != SPECTATOR else {},
@@ -111,6 +119,10 @@ def _hand(table: Table, state: State, seat: int, direction: str) -> dict[str, An
         "new": sorted(new_cards(state, seat)) if seat != SPECTATOR else [],
         "events": _events(view, who, doubling),
     }
+    melds = _melds(view, who)
+    if melds:       # (only where the file has melds: other messages stay what they were)
+        out["melds"] = melds
+    return out
 
 
 def _summary(table: Table, f: Finished, seat: int, direction: str) -> dict[str, Any]:
@@ -122,7 +134,7 @@ def _summary(table: Table, f: Finished, seat: int, direction: str) -> dict[str, 
     who = _who(table, seat, view.teams, direction)
     known = state.trump if state.trump != UNDECIDED else None    # the hand is over: its trump is no secret
     trump = write_suit(g, known)
-    return {
+    out: dict[str, Any] = {
         "number": f.number,
         "status": f.status,
         "dealer": state.dealer,
@@ -135,11 +147,16 @@ def _summary(table: Table, f: Finished, seat: int, direction: str) -> dict[str, 
         "multiplier": view.multiplier,
         "trump": trump,
         "made": state.made,
+        "why": banked_words(state),   # a banked hand: how it came out, in words ("" otherwise)
         "annulled_because": state.annul_reason if f.status == "annulled" else "",
         "score_change": f.score_change,
         "events": _events(replace(view, trump=known, trump_concealed=False), who, g.doubling_names),
         "ready": sorted(table.ready),
     }
+    melds = _melds(view, who)
+    if melds:
+        out["melds"] = melds
+    return out
 
 
 def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -> dict[str, Any]:

@@ -282,6 +282,7 @@ function renderContract() {
   let trump;
   if (v.trump_concealed) trump = v.trump ? `concealed (only you know it: ${suitWords(v.trump)})` : "concealed";
   else if (v.trump === null) trump = v.bidder === null ? "none yet" : "not chosen yet";
+  else if (v.trump_mode) trump = v.trump_mode;   // a trump mode the rule file names (trump.modes)
   else trump = suitWords(v.trump) + (v.exposed_in_trick ? ` (exposed in trick ${v.exposed_in_trick})` : "");
   const c = el("p", null, "contract-line");
   c.append(el("span", "Contract ", "key"), el("span", contract));
@@ -297,6 +298,8 @@ function renderContract() {
     box.append(el("p", "Points: " + parts.join(" · "), "contract-line muted"));
   }
   if (v.indicator) box.append(el("p", `Your face-down trump card: ${cardShort(v.indicator)}`, "contract-line"));
+  if (v.turned) box.append(el("p", `Face up on the table: ${cardShort(v.turned)}`, "contract-line"));
+  if (v.stock_bottom) box.append(el("p", `The stock's bottom card: ${cardShort(v.stock_bottom)}`, "contract-line muted"));
 }
 
 function trickCards(cards, winning, taken) {
@@ -331,7 +334,9 @@ function renderTrick() {
   }
   const v = h.view;
   if (v.phase !== "play" && !v.tricks.length) {
-    box.append(el("p", v.phase === "auction" ? "The auction" : v.phase, "centre-note phase"));
+    const phaseWords = {auction: "The auction", take_or_pass: "Take or pass", choose_trump: "The trump choice",
+                        exchange: "The exchange"};
+    box.append(el("p", phaseWords[v.phase] || v.phase, "centre-note phase"));
     return;
   }
   const lastTrick = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
@@ -535,7 +540,9 @@ function renderAnnouncements() {
       while ($("live").childNodes.length > 5) $("live").firstChild.remove();
     }
   }
-  $("announce-box").hidden = !events.length;     // no "nothing announced" noise
+  const melds = h ? h.melds || [] : state.summary ? state.summary.melds || [] : [];
+  for (const line of melds) list.append(el("li", line, "melds"));
+  $("announce-box").hidden = !events.length && !melds.length;     // no "nothing announced" noise
   $("ticker").textContent = events.length ? events[events.length - 1].text : "";
 }
 
@@ -709,7 +716,8 @@ function explain(s) {
     }
     line += s.made ? " — made." : " — failed.";
     lines.push(line[0].toUpperCase() + line.slice(1));
-    if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
+    if (s.why) lines.push(s.why[0].toUpperCase() + s.why.slice(1) + ".");
+    else if (s.multiplier !== 1) lines.push(`Doubled: every point of the score counts ×${s.multiplier}.`);
   } else {
     lines.push("Nobody bid.");
   }
@@ -741,6 +749,7 @@ function renderSummary() {
   }
   dlg.append(el("p", "Score change: " + t.teams.map((team, i) => `${teamName(team)} ${s.score_change[i] > 0 ? "+" : ""}${s.score_change[i]}`).join(" · ")));
   for (const e of s.events) dlg.append(el("p", e.text, "muted"));
+  for (const line of s.melds || []) dlg.append(el("p", line, "muted"));
   const hands = el("div", null, "summary-hands");
   for (const [seat, cards] of Object.entries(s.hands)) {
     const row = el("div", null, "summary-hand");
