@@ -7,6 +7,7 @@ does not move when the cards it cannot see are swapped."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +21,12 @@ from engine.rules.load import shipped_rulesets  # noqa: E402
 HANDS = 12
 
 
-@pytest.mark.parametrize("name", shipped_rulesets())
+# besides the shipped files: the deal procedures' turned card and the trump modes (their own parts of the layout)
+EXTRA = [str(Path(__file__).parent / "rulefiles" / f) for f in ("deal/turned-two.yaml", "deal/choose-push.yaml",
+                                                                 "trump_roles/trump-modes.yaml")]
+
+
+@pytest.mark.parametrize("name", [*shipped_rulesets(), *EXTRA])
 def test_rows_equal_the_whole_encoding(name: str) -> None:
     env = engine.rl.env(ruleset=name)
     rng = random.Random(3)
