@@ -17,6 +17,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import engine.rl  # noqa: E402
 from engine import load_game  # noqa: E402
+from engine.adapters.encoding import last_bids  # noqa: E402
 from engine.errors import ArgumentError, IllegalActionError  # noqa: E402
 from engine.record import record_of, replay, report  # noqa: E402
 from engine.rules.load import shipped_rulesets  # noqa: E402
@@ -120,7 +121,7 @@ def test_observations_are_blind_to_other_seats_cards() -> None:
                 if (twin.status, twin.to_act) != (st.status, st.to_act):
                     continue
                 mine = env.observe(env.possible_agents[seat])["observation"]
-                assert np.array_equal(env.enc.vector(twin, seat, env._bids), mine), (ruleset, seat)
+                assert np.array_equal(env.enc.vector(twin, seat, last_bids(twin)), mine), (ruleset, seat)
                 checked += 1
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert checked > 500
