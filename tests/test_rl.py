@@ -85,7 +85,9 @@ def test_episode_is_the_hand_its_record_replays(ruleset: str) -> None:
         for s, agent in enumerate(env.possible_agents):
             assert totals[agent] == rep["game_points"][st.hand_team_of[s]]
         twin = load_game(ruleset).new_hand(st.dealer, seed=env.deal_seed)
-        assert twin.dealt == st.dealt
+        # the same deal (a stock game completes the hands from the stock later: the first packets agree)
+        assert [d[:len(t)] for d, t in zip(st.dealt, twin.dealt, strict=True)] == twin.dealt
+        assert twin.stock == st.stock
 
 
 def test_observations_are_blind_to_other_seats_cards() -> None:
