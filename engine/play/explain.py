@@ -219,23 +219,34 @@ def _why_auction_double(state: State, a: Action) -> str:
 
 
 def _why_bid(state: State, a: Action) -> str:
-    g = state.game
-    au = state._round_rules
-    table = state._table
-    in_bid = g.rules.trump.in_bid
+    """The first rule of the auction a bid breaks, checked in order: its form, the bidder, its value, its minimum."""
     parts = a.arg.split()
     if parts and parts[-1] == CHANGE:
         if not any(x.arg.endswith(CHANGE) for x in state.legal_actions()):
             return "only the contract holder marks a speech change, in the second auction"
         parts = parts[:-1]
     if not parts or not parts[0].isdigit():
-        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
+        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if state.game.rules.trump.in_bid else "")
     v = int(parts[0])
+    return _bid_form(state, parts) or _bid_bidder(state, a) or _bid_value(state, v) or _bid_minimum(state, a, v)
+
+
+def _bid_form(state: State, parts: list[str]) -> str:
+    """A bid names a trump exactly when the file's bids name one."""
+    g = state.game
+    in_bid = g.rules.trump.in_bid
     if in_bid and (len(parts) != 2 or parts[1] not in g.bid_suits):
         what = "a trump suit, no-trumps or a trump mode" if g.mode_names else "a trump suit or no-trumps"
         return f"a bid names {what}: {' '.join(g.bid_suits)}"
     if not in_bid and len(parts) != 1:
         return "a bid is just a number here"
+    return ""
+
+
+def _bid_bidder(state: State, a: Action) -> str:
+    """Whether this seat may bid at all now: one-suited hands, opponents only, no overbidding a partner."""
+    g = state.game
+    au = state._round_rules
     if state._one_suit_barred(a.seat):
         return "you may not bid while holding cards of one suit only"
     hb = state.high_bidder
@@ -246,22 +257,42 @@ def _why_bid(state: State, a: Action) -> str:
     if po is not None and po.forbidden and state._min_bid(a.seat) > au.top and hb >= 0 \
             and g.team_of[hb] == g.team_of[a.seat]:
         return "you may not overbid your partner's bid"
+    return ""
+
+
+def _bid_value(state: State, v: int) -> str:
+    """Whether the number is one of the auction's bid values at all."""
+    au = state._round_rules
     if v > au.top:
         return f"bids go up to {au.top}"
-    if v >= au.bid_min and v not in table.values:
+    if v >= au.bid_min and v not in state._table.values:
         extra = [x for x in au.values if x > au.bid_max]
         if extra:
             return (f"bids go in steps of {au.bid_step} from {au.bid_min} to {au.bid_max}, then "
                     f"{', '.join(str(x) for x in extra)}")
         return f"bids go in steps of {au.bid_step}"
+    return ""
+
+
+def _bid_minimum(state: State, a: Action, v: int) -> str:
+    """The lowest bid this seat may make now, and the rule that sets it."""
+    au = state._round_rules
+    table = state._table
     lo_value = state._min_bid(a.seat)
     lo = table.values[table.index_at_least(lo_value)] if table.index_at_least(lo_value) < table.count else au.top
     if state._dealer_forced(a.seat):
         return f"the dealer must bid {au.forced_bid}"
-    if hb >= 0 and v <= state.high:
+    if state.high_bidder >= 0 and v <= state.high:
         return f"a bid must be higher than {state.high}"
     if au.exact_step:
         return f"each bid is exactly the next one above the standing bid: {lo}"
+    return _bid_floor(state, lo_value, v) or f"a bid must be at least {lo}"
+
+
+def _bid_floor(state: State, lo_value: int, v: int) -> str:
+    """The auction rule that raised this seat's minimum to `lo_value`, if the bid is below it."""
+    au = state._round_rules
+    po = au.partner_overcall
     if po is not None and po.min >= 0 and lo_value == po.min and v < po.min:
         return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
     sb = au.second_bid_min
@@ -270,7 +301,7 @@ def _why_bid(state: State, a: Action) -> str:
     m = au.after_first_speech_min
     if m >= 0 and lo_value == m and v < m:
         return f"once you have spoken, your bids must be at least {m}"
-    return f"a bid must be at least {lo}"
+    return ""
 
 
 def _why_card(state: State, a: Action) -> str:
