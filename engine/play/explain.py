@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.cards import SUIT_NAMES
@@ -98,59 +99,73 @@ def _why_declare(state: State, a: Action) -> str:
 
 
 def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
+    """Why a known verb is not among the legal ones: each verb's own reason, else what the phase allows."""
     ph = state.phase
-    what = PHASE_NAMES[ph]
     if a.verb == "pass" and ph == AUCTION:
         if state._dealer_forced(a.seat):
             return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
         return "the first hand must open the bidding"
     if a.verb == "call":
-        if state.game.rules.play.blind_cut:
-            return ("there is no call for the trump in this game: a player who cannot follow suit while it is "
-                    "concealed plays a card face down")
-        if ph != PLAY:
-            return "there is no trump to call for now"
-        if not state.concealed:
-            return "the trump is already exposed"
-        if state.trick_cards and state.hands[a.seat] & state.game.suit_masks[state.game.suit_of[state.trick_cards[0]]]:
-            return "you can follow suit, so you may not call for the trump"
-        if a.seat == state.folder and state.trick_cards and \
-                state.game.suit_of[state.trick_cards[0]] == state.trump:
-            return "the bidder may not expose the trump when another player leads the trump suit"
-        return "you may not call for the trump now"
+        return _why_call(state, a.seat)
     if a.verb == "play" and "call" in verbs and ph == PLAY:
         return "you must call for the trump: you are the first player unable to follow suit"
     if ph in (AUCTION, RAISE) and a.verb in state.game.doubling_names:
         return _why_auction_double(state, a)
-    if a.verb == "partner":
-        if ph not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
-            return "there is no partner speech here"
-        if state.asker >= 0:
-            return "the speech was handed back to you: bid or pass" if a.seat == state.asker else \
-                "you may hand the speech back only once"
-        return "you have no partner to speak for you"
-    if a.verb == "redeal":
-        if ph == TRUMP:
-            return "you may ask for a new deal only with few enough points in your cards"
-        return "you may demand a redeal only with a pointless hand at your first turn"
-    if a.verb == "announce":
-        return _why_announce(state, a.seat)
-    if a.verb == "show" and not state.game.has_pair:
-        return "this game has no pair to show"
-    if a.verb == "show":
-        return _why_pair(state, a.seat)
-    if a.verb == "surrender":
-        if not state.game.has_surrender:
-            return "this game has no surrender"
-        if state.bidder >= 0 and state.hand_team_of[a.seat] == state.hand_team_of[state.bidder]:
-            return "only the bidding team's opponents may offer to surrender"
-        if state.surrender:
-            return "a surrender has already been offered"
-        return "the opponents may offer to surrender only while the bidding team has won every trick"
+    why = _VERB_REASONS.get(a.verb)
+    if why is not None:
+        return why(state, a.seat)
     if ph in (DOUBLING, DECLARE, POINTLESS, ANSWER, RAISE, TRUMP):
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
-        return f"during the {what} you may: {allowed}"
-    return f"'{a.verb}' is not allowed during the {what}"
+        return f"during the {PHASE_NAMES[ph]} you may: {allowed}"
+    return f"'{a.verb}' is not allowed during the {PHASE_NAMES[ph]}"
+
+
+def _why_call(state: State, p: int) -> str:
+    """Why seat `p` may not call for the concealed trump now."""
+    g = state.game
+    if g.rules.play.blind_cut:
+        return ("there is no call for the trump in this game: a player who cannot follow suit while it is "
+                "concealed plays a card face down")
+    if state.phase != PLAY:
+        return "there is no trump to call for now"
+    if not state.concealed:
+        return "the trump is already exposed"
+    if state.trick_cards and state.hands[p] & g.suit_masks[g.suit_of[state.trick_cards[0]]]:
+        return "you can follow suit, so you may not call for the trump"
+    if p == state.folder and state.trick_cards and g.suit_of[state.trick_cards[0]] == state.trump:
+        return "the bidder may not expose the trump when another player leads the trump suit"
+    return "you may not call for the trump now"
+
+
+def _why_partner(state: State, p: int) -> str:
+    if state.phase not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
+        return "there is no partner speech here"
+    if state.asker >= 0:
+        return "the speech was handed back to you: bid or pass" if p == state.asker else \
+            "you may hand the speech back only once"
+    return "you have no partner to speak for you"
+
+
+def _why_redeal(state: State, p: int) -> str:
+    if state.phase == TRUMP:
+        return "you may ask for a new deal only with few enough points in your cards"
+    return "you may demand a redeal only with a pointless hand at your first turn"
+
+
+def _why_show(state: State, p: int) -> str:
+    if not state.game.has_pair:
+        return "this game has no pair to show"
+    return _why_pair(state, p)
+
+
+def _why_surrender(state: State, p: int) -> str:
+    if not state.game.has_surrender:
+        return "this game has no surrender"
+    if state.bidder >= 0 and state.hand_team_of[p] == state.hand_team_of[state.bidder]:
+        return "only the bidding team's opponents may offer to surrender"
+    if state.surrender:
+        return "a surrender has already been offered"
+    return "the opponents may offer to surrender only while the bidding team has won every trick"
 
 
 def _why_announce(state: State, p: int) -> str:
@@ -194,6 +209,15 @@ def _why_pair(state: State, p: int) -> str:
         return f"the bidding team may not show a pair at a bid of {state.bid}{where}"
     return "you cannot show a pair now"
 
+
+# The verbs whose refusal has a reason of its own, whatever the phase (after the auction's doubling words).
+_VERB_REASONS: dict[str, Callable[[State, int], str]] = {
+    "partner": _why_partner,
+    "redeal": _why_redeal,
+    "announce": _why_announce,
+    "show": _why_show,
+    "surrender": _why_surrender,
+}
 
 def _why_auction_double(state: State, a: Action) -> str:
     g = state.game
