@@ -329,6 +329,7 @@ def _bid_floor(state: State, lo_value: int, v: int) -> str:
 
 
 def _why_card(state: State, a: Action) -> str:
+    """Why a card may not be played: not held, a caller's duty, the folded indicator, the lead, then following."""
     g = state.game
     p = a.seat
     try:
@@ -340,23 +341,39 @@ def _why_card(state: State, a: Action) -> str:
         return f"you do not hold {a.arg}"
     card = ids[0]
     if state.caller == p:
-        if state.constraint == INDICATOR:
-            return "you exposed the trump and must now play the indicator card"
-        if state.constraint == TRUMP_IF_ABLE:
-            return f"you called for the trump and must play a trump ({_suit_name(state, state.trump)})"
-        return "you called for the trump and must play a trump"
+        return _caller_duty(state)
     if state.concealed and p == state.folder and state.indicator >= 0 and card in ids \
             and any(c == state.indicator for c in ids) and not state.hands[p] >> state.indicator & 1:
-        if g.rules.play.blind_cut:
-            return ("the folded card is played only to cut a suit led by another that you cannot follow, or as "
-                    "your last card")
-        return "the indicator is face down: expose it by calling before you play it"
-    trick = state.trick_cards
-    if not trick:
+        return _folded_card(state)
+    if not state.trick_cards:
         if state.concealed and p == state.folder and g.suit_of[card] == state.trump:
             return "the bidder may not lead the concealed trump suit while holding other suits"
         return f"you may not lead {a.arg} now"
-    led = g.suit_of[trick[0]]
+    return _why_not_following(state, a, card)
+
+
+def _caller_duty(state: State) -> str:
+    """The card a player who called for the trump owes now."""
+    if state.constraint == INDICATOR:
+        return "you exposed the trump and must now play the indicator card"
+    if state.constraint == TRUMP_IF_ABLE:
+        return f"you called for the trump and must play a trump ({_suit_name(state, state.trump)})"
+    return "you called for the trump and must play a trump"
+
+
+def _folded_card(state: State) -> str:
+    """Why the folded trump card may not be played from the table yet."""
+    if state.game.rules.play.blind_cut:
+        return ("the folded card is played only to cut a suit led by another that you cannot follow, or as "
+                "your last card")
+    return "the indicator is face down: expose it by calling before you play it"
+
+
+def _why_not_following(state: State, a: Action, card: int) -> str:
+    """Why `card` may not be played to a trick already led: obligations, following suit, the concealed trump."""
+    g = state.game
+    p = a.seat
+    led = g.suit_of[state.trick_cards[0]]
     if g.rules.play.obligations is not None and not state.concealed:
         return why_refused(state, p, card)
     if state.hands[p] & g.suit_masks[led]:
