@@ -235,11 +235,20 @@ def _partner_speech(speech: PartnerSpeech, lapse: str) -> str:
 
 
 def _auction(rs: Ruleset) -> Iterator[Line]:
-    a = rs.auction
     if "auction" not in rs.schedule:
         yield "No auction: the trump and the contract are fixed as the deal says (the auction section is not used).", (
             _p("schedule"),)
         return
+    yield from _auction_bids(rs)
+    yield from _auction_turns(rs)
+    yield from _auction_all_pass(rs)
+    yield from _auction_limits(rs)
+    yield from _auction_hands(rs)
+
+
+def _auction_bids(rs: Ruleset) -> Iterator[Line]:
+    """The bids themselves: their values, steps, holds, the top bid, and the trump a bid names."""
+    a = rs.auction
     yield f"Bids {_bid_words(a.bids)}, each higher than the last.", (_p("auction", "bids"),)
     if a.exact_step:
         yield "Each bid is exactly the next one above the standing bid: no jumps.", (_p("auction", "exact_step"),)
@@ -256,6 +265,11 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
     if rs.trump.chosen == "in_bid":
         nt = " or no-trumps" if rs.trump.no_trumps else ""
         yield f"Every bid names a trump suit{nt}.", (_p("trump", "chosen"), _p("trump", "no_trumps"))
+
+
+def _auction_turns(rs: Ruleset) -> Iterator[Line]:
+    """Who speaks first, what a pass means, and when the auction ends."""
+    a = rs.auction
     first = "must bid at their first turn" if a.first_hand_must_bid else "may pass"
     yield f"The first hand speaks first and {first}.", (_p("auction", "first_hand_must_bid"),)
     doubled = rs.special.doubling is not None and rs.special.doubling.window == "in_auction"
@@ -268,6 +282,11 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         standing = " (the standing bidder's own passes do not count)" if a.default_bidder is not None else ""
         yield f"The auction ends when all the other players have passed in a row after {after}{standing}.", (
             _p("auction", "default_bidder"), _p("special", "doubling", "window"))
+
+
+def _auction_all_pass(rs: Ruleset) -> Iterator[Line]:
+    """What happens when every player passes (nothing to say when nobody can pass throughout)."""
+    a = rs.auction
     if a.default_bidder is not None or (a.first_hand_must_bid and a.if_all_pass == "redeal"):
         pass  # nobody can pass throughout: there is a standing bid, or the first hand must bid
     elif a.if_all_pass == "redeal":
@@ -279,6 +298,11 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         forced = a.bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid
         yield f"If all the others pass, the dealer must bid {forced}, which ends the auction.", (
             _p("auction", "if_all_pass"), _p("auction", "dealer_forced_bid"))
+
+
+def _auction_limits(rs: Ruleset) -> Iterator[Line]:
+    """Limits on a player's bids: over his partner, over himself, after his first bid or speech; partner speech."""
+    a = rs.auction
     po = a.partner_overcall
     if po is not None and (po.forbidden or po.min is not None):
         when = " when the player who spoke just before you passed" if po.only_after_a_pass else ""
@@ -298,23 +322,28 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
                               "the auction ends only once every player but the holder has passed since the standing "
                               "bid, and a player whose turn lapsed is asked again when it comes round"), (
             _p("auction", "partner_speech"),)
+
+
+def _auction_hands(rs: Ruleset) -> Iterator[Line]:
+    """Rules that depend on the cards held: one-suited hands, pointless hands."""
+    a = rs.auction
     if a.one_suit_hand_may_not_bid != "nobody":
         who = "The first hand" if a.one_suit_hand_may_not_bid == "first_hand" else "Nobody"
         verb = "may not bid" if who == "The first hand" else "may bid"
         yield f"{who} {verb} while holding cards of one suit only.", (_p("auction", "one_suit_hand_may_not_bid"),)
     r = a.pointless_redeal
-    if r is not None:
-        if r.automatic:
-            whose = "the first hand's cards" if r.seats == 1 else f"the cards of any of the first {r.seats} players"
-            what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
-            text = f"If {whose} {what} when the auction starts, the same dealer deals again at once."
-        else:
-            who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
-            what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
-            text = f"{who} may ask for a new deal at their first turn if their cards {what}."
-            if a.partner_speech is not None:
-                text += " A `partner` speech is a first speech of both partners: after it, no redeal."
-        yield text, (_p("auction", "pointless_redeal"),)
+    if r is None:
+        return
+    what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
+    if r.automatic:
+        whose = "the first hand's cards" if r.seats == 1 else f"the cards of any of the first {r.seats} players"
+        text = f"If {whose} {what} when the auction starts, the same dealer deals again at once."
+    else:
+        who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
+        text = f"{who} may ask for a new deal at their first turn if their cards {what}."
+        if a.partner_speech is not None:
+            text += " A `partner` speech is a first speech of both partners: after it, no redeal."
+    yield text, (_p("auction", "pointless_redeal"),)
 
 
 def _second_auction(rs: Ruleset) -> Iterator[Line]:
