@@ -378,6 +378,13 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
         yield Finding((*SCHEDULE, 0), "the schedule starts with a deal: nobody can bid without cards")
     at = {name: i for i, name in reversed(names)}
     yield from _deal_procedure_steps(rs, at)
+    yield from _schedule_trump_step(rs, at, chooses)
+    yield from _schedule_sections(rs, at)
+    yield from _schedule_late_bidding(rs, at)
+
+
+def _schedule_trump_step(rs: Ruleset, at: dict[str, int], chooses: bool) -> Iterator[Finding]:
+    """A trump step exactly when the trump is chosen after the auction, and after it."""
     wants_trump = rs.trump.chosen == "after_auction" and not chooses
     if wants_trump and "trump" not in at:
         yield Finding(SCHEDULE, "trump.chosen is after_auction, so the schedule needs a trump step",
@@ -387,6 +394,10 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
                       depends=(CHOSEN,), fix="also override schedule (without trump)")
     if "trump" in at and "auction" in at and at["trump"] < at["auction"]:
         yield Finding((*SCHEDULE, at["trump"]), "the trump step comes after the auction")
+
+
+def _schedule_sections(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The raise and second_auction steps go with their sections, and only one of the two."""
     if rs.raise_ is not None and "raise" not in at:
         yield Finding(RAISE, "there is a raise section but no raise step in the schedule", depends=(SCHEDULE,),
                       fix="also override raise (raise: null)")
@@ -403,6 +414,10 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
     if "raise" in at and "second_auction" in at:
         yield Finding((*SCHEDULE, at["second_auction"]), "a raise and a second auction are two forms of the one "
                       "round of bidding after the full deal: keep one of them", fix="also set raise: null")
+
+
+def _schedule_late_bidding(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The second auction and the raise come after the auction (and trump step) and the last deal."""
     if "second_auction" in at:
         last_deal = max(i for i, s in enumerate(rs.schedule) if isinstance(s, DealStep))
         if at["second_auction"] < last_deal or at["second_auction"] < at.get("auction", 0) or \
