@@ -26,6 +26,7 @@ from engine.rules.model import (
     PairBand,
     Ruleset,
     ScheduleStep,
+    SpecialContract,
     StepName,
     TakeOrPassStep,
     TurnUpStep,
@@ -748,61 +749,77 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
     first_deal = cards_before(rs, "auction") or 0
     for i, c in enumerate(rs.special.contracts):
         path = ("special", "contracts", i)
-        if c.window == "before_trick":
-            if c.trick is None:
-                yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
-                              hint="; add trick: N (it is declared before leading trick N)")
-            elif c.trick > tricks:
-                yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
-            if not c.played:
-                yield Finding((*path, "played"), "a declaration during play is played out",
-                              hint="; remove played: false")
-        elif c.trick is not None:
-            yield Finding((*path, "trick"), "trick is the number of the trick a declaration is made before; "
-                          "it needs window: before_trick", hint="; remove trick or set window: before_trick")
-        if c.who == "sole_winner" and c.window != "before_trick":
-            yield Finding((*path, "who"), "sole_winner is a player who has won every trick so far: it needs "
-                          "window: before_trick", hint="; set who: anyone or bidder")
-        if c.deal == "stops":
-            if c.window != "first_auction":
-                yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
-                              hint="; remove deal: stops or set window: first_auction")
-            elif first_deal >= tricks:
-                yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
-                              "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
-        if c.window == "first_auction" and c.who != "anyone":
-            yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
-                          "there is open to any player", hint="; set who: anyone")
-        if c.window == "first_auction" and "auction" not in rs.schedule:
-            yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
-        if c.partner == "dummy" and c.must_win == "declarer":
-            yield Finding((*path, "must_win"), "the declarer plays his dummy's cards: the side's tricks are his",
-                          hint="; set must_win: side")
-        if c.partner == "dummy" and _alone(rs):
-            yield Finding((*path, "partner"), "nobody has a partner here to lay down as a dummy",
-                          depends=(ALONE, TEAMS))
-        if c.must_win == "side" and c.partner == "sits_out":
-            yield Finding((*path, "must_win"), "the partners sit out, so the declarer wins every trick his side "
-                          "wins", hint="; remove must_win: side")
+        yield from _declaration_window(rs, c, path, tricks, first_deal)
+        yield from _declaration_partner(rs, c, path)
+        yield from _declaration_shown(c, path)
+
+
+def _declaration_window(rs: Ruleset, c: SpecialContract, path: KeyPath, tricks: int,
+                        first_deal: int) -> Iterator[Finding]:
+    """When it is declared: before which trick, by whom, stopping the deal, in an auction the schedule has."""
+    if c.window == "before_trick":
+        if c.trick is None:
+            yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
+                          hint="; add trick: N (it is declared before leading trick N)")
+        elif c.trick > tricks:
+            yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
         if not c.played:
-            if c.sure_sweep != "required":
-                yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
-                              "certain", hint="; add sure_sweep: required")
-            if c.window != "after_full_deal":
-                yield Finding((*path, "window"), "a hand is shown once every card is dealt",
-                              hint="; remove window (after_full_deal)")
-            if c.failed is not None:
-                yield Finding((*path, "failed"), "a hand shown instead of played cannot fail",
-                              hint="; remove failed")
-        elif c.failed is None:
-            yield Finding(path, "a played declaration needs failed: what the declarers lose (0 or less)",
-                          hint="; add failed: -N")
-        if c.sure_sweep != "any" and c.window != "after_full_deal":
-            yield Finding((*path, "sure_sweep"), "the sure-sweep test reads a full hand before play: it needs "
-                          "window: after_full_deal", hint="; remove sure_sweep")
-        if c.stops_at_first_loss and not c.played:
-            yield Finding((*path, "stops_at_first_loss"), "a hand shown instead of played has no trick to lose",
-                          hint="; remove stops_at_first_loss")
+            yield Finding((*path, "played"), "a declaration during play is played out",
+                          hint="; remove played: false")
+    elif c.trick is not None:
+        yield Finding((*path, "trick"), "trick is the number of the trick a declaration is made before; "
+                      "it needs window: before_trick", hint="; remove trick or set window: before_trick")
+    if c.who == "sole_winner" and c.window != "before_trick":
+        yield Finding((*path, "who"), "sole_winner is a player who has won every trick so far: it needs "
+                      "window: before_trick", hint="; set who: anyone or bidder")
+    if c.deal == "stops":
+        if c.window != "first_auction":
+            yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
+                          hint="; remove deal: stops or set window: first_auction")
+        elif first_deal >= tricks:
+            yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
+                          "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+    if c.window == "first_auction" and c.who != "anyone":
+        yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
+                      "there is open to any player", hint="; set who: anyone")
+    if c.window == "first_auction" and "auction" not in rs.schedule:
+        yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
+
+
+def _declaration_partner(rs: Ruleset, c: SpecialContract, path: KeyPath) -> Iterator[Finding]:
+    """The declarer's partner: a dummy needs a partner and gives the side's tricks; sitting out gives none."""
+    if c.partner == "dummy" and c.must_win == "declarer":
+        yield Finding((*path, "must_win"), "the declarer plays his dummy's cards: the side's tricks are his",
+                      hint="; set must_win: side")
+    if c.partner == "dummy" and _alone(rs):
+        yield Finding((*path, "partner"), "nobody has a partner here to lay down as a dummy",
+                      depends=(ALONE, TEAMS))
+    if c.must_win == "side" and c.partner == "sits_out":
+        yield Finding((*path, "must_win"), "the partners sit out, so the declarer wins every trick his side "
+                      "wins", hint="; remove must_win: side")
+
+
+def _declaration_shown(c: SpecialContract, path: KeyPath) -> Iterator[Finding]:
+    """A hand shown instead of played must be certain; a played one can fail; the sure-sweep test's window."""
+    if not c.played:
+        if c.sure_sweep != "required":
+            yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
+                          "certain", hint="; add sure_sweep: required")
+        if c.window != "after_full_deal":
+            yield Finding((*path, "window"), "a hand is shown once every card is dealt",
+                          hint="; remove window (after_full_deal)")
+        if c.failed is not None:
+            yield Finding((*path, "failed"), "a hand shown instead of played cannot fail",
+                          hint="; remove failed")
+    elif c.failed is None:
+        yield Finding(path, "a played declaration needs failed: what the declarers lose (0 or less)",
+                      hint="; add failed: -N")
+    if c.sure_sweep != "any" and c.window != "after_full_deal":
+        yield Finding((*path, "sure_sweep"), "the sure-sweep test reads a full hand before play: it needs "
+                      "window: after_full_deal", hint="; remove sure_sweep")
+    if c.stops_at_first_loss and not c.played:
+        yield Finding((*path, "stops_at_first_loss"), "a hand shown instead of played has no trick to lose",
+                      hint="; remove stops_at_first_loss")
 
 
 def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
