@@ -315,13 +315,30 @@ def _stock_fits(rs: Ruleset, names: list[str]) -> Iterator[Finding]:
 
 def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     """The turned card, take or pass, complete, choose_trump, exchange: each where it can work."""
-    deals = [i for i, x in enumerate(rs.schedule) if isinstance(x, DealStep)]
+    yield from _trump_fixing_steps(at)
+    yield from _turned_card_steps(rs, at)
+    yield from _deal_step_options(rs, at)
+    ff = rs.table.first_forehand
+    if ff is not None:
+        card = ff.holder_of.replace("10", "T")
+        if card[:-1] not in rs.deck.ranks or card[-1] not in rs.deck.suits:
+            yield Finding(("table", "first_forehand", "holder_of"), f"{ff.holder_of} is not a card of the deck",
+                          depends=DECK_SIZE)
+
+
+def _trump_fixing_steps(at: dict[str, int]) -> Iterator[Finding]:
+    """One way of fixing the trump: an auction, take_or_pass or choose_trump."""
     for name in ("take_or_pass", "choose_trump"):
         if name in at and "auction" in at:
             yield Finding((*SCHEDULE, at[name]), f"{name} and auction are two ways of fixing the trump: keep one",
                           fix="also override schedule (without auction)")
     if "take_or_pass" in at and "choose_trump" in at:
         yield Finding((*SCHEDULE, at["choose_trump"]), "take_or_pass and choose_trump both fix the trump: keep one")
+
+
+def _turned_card_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The order of the steps around the turned card: turn_up, take_or_pass, complete, exchange_low_trump."""
+    deals = [i for i, x in enumerate(rs.schedule) if isinstance(x, DealStep)]
     if "turn_up" in at and (not deals or at["turn_up"] < deals[0]):
         yield Finding((*SCHEDULE, at["turn_up"]), "turn_up comes after a deal step (the first packets)")
     if "take_or_pass" in at and ("turn_up" not in at or at["take_or_pass"] < at["turn_up"]):
@@ -340,6 +357,10 @@ def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
                           "the lowest trump is exchanged for)", hint=" (add - turn_up after the first packets)")
         elif not fixed or at["exchange_low_trump"] < max(fixed):
             yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump comes after the trump is fixed")
+
+
+def _deal_step_options(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The options of the steps: schmeiss, the dealer's own turned card, the dealer's choice, the push."""
     top = next((x.take_or_pass for x in rs.schedule if isinstance(x, TakeOrPassStep)), None)
     if top is not None and top.schmeiss and rs.table.players != 2:
         yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "schmeiss"), "schmeiss is an offer to the "
@@ -356,12 +377,6 @@ def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     if ch is not None and ch.may_push and any(len(t) != 2 for t in rs.table.teams):
         yield Finding((*SCHEDULE, at["choose_trump"], "choose_trump", "may_push"), "push passes the choice to the "
                       "partner: every team must be two players", depends=(TEAMS,))
-    ff = rs.table.first_forehand
-    if ff is not None:
-        card = ff.holder_of.replace("10", "T")
-        if card[:-1] not in rs.deck.ranks or card[-1] not in rs.deck.suits:
-            yield Finding(("table", "first_forehand", "holder_of"), f"{ff.holder_of} is not a card of the deck",
-                          depends=DECK_SIZE)
 
 
 def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
