@@ -28,6 +28,7 @@ from engine.rules.model import (
     ScheduleStep,
     SpecialContract,
     StepName,
+    TakeOrPass,
     TakeOrPassStep,
     TurnUpStep,
 )
@@ -344,6 +345,11 @@ def _turned_card_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     if "take_or_pass" in at and ("turn_up" not in at or at["take_or_pass"] < at["turn_up"]):
         yield Finding((*SCHEDULE, at["take_or_pass"]), "take_or_pass needs a turn_up step before it (the card "
                       "taken or passed)", hint=" (add - turn_up before it)")
+    yield from _steps_after_taking(at, deals)
+
+
+def _steps_after_taking(at: dict[str, int], deals: list[int]) -> Iterator[Finding]:
+    """complete after take_or_pass and last of the deal; exchange_low_trump after the turned card and the trump."""
     if "complete" in at:
         if "take_or_pass" not in at or at["complete"] < at["take_or_pass"]:
             yield Finding((*SCHEDULE, at["complete"]), "complete needs a take_or_pass step before it (it deals by "
@@ -370,6 +376,11 @@ def _deal_step_options(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
         step = "complete" if "complete" in at else "exchange_low_trump"
         yield Finding((*SCHEDULE, at[step]), f"{step} works with a turned card of the stock; here the turned card "
                       "is the dealer's own (turn_up: {card: dealer_last})")
+    yield from _deal_step_choices(rs, at, top)
+
+
+def _deal_step_choices(rs: Ruleset, at: dict[str, int], top: TakeOrPass | None) -> Iterator[Finding]:
+    """The dealer's choice after all pass, and the push to a partner."""
     if top is not None and top.if_all_pass == "first_hand_names" and top.dealer_must_choose:
         yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "dealer_must_choose"), "with if_all_pass: "
                       "first_hand_names there is no second round for the dealer to choose in")
