@@ -81,6 +81,30 @@ def bank(b: BankedRules, takers: int, cards: list[int], melds: list[int], marria
         winner = totals.index(best) if totals.count(best) == 1 else -1
         return _finish(b, BankedScore(True, totals, 0, winner, NO_CONTRACT, totals, sum(cards)), multiplier, added,
                        trump_multiplier)
+    made, tie = _contract_made(b, takers, totals, sweep, bid)
+    if multiplier > 1 and b.doubled_fixed_and_bid:
+        # doubled: the deal's winner banks (fixed + bid) x the multiplier and its marriage; the other its marriage
+        winner = takers if made else 1 - takers
+        pts = [0] * sides
+        pts[winner] = (b.failed_fixed + bid) * multiplier + marriage[winner]
+        pts[1 - winner] = marriage[1 - winner]
+        score = BankedScore(made, pts, 0, winner, MADE if made else FAILED, totals, sum(cards))
+        return _finish(b, score, 1, added, trump_multiplier)
+    if made:
+        pts = list(totals)
+        if b.add_bid:
+            pts[takers] += bid
+        score = BankedScore(True, pts, 0, takers, MADE, totals, sum(cards))
+    elif tie and b.ties in (TIES_HELD_OVER, TIES_MAKER_SCORES_NOTHING):
+        score = _tied(b, takers, totals, sum(cards))
+    else:
+        pts = _failed_points(b, takers, cards, bonus, melds, marriage, totals, bid)
+        score = BankedScore(False, pts, 0, 1 - takers, FAILED, totals, sum(cards))
+    return _finish(b, score, multiplier, added, trump_multiplier)
+
+
+def _contract_made(b: BankedRules, takers: int, totals: list[int], sweep: int, bid: int) -> tuple[bool, bool]:
+    """Whether the takers made their contract, and whether the deal is a tie (the success rule's terms)."""
     defenders = 1 - takers
     mine, theirs = totals[takers], totals[defenders]
     sweeping_bid = 0 <= b.sweep_bid_from <= bid
@@ -92,39 +116,36 @@ def bank(b: BankedRules, takers: int, cards: list[int], melds: list[int], marria
             made = made and sweep != defenders    # a sweep by the defenders makes the contract fail
     tie = not made and not sweeping_bid and mine == theirs and sweep < 0 and (
         b.success != SUCCESS_REACHES_BID or mine >= bid)
-    pts = [0] * sides
-    if multiplier > 1 and b.doubled_fixed_and_bid:
-        # doubled: the deal's winner banks (fixed + bid) x the multiplier and its marriage; the other its marriage
-        winner = takers if made else defenders
-        pts[winner] = (b.failed_fixed + bid) * multiplier + marriage[winner]
-        pts[1 - winner] = marriage[1 - winner]
-        score = BankedScore(made, pts, 0, winner, MADE if made else FAILED, totals, sum(cards))
-        return _finish(b, score, 1, added, trump_multiplier)
-    if made:
-        pts = list(totals)
-        if b.add_bid:
-            pts[takers] += bid
-        score = BankedScore(True, pts, 0, takers, MADE, totals, sum(cards))
-    elif tie and b.ties == TIES_HELD_OVER:    # litige: the takers' total waits for the next deal's winner
-        pts[defenders] = theirs
-        score = BankedScore(False, pts, mine, -1, TIE_HELD, totals, sum(cards))
-    elif tie and b.ties == TIES_MAKER_SCORES_NOTHING:
-        pts[defenders] = theirs
-        score = BankedScore(False, pts, 0, -1, TIE_NOTHING, totals, sum(cards))
-    else:
-        fd = b.failed_defenders
-        pts[takers] = marriage[takers]   # the marriage is never lost ...
-        if fd == FAILED_FIXED_AND_BID:
-            pts[defenders] = b.failed_fixed + bid + melds[defenders] + marriage[defenders]
-        elif fd == FAILED_BOTH_TOTALS:   # ... except where the defenders take both totals, the marriage inside
-            pts[defenders] = mine + theirs
-            pts[takers] = 0
-        elif fd == FAILED_ALL_MELDS:
-            pts[defenders] = sum(cards) + sum(bonus) + sum(melds) + marriage[defenders]
-        else:   # every card point, their own melds and marriage
-            pts[defenders] = sum(cards) + bonus[defenders] + melds[defenders] + marriage[defenders]
-        score = BankedScore(False, pts, 0, defenders, FAILED, totals, sum(cards))
-    return _finish(b, score, multiplier, added, trump_multiplier)
+    return made, tie
+
+
+def _tied(b: BankedRules, takers: int, totals: list[int], card_total: int) -> BankedScore:
+    """A tie the rule keeps apart: the defenders bank their total; the takers' waits (litige) or is lost."""
+    defenders = 1 - takers
+    pts = [0] * len(totals)
+    pts[defenders] = totals[defenders]
+    if b.ties == TIES_HELD_OVER:    # litige: the takers' total waits for the next deal's winner
+        return BankedScore(False, pts, totals[takers], -1, TIE_HELD, totals, card_total)
+    return BankedScore(False, pts, 0, -1, TIE_NOTHING, totals, card_total)
+
+
+def _failed_points(b: BankedRules, takers: int, cards: list[int], bonus: list[int], melds: list[int],
+                   marriage: list[int], totals: list[int], bid: int) -> list[int]:
+    """What each side banks when the contract fails (failed_defenders)."""
+    defenders = 1 - takers
+    pts = [0] * len(cards)
+    fd = b.failed_defenders
+    pts[takers] = marriage[takers]   # the marriage is never lost ...
+    if fd == FAILED_FIXED_AND_BID:
+        pts[defenders] = b.failed_fixed + bid + melds[defenders] + marriage[defenders]
+    elif fd == FAILED_BOTH_TOTALS:   # ... except where the defenders take both totals, the marriage inside
+        pts[defenders] = totals[takers] + totals[defenders]
+        pts[takers] = 0
+    elif fd == FAILED_ALL_MELDS:
+        pts[defenders] = sum(cards) + sum(bonus) + sum(melds) + marriage[defenders]
+    else:   # every card point, their own melds and marriage
+        pts[defenders] = sum(cards) + bonus[defenders] + melds[defenders] + marriage[defenders]
+    return pts
 
 
 def _finish(b: BankedRules, s: BankedScore, multiplier: int, added: int, trump_multiplier: int) -> BankedScore:

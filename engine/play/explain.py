@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.cards import SUIT_NAMES
@@ -98,59 +99,73 @@ def _why_declare(state: State, a: Action) -> str:
 
 
 def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
+    """Why a known verb is not among the legal ones: each verb's own reason, else what the phase allows."""
     ph = state.phase
-    what = PHASE_NAMES[ph]
     if a.verb == "pass" and ph == AUCTION:
         if state._dealer_forced(a.seat):
             return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
         return "the first hand must open the bidding"
     if a.verb == "call":
-        if state.game.rules.play.blind_cut:
-            return ("there is no call for the trump in this game: a player who cannot follow suit while it is "
-                    "concealed plays a card face down")
-        if ph != PLAY:
-            return "there is no trump to call for now"
-        if not state.concealed:
-            return "the trump is already exposed"
-        if state.trick_cards and state.hands[a.seat] & state.game.suit_masks[state.game.suit_of[state.trick_cards[0]]]:
-            return "you can follow suit, so you may not call for the trump"
-        if a.seat == state.folder and state.trick_cards and \
-                state.game.suit_of[state.trick_cards[0]] == state.trump:
-            return "the bidder may not expose the trump when another player leads the trump suit"
-        return "you may not call for the trump now"
+        return _why_call(state, a.seat)
     if a.verb == "play" and "call" in verbs and ph == PLAY:
         return "you must call for the trump: you are the first player unable to follow suit"
     if ph in (AUCTION, RAISE) and a.verb in state.game.doubling_names:
         return _why_auction_double(state, a)
-    if a.verb == "partner":
-        if ph not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
-            return "there is no partner speech here"
-        if state.asker >= 0:
-            return "the speech was handed back to you: bid or pass" if a.seat == state.asker else \
-                "you may hand the speech back only once"
-        return "you have no partner to speak for you"
-    if a.verb == "redeal":
-        if ph == TRUMP:
-            return "you may ask for a new deal only with few enough points in your cards"
-        return "you may demand a redeal only with a pointless hand at your first turn"
-    if a.verb == "announce":
-        return _why_announce(state, a.seat)
-    if a.verb == "show" and not state.game.has_pair:
-        return "this game has no pair to show"
-    if a.verb == "show":
-        return _why_pair(state, a.seat)
-    if a.verb == "surrender":
-        if not state.game.has_surrender:
-            return "this game has no surrender"
-        if state.bidder >= 0 and state.hand_team_of[a.seat] == state.hand_team_of[state.bidder]:
-            return "only the bidding team's opponents may offer to surrender"
-        if state.surrender:
-            return "a surrender has already been offered"
-        return "the opponents may offer to surrender only while the bidding team has won every trick"
+    why = _VERB_REASONS.get(a.verb)
+    if why is not None:
+        return why(state, a.seat)
     if ph in (DOUBLING, DECLARE, POINTLESS, ANSWER, RAISE, TRUMP):
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
-        return f"during the {what} you may: {allowed}"
-    return f"'{a.verb}' is not allowed during the {what}"
+        return f"during the {PHASE_NAMES[ph]} you may: {allowed}"
+    return f"'{a.verb}' is not allowed during the {PHASE_NAMES[ph]}"
+
+
+def _why_call(state: State, p: int) -> str:
+    """Why seat `p` may not call for the concealed trump now."""
+    g = state.game
+    if g.rules.play.blind_cut:
+        return ("there is no call for the trump in this game: a player who cannot follow suit while it is "
+                "concealed plays a card face down")
+    if state.phase != PLAY:
+        return "there is no trump to call for now"
+    if not state.concealed:
+        return "the trump is already exposed"
+    if state.trick_cards and state.hands[p] & g.suit_masks[g.suit_of[state.trick_cards[0]]]:
+        return "you can follow suit, so you may not call for the trump"
+    if p == state.folder and state.trick_cards and g.suit_of[state.trick_cards[0]] == state.trump:
+        return "the bidder may not expose the trump when another player leads the trump suit"
+    return "you may not call for the trump now"
+
+
+def _why_partner(state: State, p: int) -> str:
+    if state.phase not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
+        return "there is no partner speech here"
+    if state.asker >= 0:
+        return "the speech was handed back to you: bid or pass" if p == state.asker else \
+            "you may hand the speech back only once"
+    return "you have no partner to speak for you"
+
+
+def _why_redeal(state: State, p: int) -> str:
+    if state.phase == TRUMP:
+        return "you may ask for a new deal only with few enough points in your cards"
+    return "you may demand a redeal only with a pointless hand at your first turn"
+
+
+def _why_show(state: State, p: int) -> str:
+    if not state.game.has_pair:
+        return "this game has no pair to show"
+    return _why_pair(state, p)
+
+
+def _why_surrender(state: State, p: int) -> str:
+    if not state.game.has_surrender:
+        return "this game has no surrender"
+    if state.bidder >= 0 and state.hand_team_of[p] == state.hand_team_of[state.bidder]:
+        return "only the bidding team's opponents may offer to surrender"
+    if state.surrender:
+        return "a surrender has already been offered"
+    return "the opponents may offer to surrender only while the bidding team has won every trick"
 
 
 def _why_announce(state: State, p: int) -> str:
@@ -195,6 +210,15 @@ def _why_pair(state: State, p: int) -> str:
     return "you cannot show a pair now"
 
 
+# The verbs whose refusal has a reason of its own, whatever the phase (after the auction's doubling words).
+_VERB_REASONS: dict[str, Callable[[State, int], str]] = {
+    "partner": _why_partner,
+    "redeal": _why_redeal,
+    "announce": _why_announce,
+    "show": _why_show,
+    "surrender": _why_surrender,
+}
+
 def _why_auction_double(state: State, a: Action) -> str:
     g = state.game
     d = g.rules.doubling
@@ -219,23 +243,34 @@ def _why_auction_double(state: State, a: Action) -> str:
 
 
 def _why_bid(state: State, a: Action) -> str:
-    g = state.game
-    au = state._round_rules
-    table = state._table
-    in_bid = g.rules.trump.in_bid
+    """The first rule of the auction a bid breaks, checked in order: its form, the bidder, its value, its minimum."""
     parts = a.arg.split()
     if parts and parts[-1] == CHANGE:
         if not any(x.arg.endswith(CHANGE) for x in state.legal_actions()):
             return "only the contract holder marks a speech change, in the second auction"
         parts = parts[:-1]
     if not parts or not parts[0].isdigit():
-        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if in_bid else "")
+        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if state.game.rules.trump.in_bid else "")
     v = int(parts[0])
+    return _bid_form(state, parts) or _bid_bidder(state, a) or _bid_value(state, v) or _bid_minimum(state, a, v)
+
+
+def _bid_form(state: State, parts: list[str]) -> str:
+    """A bid names a trump exactly when the file's bids name one."""
+    g = state.game
+    in_bid = g.rules.trump.in_bid
     if in_bid and (len(parts) != 2 or parts[1] not in g.bid_suits):
         what = "a trump suit, no-trumps or a trump mode" if g.mode_names else "a trump suit or no-trumps"
         return f"a bid names {what}: {' '.join(g.bid_suits)}"
     if not in_bid and len(parts) != 1:
         return "a bid is just a number here"
+    return ""
+
+
+def _bid_bidder(state: State, a: Action) -> str:
+    """Whether this seat may bid at all now: one-suited hands, opponents only, no overbidding a partner."""
+    g = state.game
+    au = state._round_rules
     if state._one_suit_barred(a.seat):
         return "you may not bid while holding cards of one suit only"
     hb = state.high_bidder
@@ -246,22 +281,42 @@ def _why_bid(state: State, a: Action) -> str:
     if po is not None and po.forbidden and state._min_bid(a.seat) > au.top and hb >= 0 \
             and g.team_of[hb] == g.team_of[a.seat]:
         return "you may not overbid your partner's bid"
+    return ""
+
+
+def _bid_value(state: State, v: int) -> str:
+    """Whether the number is one of the auction's bid values at all."""
+    au = state._round_rules
     if v > au.top:
         return f"bids go up to {au.top}"
-    if v >= au.bid_min and v not in table.values:
+    if v >= au.bid_min and v not in state._table.values:
         extra = [x for x in au.values if x > au.bid_max]
         if extra:
             return (f"bids go in steps of {au.bid_step} from {au.bid_min} to {au.bid_max}, then "
                     f"{', '.join(str(x) for x in extra)}")
         return f"bids go in steps of {au.bid_step}"
+    return ""
+
+
+def _bid_minimum(state: State, a: Action, v: int) -> str:
+    """The lowest bid this seat may make now, and the rule that sets it."""
+    au = state._round_rules
+    table = state._table
     lo_value = state._min_bid(a.seat)
     lo = table.values[table.index_at_least(lo_value)] if table.index_at_least(lo_value) < table.count else au.top
     if state._dealer_forced(a.seat):
         return f"the dealer must bid {au.forced_bid}"
-    if hb >= 0 and v <= state.high:
+    if state.high_bidder >= 0 and v <= state.high:
         return f"a bid must be higher than {state.high}"
     if au.exact_step:
         return f"each bid is exactly the next one above the standing bid: {lo}"
+    return _bid_floor(state, lo_value, v) or f"a bid must be at least {lo}"
+
+
+def _bid_floor(state: State, lo_value: int, v: int) -> str:
+    """The auction rule that raised this seat's minimum to `lo_value`, if the bid is below it."""
+    au = state._round_rules
+    po = au.partner_overcall
     if po is not None and po.min >= 0 and lo_value == po.min and v < po.min:
         return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
     sb = au.second_bid_min
@@ -270,10 +325,11 @@ def _why_bid(state: State, a: Action) -> str:
     m = au.after_first_speech_min
     if m >= 0 and lo_value == m and v < m:
         return f"once you have spoken, your bids must be at least {m}"
-    return f"a bid must be at least {lo}"
+    return ""
 
 
 def _why_card(state: State, a: Action) -> str:
+    """Why a card may not be played: not held, a caller's duty, the folded indicator, the lead, then following."""
     g = state.game
     p = a.seat
     try:
@@ -285,23 +341,39 @@ def _why_card(state: State, a: Action) -> str:
         return f"you do not hold {a.arg}"
     card = ids[0]
     if state.caller == p:
-        if state.constraint == INDICATOR:
-            return "you exposed the trump and must now play the indicator card"
-        if state.constraint == TRUMP_IF_ABLE:
-            return f"you called for the trump and must play a trump ({_suit_name(state, state.trump)})"
-        return "you called for the trump and must play a trump"
+        return _caller_duty(state)
     if state.concealed and p == state.folder and state.indicator >= 0 and card in ids \
             and any(c == state.indicator for c in ids) and not state.hands[p] >> state.indicator & 1:
-        if g.rules.play.blind_cut:
-            return ("the folded card is played only to cut a suit led by another that you cannot follow, or as "
-                    "your last card")
-        return "the indicator is face down: expose it by calling before you play it"
-    trick = state.trick_cards
-    if not trick:
+        return _folded_card(state)
+    if not state.trick_cards:
         if state.concealed and p == state.folder and g.suit_of[card] == state.trump:
             return "the bidder may not lead the concealed trump suit while holding other suits"
         return f"you may not lead {a.arg} now"
-    led = g.suit_of[trick[0]]
+    return _why_not_following(state, a, card)
+
+
+def _caller_duty(state: State) -> str:
+    """The card a player who called for the trump owes now."""
+    if state.constraint == INDICATOR:
+        return "you exposed the trump and must now play the indicator card"
+    if state.constraint == TRUMP_IF_ABLE:
+        return f"you called for the trump and must play a trump ({_suit_name(state, state.trump)})"
+    return "you called for the trump and must play a trump"
+
+
+def _folded_card(state: State) -> str:
+    """Why the folded trump card may not be played from the table yet."""
+    if state.game.rules.play.blind_cut:
+        return ("the folded card is played only to cut a suit led by another that you cannot follow, or as "
+                "your last card")
+    return "the indicator is face down: expose it by calling before you play it"
+
+
+def _why_not_following(state: State, a: Action, card: int) -> str:
+    """Why `card` may not be played to a trick already led: obligations, following suit, the concealed trump."""
+    g = state.game
+    p = a.seat
+    led = g.suit_of[state.trick_cards[0]]
     if g.rules.play.obligations is not None and not state.concealed:
         return why_refused(state, p, card)
     if state.hands[p] & g.suit_masks[led]:

@@ -239,6 +239,7 @@ class State(TrickPhase):
         return an.pointless_hand_may_redeal and self._start_pointless()
 
     def _next_step(self) -> None:
+        """Run the schedule, then the stages after it, until a player must act or the hand stops."""
         schedule = self.game.rules.schedule
         exposing = self.game.rules.play.bidders_partner_exposed
         while self.status == "in_progress":
@@ -247,48 +248,52 @@ class State(TrickPhase):
             if self.step < len(schedule):
                 code = schedule[self.step]
                 self.step += 1
-                special = self.special
-                if special is not None and (code == STEP_TRUMP or code == STEP_SECOND_AUCTION
-                                            or (code > 0 and special.stops_deal)):
-                    continue   # a declaration of the auction holds the hand: its trump, no more bidding
-                if code > 0:
-                    self._deal(code)
-                    if (self.given[0] >= len(self.dealt[0]) and not self.game.completes
-                            and self._after_full_deal()):
-                        return
-                    continue
-                if code <= STEP_TURN_UP:   # the turned card, the stock, trump choices without an auction
-                    if turned_step(self, code):
-                        return
-                    continue
-                if code == STEP_AUCTION:
-                    self._start_auction()
-                elif code == STEP_TRUMP:
-                    self._start_trump()
-                elif code == STEP_SECOND_AUCTION:
-                    self._start_second_auction()
+                if self._schedule_step(code):
+                    return
+                continue
+            if self._after_schedule():
                 return
-            if self.stage == 0:
-                self.stage = 1
-                if self._start_declarations():
-                    return
-                continue
-            if self.stage == 1:
-                self.stage = 2
-                an = self.game.rules.annul
-                if (an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self.trump >= 0
-                        and self._held_all_trumps()):
-                    return
-                d = self.game.rules.doubling
-                if d is not None and d.window == WINDOW_BEFORE_PLAY and self._start_doubling():
-                    return
-                continue
-            if self.stage == 2:
-                self.stage = 3
-                if self._start_opening():
-                    return
-            self._start_play()
-            return
+
+    def _schedule_step(self, code: int) -> bool:
+        """One step of the schedule; True when the hand now waits for a player (or stopped)."""
+        special = self.special
+        if special is not None and (code == STEP_TRUMP or code == STEP_SECOND_AUCTION
+                                    or (code > 0 and special.stops_deal)):
+            return False   # a declaration of the auction holds the hand: its trump, no more bidding
+        if code > 0:
+            self._deal(code)
+            return (self.given[0] >= len(self.dealt[0]) and not self.game.completes
+                    and self._after_full_deal())
+        if code <= STEP_TURN_UP:   # the turned card, the stock, trump choices without an auction
+            return turned_step(self, code)
+        if code == STEP_AUCTION:
+            self._start_auction()
+        elif code == STEP_TRUMP:
+            self._start_trump()
+        elif code == STEP_SECOND_AUCTION:
+            self._start_second_auction()
+        return True
+
+    def _after_schedule(self) -> bool:
+        """The stages after the schedule, one at a time: declarations, the checks before play, the opening, play.
+        True when the hand now waits for a player (or stopped)."""
+        if self.stage == 0:
+            self.stage = 1
+            return self._start_declarations()
+        if self.stage == 1:
+            self.stage = 2
+            an = self.game.rules.annul
+            if (an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self.trump >= 0
+                    and self._held_all_trumps()):
+                return True
+            d = self.game.rules.doubling
+            return d is not None and d.window == WINDOW_BEFORE_PLAY and self._start_doubling()
+        if self.stage == 2:
+            self.stage = 3
+            if self._start_opening():
+                return True
+        self._start_play()
+        return True
 
     def _annul(self, reason: str, code: int) -> None:
         self.status = "annulled"

@@ -26,7 +26,9 @@ from engine.rules.model import (
     PairBand,
     Ruleset,
     ScheduleStep,
+    SpecialContract,
     StepName,
+    TakeOrPass,
     TakeOrPassStep,
     TurnUpStep,
 )
@@ -314,18 +316,40 @@ def _stock_fits(rs: Ruleset, names: list[str]) -> Iterator[Finding]:
 
 def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     """The turned card, take or pass, complete, choose_trump, exchange: each where it can work."""
-    deals = [i for i, x in enumerate(rs.schedule) if isinstance(x, DealStep)]
+    yield from _trump_fixing_steps(at)
+    yield from _turned_card_steps(rs, at)
+    yield from _deal_step_options(rs, at)
+    ff = rs.table.first_forehand
+    if ff is not None:
+        card = ff.holder_of.replace("10", "T")
+        if card[:-1] not in rs.deck.ranks or card[-1] not in rs.deck.suits:
+            yield Finding(("table", "first_forehand", "holder_of"), f"{ff.holder_of} is not a card of the deck",
+                          depends=DECK_SIZE)
+
+
+def _trump_fixing_steps(at: dict[str, int]) -> Iterator[Finding]:
+    """One way of fixing the trump: an auction, take_or_pass or choose_trump."""
     for name in ("take_or_pass", "choose_trump"):
         if name in at and "auction" in at:
             yield Finding((*SCHEDULE, at[name]), f"{name} and auction are two ways of fixing the trump: keep one",
                           fix="also override schedule (without auction)")
     if "take_or_pass" in at and "choose_trump" in at:
         yield Finding((*SCHEDULE, at["choose_trump"]), "take_or_pass and choose_trump both fix the trump: keep one")
+
+
+def _turned_card_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The order of the steps around the turned card: turn_up, take_or_pass, complete, exchange_low_trump."""
+    deals = [i for i, x in enumerate(rs.schedule) if isinstance(x, DealStep)]
     if "turn_up" in at and (not deals or at["turn_up"] < deals[0]):
         yield Finding((*SCHEDULE, at["turn_up"]), "turn_up comes after a deal step (the first packets)")
     if "take_or_pass" in at and ("turn_up" not in at or at["take_or_pass"] < at["turn_up"]):
         yield Finding((*SCHEDULE, at["take_or_pass"]), "take_or_pass needs a turn_up step before it (the card "
                       "taken or passed)", hint=" (add - turn_up before it)")
+    yield from _steps_after_taking(at, deals)
+
+
+def _steps_after_taking(at: dict[str, int], deals: list[int]) -> Iterator[Finding]:
+    """complete after take_or_pass and last of the deal; exchange_low_trump after the turned card and the trump."""
     if "complete" in at:
         if "take_or_pass" not in at or at["complete"] < at["take_or_pass"]:
             yield Finding((*SCHEDULE, at["complete"]), "complete needs a take_or_pass step before it (it deals by "
@@ -339,6 +363,10 @@ def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
                           "the lowest trump is exchanged for)", hint=" (add - turn_up after the first packets)")
         elif not fixed or at["exchange_low_trump"] < max(fixed):
             yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump comes after the trump is fixed")
+
+
+def _deal_step_options(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The options of the steps: schmeiss, the dealer's own turned card, the dealer's choice, the push."""
     top = next((x.take_or_pass for x in rs.schedule if isinstance(x, TakeOrPassStep)), None)
     if top is not None and top.schmeiss and rs.table.players != 2:
         yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "schmeiss"), "schmeiss is an offer to the "
@@ -348,6 +376,11 @@ def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
         step = "complete" if "complete" in at else "exchange_low_trump"
         yield Finding((*SCHEDULE, at[step]), f"{step} works with a turned card of the stock; here the turned card "
                       "is the dealer's own (turn_up: {card: dealer_last})")
+    yield from _deal_step_choices(rs, at, top)
+
+
+def _deal_step_choices(rs: Ruleset, at: dict[str, int], top: TakeOrPass | None) -> Iterator[Finding]:
+    """The dealer's choice after all pass, and the push to a partner."""
     if top is not None and top.if_all_pass == "first_hand_names" and top.dealer_must_choose:
         yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "dealer_must_choose"), "with if_all_pass: "
                       "first_hand_names there is no second round for the dealer to choose in")
@@ -355,12 +388,6 @@ def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     if ch is not None and ch.may_push and any(len(t) != 2 for t in rs.table.teams):
         yield Finding((*SCHEDULE, at["choose_trump"], "choose_trump", "may_push"), "push passes the choice to the "
                       "partner: every team must be two players", depends=(TEAMS,))
-    ff = rs.table.first_forehand
-    if ff is not None:
-        card = ff.holder_of.replace("10", "T")
-        if card[:-1] not in rs.deck.ranks or card[-1] not in rs.deck.suits:
-            yield Finding(("table", "first_forehand", "holder_of"), f"{ff.holder_of} is not a card of the deck",
-                          depends=DECK_SIZE)
 
 
 def auction_given(rs: Ruleset) -> Iterator[Finding]:
@@ -385,6 +412,13 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
         yield Finding((*SCHEDULE, 0), "the schedule starts with a deal: nobody can bid without cards")
     at = {name: i for i, name in reversed(names)}
     yield from _deal_procedure_steps(rs, at)
+    yield from _schedule_trump_step(rs, at, chooses)
+    yield from _schedule_sections(rs, at)
+    yield from _schedule_late_bidding(rs, at)
+
+
+def _schedule_trump_step(rs: Ruleset, at: dict[str, int], chooses: bool) -> Iterator[Finding]:
+    """A trump step exactly when the trump is chosen after the auction, and after it."""
     wants_trump = rs.trump.chosen == "after_auction" and not chooses
     if wants_trump and "trump" not in at:
         yield Finding(SCHEDULE, "trump.chosen is after_auction, so the schedule needs a trump step",
@@ -394,6 +428,10 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
                       depends=(CHOSEN,), fix="also override schedule (without trump)")
     if "trump" in at and "auction" in at and at["trump"] < at["auction"]:
         yield Finding((*SCHEDULE, at["trump"]), "the trump step comes after the auction")
+
+
+def _schedule_sections(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The raise and second_auction steps go with their sections, and only one of the two."""
     if rs.raise_ is not None and "raise" not in at:
         yield Finding(RAISE, "there is a raise section but no raise step in the schedule", depends=(SCHEDULE,),
                       fix="also override raise (raise: null)")
@@ -410,6 +448,10 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
     if "raise" in at and "second_auction" in at:
         yield Finding((*SCHEDULE, at["second_auction"]), "a raise and a second auction are two forms of the one "
                       "round of bidding after the full deal: keep one of them", fix="also set raise: null")
+
+
+def _schedule_late_bidding(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """The second auction and the raise come after the auction (and trump step) and the last deal."""
     if "second_auction" in at:
         last_deal = max(i for i, s in enumerate(rs.schedule) if isinstance(s, DealStep))
         if at["second_auction"] < last_deal or at["second_auction"] < at.get("auction", 0) or \
@@ -740,61 +782,77 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
     first_deal = cards_before(rs, "auction") or 0
     for i, c in enumerate(rs.special.contracts):
         path = ("special", "contracts", i)
-        if c.window == "before_trick":
-            if c.trick is None:
-                yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
-                              hint="; add trick: N (it is declared before leading trick N)")
-            elif c.trick > tricks:
-                yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
-            if not c.played:
-                yield Finding((*path, "played"), "a declaration during play is played out",
-                              hint="; remove played: false")
-        elif c.trick is not None:
-            yield Finding((*path, "trick"), "trick is the number of the trick a declaration is made before; "
-                          "it needs window: before_trick", hint="; remove trick or set window: before_trick")
-        if c.who == "sole_winner" and c.window != "before_trick":
-            yield Finding((*path, "who"), "sole_winner is a player who has won every trick so far: it needs "
-                          "window: before_trick", hint="; set who: anyone or bidder")
-        if c.deal == "stops":
-            if c.window != "first_auction":
-                yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
-                              hint="; remove deal: stops or set window: first_auction")
-            elif first_deal >= tricks:
-                yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
-                              "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
-        if c.window == "first_auction" and c.who != "anyone":
-            yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
-                          "there is open to any player", hint="; set who: anyone")
-        if c.window == "first_auction" and "auction" not in rs.schedule:
-            yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
-        if c.partner == "dummy" and c.must_win == "declarer":
-            yield Finding((*path, "must_win"), "the declarer plays his dummy's cards: the side's tricks are his",
-                          hint="; set must_win: side")
-        if c.partner == "dummy" and _alone(rs):
-            yield Finding((*path, "partner"), "nobody has a partner here to lay down as a dummy",
-                          depends=(ALONE, TEAMS))
-        if c.must_win == "side" and c.partner == "sits_out":
-            yield Finding((*path, "must_win"), "the partners sit out, so the declarer wins every trick his side "
-                          "wins", hint="; remove must_win: side")
+        yield from _declaration_window(rs, c, path, tricks, first_deal)
+        yield from _declaration_partner(rs, c, path)
+        yield from _declaration_shown(c, path)
+
+
+def _declaration_window(rs: Ruleset, c: SpecialContract, path: KeyPath, tricks: int,
+                        first_deal: int) -> Iterator[Finding]:
+    """When it is declared: before which trick, by whom, stopping the deal, in an auction the schedule has."""
+    if c.window == "before_trick":
+        if c.trick is None:
+            yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
+                          hint="; add trick: N (it is declared before leading trick N)")
+        elif c.trick > tricks:
+            yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
         if not c.played:
-            if c.sure_sweep != "required":
-                yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
-                              "certain", hint="; add sure_sweep: required")
-            if c.window != "after_full_deal":
-                yield Finding((*path, "window"), "a hand is shown once every card is dealt",
-                              hint="; remove window (after_full_deal)")
-            if c.failed is not None:
-                yield Finding((*path, "failed"), "a hand shown instead of played cannot fail",
-                              hint="; remove failed")
-        elif c.failed is None:
-            yield Finding(path, "a played declaration needs failed: what the declarers lose (0 or less)",
-                          hint="; add failed: -N")
-        if c.sure_sweep != "any" and c.window != "after_full_deal":
-            yield Finding((*path, "sure_sweep"), "the sure-sweep test reads a full hand before play: it needs "
-                          "window: after_full_deal", hint="; remove sure_sweep")
-        if c.stops_at_first_loss and not c.played:
-            yield Finding((*path, "stops_at_first_loss"), "a hand shown instead of played has no trick to lose",
-                          hint="; remove stops_at_first_loss")
+            yield Finding((*path, "played"), "a declaration during play is played out",
+                          hint="; remove played: false")
+    elif c.trick is not None:
+        yield Finding((*path, "trick"), "trick is the number of the trick a declaration is made before; "
+                      "it needs window: before_trick", hint="; remove trick or set window: before_trick")
+    if c.who == "sole_winner" and c.window != "before_trick":
+        yield Finding((*path, "who"), "sole_winner is a player who has won every trick so far: it needs "
+                      "window: before_trick", hint="; set who: anyone or bidder")
+    if c.deal == "stops":
+        if c.window != "first_auction":
+            yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
+                          hint="; remove deal: stops or set window: first_auction")
+        elif first_deal >= tricks:
+            yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
+                          "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+    if c.window == "first_auction" and c.who != "anyone":
+        yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
+                      "there is open to any player", hint="; set who: anyone")
+    if c.window == "first_auction" and "auction" not in rs.schedule:
+        yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
+
+
+def _declaration_partner(rs: Ruleset, c: SpecialContract, path: KeyPath) -> Iterator[Finding]:
+    """The declarer's partner: a dummy needs a partner and gives the side's tricks; sitting out gives none."""
+    if c.partner == "dummy" and c.must_win == "declarer":
+        yield Finding((*path, "must_win"), "the declarer plays his dummy's cards: the side's tricks are his",
+                      hint="; set must_win: side")
+    if c.partner == "dummy" and _alone(rs):
+        yield Finding((*path, "partner"), "nobody has a partner here to lay down as a dummy",
+                      depends=(ALONE, TEAMS))
+    if c.must_win == "side" and c.partner == "sits_out":
+        yield Finding((*path, "must_win"), "the partners sit out, so the declarer wins every trick his side "
+                      "wins", hint="; remove must_win: side")
+
+
+def _declaration_shown(c: SpecialContract, path: KeyPath) -> Iterator[Finding]:
+    """A hand shown instead of played must be certain; a played one can fail; the sure-sweep test's window."""
+    if not c.played:
+        if c.sure_sweep != "required":
+            yield Finding((*path, "played"), "a hand shown instead of played scores as made, so it must be "
+                          "certain", hint="; add sure_sweep: required")
+        if c.window != "after_full_deal":
+            yield Finding((*path, "window"), "a hand is shown once every card is dealt",
+                          hint="; remove window (after_full_deal)")
+        if c.failed is not None:
+            yield Finding((*path, "failed"), "a hand shown instead of played cannot fail",
+                          hint="; remove failed")
+    elif c.failed is None:
+        yield Finding(path, "a played declaration needs failed: what the declarers lose (0 or less)",
+                      hint="; add failed: -N")
+    if c.sure_sweep != "any" and c.window != "after_full_deal":
+        yield Finding((*path, "sure_sweep"), "the sure-sweep test reads a full hand before play: it needs "
+                      "window: after_full_deal", hint="; remove sure_sweep")
+    if c.stops_at_first_loss and not c.played:
+        yield Finding((*path, "stops_at_first_loss"), "a hand shown instead of played has no trick to lose",
+                      hint="; remove stops_at_first_loss")
 
 
 def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:

@@ -235,11 +235,20 @@ def _partner_speech(speech: PartnerSpeech, lapse: str) -> str:
 
 
 def _auction(rs: Ruleset) -> Iterator[Line]:
-    a = rs.auction
     if "auction" not in rs.schedule:
         yield "No auction: the trump and the contract are fixed as the deal says (the auction section is not used).", (
             _p("schedule"),)
         return
+    yield from _auction_bids(rs)
+    yield from _auction_turns(rs)
+    yield from _auction_all_pass(rs)
+    yield from _auction_limits(rs)
+    yield from _auction_hands(rs)
+
+
+def _auction_bids(rs: Ruleset) -> Iterator[Line]:
+    """The bids themselves: their values, steps, holds, the top bid, and the trump a bid names."""
+    a = rs.auction
     yield f"Bids {_bid_words(a.bids)}, each higher than the last.", (_p("auction", "bids"),)
     if a.exact_step:
         yield "Each bid is exactly the next one above the standing bid: no jumps.", (_p("auction", "exact_step"),)
@@ -256,6 +265,11 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
     if rs.trump.chosen == "in_bid":
         nt = " or no-trumps" if rs.trump.no_trumps else ""
         yield f"Every bid names a trump suit{nt}.", (_p("trump", "chosen"), _p("trump", "no_trumps"))
+
+
+def _auction_turns(rs: Ruleset) -> Iterator[Line]:
+    """Who speaks first, what a pass means, and when the auction ends."""
+    a = rs.auction
     first = "must bid at their first turn" if a.first_hand_must_bid else "may pass"
     yield f"The first hand speaks first and {first}.", (_p("auction", "first_hand_must_bid"),)
     doubled = rs.special.doubling is not None and rs.special.doubling.window == "in_auction"
@@ -268,6 +282,11 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         standing = " (the standing bidder's own passes do not count)" if a.default_bidder is not None else ""
         yield f"The auction ends when all the other players have passed in a row after {after}{standing}.", (
             _p("auction", "default_bidder"), _p("special", "doubling", "window"))
+
+
+def _auction_all_pass(rs: Ruleset) -> Iterator[Line]:
+    """What happens when every player passes (nothing to say when nobody can pass throughout)."""
+    a = rs.auction
     if a.default_bidder is not None or (a.first_hand_must_bid and a.if_all_pass == "redeal"):
         pass  # nobody can pass throughout: there is a standing bid, or the first hand must bid
     elif a.if_all_pass == "redeal":
@@ -279,6 +298,11 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
         forced = a.bids.min if a.dealer_forced_bid is None else a.dealer_forced_bid
         yield f"If all the others pass, the dealer must bid {forced}, which ends the auction.", (
             _p("auction", "if_all_pass"), _p("auction", "dealer_forced_bid"))
+
+
+def _auction_limits(rs: Ruleset) -> Iterator[Line]:
+    """Limits on a player's bids: over his partner, over himself, after his first bid or speech; partner speech."""
+    a = rs.auction
     po = a.partner_overcall
     if po is not None and (po.forbidden or po.min is not None):
         when = " when the player who spoke just before you passed" if po.only_after_a_pass else ""
@@ -298,23 +322,28 @@ def _auction(rs: Ruleset) -> Iterator[Line]:
                               "the auction ends only once every player but the holder has passed since the standing "
                               "bid, and a player whose turn lapsed is asked again when it comes round"), (
             _p("auction", "partner_speech"),)
+
+
+def _auction_hands(rs: Ruleset) -> Iterator[Line]:
+    """Rules that depend on the cards held: one-suited hands, pointless hands."""
+    a = rs.auction
     if a.one_suit_hand_may_not_bid != "nobody":
         who = "The first hand" if a.one_suit_hand_may_not_bid == "first_hand" else "Nobody"
         verb = "may not bid" if who == "The first hand" else "may bid"
         yield f"{who} {verb} while holding cards of one suit only.", (_p("auction", "one_suit_hand_may_not_bid"),)
     r = a.pointless_redeal
-    if r is not None:
-        if r.automatic:
-            whose = "the first hand's cards" if r.seats == 1 else f"the cards of any of the first {r.seats} players"
-            what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
-            text = f"If {whose} {what} when the auction starts, the same dealer deals again at once."
-        else:
-            who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
-            what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
-            text = f"{who} may ask for a new deal at their first turn if their cards {what}."
-            if a.partner_speech is not None:
-                text += " A `partner` speech is a first speech of both partners: after it, no redeal."
-        yield text, (_p("auction", "pointless_redeal"),)
+    if r is None:
+        return
+    what = "carry no points" if not r.max_points else f"total at most {r.max_points} points"
+    if r.automatic:
+        whose = "the first hand's cards" if r.seats == 1 else f"the cards of any of the first {r.seats} players"
+        text = f"If {whose} {what} when the auction starts, the same dealer deals again at once."
+    else:
+        who = "The first hand" if r.seats == 1 else f"Each of the first {r.seats} players"
+        text = f"{who} may ask for a new deal at their first turn if their cards {what}."
+        if a.partner_speech is not None:
+            text += " A `partner` speech is a first speech of both partners: after it, no redeal."
+    yield text, (_p("auction", "pointless_redeal"),)
 
 
 def _second_auction(rs: Ruleset) -> Iterator[Line]:
@@ -665,20 +694,41 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
     """One declaration: who, when, on what cards, what it undertakes, how it is played, what it is worth."""
     w = _Words(rs)
     team = "the declarer" if w.alone else "the declarer's team"
-    if c.who == "sole_winner":
-        who = "a player who has won every trick so far himself"
-    elif c.who == "bidder":
-        who = "the bidder"
-    elif c.window == "after_full_deal":
-        d = rs.special.declarations
-        first = "the first hand" if d.first == "first_hand" else "the bidder"
-        if d.priority == "first_declared":
-            who = f"any player (the first to declare, asked in turn from {first})"
-        else:
-            who = (f"any player (asked once round from {first}; a declaration by the bidder's side closes the "
-                   "window, one by an opponent stands unless a later player of the bidder's side declares too)")
+    when = _declaration_when(rs, c, _declaration_who(rs, c))
+    if not c.played:
+        return (f"{c.name} (`declare {c.name}`): {when}; he lays his cards face up and the hand ends without play, "
+                f"{team} scoring {_signed(c.made)} in place of the hand's score.")
+    trumps = _declaration_trumps(rs, c)
+    partner = "" if w.alone else _declaration_partner(rs, c)
+    if c.must_win == "declarer":
+        undertaking = "every trick from then on himself" if c.window == "before_trick" else "every trick himself"
     else:
-        who = "any player"
+        undertaking = "every trick for his side"
+    lead = "" if c.window == "before_trick" or (c.open_trump and c.trumps != "none") else ", leading the first trick"
+    stop = _declaration_stop(rs, c, team, w.alone)
+    stake = _stake(rs, c.made, c.failed or 0, team)
+    return (f"{c.name} (`declare {c.name}`): {when}; he undertakes to win {undertaking}, {trumps}{lead}{partner}"
+            f"{stop}; {stake}, in place of the hand's score.")
+
+
+def _declaration_who(rs: Ruleset, c: SpecialContract) -> str:
+    """Who may make the declaration."""
+    if c.who == "sole_winner":
+        return "a player who has won every trick so far himself"
+    if c.who == "bidder":
+        return "the bidder"
+    if c.window != "after_full_deal":
+        return "any player"
+    d = rs.special.declarations
+    first = "the first hand" if d.first == "first_hand" else "the bidder"
+    if d.priority == "first_declared":
+        return f"any player (the first to declare, asked in turn from {first})"
+    return (f"any player (asked once round from {first}; a declaration by the bidder's side closes the "
+            "window, one by an opponent stands unless a later player of the bidder's side declares too)")
+
+
+def _declaration_when(rs: Ruleset, c: SpecialContract, who: str) -> str:
+    """When it is declared, and on which cards it may or may not be."""
     if c.window == "second_auction":
         when = (f"at his turn in the second auction {who} may declare it instead of a number: it outranks every "
                 "number and ends the round, and he lays the trump card as a new holder")
@@ -697,9 +747,11 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
         when += ", holding " + _SWEEP_TEST
     if c.barred_with_one_suit:
         when += ", but not with cards all of one suit"
-    if not c.played:
-        return (f"{c.name} (`declare {c.name}`): {when}; he lays his cards face up and the hand ends without play, "
-                f"{team} scoring {_signed(c.made)} in place of the hand's score.")
+    return when
+
+
+def _declaration_trumps(rs: Ruleset, c: SpecialContract) -> str:
+    """The trump and rank order the declared hand is played with."""
     trumps = {"none": "without trumps", "keep": "with the trump as it stands",
               "first_card_led": "with the suit of the first card he leads as trump (a trump card laid face down "
                                 "returns unseen to its owner's hand)"}[c.trumps]
@@ -708,36 +760,35 @@ def _declaration(rs: Ruleset, c: SpecialContract) -> str:
     if c.open_trump and c.trumps == "keep":
         trumps = ("with the trump open from the start (the folded card returns to his hand at once), leading a "
                   "trump to trick 1")
+    return trumps
+
+
+def _declaration_partner(rs: Ruleset, c: SpecialContract) -> str:
+    """What the declarer's partner or partners do (a game with partners)."""
     partners = "partners" if max(len(t) for t in rs.table.teams) > 2 else "partner"
-    if w.alone:
-        partner = ""
-    elif c.partner == "sits_out":
-        partner = "; his partners lay their cards aside" if partners == "partners" else \
+    if c.partner == "sits_out":
+        return "; his partners lay their cards aside" if partners == "partners" else \
             "; his partner lays his cards aside"
-    elif c.partner == "dummy":
+    if c.partner == "dummy":
         whose = "partners'" if partners == "partners" else "partner's"
-        partner = (f"; his {whose} cards lie face up and he plays them himself (written with their seat), a "
-                   "trick they win counting as his side's")
-    elif partners == "partners":
-        partner = "; his partners play their own cards, and a trick one of them wins counts as lost" \
+        return (f"; his {whose} cards lie face up and he plays them himself (written with their seat), a "
+                "trick they win counting as his side's")
+    if partners == "partners":
+        return "; his partners play their own cards, and a trick one of them wins counts as lost" \
             if c.must_win == "declarer" else "; his partners play their own cards"
-    else:
-        partner = "; his partner plays his own cards, and a trick he wins counts as lost" \
-            if c.must_win == "declarer" else "; his partner plays his own cards"
-    if c.must_win == "declarer":
-        undertaking = "every trick from then on himself" if c.window == "before_trick" else "every trick himself"
-    else:
-        undertaking = "every trick for his side"
-    lead = "" if c.window == "before_trick" or (c.open_trump and c.trumps != "none") else ", leading the first trick"
+    return "; his partner plays his own cards, and a trick he wins counts as lost" \
+        if c.must_win == "declarer" else "; his partner plays his own cards"
+
+
+def _declaration_stop(rs: Ruleset, c: SpecialContract, team: str, alone: bool) -> str:
+    """When play stops, a trick lost to the own partner, and the parts of the game switched off."""
     stop = "; play stops at the first trick lost" if c.stops_at_first_loss else ""
-    if c.failed_to_partner is not None and not w.alone:
+    if c.failed_to_partner is not None and not alone:
         to_partner = _stake(rs, 0, c.failed_to_partner, team).split("; ")[-1].removeprefix("failed, ")
         stop += f"; lost to a trick won by his own partner, {to_partner}"
     if c.switches_off:
         stop += "; no " + " and no ".join(c.switches_off) + " in it"
-    stake = _stake(rs, c.made, c.failed or 0, team)
-    return (f"{c.name} (`declare {c.name}`): {when}; he undertakes to win {undertaking}, {trumps}{lead}{partner}"
-            f"{stop}; {stake}, in place of the hand's score.")
+    return stop
 
 
 def _melds(rs: Ruleset) -> Iterator[Line]:
