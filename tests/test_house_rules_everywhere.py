@@ -12,6 +12,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from engine import load_game
 from engine.cli.app import app
 from engine.rules.load import shipped_rulesets
 
@@ -28,7 +29,7 @@ def house_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for game in SHIPPED:
         (tmp_path / f"{game}-ours.yaml").write_text(yaml.safe_dump({
             "schema_version": 1, "name": f"{game}-ours", "extends": game,
-            "description": f"{game} as we play it", "match": {"start": 0, "win_at": 2, "lose_at": -2}}))
+            "description": f"{game} as we play it", "match": _shorter_match(game)}))
     # same name as the shipped game, different cards: a Six in place of the Queen
     (tmp_path / "sixes.yaml").write_text(
         "schema_version: 1\nname: twenty-eight\nextends: twenty-eight\ndescription: our twenty-eight with sixes\n"
@@ -36,6 +37,16 @@ def house_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "twenty-eight").write_text("not a rule file\n")
     (tmp_path / "twenty-eight-ours").write_text("not a rule file either\n")
     return tmp_path
+
+
+def _shorter_match(game: str) -> dict[str, int]:
+    """A house rule's shorter match: two deals, a low banked target, or +2/-2 in game points."""
+    rules = load_game(game).rules
+    if rules.match.deals:
+        return {"deals": 2}
+    if rules.scoring.banked is not None:
+        return {"win_at": 200}
+    return {"start": 0, "win_at": 2, "lose_at": -2}
 
 
 def cli(*args: str, input: str | None = None) -> tuple[int, str]:

@@ -96,7 +96,7 @@ def plain_playable(g: Game, st: State, seat: int, d: Duties) -> set[int]:
     if of_led:
         if not d.trump_while_following:
             return of_led
-        if d.undertrump == "forbidden_unless_only_trumps":   # holding the suit led: never undertrump
+        if d.undertrump.startswith("forbidden"):   # holding the suit led: never undertrump
             return of_led | {c for c in trumps if not lower(c)}
         return of_led | trumps
     only_trumps = hand == trumps
@@ -107,11 +107,14 @@ def plain_playable(g: Game, st: State, seat: int, d: Duties) -> set[int]:
     if not must:
         if d.undertrump == "forbidden_unless_only_trumps" and not only_trumps:
             return {c for c in hand if not (suit[c] == trump and lower(c))}
+        if d.undertrump == "forbidden_unless_nothing_else":   # unless every card held is such a lower trump
+            allowed = {c for c in hand if not (suit[c] == trump and lower(c))}
+            return allowed or hand
         return hand
     if not trick_trumps:
         return trumps
     over = {c for c in trumps if not lower(c)}
-    if d.overtrump == "free" and d.undertrump != "forbidden_unless_only_trumps":
+    if d.overtrump == "free" and not d.undertrump.startswith("forbidden"):
         return trumps
     if over:
         return over
@@ -369,7 +372,7 @@ def _show_lines(rs: Any) -> list[str]:
     ("trump_led", ["any_trump", "head_trick", "head_trick_unless_partner_winning"]),
     ("void", ["free", "must_trump", "must_trump_unless_partner_winning"]),
     ("overtrump", ["free", "required"]),
-    ("undertrump", ["allowed", "forced", "forbidden_unless_only_trumps"]),
+    ("undertrump", ["allowed", "forced", "forbidden_unless_only_trumps", "forbidden_unless_nothing_else"]),
     ("trump_while_following", [False, True]),
     ("never_forced", [[], ["J"]]),
 ])

@@ -1,12 +1,13 @@
 """The AEC environment's observations are kept row by row and brought up to date when asked for
-(engine.rl.aec.Observations): at every step of random hands of every shipped file, every seat's row equals the
-whole encoding of the state (`Encoder.vector`) and lies inside the observation space (a call above the plain
-bid range included), and the mask equals the legal indices. And what a seat observes
+(engine.adapters.runner.Rows, written only where they changed): at every step of random hands of every shipped
+file, every seat's row equals the whole encoding of the state (`Encoder.vector`) and lies inside the observation
+space (a call above the plain bid range included), and the mask equals the legal indices. And what a seat observes
 does not move when the cards it cannot see are swapped."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +21,12 @@ from engine.rules.load import shipped_rulesets  # noqa: E402
 HANDS = 12
 
 
-@pytest.mark.parametrize("name", shipped_rulesets())
+# besides the shipped files: the deal procedures' turned card and the trump modes (their own parts of the layout)
+EXTRA = [str(Path(__file__).parent / "rulefiles" / f) for f in ("deal/turned-two.yaml", "deal/choose-push.yaml",
+                                                                 "trump_roles/trump-modes.yaml")]
+
+
+@pytest.mark.parametrize("name", [*shipped_rulesets(), *EXTRA])
 def test_rows_equal_the_whole_encoding(name: str) -> None:
     env = engine.rl.env(ruleset=name)
     rng = random.Random(3)
@@ -68,10 +74,7 @@ def test_observations_blind_to_hidden_cards(name: str) -> None:
         hands[x], hands[y] = hands[y], hands[x]
         b = engine.rl.env(ruleset=game)
         b.reset(seed=seed)
-        b.state = game.new_hand(st.dealer, hands=hands)
-        b._bids = [-1] * game.n
-        b._obs.start(b.state, b._bids)
-        b._select()
+        b._start(game.new_hand(st.dealer, hands=hands))
         while a.state is not None and a.state.to_act >= 0 and b.state.to_act == a.state.to_act:
             oa, ob = a.observe(f"seat_{me}"), b.observe(f"seat_{me}")
             assert np.array_equal(oa["observation"], ob["observation"])

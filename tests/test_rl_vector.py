@@ -4,6 +4,8 @@ that ended; the same seed gives the same run; illegal actions are refused before
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -19,7 +21,12 @@ def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return np.argmax(masks * rng.random(masks.shape), axis=1)
 
 
-@pytest.mark.parametrize("name", shipped_rulesets())
+# besides the shipped files: the deal procedures' turned card and the trump modes (their own parts of the layout)
+EXTRA = [str(Path(__file__).parent / "rulefiles" / f) for f in ("deal/turned-two.yaml", "deal/choose-push.yaml",
+                                                                 "trump_roles/trump-modes.yaml")]
+
+
+@pytest.mark.parametrize("name", [*shipped_rulesets(), *EXTRA])
 def test_every_step_is_the_whole_encoding(name: str) -> None:
     venv = engine.rl.VectorEnv(ruleset=name, num_hands=3)
     rng = np.random.default_rng(2)

@@ -94,18 +94,10 @@ def parse_number(word: str, what: str) -> int:
 def parse_notation(words: list[str]) -> tuple[str, str]:
     """(verb, canonical argument) of an action written without its seat."""
     verb, args = words[0], words[1:]
-    low = verb.lower()
-    if low not in VERBS:
-        if not _NAME.fullmatch(verb):
-            raise RecordError(f"{verb!r} is not an action verb (verbs: {', '.join(VERBS)})")
-        low = verb  # a doubling step the rule file names (e.g. C): checked against the rules when applied
+    low = _verb_of(verb)
     shown = " ".join(words)
     if low == "pass":
-        if not args:
-            return low, ""
-        if len(args) == 1 and args[0].lower() == CHANGE:
-            return low, CHANGE
-        raise RecordError(f"'{shown}': pass takes no argument but the marker change (write 'pass' or 'pass change')")
+        return low, _pass_argument(args, shown)
     if low in _NO_ARGUMENT or low not in VERBS:
         if args:
             raise RecordError(f"'{shown}': {verb} takes no argument (write just '{verb}')")
@@ -113,40 +105,74 @@ def parse_notation(words: list[str]) -> tuple[str, str]:
     if not args:
         raise RecordError(f"'{shown}': {low} needs an argument ({_EXAMPLE[low]})")
     if low == "bid":
-        marked = len(args) > 1 and args[-1].lower() == CHANGE
-        if marked:
-            args = args[:-1]
-        if len(args) > 2:
-            raise RecordError(f"'{shown}': a bid is a number and at most a suit or NT or a trump mode "
-                              "(then, in a second auction, "
-                              "the marker change), e.g. 'bid 30 S' or 'bid 25 change'")
-        value = parse_number(args[0], "a bid")
-        text = str(value) if len(args) == 1 else f"{value} {_trump_word(args[1], shown, allow_card=False)}"
-        return low, f"{text} {CHANGE}" if marked else text
+        return low, _bid_argument(args, shown)
     if low == "show" and len(args) == 2:   # a meld of one suit: `show jodi H`
-        suit = canonical_suit(args[1])
-        if not _NAME.fullmatch(args[0]) or suit is None:
-            raise RecordError(f"'{shown}': a meld is shown by its name and suit, e.g. 'show jodi H'")
-        return low, f"{args[0].lower()} {suit}"
+        return low, _meld_argument(args, shown)
     if len(args) != 1:
         raise RecordError(f"'{shown}': {low} takes one argument ({_EXAMPLE[low]})")
-    arg = args[0]
+    return low, _one_argument(low, args[0], shown)
+
+
+def _verb_of(verb: str) -> str:
+    """The verb in lower case, or as written where it is a doubling step the rule file names (e.g. C): checked
+    against the rules when applied."""
+    low = verb.lower()
+    if low in VERBS:
+        return low
+    if not _NAME.fullmatch(verb):
+        raise RecordError(f"{verb!r} is not an action verb (verbs: {', '.join(VERBS)})")
+    return verb
+
+
+def _pass_argument(args: list[str], shown: str) -> str:
+    """A pass's argument: none, or the second-auction marker."""
+    if not args:
+        return ""
+    if len(args) == 1 and args[0].lower() == CHANGE:
+        return CHANGE
+    raise RecordError(f"'{shown}': pass takes no argument but the marker change (write 'pass' or 'pass change')")
+
+
+def _bid_argument(args: list[str], shown: str) -> str:
+    """A bid's argument: a number, at most a suit or NT or a trump mode, and (in a second auction) the marker."""
+    marked = len(args) > 1 and args[-1].lower() == CHANGE
+    if marked:
+        args = args[:-1]
+    if len(args) > 2:
+        raise RecordError(f"'{shown}': a bid is a number and at most a suit or NT or a trump mode "
+                          "(then, in a second auction, "
+                          "the marker change), e.g. 'bid 30 S' or 'bid 25 change'")
+    value = parse_number(args[0], "a bid")
+    text = str(value) if len(args) == 1 else f"{value} {_trump_word(args[1], shown, allow_card=False)}"
+    return f"{text} {CHANGE}" if marked else text
+
+
+def _meld_argument(args: list[str], shown: str) -> str:
+    """A shown meld of one suit: its name and the suit (`jodi H`)."""
+    suit = canonical_suit(args[1])
+    if not _NAME.fullmatch(args[0]) or suit is None:
+        raise RecordError(f"'{shown}': a meld is shown by its name and suit, e.g. 'show jodi H'")
+    return f"{args[0].lower()} {suit}"
+
+
+def _one_argument(low: str, arg: str, shown: str) -> str:
+    """The argument of a verb that takes one: raise, play, trump, show (the pair) or declare."""
     if low == "raise":
-        return low, str(parse_number(arg, "a raise"))
+        return str(parse_number(arg, "a raise"))
     if low == "play":
-        return low, _card(arg, shown)
+        return _card(arg, shown)
     if low == "trump":
         if arg.lower() in ("seventh", "last"):
-            return low, arg.lower()
-        return low, _trump_word(arg, shown, allow_card=True)
+            return arg.lower()
+        return _trump_word(arg, shown, allow_card=True)
     if low == "show":
         if arg.lower() != "pair":
             raise RecordError(f"'{shown}': the only thing to show is the pair: write 'show pair'")
-        return low, "pair"
+        return "pair"
     # declare NAME
     if not _NAME.fullmatch(arg):
         raise RecordError(f"'{shown}': declare takes a contract's name from the rule file")
-    return low, arg
+    return arg
 
 
 _EXAMPLE = {"bid": "e.g. 'bid 16' or 'bid 30 NT'", "raise": "e.g. 'raise 24'", "play": "a card, e.g. 'play JS'",

@@ -183,7 +183,13 @@ def score_banked(state: StateData) -> BankedScore:
     if stop != STOP_NONE:
         return _stopped(state, b, stop)
     takers = state.hand_team_of[state.bidder] if state.bidder >= 0 else 0
-    return bank(b, takers, state.team_points, state.meld_points, state.marriage_points, sweeping_side(state),
+    melds, marriage = state.meld_points, state.marriage_points
+    mr = r.marriage
+    if mr is not None and mr.in_trick:
+        # counted in the trick, the marriage is one more meld of the trick (roem), not a bonus the takers keep
+        melds = [m + k for m, k in zip(melds, marriage, strict=True)]
+        marriage = [0] * len(marriage)
+    return bank(b, takers, state.team_points, melds, marriage, sweeping_side(state),
                 bid=state.bid, multiplier=state.multiplier, added=state.added,
                 trump_multiplier=state.trump_multiplier)
 

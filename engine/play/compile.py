@@ -64,6 +64,7 @@ from engine.play.rules import (
     TIES_MAKER_SCORES_NOTHING,
     UNDERTRUMP_ALLOWED,
     UNDERTRUMP_FORBIDDEN,
+    UNDERTRUMP_FORBIDDEN_STRICT,
     UNDERTRUMP_FORCED,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_ANY_OR_INDICATOR,
@@ -130,7 +131,8 @@ _TRUMP_LED = {"any_trump": LED_TRUMP_ANY, "head_trick": LED_TRUMP_HEAD,
 _VOID_DUTY = {"free": VOID_FREE, "must_trump": VOID_MUST_TRUMP,
               "must_trump_unless_partner_winning": VOID_MUST_TRUMP_UNLESS_PARTNER}
 _UNDERTRUMP = {"allowed": UNDERTRUMP_ALLOWED, "forced": UNDERTRUMP_FORCED,
-               "forbidden_unless_only_trumps": UNDERTRUMP_FORBIDDEN}
+               "forbidden_unless_only_trumps": UNDERTRUMP_FORBIDDEN,
+               "forbidden_unless_nothing_else": UNDERTRUMP_FORBIDDEN_STRICT}
 _METHOD = {"bidding_team": SCORE_BIDDING_TEAM, "opponents_credited": SCORE_OPPONENTS_CREDITED,
            "exchange": SCORE_EXCHANGE, "banked": SCORE_BANKED}
 _SUCCESS = {"beats_opponents": SUCCESS_BEATS_OPPONENTS, "reaches_bid_and_beats_opponents": SUCCESS_REACHES_BID,

@@ -59,18 +59,15 @@ class Game:
         self.layout = layout = DeckLayout(suits=d.suits, ranks=d.ranks, copies=d.copies)
         self.size = size = layout.size
         self.pack = list(range(size))   # the card ids in order, copied by each shuffle (never changed)
-        self.nsuits = len(d.suits)
+        self.nsuits = nsuits = len(d.suits)
         self.block = layout.block
-        self.suit_masks = [layout.suit_mask(s) for s in range(self.nsuits)]
-        self.suit_of = [layout.suit_of(c) for c in range(size)]
-        self.rank_of = [layout.rank_of(c) for c in range(size)]
-        self.codes = [layout.code(c) for c in range(size)]
-        self.points = [d.rank_points[self.rank_of[c]] for c in range(size)]
-        self.point_mask = sum(1 << c for c in range(size) if self.points[c])
+        # Cards: suit, rank, code, points and masks of each card id
+        self.suit_masks = [layout.suit_mask(s) for s in range(nsuits)]
+        self.suit_of, self.rank_of, self.codes = _card_faces(layout)
+        self.points = [d.rank_points[r] for r in self.rank_of]
+        self.point_mask = _mask_where(self.points)
         # Strength: higher beats lower; tied ranks and copies share a strength (the first played wins).
-        nranks = len(d.ranks)
-        self.strength = [nranks - d.tie_top[self.rank_of[c]] for c in range(size)]
-        self.reversed_strength = [nranks + 1 - s for s in self.strength]
+        self.strength, self.reversed_strength = _plain_strengths(rules, self.rank_of)
         # Per trump choice, built once: each card's strength and points with that suit as trump (the same lists
         # as `strength` and `points` where the trump suit keeps the plain order and points), and per named mode
         # (rules.trump.modes, index k): its order and points in every suit. The state switches to them.
@@ -86,81 +83,63 @@ class Game:
         # tools scale card points by; a new bonus reaches it through the records.
         self.points_per_hand = max(sum(t) for t in (self.points, *self.suit_points, *self.mode_points)) \
             + d.bonus_points
-        self.rank_masks = [sum(1 << c for c in range(size) if self.rank_of[c] == r) for r in range(nranks)]
-        self.first_copy_mask = sum(1 << c for c in range(size) if c % d.copies == 0)  # copies have adjacent ids
+        self.rank_masks = _rank_masks(self.rank_of, len(d.ranks))
+        self.first_copy_mask = _mask_where([c % d.copies == 0 for c in range(size)])  # copies have adjacent ids
+        self.code_ids = _code_ids(self.codes)
         # Seats
-        self.team_of = [0] * n
-        for i, t in enumerate(rules.table.teams):
-            for s in t:
-                self.team_of[s] = i
+        self.team_of = _team_of(rules.table.teams, n)
         self.after = [(s + 1) % n for s in range(n)]    # who plays after whom (nobody sitting out)
         # cards each seat is dealt by the deal steps (a record's hands), and holds once the deal is complete (a
         # turned-card game completes the hands from the stock: engine/play/turned.py)
-        self.dealt_each = sum(x for x in rules.schedule if x > 0)
+        self.dealt_each = _dealt_each(rules.schedule)
         self.cards_each = self.dealt_each + rules.deal.complete_others
         self.stock_size = rules.deal.stock     # cards no deal step gives: the stock (never in any view)
         self.completes = STEP_COMPLETE in rules.schedule   # the full deal comes at the complete step
         self.tricks_per_hand = self.cards_each
         # Auction: the bids of each round (the first, and the one after the full deal where there is one)
         self.bid_values = list(rules.auction.values)
-        self.bid_suits: list[str] = (list(d.suits) + (["NT"] if rules.trump.no_trumps else []) + self.mode_names
-                                     if rules.trump.in_bid else [])
+        self.bid_suits = _bid_suits(rules, self.mode_names)
         self.bids_per_value = len(self.bid_suits) if rules.trump.in_bid else 1
-        # the round that fixed a contract matters (is reported and shown) in games with a second auction of bids,
-        # or scored by round; not where the only later round is the bidding team's raise
-        sa = rules.second_auction
-        self.rounds_matter = (sa is not None and sa.verb != "raise") or any(b.round for b in rules.scoring.bands)
+        self.rounds_matter = _rounds_matter(rules)
         # Contracts and calls by name
         self.contracts: dict[str, ContractRules] = {c.name: c for c in rules.contracts}
-        dbl = rules.doubling
-        self.doubling_names = [s.name for s in dbl.steps] if dbl is not None else []
-        self.auction_doubling = dbl is not None and dbl.window == WINDOW_IN_AUCTION
-        self.doubling_closes = self.auction_doubling and dbl is not None and dbl.closes_auction
+        self.doubling_names, self.auction_doubling, self.doubling_closes = _doubling_tables(rules)
         # special contracts offered as speeches of an auction (the first or the second), and before a trick in play
-        self.declarations_in_auction = any(c.window == DECLARE_IN_AUCTION or c.window == DECLARE_IN_SECOND_AUCTION
-                                           for c in rules.contracts)
-        self.play_declarations = tuple(c for c in rules.contracts if c.window == DECLARE_BEFORE_TRICK)
+        self.declarations_in_auction, self.play_declarations = _declaration_tables(rules)
         # play that leaves the inlined common path: claims to offer, lead duties to weigh
         self.has_claims = bool(rules.claims)
-        self.lead_duties = (rules.play.exhausted_trumps or rules.trump.open_lead_trump
-                            or any(c.open_trump for c in rules.contracts))
-        self.rounds = [BidTable(self, rules.auction)]
-        if rules.second_auction is not None:
-            self.rounds.append(BidTable(self, rules.second_auction))
-        if dbl is not None and dbl.fixed_stake is not None:
-            self.doubling_names.append(dbl.fixed_stake.name)
+        self.lead_duties = _has_lead_duties(rules)
+        self.rounds = _bid_rounds(self)
         self.has_pair = rules.pair is not None
         self.has_surrender = rules.all_tricks is not None and rules.all_tricks.surrender
         self.concede_in_play = rules.concede is not None and rules.concede.in_play
         # a void player's choice is narrowed by a rule (so the inlined "anything goes" path does not apply)
-        protected = rules.play.no_discard_ranks
-        self.void_filters = bool(protected) or rules.play.must_not_undertrump
-        self.protected_masks = [sum(1 << c for c in range(size)
-                                    if self.suit_of[c] == su and self.rank_of[c] in protected)
-                                for su in range(self.nsuits)]
+        self.void_filters = bool(rules.play.no_discard_ranks) or rules.play.must_not_undertrump
+        self.protected_masks = _protected_masks(rules, self.suit_of, self.rank_of)
         # play.obligations: the cards whose rank never binds their holder to play a trump, and whether a player
         # holding a plain suit led simply follows it (no trump instead of following)
         self.never_forced, self.follow_suffices = _duty_tables(rules, self.rank_masks)
-        self.code_ids: dict[str, list[int]] = {}
-        for c in range(size):
-            self.code_ids.setdefault(self.codes[c], []).append(c)
         # Interned actions: the hot path hands out the same objects again and again.
         self._actions: dict[tuple[int, str, str], Action] = {}
-        self.play_action = [[self.action(s, "play", self.codes[c]) for c in range(size)] for s in range(n)]
-        self.pass_action = [self.action(s, "pass") for s in range(n)]
-        self.call_action = [self.action(s, "call") for s in range(n)]   # a void player's call for the trump
+        self.play_action = self._card_actions("play")
+        self.pass_action = self._seat_actions("pass")
+        self.call_action = self._seat_actions("call")   # a void player's call for the trump
         # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur: a list
         # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
-        self._play_table: list[list[dict[int, tuple[Action, ...]]]] = [
-            [{} for _ in range(self.nsuits)] for _ in range(n)]
-        small = self.block <= SMALL_SUIT
-        self._play_rows: list[list[tuple[Action, ...] | None]] = (
-            [[None] * (1 << self.block) for _ in range(n * self.nsuits)] if small else [])
+        self._play_table, self._play_rows = _play_caches(n, nsuits, self.block)
         self._bid_terms: dict[str, tuple[int, str, bool]] = {}
-        self.trump_card_action = [[self.action(s, "trump", self.codes[c]) for c in range(size)] for s in range(n)]
+        self.trump_card_action = self._card_actions("trump")
         # per dealer, the positions in a whole pack of the cards each seat receives (a shuffled pack is dealt by
         # reading them, with no slices to cut)
         self._deal_positions = [self.deal_in_order(self.pack, d) for d in range(n)]
+
+    def _card_actions(self, verb: str) -> list[list[Action]]:
+        """Per seat and card id, the interned action `verb CARD` (`play`, `trump`)."""
+        return [[self.action(s, verb, self.codes[c]) for c in range(self.size)] for s in range(self.n)]
+
+    def _seat_actions(self, verb: str) -> list[Action]:
+        """Per seat, the interned action `verb` with no argument (`pass`, `call`)."""
+        return [self.action(s, verb) for s in range(self.n)]
 
     # --- actions --------------------------------------------------------------------------------------
     def __reduce__(self) -> tuple[type[Game], tuple[Rules, str | None]]:
@@ -474,6 +453,125 @@ class BidTable:
                 self._cached += len(out)
                 self._choices[key] = out
         return out
+
+
+# --- builders of Game's tables (each one concern of Game.__init__) -----------------------------------------------
+def _card_faces(layout: DeckLayout) -> tuple[list[int], list[int], list[str]]:
+    """Per card id: its suit index, rank index and code."""
+    ids = range(layout.size)
+    return [layout.suit_of(c) for c in ids], [layout.rank_of(c) for c in ids], [layout.code(c) for c in ids]
+
+
+def _mask_where(values: list[int] | list[bool]) -> int:
+    """The mask of the card ids whose value is non-zero (true)."""
+    return sum(1 << c for c in range(len(values)) if values[c])
+
+
+def _plain_strengths(rules: Rules, rank_of: list[int]) -> tuple[list[int], list[int]]:
+    """Each card's strength in a plain suit, and the same run the other way (a reversed no-trump hand)."""
+    d = rules.deck
+    nranks = len(d.ranks)
+    strength = [nranks - d.tie_top[r] for r in rank_of]
+    return strength, [nranks + 1 - s for s in strength]
+
+
+def _rank_masks(rank_of: list[int], nranks: int) -> list[int]:
+    """Per rank index, the mask of its cards."""
+    masks = [0] * nranks
+    for c in range(len(rank_of)):
+        masks[rank_of[c]] |= 1 << c
+    return masks
+
+
+def _code_ids(codes: list[str]) -> dict[str, list[int]]:
+    """Per card code, its card ids (two with a double pack)."""
+    out: dict[str, list[int]] = {}
+    for c in range(len(codes)):
+        out.setdefault(codes[c], []).append(c)
+    return out
+
+
+def _team_of(teams: tuple[tuple[int, ...], ...], n: int) -> list[int]:
+    """Per seat, the index of its team."""
+    team_of = [0] * n
+    for i, t in enumerate(teams):
+        for s in t:
+            team_of[s] = i
+    return team_of
+
+
+def _dealt_each(schedule: tuple[int, ...]) -> int:
+    """The cards each seat is dealt by the deal steps of the schedule (its positive entries)."""
+    return sum(x for x in schedule if x > 0)
+
+
+def _bid_suits(rules: Rules, mode_names: list[str]) -> list[str]:
+    """What a bid may name besides its value (suits, NT, named modes), where bids name the trump; else none."""
+    if not rules.trump.in_bid:
+        return []
+    return list(rules.deck.suits) + (["NT"] if rules.trump.no_trumps else []) + mode_names
+
+
+def _rounds_matter(rules: Rules) -> bool:
+    """Whether the round that fixed a contract matters (is reported and shown): in games with a second auction of
+    bids, or scored by round; not where the only later round is the bidding team's raise."""
+    sa = rules.second_auction
+    return (sa is not None and sa.verb != "raise") or any(b.round for b in rules.scoring.bands)
+
+
+def _doubling_tables(rules: Rules) -> tuple[list[str], bool, bool]:
+    """The doubling calls by name (the steps, then a fixed stake), whether they are speeches of the auction, and
+    whether one closes it."""
+    dbl = rules.doubling
+    if dbl is None:
+        return [], False, False
+    names = [s.name for s in dbl.steps]
+    if dbl.fixed_stake is not None:
+        names.append(dbl.fixed_stake.name)
+    in_auction = dbl.window == WINDOW_IN_AUCTION
+    return names, in_auction, in_auction and dbl.closes_auction
+
+
+def _declaration_tables(rules: Rules) -> tuple[bool, tuple[ContractRules, ...]]:
+    """Whether special contracts are speeches of an auction (the first or the second), and those declared before
+    a trick in play."""
+    in_auction = any(c.window == DECLARE_IN_AUCTION or c.window == DECLARE_IN_SECOND_AUCTION for c in rules.contracts)
+    return in_auction, tuple(c for c in rules.contracts if c.window == DECLARE_BEFORE_TRICK)
+
+
+def _has_lead_duties(rules: Rules) -> bool:
+    """Whether a rule binds the lead (exhausted trumps, an open trump to lead)."""
+    return (rules.play.exhausted_trumps or rules.trump.open_lead_trump
+            or any(c.open_trump for c in rules.contracts))
+
+
+def _bid_rounds(game: Game) -> list[BidTable]:
+    """The bid tables of the first auction and of the second, where there is one."""
+    rules = game.rules
+    rounds = [BidTable(game, rules.auction)]
+    if rules.second_auction is not None:
+        rounds.append(BidTable(game, rules.second_auction))
+    return rounds
+
+
+def _protected_masks(rules: Rules, suit_of: list[int], rank_of: list[int]) -> list[int]:
+    """Per suit, the mask of its cards of the ranks a void player may not discard (play.no_discard_ranks)."""
+    protected = rules.play.no_discard_ranks
+    masks = [0] * len(rules.deck.suits)
+    for c in range(len(suit_of)):
+        if rank_of[c] in protected:
+            masks[suit_of[c]] |= 1 << c
+    return masks
+
+
+def _play_caches(n: int, nsuits: int, block: int) -> tuple[list[list[dict[int, tuple[Action, ...]]]],
+                                                            list[list[tuple[Action, ...] | None]]]:
+    """The empty caches of Game.suit_plays: per seat and suit a dict, and where a suit is small a list per
+    (seat, suit) indexed by the holding (none otherwise)."""
+    table: list[list[dict[int, tuple[Action, ...]]]] = [[{} for _ in range(nsuits)] for _ in range(n)]
+    rows: list[list[tuple[Action, ...] | None]] = (
+        [[None] * (1 << block) for _ in range(n * nsuits)] if block <= SMALL_SUIT else [])
+    return table, rows
 
 
 def _duty_tables(rules: Rules, rank_masks: list[int]) -> tuple[int, bool]:

@@ -24,6 +24,7 @@ from engine.play.rules import (
     LED_TRUMP_HEAD_UNLESS_PARTNER,
     UNDERTRUMP_ALLOWED,
     UNDERTRUMP_FORBIDDEN,
+    UNDERTRUMP_FORBIDDEN_STRICT,
     UNDERTRUMP_FORCED,
     VOID_FREE,
     VOID_MUST_TRUMP_UNLESS_PARTNER,
@@ -85,7 +86,7 @@ def _following(state: StateData, ob: ObligationRules, follow: int, trumps: int) 
     if not ob.trump_while_following or not trumps:
         return follow, FOLLOW
     best = top_trump(state)
-    if ob.undertrump == UNDERTRUMP_FORBIDDEN and best >= 0:
+    if ob.undertrump >= UNDERTRUMP_FORBIDDEN and best >= 0:
         over = above(state.strength, trumps, best)
         return follow | over, (FOLLOW_NOT_UNDER if trumps != over else FOLLOW_OR_TRUMP)
     return follow | trumps, FOLLOW_OR_TRUMP
@@ -99,14 +100,16 @@ def _void(state: StateData, ob: ObligationRules, p: int, h: int, trumps: int) ->
     if bound and ob.void == VOID_MUST_TRUMP_UNLESS_PARTNER and partner_holds(state, p):
         bound = False
     if not bound:
-        if ob.undertrump == UNDERTRUMP_FORBIDDEN and best >= 0 and h & ~tmask:
+        if ob.undertrump >= UNDERTRUMP_FORBIDDEN and best >= 0:
             lower = trumps & ~above(state.strength, trumps, best)
-            if lower:
+            # the exemption: nothing but trumps (FORBIDDEN), or nothing but such lower trumps (the strict reading)
+            other = h & ~tmask if ob.undertrump == UNDERTRUMP_FORBIDDEN else h & ~lower
+            if lower and other:
                 return h & ~lower, FREE_NOT_UNDER
         return h, FREE
     if best < 0:
         return trumps, MUST_TRUMP
-    forbidden = ob.undertrump == UNDERTRUMP_FORBIDDEN
+    forbidden = ob.undertrump >= UNDERTRUMP_FORBIDDEN
     if not ob.overtrump and not forbidden:
         return trumps, MUST_TRUMP
     over = above(state.strength, trumps, best)
@@ -215,6 +218,8 @@ def why_refused(state: StateData, p: int, card: int) -> str:
     if kind == NOT_UNDER:
         return f"you cannot beat {top} and may not undertrump it: play another suit"
     if kind == FREE_NOT_UNDER:
+        if g.rules.play.obligations is not None and g.rules.play.obligations.undertrump == UNDERTRUMP_FORBIDDEN_STRICT:
+            return f"you may not undertrump {top} while you hold any other card"
         return f"you may not undertrump {top} while you hold cards of another suit"
     return f"you may not play {g.codes[card]} now"
 
@@ -267,4 +272,4 @@ def shows_no_trump(game: Game, cards: list[int], seats: list[int], i: int, trump
             trick_trump = True
     if not trick_trump or ob.undertrump == UNDERTRUMP_FORCED:
         return True
-    return not ob.overtrump and ob.undertrump != UNDERTRUMP_FORBIDDEN    # any trump would have done
+    return not ob.overtrump and ob.undertrump < UNDERTRUMP_FORBIDDEN    # any trump would have done

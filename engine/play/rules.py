@@ -42,6 +42,7 @@ VOID_MUST_TRUMP_UNLESS_PARTNER: Final = 2
 UNDERTRUMP_ALLOWED: Final = 0
 UNDERTRUMP_FORCED: Final = 1
 UNDERTRUMP_FORBIDDEN: Final = 2
+UNDERTRUMP_FORBIDDEN_STRICT: Final = 3   # the ban holds while any card other than a lower trump is left
 # scoring.method
 SCORE_BIDDING_TEAM: Final = 0
 SCORE_OPPONENTS_CREDITED: Final = 1

@@ -502,12 +502,7 @@ class TrickPhase(ContractPhases):
         g = self.game
         cards = self.trick_cards
         if self.face_down:
-            # the blind cut: face-down trumps are turned up and open the trump; plain ones stay down for good
-            if self.concealed and self.face_down & self.trump_mask:
-                self._open_trump()
-                self.power_from = 0
-            self.hidden |= self.face_down & ~self.trump_mask
-            self.face_down = 0
+            self._turn_face_down()
         win = winning_index(cards, g.suit_of, self.strength, self.trump if not self.concealed else -1,
                             self.power_from)
         pts = 0
@@ -517,21 +512,47 @@ class TrickPhase(ContractPhases):
         winner = self.trick_seats[win]
         team = self.hand_team_of[winner]
         if len(self.tricks) + 1 == self.hand_tricks:
-            d = g.rules.deck
-            pts += d.last_trick_bonus
-            if d.last_trick_transfer:   # the last trick's loser gives the amount to its winner
-                pts += d.last_trick_transfer
-                for t in range(len(self.team_points)):
-                    if t != team:
-                        self.team_points[t] -= d.last_trick_transfer
+            pts += self._last_trick_bonus(team)
         self.tricks.append(TrickRecord(self.leader, self.trick_seats, cards, winner, pts))
         self.team_points[team] = self.team_points[team] + pts   # (not +=: see State._deal)
         self.tricks_won_by[winner] = self.tricks_won_by[winner] + 1
         if g.rules.combinations is not None or g.rules.marriage is not None:
-            after_trick(self, cards, winner)
-            if len(self.tricks) == 1 and announcing(self):
-                self.plain_play = self.resume_plain     # (trick 1 offered `announce`)
-                self.duty_play = self.resume_duty
+            self._combinations_after_trick(cards, winner)
+        self._close_trick(cards, winner)
+
+    def _turn_face_down(self) -> None:
+        """The blind cut at the end of a trick: face-down trumps are turned up and open the trump; plain ones stay
+        down for good."""
+        if self.concealed and self.face_down & self.trump_mask:
+            self._open_trump()
+            self.power_from = 0
+        self.hidden |= self.face_down & ~self.trump_mask
+        self.face_down = 0
+
+    def _last_trick_bonus(self, team: int) -> int:
+        """What the last trick adds to its winner `team`'s points: deck.last_trick_bonus, and the amount the last
+        trick's losers give it (deck.last_trick_transfer, taken from their points here)."""
+        d = self.game.rules.deck
+        bonus = d.last_trick_bonus
+        if d.last_trick_transfer:
+            bonus += d.last_trick_transfer
+            for t in range(len(self.team_points)):
+                if t != team:
+                    self.team_points[t] -= d.last_trick_transfer
+        return bonus
+
+    def _combinations_after_trick(self, cards: list[int], winner: int) -> None:
+        """Melds and the trump marriage at the end of a trick (engine/play/combinations.py); after trick 1, which
+        offered `announce`, play goes back to its usual paths."""
+        after_trick(self, cards, winner)
+        if len(self.tricks) == 1 and announcing(self):
+            self.plain_play = self.resume_plain
+            self.duty_play = self.resume_duty
+
+    def _close_trick(self, cards: list[int], winner: int) -> None:
+        """After a trick is taken: whether the bidders lost it, the winner leads, the duties a trick sets, and the
+        hand ends (the last trick, a special contract lost, the match won mid-deal) or goes on (melds to show)."""
+        g = self.game
         special = self.special
         if self.hand_team_of[winner] != self.hand_team_of[self.bidder] or (
                 special is not None and not special.side_wins and winner != self.declarer):

@@ -13,7 +13,7 @@
   of the stock, every other player `others`; then, with show_bottom, the stock's bottom card is shown.
 - `choose_trump`: the first hand names the trump (`trump SUIT`), or with may_push says `push`: his partner must
   then name it. The chooser is the hand's bidder; the first hand still leads.
-- `exchange_low_trump`: the holder of the trump suit's lowest rank (the last of deck.ranks) may `exchange` it for
+- `exchange_low_trump`: the holder of the trump suit's lowest rank (the last of its trump order) may `exchange` it for
   the card lying face up, or `pass`.
 
 Functions over the state, as melds.py and claims.py are; State calls `run_step` from its schedule and `legal` /
@@ -26,7 +26,6 @@ from typing import Final
 
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_SCHMEISS, CHOOSE, EXCHANGE, TAKE, StateData
-from engine.play.game import NO_TRUMP
 from engine.play.rules import (
     STEP_CHOOSE_TRUMP,
     STEP_COMPLETE,
@@ -34,6 +33,7 @@ from engine.play.rules import (
     STEP_TAKE_OR_PASS,
     STEP_TURN_UP,
 )
+from engine.play.trump_modes import set_named_trump
 
 NO_CARD: Final = -1
 
@@ -74,12 +74,13 @@ def _other_suits(st: StateData, p: int) -> list[Action]:
 
 
 def choice_words(st: StateData) -> list[str]:
-    """What `trump` may name at a choose_trump step: every suit, and NT where the file allows no-trumps. (Named
-    trump modes join here.)"""
+    """What `trump` may name at a choose_trump step: every suit, NT where the file allows no-trumps, and the
+    file's named trump modes (trump.modes)."""
     g = st.game
     words = list(g.layout.suits)
     if g.rules.trump.no_trumps:
         words.append("NT")
+    words.extend(g.mode_names)
     return words
 
 
@@ -107,7 +108,7 @@ def legal(st: StateData) -> list[Action]:
         out = _other_suits(st, p)
         if not (d.dealer_must_choose and p == st.dealer):
             out.append(g.action(p, "pass"))
-    if d.schmeiss:
+    if d.schmeiss and (st.take_round == 1 or p != st.dealer):   # the second round's last word names or passes
         out.append(g.action(p, "schmeiss"))
     return out
 
@@ -233,17 +234,22 @@ def _choose_apply(st: StateData, a: Action) -> None:
         return
     st.bidder = st.high_bidder = p
     st._set_bid(0)
-    _fix_trump(st, NO_TRUMP if a.arg == "NT" else st.game.layout.parse_suit(a.arg))
+    set_named_trump(st, a.arg)     # a suit, NT or a named mode
+    st.concealed = False
+    st.exposed_trick = 1 if st.trump >= 0 else 0
     st._next_step()
 
 
 # --- exchanging the lowest trump for the turned card -------------------------------------------------------
 def low_trump(st: StateData) -> int:
-    """The card id of the trump suit's lowest rank (the last of deck.ranks); -1 with no trump suit."""
+    """The card id of the trump suit's lowest rank (the last of deck.trump_ranks, else of deck.ranks); -1 with no
+    trump suit."""
     g = st.game
     if st.trump < 0:
         return NO_CARD
-    return g.layout.card_id(st.trump, len(g.layout.ranks) - 1, 0)
+    order = g.rules.deck.trump_order
+    lowest = max(range(len(order)), key=order.__getitem__) if order else len(g.layout.ranks) - 1
+    return g.layout.card_id(st.trump, lowest, 0)
 
 
 def _start_exchange(st: StateData) -> bool:

@@ -335,67 +335,125 @@ def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], win
 
 def build_view(state: State, seat: int) -> View:
     g = state.game
+    # Card ids are numbered in the order the view shows them (see _Numbering): the hand, the seat's own face-down
+    # card, the tricks, the current trick, the exposed hands, the melds, the turned card, the stock's bottom.
     ids = _Numbering(g)
     hand = ids.mask(hand_order(g, state.hands[seat]))
-    owns_indicator = state.concealed and state.indicator >= 0
-    indicator = ids.of(state.indicator) if owns_indicator and seat == state.folder else None
-    sizes = [h.bit_count() for h in state.hands]
-    if owns_indicator:
-        sizes[state.folder] += 1  # the face-down card is still one of the bidder's cards
+    indicator, sizes = _indicator_facts(state, seat, ids)
     down = unseen_face_down(state, seat) if g.rules.play.blind_cut else 0
     tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down, state.points_of)
                    for t in state.tricks)
     trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None, down)
-    card_points = list(state.team_points)
-    if down:    # the points of cards he did not see are not his to count
-        for t in state.tricks:
-            for c in t.cards:
-                if down >> c & 1:
-                    card_points[state.hand_team_of[t.winner]] -= state.points_of[c]
     exposed = tuple(ExposedHand(seat=s, cards=ids.mask(hand_order(g, state.hands[s]))) for s in range(g.n)
                     if state.exposed >> s & 1 and s != seat)
     controller = state.controller
     known = _known_trump(state, seat)
-    has_contract = state.bidder >= 0
+    bidder, bid, target, contract_round = _contract_facts(state)
     legal = state.legal_actions() if seat == controller else ()
-    provable: tuple[Action, ...] = ()
-    line: int | None = None
-    if legal and g.rules.claims:
-        provable = provable_claims(state, seat, legal)
-        c = claimed_line(state, seat) if state.phase == PLAY and state.claims else -1
-        if c >= 0:      # in the view's numbering of the hand (a double pack's copies)
-            line = hand_order(g, hand)[hand_order(g, state.hands[seat]).index(c)]
+    provable, line = _claim_facts(state, seat, legal, hand)
+    combos = _combination_facts(state, ids)
+    turned, stock_bottom, turned_up = _turned_facts(state, ids)
     return View(
         game=g, seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
         to_act=state.to_act, hand=hand, hand_sizes=tuple(sizes), teams=tuple(tuple(t) for t in state.hand_teams),
         history=public_history(state, seat),
-        bidder=state.bidder if has_contract else None, bid=state.bid if has_contract else None,
-        target=state.target if has_contract else None,
+        bidder=bidder, bid=bid, target=target,
         trump_concealed=state.concealed, trump=known, indicator=indicator,
         exposed_in_trick=state.exposed_trick or None, multiplier=state.multiplier,
         special=state.special.name if state.special else None,
-        sitting_out=tuple(s for s in range(g.n) if state.sitting_out >> s & 1),
-        trick=trick, tricks=tricks, card_points=tuple(card_points), match_scores=tuple(state.match_scores),
+        sitting_out=_seats_in(state.sitting_out, g.n),
+        trick=trick, tricks=tricks, card_points=_card_points(state, down), match_scores=tuple(state.match_scores),
         legal=legal,
         status=state.status,
         # written only where the rule file has a second auction / the match target moved, so that views of other
         # files stay byte for byte what outside bots always received
         auction_round=state.round if g.rounds_matter else 0,
-        contract_round=state.contract_round if has_contract and g.rounds_matter else None,
+        contract_round=contract_round,
         speaking_for=state.asker if state.asker >= 0 else None, handed_back=state.handed_back, added=state.added,
         conceded=state.conceded,
         match_target=state.match_target if state.match_target != g.rules.match.win_at else None,
-        exposed=exposed, dummies=tuple(s for s in range(g.n) if state.dummies >> s & 1),
+        exposed=exposed, dummies=_seats_in(state.dummies, g.n),
         controller=controller if controller != state.to_act else None,
-        melds=tuple(state.melded[s] & state.hands[s] for s in range(g.n)) if state.meld_suits else (),
+        melds=_shown_melds(state),
         provable=provable, sweep_line=line,
-        trump_mode=g.mode_names[state.trump_mode] if state.trump_mode >= 0 and known is not None else None,
+        trump_mode=_trump_mode_name(state, known),
         trump_multiplier=state.trump_multiplier if known is not None else 1,
-        **_combination_facts(state, ids),
-        turned=ids.of(state.turned) if state.turned >= 0 else None,
-        stock_bottom=ids.of(state.bottom_shown) if state.bottom_shown >= 0 else None,
-        turned_up=ids.of(state.turned_card) if state.turned_card >= 0 else None,
+        **combos,
+        turned=turned, stock_bottom=stock_bottom, turned_up=turned_up,
     )
+
+
+def _indicator_facts(state: State, seat: int, ids: _Numbering) -> tuple[int | None, list[int]]:
+    """The trump indicator card as `seat` sees it (his own face-down card; None for the others) and the number of
+    cards each seat holds (the face-down card is still one of the bidder's)."""
+    owns_indicator = state.concealed and state.indicator >= 0
+    indicator = ids.of(state.indicator) if owns_indicator and seat == state.folder else None
+    sizes = [h.bit_count() for h in state.hands]
+    if owns_indicator:
+        sizes[state.folder] += 1
+    return indicator, sizes
+
+
+def _card_points(state: State, down: int) -> tuple[int, ...]:
+    """Each hand team's card points, less those of the cards played face down that the seat did not see (`down`):
+    those are not his to count."""
+    card_points = list(state.team_points)
+    if down:
+        for t in state.tricks:
+            for c in t.cards:
+                if down >> c & 1:
+                    card_points[state.hand_team_of[t.winner]] -= state.points_of[c]
+    return tuple(card_points)
+
+
+def _contract_facts(state: State) -> tuple[int | None, int | None, int | None, int | None]:
+    """The contract's bidder, bid and target, and the auction round that fixed it (where rounds matter): all None
+    while there is no contract."""
+    if state.bidder < 0:
+        return None, None, None, None
+    return state.bidder, state.bid, state.target, state.contract_round if state.game.rounds_matter else None
+
+
+def _claim_facts(state: State, seat: int, legal: tuple[Action, ...], hand: int) -> tuple[tuple[Action, ...],
+                                                                                        int | None]:
+    """The claims among `legal` that `seat` can prove now, and the card of the line he claimed with, in the view's
+    numbering of his `hand` (a double pack's copies): (), None where the file has no claims."""
+    g = state.game
+    if not legal or not g.rules.claims:
+        return (), None
+    provable = provable_claims(state, seat, legal)
+    c = claimed_line(state, seat) if state.phase == PLAY and state.claims else -1
+    if c < 0:
+        return provable, None
+    return provable, hand_order(g, hand)[hand_order(g, state.hands[seat]).index(c)]
+
+
+def _seats_in(mask: int, n: int) -> tuple[int, ...]:
+    """The seats of a mask of seats, in order."""
+    return tuple(s for s in range(n) if mask >> s & 1)
+
+
+def _shown_melds(state: State) -> tuple[int, ...]:
+    """Per seat, the cards of the melds the engine showed that he still holds; () where the file shows none."""
+    if not state.meld_suits:
+        return ()
+    return tuple(state.melded[s] & state.hands[s] for s in range(state.game.n))
+
+
+def _trump_mode_name(state: State, known: int | None) -> str | None:
+    """The named trump mode of the hand, where there is one and the seat knows the trump."""
+    if state.trump_mode < 0 or known is None:
+        return None
+    return state.game.mode_names[state.trump_mode]
+
+
+def _turned_facts(state: State, ids: _Numbering) -> tuple[int | None, int | None, int | None]:
+    """The card turned for trump, the stock's bottom card shown, and the card turned up for take-or-pass, where
+    there are (numbered in this order, after everything else)."""
+    turned = ids.of(state.turned) if state.turned >= 0 else None
+    bottom = ids.of(state.bottom_shown) if state.bottom_shown >= 0 else None
+    turned_up = ids.of(state.turned_card) if state.turned_card >= 0 else None
+    return turned, bottom, turned_up
 
 
 def _combination_facts(state: State, ids: _Numbering) -> dict[str, Any]:

@@ -22,6 +22,7 @@ that hand ends, per match team (`reward="tricks"` gives card points as in one ha
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +30,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from engine.adapters.encoding import ActionSpace, Observation, best_other, max_multiplier
-from engine.adapters.runner import SEAT_SHIFT, SPEECH, ChangeLog
+from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
+from engine.adapters.runner import HAND_ENDED, ILLEGAL, TRICK_ENDED, EnvCore, Layout
 from engine.errors import ArgumentError, IllegalActionError
-from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.match import Match
 from engine.play.state import State
 from engine.rules.load import DEFAULT_RULESET
-
-CARD_BITS = (1 << SEAT_SHIFT) - 1
 
 REWARDS = ("hand", "tricks")
 
@@ -60,12 +58,9 @@ class Encoder:
         self.game = game
         self.space = ActionSpace(game)
         self.obs = Observation(game)
+        self.layout = Layout(game, self.space, self.obs)
         n_actions = len(self.space)
-        self.bid_value = [-1] * n_actions
-        for i, name in enumerate(self.space.names):
-            parts = name.split()
-            if parts[0] == "bid":
-                self.bid_value[i] = int(parts[1])
+        self.bid_value = self.layout.bid_value
         high = np.ones(self.obs.size, np.float32)
         c0 = self.obs.offsets["contract"]
         # bids are scaled by the plain range's top; an extra bid above it (a call of 104 over 100) reads above 1
@@ -84,135 +79,15 @@ class Encoder:
         self.mask_space = spaces.Box(0, 1, (n_actions,), np.int8)
         self.n_actions = n_actions
         self.nbytes = (self.obs.size + 7) // 8
-        # a single pack's play indices follow the card ids from play0 (-1: they do not)
-        play = self.space.card_index
-        self.play0 = play[0] if game.layout.copies == 1 and play == list(range(play[0], play[0] + game.size)) else -1
+        self.play0 = self.layout.play0
 
     def vector(self, state: State, seat: int, bids: list[int]) -> np.ndarray:
+        """The seat's whole observation, encoded afresh (the reference the kept rows are tested against)."""
         ones, where, values = self.obs.state_bits(state, seat, bids)
         out = np.unpackbits(np.frombuffer(ones.to_bytes(self.nbytes, "little"), np.uint8), count=self.obs.size,
                             bitorder="little").astype(np.float32)
         out[where] = values
         return out
-
-    def mask(self, legal: list[int]) -> np.ndarray:
-        m = np.zeros(self.n_actions, np.int8)
-        m[legal] = 1
-        return m
-
-    def state_mask(self, state: State) -> np.ndarray:
-        """The legal-action mask of the seat to act. In the play phase of a single pack (play indices follow the
-        card ids) it is read from the playable-card bits, with no list of indices built."""
-        if state.phase != PLAY or self.play0 < 0:
-            return self.mask(self.space.legal_fast(state))
-        m = np.zeros(self.n_actions, np.int8)
-        for a in state.other_actions():
-            m[self.space.of(a)] = 1
-        bits = state.card_mask()
-        p0 = self.play0
-        while bits:
-            low = bits & -bits
-            m[p0 + low.bit_length() - 1] = 1
-            bits ^= low
-        return m
-
-    def card_of(self, index: int) -> int:
-        """The card id an index plays in a single pack (-1: not a card's index, or a double pack)."""
-        c = index - self.play0
-        return c if self.play0 >= 0 and 0 <= c < self.game.size else -1
-
-
-class Observations:
-    """Every seat's observation of one hand, kept as rows of one array and brought up to date only when a seat's
-    is asked for (`row`): the cards played are logged, and a row catches up with the log (a card leaves its
-    player's hand and joins the trick; a finished trick joins the cards played and the sides' card points; the
-    seat to act moves). Anything else (a bid, the trump, a trump shown, a face-down card, the hand's end) starts
-    the rows afresh, each encoded whole (`Encoder.vector`) when next asked for. Only for single packs without
-    hands lying face up (`fast`); otherwise every row is encoded whole. tests/test_rl_fast.py holds every row
-    equal to the whole encoding at every step of every shipped file."""
-
-    def __init__(self, enc: Encoder) -> None:
-        self.enc = enc
-        g = enc.game
-        self.n = g.n
-        self.size = g.size
-        self.rows = np.zeros((g.n, enc.obs.size), np.float32)
-        self.fast = enc.play0 >= 0 and not enc.obs.exposes
-        ob = enc.obs
-        self.o_hand, self.o_trick, self.o_to_act = ob.o_hand, ob.o_trick, ob.o_to_act
-        self.o_played, self.o_points = ob.o_played, ob.o_card_points
-        self.total = ob.total
-        self.o_bids, self.top = ob.o_bids, ob.top
-        self.state: State | None = None
-        self.bids: list[int] = []
-        self.changes = ChangeLog(self.fast)
-        self.row_epoch = [-1] * g.n
-        self.row_seen = [0] * g.n        # entries of the log already in the row
-        self.row_to_act = [0] * g.n      # the to_act position the row marks
-
-    def start(self, state: State, bids: list[int]) -> None:
-        """A new hand (`bids`: the caller's list of each seat's last bid value, kept up to date by it)."""
-        self.state = state
-        self.bids = bids
-        self.changes.restart(state)
-
-    def played(self, seat: int, card: int) -> None:
-        """`seat` took an action (`card`: the card it played, -1 for anything else)."""
-        st = self.state
-        assert st is not None
-        self.changes.played(st, seat, card)
-
-    def row(self, seat: int) -> np.ndarray:
-        """The seat's observation now (the array's own row: copy it to keep it)."""
-        st = self.state
-        assert st is not None
-        r: np.ndarray = self.rows[seat]
-        n = self.n
-        changes = self.changes
-        if self.row_epoch[seat] != changes.epoch:
-            r[:] = self.enc.vector(st, seat, self.bids)
-            self.row_epoch[seat] = changes.epoch
-            self.row_seen[seat] = len(changes.log)
-            self.row_to_act[seat] = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
-            return r
-        log = changes.log
-        k = self.row_seen[seat]
-        if k < len(log):
-            size = self.size
-            o_trick = self.o_trick
-            ended = spoke = False
-            for e in log[k:]:
-                if e == SPEECH:
-                    spoke = True
-                elif e >= 0:
-                    p, c = e >> SEAT_SHIFT, e & CARD_BITS
-                    if p == seat:
-                        r[self.o_hand + c] = 0.0
-                    r[o_trick + (p - seat) % n * size + c] = 1.0
-                else:
-                    r[o_trick:o_trick + n * size] = 0.0
-                    o_played = self.o_played
-                    for c in st.tricks[-1 - e].cards:
-                        r[o_played + c] = 1.0
-                    ended = True
-            self.row_seen[seat] = len(log)
-            if spoke:
-                b0 = self.o_bids
-                top = self.top
-                for s, v in enumerate(self.bids):
-                    r[b0 + (s - seat) % n] = v / top if v > 0 else 0.0
-            if ended:
-                pts = st.team_points
-                mine = st.hand_team_of[seat]
-                theirs = best_other(pts, mine)
-                r[self.o_points] = pts[mine] / self.total
-                r[self.o_points + 1] = theirs / self.total
-        t = self.o_to_act + ((st.to_act - seat) % n if st.to_act >= 0 else n)
-        if t != self.row_to_act[seat]:
-            r[self.row_to_act[seat]] = 0.0
-            r[t] = 1.0
-            self.row_to_act[seat] = t
-        return r
 
 
 def _index(action: object) -> int:
@@ -253,11 +128,10 @@ class JackNineEnv(AECEnv):
                                                     "action_mask": self.enc.mask_space})
                                     for a in self.possible_agents}
         self._zero_mask = np.zeros(self.enc.n_actions, np.int8)
-        self._obs = Observations(self.enc)
-        self._changes = self._obs.changes
-        self._play0 = self.enc.play0
-        self._size = game.size
         self._zero_mask.flags.writeable = False
+        self._mask = self._zero_mask
+        self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
+        self._rows: list[np.ndarray] = []
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -301,14 +175,23 @@ class JackNineEnv(AECEnv):
                 dealer = self.fixed_dealer if self.fixed_dealer is not None else self._rng.randrange(self.game.n)
                 self.deal_seed = self._rng.getrandbits(48)
                 state = self.game.new_hand(dealer, seed=self.deal_seed)
-            self.state = state
-            self._bids = [-1] * self.game.n
-            self._obs.start(state, self._bids)
-            self._tricks = 0
             if state.to_act >= 0:
                 break
             if self._match is not None:
                 self._match.record_hand(state)      # annulled: the same dealer deals again
+        self._start(state)
+
+    def _start(self, state: State) -> None:
+        """Play `state` from here: its rows and mask follow it, its seat to act is selected."""
+        self.state = state
+        core = self._core
+        if core is None:
+            core = self._core = EnvCore(self.enc.layout, state)
+            # numpy views of the compiled side's arrays: what observe() and the mask copy from
+            rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.game.n, self.enc.obs.size)
+            self._rows = [rows[s] for s in range(self.game.n)]
+        else:
+            core.start(state)
         self._select()
 
     def _select(self) -> None:
@@ -318,7 +201,9 @@ class JackNineEnv(AECEnv):
             return
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
-        self._mask = self.enc.state_mask(st)
+        core = self._core
+        assert core is not None
+        self._mask = np.frombuffer(core.mask, np.int8)     # a new mask at every step: handed out as it is
         self.infos[agent] = {"action_mask": self._mask}
 
     def _hand_over(self) -> bool:
@@ -354,47 +239,53 @@ class JackNineEnv(AECEnv):
         st = self.state
         assert st is not None, "reset() the environment before observing it"
         seat = self.seat_of[agent]
-        return {"observation": self._obs.row(seat).copy(),
+        core = self._core
+        assert core is not None
+        core.observe(seat)          # compiled: the row written where it changed
+        return {"observation": self._rows[seat].copy(),
                 "action_mask": self._mask if st.to_act == seat else self._zero_mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's `last()`: the agent selected's observation, cumulative reward, termination, truncation
+        and info."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `max_iter` times)."""
+        return _agents(self, max_iter)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.state
-        assert st is not None
-        seat = st.to_act
-        index = action if type(action) is int else _index(action)
-        if not 0 <= index < self.enc.n_actions or not self._mask[index]:
-            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in np.flatnonzero(self._mask))
+        core = self._core
+        assert core is not None, "reset() the environment before stepping it"
+        flags = core.step(action if type(action) is int else _index(action))   # compiled: checks and applies
+        if flags == ILLEGAL:
+            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(core.legal))
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
-        rewarded = self._rewarded
-        if rewarded:
+        if self._rewarded:
             for a in self.rewards:
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        card = index - self._play0 if st.phase == PLAY and self._play0 >= 0 else -1
-        if 0 <= card < self._size:
-            st.play_card_id(card)        # legal: the mask said so
-        else:
-            card = -1
-            bid = self.enc.bid_value[index]
-            if bid >= 0:
-                self._bids[seat] = bid
-            self.enc.space.apply(st, index)
-        self._changes.played(st, seat, card)
         self.infos[agent] = {}
-        if self.reward_kind == "tricks" and len(st.tricks) > self._tricks:
-            self._tricks = len(st.tricks)
-            t = st.tricks[-1]
-            team = st.hand_team_of[t.winner]
-            self._give([float(t.points) if st.hand_team_of[s] == team else 0.0 for s in range(self.game.n)])
-        if st.to_act < 0 and not self._hand_over():
-            self._deal()
-        else:
+        if not flags:
             self._select()
+        else:
+            st = self.state
+            assert st is not None
+            if flags & TRICK_ENDED and self.reward_kind == "tricks":
+                t = st.tricks[-1]
+                team = st.hand_team_of[t.winner]
+                self._give([float(t.points) if st.hand_team_of[s] == team else 0.0 for s in range(self.game.n)])
+            if not flags & HAND_ENDED or self._hand_over():
+                self._select()
+            else:
+                self._deal()
         if self._rewarded:     # rewards come only at the end of tricks and hands: most steps add nothing
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -416,3 +307,9 @@ class JackNineEnv(AECEnv):
 
     def close(self) -> None:
         self.state = None
+
+
+def _agents(env: JackNineEnv, max_iter: int) -> Iterator[str]:
+    while env.agents and max_iter > 0:
+        max_iter -= 1
+        yield env.agent_selection

@@ -13,7 +13,8 @@ is (N, players): each seat's game points in the hand that just ended (0 elsewher
 stream, so the observation given for it is the new hand's first decision. Hand i is dealt from a stream seeded by
 (`seed`, i): the same seed and actions give the same hands. An illegal action (or an index outside the space)
 raises IllegalActionError before any hand moves. The work per hand is done without numpy
-(engine/adapters/runner.py, compiled with the hot path); the arrays are filled for all N hands at once.
+(engine/adapters/runner.py, compiled with the hot path): each hand's rows and masks are kept in flat arrays that
+numpy views, written only where they changed; a step returns copies of them, taken for all N hands at once.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.adapters.runner import HandRunner, Layout, collect, step_all
+from engine.adapters.runner import VectorCore
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.game import Game
 from engine.rl.aec import Encoder, load
@@ -43,58 +44,46 @@ class VectorEnv:
                                    or not 0 <= dealer < game.n):
             raise ArgumentError(f"dealer {dealer!r} is not at the table (seats 0..{game.n - 1})")
         self.enc = Encoder(game)
-        self.layout = Layout(game, self.enc.space, self.enc.obs)
+        self.layout = self.enc.layout
         self.num_hands = num_hands
         self.dealer = -1 if dealer is None else dealer
         self.observation_space = self.enc.vector_space
         self.n_actions = self.enc.n_actions
-        self._runners: list[HandRunner] = []
-        slots = self.layout.slots
-        self._slots = np.array(slots, np.intp)
-        self._rows = np.arange(num_hands)
+        self._core: VectorCore | None = None
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         base = random.Random(seed).getrandbits(48) if seed is not None else random.getrandbits(48)
-        self._runners = [HandRunner(self.layout, random.Random(f"vector/{base}/{i}").getrandbits(48), self.dealer)
-                         for i in range(self.num_hands)]
-        obs, masks, seats = self._arrays()
-        return obs, masks, {"to_act": seats}
+        seeds = [random.Random(f"vector/{base}/{i}").getrandbits(48) for i in range(self.num_hands)]
+        core = self._core = VectorCore(self.layout, seeds, self.dealer)
+        n, size = self.game.n, self.enc.obs.size
+        # numpy views of the compiled side's arrays, which it updates in place at every step
+        self._rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.num_hands * n, size)
+        self._at = np.frombuffer(core.at, np.int64)
+        self._seats = np.frombuffer(core.seats, np.int64)
+        return self._rows[self._at], self._masks(core), {"to_act": self._seats.copy()}
+
+    def _masks(self, core: VectorCore) -> np.ndarray:
+        """The masks of this step (new arrays at every step: handed out as they are)."""
+        return np.frombuffer(core.masks, np.int8).reshape(self.num_hands, self.n_actions)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        if not self._runners:
+        core = self._core
+        if core is None:
             raise ArgumentError("reset() the environment before stepping it")
         acts = np.asarray(actions)
         if acts.shape != (self.num_hands,) or not np.issubdtype(acts.dtype, np.integer):
             raise ArgumentError(f"actions: one whole number per hand ({self.num_hands}), not {acts.shape} "
                                 f"of {acts.dtype}")
-        bad = (acts < 0) | (acts >= self.n_actions)
-        legal = np.zeros(self.num_hands, bool)
-        legal[~bad] = self._masks[self._rows[~bad], acts[~bad]] == 1
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            raise IllegalActionError(f"hand {i}: action {int(acts[i])} is not legal now")
-        runners = self._runners
-        done = step_all(runners, acts.tolist())
-        rewards = np.zeros((self.num_hands, self.game.n), np.float32)
-        dones = np.zeros(self.num_hands, bool)
-        for i in done:
-            rewards[i] = runners[i].rewards
-            dones[i] = True
-        obs, masks, seats = self._arrays()
-        return obs, masks, rewards, dones, {"to_act": seats}
-
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        lay = self.layout
-        rows, values, mask_bits, seats = collect(self._runners)
-        n = self.num_hands
-        obs = np.frombuffer(rows, np.uint8).reshape(n, self.enc.obs.size).astype(np.float32)
-        obs[:, self._slots] = np.frombuffer(values, np.float32).reshape(n, len(self._slots))
-        masks = np.unpackbits(np.frombuffer(mask_bits, np.uint8).reshape(n, lay.mask_nbytes), axis=1,
-                              count=self.n_actions, bitorder="little").view(np.int8)
-        self._masks = masks
-        return obs, masks.copy(), np.array(seats, np.int64)
+        todo = acts.tolist()
+        bad = core.first_illegal(todo)
+        if bad >= 0:
+            raise IllegalActionError(f"hand {bad}: action {todo[bad]} is not legal now")
+        core.step(todo)
+        return (self._rows[self._at], self._masks(core),
+                np.frombuffer(core.rewards, np.float32).reshape(self.num_hands, self.game.n),
+                np.frombuffer(core.dones, np.bool_), {"to_act": self._seats.copy()})
 
     @property
     def states(self) -> list[Any]:
         """The hands being played (engine `State`s), for inspection."""
-        return [r.state for r in self._runners]
+        return list(self._core.states) if self._core is not None else []

@@ -390,6 +390,13 @@ def _deal_step_choices(rs: Ruleset, at: dict[str, int], top: TakeOrPass | None) 
                       "partner: every team must be two players", depends=(TEAMS,))
 
 
+def auction_given(rs: Ruleset) -> Iterator[Finding]:
+    """An auction step needs the auction section: only files without one may leave it out."""
+    if "auction" in rs.schedule and "auction" not in rs.model_fields_set:
+        yield Finding(SCHEDULE, "the schedule holds an auction step but the file has no auction section",
+                      hint=" (add `auction: {bids: {min: ..., max: ...}}`, or take the auction step out)")
+
+
 def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
     names: list[tuple[int, str]] = [(i, step_name(s)) for i, s in enumerate(rs.schedule)
                                     if not isinstance(s, DealStep)]
@@ -1124,7 +1131,7 @@ def melds_fit(rs: Ruleset) -> Iterator[Finding]:
 
 CHECKS: tuple[Check, ...] = (
     teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
-    deal_fits_deck, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
+    deal_fits_deck, auction_given, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
     dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
     contract_names_unique, contract_scores_signed, declarations_fit,
     doubling_can_happen, pair_bands_cover_bids, score_bands_cover_bids, match_ends,

@@ -46,13 +46,17 @@ def obligation_lines(rs: Ruleset) -> Iterator[Line]:
         unable = {"allowed": "you may play any card",
                   "forced": "you must still play a lower trump",
                   "forbidden_unless_only_trumps": "you play another suit, and a lower trump only when you hold "
+                  "nothing but trumps",
+                  "forbidden_unless_nothing_else": "you play another suit, and a lower trump only when you hold "
                   "nothing but trumps"}[ob.undertrump]
         yield (f"If you must trump and the trick already holds a trump, play a higher trump if you can; if you "
                f"cannot, {unable}."), (_p("overtrump"), _p("undertrump"))
-    if ob.undertrump == "forbidden_unless_only_trumps":
+    if ob.undertrump in ("forbidden_unless_only_trumps", "forbidden_unless_nothing_else"):
         follow = (", and never while he can follow suit" if ob.trump_while_following else "")
+        unless = ("he holds nothing but trumps" if ob.undertrump == "forbidden_unless_only_trumps"
+                  else "every card he holds is such a lower trump")
         yield (f"No undertrumping: to a plain suit led, nobody plays a trump lower than one already in the trick "
-               f"unless he holds nothing but trumps{follow}."), (_p("undertrump"),)
+               f"unless {unless}{follow}."), (_p("undertrump"),)
     elif ob.overtrump == "free" and ob.void != "free":
         yield "A trump played when you must trump need not beat the trumps already in the trick.", (
             _p("overtrump"),)

@@ -201,6 +201,11 @@ class PartnerSpeech(Section):
         True, description="The partner may hand the speech back once; the asker must then bid or pass.")
 
 
+def _no_auction() -> Auction:
+    """What a file without an auction step holds in its place: no bids at all (never used)."""
+    return Auction(bids=BidRange(min=0, max=0))
+
+
 class Auction(Section):
     """How the contract is bid for."""
 
@@ -389,12 +394,13 @@ class Obligations(Section):
     overtrump: Literal["free", "required"] = Field(
         "free", description="required: a player bound to trump (by void) when the trick already holds a trump "
         "must play a higher trump when he has one.")
-    undertrump: Literal["allowed", "forced", "forbidden_unless_only_trumps"] = Field(
+    undertrump: Literal["allowed", "forced", "forbidden_unless_only_trumps", "forbidden_unless_nothing_else"] = Field(
         "allowed", description="A trump lower than one already in the trick. With overtrump: required, for a "
         "player bound to trump who cannot overtrump: allowed, he may then play any card; forced, he must still "
         "play a (lower) trump. forbidden_unless_only_trumps: nobody may play a trump lower than one in the trick "
         "on a plain suit led unless every card he holds is a trump (a player bound to trump who cannot "
-        "overtrump then plays another suit), and a player able to follow never may.")
+        "overtrump then plays another suit), and a player able to follow never may. forbidden_unless_nothing_else: the "
+        "same, but the ban holds while he has any card other than such a lower trump (a higher trump included).")
     trump_while_following: bool = Field(
         False, description="A player holding the suit led may play a trump instead of following.")
     never_forced: list[Rank] = Field(
@@ -937,7 +943,9 @@ class Ruleset(Section):
     table: Table
     deck: Deck
     schedule: list[ScheduleStep] = Field(min_length=1, description="What happens in a hand, in order.")
-    auction: Auction
+    auction: Auction = Field(
+        default_factory=lambda: _no_auction(), description="The auction (required when the schedule has an auction "
+        "step; games whose trump is taken or chosen without bids leave it out).")
     second_auction: SecondAuction | None = Field(
         None, description="A second auction after the full deal (schedule step second_auction).")
     trump: Trump = Field(default_factory=Trump)
