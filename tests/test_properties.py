@@ -279,9 +279,9 @@ def test_view_blind_to_other_hands(name: str) -> None:
     for _ in range(VIEW_HANDS):
         dealer = rng.randrange(g.n)
         seat = rng.randrange(g.n)
+        a, b = rng.sample([x for x in range(g.n) if x != seat], 2) if g.n > 2 else (1 - seat, 1 - seat)
         s1 = g.new_hand(dealer, seed=rng.getrandbits(32))
         if g.n > 2:
-            a, b = rng.sample([x for x in range(g.n) if x != seat], 2)
             s2 = g.new_hand(dealer, hands=swapped_deal(g, s1.dealt, a, b, rng), stock=list(s1.stock) or None)
         else:   # two players: the other seat's cards swapped with the stock's (the stock is hidden from both)
             a = b = 1 - seat
