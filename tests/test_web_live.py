@@ -36,6 +36,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
 MATCH_SEED = 1 << 127 | 1      # a web table's seed has its top bit set (engine.web.server.Settings)
+STEP_SECONDS = 60     # how long one step may take (a page showing a state, the server applying a tap): only a
+#                       broken step waits this long, so a loaded machine gets time without weakening any check
 ARTIFACTS = Path(os.environ.get("JACKNINE_ARTIFACTS", ROOT / "test-artifacts")) / "screenshots"
 
 
@@ -233,7 +235,7 @@ def _settled(pages: list[Any], version: int) -> None:
     """Wait until every page shows the table's latest state (the page keeps its number in the title's data)."""
     for page in pages:
         page.wait_for_function("v => window.jacknineLast !== undefined && window.jacknineLast >= v", arg=version,
-                               timeout=15_000)
+                               timeout=STEP_SECONDS * 1000)
 
 
 def _no_horizontal_scroll(page: Any) -> None:
@@ -317,10 +319,17 @@ def test_two_phones_and_two_desktops_play_a_match_to_its_end_by_tapping(browser:
         watcher.goto(invites.nth(4).get_attribute("href"))
         everyone = pages + [watcher]
         _settled(everyone, table.version)
+        # the table's version is already 1 here (opening it to spectators was its first entry): wait for the
+        # server to apply the start itself, not for a version the pages already had (on a loaded machine the
+        # loop below once found no hand yet and stopped at once: "the match did not end")
+        before = table.version
         host.get_by_role("button", name="Start the match").tap()
-        _settled(everyone, 1)
+        _server_took_it(table, before, "the host's start")
+        assert table.state is not None, table.status
         shots: set[str] = set()
         checked = 0
+        # one tap per action: a hand of twenty-eight is at most a few dozen; the bound only stops a loop that
+        # makes no progress (each step has its own time budget, so a slow machine only takes longer)
         for _ in range(200):
             if table.state is None:
                 break
@@ -366,7 +375,8 @@ def test_two_phones_and_two_desktops_play_a_match_to_its_end_by_tapping(browser:
             before = table.version
             _tap_a_choice(page, phase)
             _server_took_it(table, before, f"seat {seat} in the {phase} at step {step}")
-        assert table.state is None and table.status == "over", "the match did not end"
+        assert table.state is None and table.status == "over", \
+            f"the match did not end: status {table.status}, {len(table.finished)} hands finished"
         _settled(everyone, table.version)
         for page in pages[:2]:
             page.wait_for_selector("dialog[open]")
@@ -385,7 +395,7 @@ def _server_took_it(table: Table, before: int, what: str) -> None:
     """Wait until the server has applied the tapped action. A tap returns before its message is handled; without
     this wait the loop read the old state, found the same seat to act and tapped again on a page that had since
     re-rendered for the next seat (a random deal decided whether that race was lost)."""
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + STEP_SECONDS
     while table.version <= before:
         assert time.monotonic() < deadline, f"the server never applied the tap of {what}"
         time.sleep(0.02)
