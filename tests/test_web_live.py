@@ -478,12 +478,10 @@ def test_the_typed_notation_works_from_the_keyboard_and_refusals_are_shown(brows
         page.keyboard.press("Enter")
         page.wait_for_function("() => document.getElementById('refusal').textContent.length > 0")
         assert page.locator("#refusal").inner_text() == "the first hand must open the bidding"
+        before = table.version
         page.locator("#typed-input").fill("bid 17")
         page.keyboard.press("Enter")
-        for _ in range(100):
-            if table.state.history:
-                break
-            time.sleep(0.05)
+        _server_took_it(table, before, "the typed bid")
         assert [str(a) for a in table.state.history] == [f"{seat} bid 17"]
         assert re.search(r"\bJack of|\bNine of|\bAce of|\bTen of|\bKing of|\bQueen of|\bEight of|\bSeven of",
                          page.locator("#hand").aria_snapshot())     # the seat's own cards are named in words
@@ -506,9 +504,7 @@ def test_the_fifty_six_auction_is_a_number_picker_and_a_suit_row(browser: Any, t
         lowest = int(legal[1].split()[1])
         page.get_by_role("button", name="higher bid", exact=True).tap()
         page.get_by_role("button", name="higher bid", exact=True).tap()
+        before = table.version
         page.get_by_role("button", name=f"bid {lowest + 2} hearts").tap()
-        for _ in range(200):
-            if table.state.history:
-                break
-            time.sleep(0.05)
+        _server_took_it(table, before, "the tapped bid")
         assert [str(a) for a in table.state.history] == [f"{seat} bid {lowest + 2} H"]
