@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -508,3 +509,93 @@ def test_the_fifty_six_auction_is_a_number_picker_and_a_suit_row(browser: Any, t
         page.get_by_role("button", name=f"bid {lowest + 2} hearts").tap()
         _server_took_it(table, before, "the tapped bid")
         assert [str(a) for a in table.state.history] == [f"{seat} bid {lowest + 2} H"]
+
+
+# ------------------------------------------------------------------------------ the European (Jass) group
+class Seats:
+    """The other seats of a browser test, played over the WebSocket as their pages would (the server then sends
+    the page under test each change as it happens)."""
+
+    def __init__(self, srv: ThreadServer, made: dict[str, Any], stack: ExitStack) -> None:
+        from websockets.sync.client import connect
+
+        self.table = srv.table(made["table"])
+        self.conns: dict[int, Any] = {}
+        for seat, token in enumerate(made["seats"]):
+            # max_queue=None: what the server sends these seats is kept unread, never pushing back on it
+            ws = stack.enter_context(connect(srv.base.replace("http", "ws") + f"/ws/{made['table']}",
+                                             max_size=1 << 20, max_queue=None))
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            self.conns[seat] = ws
+
+    def act(self, seat: int, notation: str) -> None:
+        before = self.table.version
+        self.conns[seat].send(json.dumps({"type": "act", "action": notation}))
+        _server_took_it(self.table, before, f"seat {seat}: {notation}")
+
+
+
+def _jass_choice(table: Table) -> str:
+    """What the test's players do: take the turned card, announce their melds, else the first legal action."""
+    assert table.state is not None
+    legal = [a.notation for a in table.state.legal_actions()]
+    return next((a for a in legal if a == "take" or a.startswith("announce")), legal[0])
+
+
+BELOTE_SEED = 1 << 127 | 8    # belote's first deal: seat 1 takes the 9S, both sides announce a run of three (the
+#                               other side's scores), seat 2 holds the King and Queen of trumps
+
+
+@pytest.mark.browser
+def test_a_belote_hand_shows_the_turned_card_the_melds_and_the_marriage_and_nothing_hidden(
+        browser: Any, tmp_path: Path) -> None:
+    """A desktop plays seat 1 of a belote hand (take and announce by tapping; the other seats over the WebSocket):
+    the turned card lies face up in the middle, the melds are announced, then shown and compared after trick 1,
+    the trump marriage is announced when its second card is played, and the summary says it all. No message the
+    page received carries another seat's card or the stock's undealt cards."""
+    with ThreadServer(tmp_path / "t.db", seed=BELOTE_SEED) as srv:
+        made = post(srv.base, "/api/tables", {"ruleset": "belote", "seats": [{"kind": "person"}] * 4,
+                                               "start": True, "max_hands": 1})
+        table = srv.table(made["table"])
+        me = 1
+        assert table.state is not None and table.state.controller == me
+        dealt = state_at(table, 1, 0)
+        assert len(hidden_cards(dealt, me)) == 15 + 11     # three hands of 5, 11 in the stock
+        undealt = table.game.codes[dealt.stock[-1]]
+        assert leaks(f'"{undealt}"', dealt, me) == [undealt]    # the scan below would see a stock card
+        frames: list[str] = []
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, has_touch=True)
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+        page.goto(f"{srv.base}/t/{made['table']}#seat={made['seats'][me]}")
+        with ExitStack() as stack:
+            others = Seats(srv, made, stack)
+            _settled([page], table.version)
+            turned = table.game.codes[table.state.turned]
+            page.locator("#trick").get_by_role("img", name=f"Turned up: {card_words(turned)}").wait_for()
+            _hand_on_screen(page)
+            doc_shot(page, "desktop-belote-take-or-pass")
+            for what in ("take", "announce"):         # tapped by the player
+                before = table.version
+                page.locator("#decision").get_by_role("button", name=re.compile(f"^{what}")).first.tap()
+                _server_took_it(table, before, what)
+            assert [str(a) for a in table.state.history] == ["1 take", "1 announce"]
+            while table.state is not None and not table.state.marriages:
+                others.act(table.state.controller, _jass_choice(table))
+            _settled([page], table.version)
+            box = page.locator("#announcements")
+            assert "you announced sequence of 3 (20): JS TS 9S - does not score" in box.inner_text()
+            assert "seat 2 (right) announced sequence of 3 (20): KC QC JC - scores" in box.inner_text()
+            assert "seat 2 (right): marriage (20)" in box.inner_text()
+            assert "seat 2 (right): marriage (20)" in page.locator("#ticker").inner_text()
+            assert "you chose the trump" in page.locator("#contract").inner_text()
+            doc_shot(page, "desktop-belote-melds")
+            while table.state is not None:
+                others.act(table.state.controller, _jass_choice(table))
+            _settled([page], table.version)
+            page.wait_for_selector("dialog[open]")
+            summary = page.locator("dialog").inner_text()
+            assert "marriage (20)" in summary and "does not score" in summary, summary
+    states = [f for f in frames if '"type":"state"' in f.replace(" ", "")]
+    assert len(states) > 30
+    for raw in states:
+        check_message(raw, table, me)

@@ -29,7 +29,11 @@ def state_at(table: Table, hand: int, step: int) -> State:
         assert table.state is not None
         st = table.state
         dealt, dealer, history, stock = st.dealt, st.dealer, st.history, st.stock
-    state = table.game.new_hand(dealer, hands=[list(h) for h in dealt], stock=list(stock) if stock else None)
+    # a deal completed from the stock (take or pass) lists the stock's cards after the first packets: the hand
+    # is rebuilt from those packets and the stock
+    from_stock = set(stock)
+    state = table.game.new_hand(dealer, hands=[[c for c in h if c not in from_stock] for h in dealt],
+                                stock=list(stock) if stock else None)
     for a in history[:step]:
         state.apply(a)
     return state

@@ -277,7 +277,7 @@ function renderContract() {
   let contract = "no contract yet";
   if (v.bidder !== null) {
     contract = v.special ? `${v.special} by ${who(v.bidder)}` :
-      t.auction === false ? `${who(v.bidder)} chose the trump and plays the contract` :   // take or pass, no bids
+      t.auction === false ? `${who(v.bidder)} chose the trump` :   // take or pass, no bids
         `${who(v.bidder)} bid ${v.bid} (target ${v.target})`;
     if (v.multiplier !== 1) contract += `, ×${v.multiplier}`;
   }
