@@ -599,3 +599,42 @@ def test_a_belote_hand_shows_the_turned_card_the_melds_and_the_marriage_and_noth
     assert len(states) > 30
     for raw in states:
         check_message(raw, table, me)
+
+
+@pytest.mark.browser
+def test_a_klaberjass_table_seats_two_face_to_face_and_shows_the_stock_card_only(browser: Any, tmp_path: Path) -> None:
+    """Two players: the other sits opposite (at the top), the turned card lies in the middle, and once the deal is
+    completed the stock's bottom card is shown while the rest of the stock never reaches the page."""
+    with ThreadServer(tmp_path / "t.db") as srv:
+        made = post(srv.base, "/api/tables", {"ruleset": "klaberjass", "seats": [{"kind": "person"}] * 2,
+                                               "start": True, "max_hands": 1})
+        table = srv.table(made["table"])
+        me = 0
+        frames: list[str] = []
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+        page.goto(f"{srv.base}/t/{made['table']}#seat={made['seats'][me]}")
+        with ExitStack() as stack:
+            others = Seats(srv, made, stack)
+            _settled([page], table.version)
+            assert table.state is not None
+            turned = table.game.codes[table.state.turned]
+            page.locator("#trick").get_by_role("img", name=f"Turned up: {card_words(turned)}").wait_for()
+            plates = page.locator("#seats li")
+            assert plates.count() == 2 and "opposite" in plates.nth(1).inner_text()
+            box, view = plates.nth(1).bounding_box(), page.viewport_size
+            assert box is not None and box["y"] + box["height"] < view["height"] / 3     # at the top of the table
+            while table.state is not None and table.state.phase_name != "play":
+                others.act(table.state.controller, _jass_choice(table))
+            for _ in range(3):
+                others.act(table.state.controller, _jass_choice(table))
+            _settled([page], table.version)
+            _hand_on_screen(page)
+            assert "The stock's bottom card:" in page.locator("#contract").inner_text()
+            doc_shot(page, "phone-klaberjass")
+            state = state_at(table, 1, len(table.state.history))
+            assert len(state.stock) - state.stock_used >= 10       # cards the page must never be sent
+    states = [f for f in frames if '"type":"state"' in f.replace(" ", "")]
+    assert len(states) > 3
+    for raw in states:
+        check_message(raw, table, me)
