@@ -585,8 +585,8 @@ def test_a_belote_hand_shows_the_turned_card_the_melds_and_the_marriage_and_noth
             box = page.locator("#announcements")
             assert "you announced sequence of 3 (20): JS TS 9S - does not score" in box.inner_text()
             assert "seat 2 (right) announced sequence of 3 (20): KC QC JC - scores" in box.inner_text()
-            assert "seat 2 (right): marriage (20)" in box.inner_text()
-            assert "seat 2 (right): marriage (20)" in page.locator("#ticker").inner_text()
+            assert "seat 2 (right): belote (20)" in box.inner_text()
+            assert "seat 2 (right): belote (20)" in page.locator("#ticker").inner_text()
             assert "you chose the trump" in page.locator("#contract").inner_text()
             doc_shot(page, "desktop-belote-melds")
             while table.state is not None:
@@ -594,7 +594,7 @@ def test_a_belote_hand_shows_the_turned_card_the_melds_and_the_marriage_and_noth
             _settled([page], table.version)
             page.wait_for_selector("dialog[open]")
             summary = page.locator("dialog").inner_text()
-            assert "marriage (20)" in summary and "does not score" in summary, summary
+            assert "belote (20)" in summary and "does not score" in summary, summary
     states = [f for f in frames if '"type":"state"' in f.replace(" ", "")]
     assert len(states) > 30
     for raw in states:
