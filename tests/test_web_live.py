@@ -638,3 +638,26 @@ def test_a_klaberjass_table_seats_two_face_to_face_and_shows_the_stock_card_only
     assert len(states) > 3
     for raw in states:
         check_message(raw, table, me)
+
+
+def test_playwright_is_pinned_to_the_release_of_debians_chromium() -> None:
+    """Playwright drives the Chromium of its own release (never `playwright install` here): the pin in pyproject
+    must follow Debian's chromium package, major version for major version."""
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("JACKNINE_REQUIRE_BROWSER"):
+            pytest.fail(f"the browser tests must run here: {missing}")
+        pytest.skip(missing)
+    import playwright
+
+    pin = re.search(r'"playwright==([0-9.]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pin is not None, "pyproject.toml pins Playwright (webtest extra)"
+    from importlib.metadata import version
+
+    assert version("playwright") == pin.group(1)
+    browsers = json.loads((Path(playwright.__file__).parent / "driver" / "package" / "browsers.json").read_text())
+    wanted = next(b["browserVersion"] for b in browsers["browsers"] if b["name"] == "chromium")
+    have = subprocess.run([str(CHROMIUM), "--version"], capture_output=True, text=True, timeout=60).stdout
+    found = re.search(r"(\d+)\.\d+\.\d+\.\d+", have)
+    assert found is not None, have
+    assert found.group(1) == wanted.split(".")[0], f"Debian's {have.strip()}; Playwright {pin.group(1)} drives {wanted}"
