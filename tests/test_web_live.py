@@ -595,6 +595,9 @@ def test_a_belote_hand_shows_the_turned_card_the_melds_and_the_marriage_and_noth
             page.wait_for_selector("dialog[open]")
             summary = page.locator("dialog").inner_text()
             assert "belote (20)" in summary and "does not score" in summary, summary
+            assert "You chose the trump — failed." in summary and "bid 0" not in summary, summary
+            assert summary.count("you announced sequence of 3 (20)") == 1, summary
+            doc_shot(page, "desktop-belote-hand-end")
     states = [f for f in frames if '"type":"state"' in f.replace(" ", "")]
     assert len(states) > 30
     for raw in states:

@@ -728,9 +728,11 @@ function explain(s) {
   if (s.bidder !== null) {
     const side = s.teams.findIndex((team) => team.includes(s.bidder));
     const took = side >= 0 ? s.card_points[side] : null;
-    const what = s.special ? `${who(s.bidder)} played ${s.special}` : `${who(s.bidder)} bid ${s.bid}`;
+    const what = s.special ? `${who(s.bidder)} played ${s.special}` :
+      t.auction === false ? `${who(s.bidder)} chose the trump` : `${who(s.bidder)} bid ${s.bid}`;
     let line = `${what}`;
-    if (!s.special && s.target !== null && took !== null) {
+    // a banked hand (s.why says how it came out) is not a target of card points
+    if (!s.special && !s.why && s.target !== null && took !== null) {
       line += `: needed ${s.target} card points, took ${took}`;
     }
     line += s.made ? " — made." : " — failed.";
@@ -767,7 +769,9 @@ function renderSummary() {
     dlg.append(el("p", "Card points: " + s.teams.map((team, i) => `${teamName(team)} ${s.card_points[i]}`).join(" · ")));
   }
   dlg.append(el("p", "Score change: " + t.teams.map((team, i) => `${teamName(team)} ${s.score_change[i] > 0 ? "+" : ""}${s.score_change[i]}`).join(" · ")));
-  for (const e of s.events) dlg.append(el("p", e.text, "muted"));
+  for (const e of s.events) {   // an announced meld is said once, by the meld lines (with its cards)
+    if (!(s.melds && s.melds.length && e.verb === "announce")) dlg.append(el("p", e.text, "muted"));
+  }
   for (const line of s.melds || []) dlg.append(el("p", line, "muted"));
   const hands = el("div", null, "summary-hands");
   for (const [seat, cards] of Object.entries(s.hands)) {
