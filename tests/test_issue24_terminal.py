@@ -236,3 +236,17 @@ def test_the_repository_root_holds_only_what_a_newcomer_should_see() -> None:
     top = {path.split("/")[0] for path in r.stdout.splitlines()}
     assert top <= {".ci", ".gitignore", "README.md", "pyproject.toml", "setup.py", "engine", "rulesets", "schemas",
                    "docs", "benchmarks", "examples", "tests"}, sorted(top)
+
+
+def test_the_screenshots_of_the_table_are_committed_and_linked() -> None:
+    """The browser acceptance test's screenshots (JACKNINE_DOC_SHOTS=1 rewrites them): both sizes at the auction,
+    mid-trick and the hand's end, and every one docs/playing.md links to."""
+    import re
+
+    shots = ROOT / "docs" / "screenshots"
+    for size in ("phone", "desktop"):
+        for moment in ("auction", "mid-trick", "hand-end"):
+            assert (shots / f"{size}-{moment}.png").stat().st_size > 10_000
+    playing = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
+    linked = re.findall(r"\]\((screenshots/[^)]+)\)", playing)
+    assert linked and all((ROOT / "docs" / target).exists() for target in linked), linked
