@@ -26,6 +26,7 @@ let retry = 500;
 let receivedAt = 0;       // when the state arrived (the away countdowns count from it)
 let showLast = false;     // the last trick is shown in the middle in place of the current one
 let announced = new Set(); // announcements already read out (hand number, index)
+let tickerText = "";       // the latest announcement, shown on the table
 let picked = { value: null, key: "" };   // the bid value chosen in the number picker
 const qrCache = new Map();
 
@@ -549,20 +550,20 @@ function renderAnnouncements() {
     while ($("live").childNodes.length > 5) $("live").firstChild.remove();
     return true;
   };
-  let latest = events.length ? events[events.length - 1].text : "";
   for (const e of events) {
     // an announced meld is listed once, in the meld lines below (its cards and whether it scores once shown)
     if (!(melds.length && e.verb === "announce")) list.append(el("li", e.text));
-    readOut(`${hand}:${e.i}`, e.text);
+    if (readOut(`${hand}:${e.i}`, e.text)) tickerText = e.text;
   }
   for (const line of melds) {
     list.append(el("li", line, "melds"));
     // the trump marriage, announced when its second card is played, is said aloud like an action
     const marriage = !line.includes(" announced ") && !line.includes(" melds ");
-    if (marriage && readOut(`${hand}:m:${line}`, line)) latest = line;
+    if (marriage && readOut(`${hand}:m:${line}`, line)) tickerText = line;
   }
+  if (!events.length && !melds.length) tickerText = "";
   $("announce-box").hidden = !events.length && !melds.length;     // no "nothing announced" noise
-  $("ticker").textContent = latest;
+  $("ticker").textContent = tickerText;     // the latest thing said, until something newer is
 }
 
 function renderAuction() {
