@@ -1,6 +1,8 @@
 """Fits the banked auction's estimate (engine/bots/banked_bidding.py: BANKED_FIT, MELD_FIT) on simulated hands.
 
     python3 benchmarks/banked_calibration.py [--hands 1500] [--seed 404] [--rulesets coinche,coinche-ta-sa] [--json]
+    python3 benchmarks/banked_calibration.py --turned --rulesets belote,klaberjass       (turned_choice.TAKE_FIT)
+    python3 benchmarks/banked_calibration.py --turned --rulesets schieber,klaverjas      (CHOOSE_FIT, PUSH_MEAN)
 
 For files scored `scoring.method: banked` with an auction. For every deal one seat, turned round the table deal by
 deal, is made the bidder: it bids the lowest bid naming its best trump (a suit or a mode, by the hand evaluation's
@@ -15,6 +17,11 @@ the melds that scored for it, its marriage, and the other side's melds and marri
 curve `card share - seats' share = edge + slope * z + curve * max(z, 0)^2`, the line `side's melds + marriage =
 m0 + m1 * own melds + m2 * own marriage`, the residual spread of the side's whole total about both (card points),
 and the other side's mean melds + marriage.
+
+`--turned`: files whose trump is taken or chosen without an auction (engine/play/turned.py). The forced seat takes
+the turned card at its first turn (the seats before it pass), or, where the forehand chooses, names his best trump
+(a suit or a mode) without pushing; z is read from the cards it holds then (the turned card counted where the taker
+gets it). It prints the same fits, and the mean banked difference between the chooser's side and the other.
 """
 
 from __future__ import annotations
@@ -33,12 +40,15 @@ from engine.bots.banked_bidding import code_total, marriage_held  # noqa: E402
 from engine.bots.model import model_for  # noqa: E402
 from engine.bots.registry import make_bot  # noqa: E402
 from engine.play.actions import Action  # noqa: E402
-from engine.play.base import AUCTION  # noqa: E402
+from engine.play.banked import score_banked  # noqa: E402
+from engine.play.base import AUCTION, CHOOSE, TAKE  # noqa: E402
 from engine.play.combinations import game_melds  # noqa: E402
 from engine.play.compile import load_game  # noqa: E402
 from engine.play.game import Game  # noqa: E402
+from engine.play.state import State  # noqa: E402
 from engine.sim import bot_seed, hand_seeds  # noqa: E402
 
+diffs: list[float] = []
 Row = tuple[float, float, float, float, float, float]   # z, own melds, own marriage, card share less seats', side's
 #                                                         melds + marriage, total (card points + melds + marriage)
 
@@ -56,11 +66,25 @@ def best_bid(game: Game, bids: list[Action], hand: int) -> tuple[Action, str]:
     return best, m.code_of(best)
 
 
-def sample(game: Game, hands: int, seed: int) -> tuple[list[Row], list[float]]:
+def turned_action(game: Game, legal: tuple[Action, ...], state: State) -> tuple[Action, str, int]:
+    """The forced seat's take or choice: (action, code, the card it receives)."""
+    m = model_for(game)
+    hand = state.hands[state.to_act]
+    take = next((a for a in legal if a.verb == "take"), None)
+    if take is not None and state.turned >= 0:
+        gets = state.turned if game.rules.deal.turned_to_taker else -1
+        return take, game.layout.suits[game.suit_of[state.turned]], gets
+    named = [a for a in legal if a.verb == "trump" and (a.arg in game.layout.suits or game.mode_index(a.arg) >= 0)]
+    best = max(named, key=lambda a: m.units_named(hand, a.arg))
+    return best, best.arg, -1
+
+
+def sample(game: Game, hands: int, seed: int, turned: bool = False) -> tuple[list[Row], list[float]]:
     m = model_for(game)
     m.warm()
     rows: list[Row] = []
     other: list[float] = []
+    diffs.clear()
     next_seed = hand_seeds(seed)
     for i in range(hands):
         deal = next_seed()
@@ -68,12 +92,27 @@ def sample(game: Game, hands: int, seed: int) -> tuple[list[Row], list[float]]:
         forced = (dealer + 1 + i // game.n) % game.n
         bots = [make_bot("heuristic", game, bot_seed(seed, i, s)) for s in range(game.n)]
         state = game.new_hand(dealer, seed=deal)
-        z = melds = marriage = -1.0
+        z = -1000.0
+        melds = marriage = 0.0
         total = m.total
         while state.to_act >= 0:
             seat = state.to_act
             legal = state.legal_actions()
-            if state.phase == AUCTION:
+            if turned and state.phase in (TAKE, CHOOSE) and state.bidder < 0:
+                named = [a for a in legal if a.verb in ("take", "trump")]
+                passing = next((a for a in legal if a.verb == "pass"), None)
+                if named and (seat == forced or state.phase == CHOOSE or passing is None):
+                    action, code, gets = turned_action(game, legal, state)
+                    forced = seat
+                    hand = state.hands[seat] | (1 << gets if gets >= 0 else 0)
+                    mean, sd = m.spread(hand.bit_count())
+                    z = (m.units_named(hand, code) - mean) / sd
+                    melds = float(sum(c.value for c in game_melds(game, seat, hand)))
+                    marriage = float(marriage_held(game, hand, code))
+                    total = code_total(game, code)
+                else:
+                    action = passing if passing is not None else legal[0]
+            elif state.phase == AUCTION:
                 passing = next((a for a in legal if a.verb == "pass"), None)
                 bids = [a for a in legal if a.verb == "bid"]
                 if seat == forced and state.high_bidder != seat and bids:
@@ -101,6 +140,8 @@ def sample(game: Game, hands: int, seed: int) -> tuple[list[Row], list[float]]:
         side = state.meld_points[team] + state.marriage_points[team]
         rows.append((z, melds, marriage, cards / total - seats / game.n, float(side), float(cards + side)))
         other.append(float(state.meld_points[1 - team] + state.marriage_points[1 - team]))
+        pts = score_banked(state).points
+        diffs.append(float(pts[team] - pts[1 - team]))
     return rows, other
 
 
@@ -110,13 +151,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=404, help="deal seed (default 404; not an evaluation seed)")
     ap.add_argument("--rulesets", default="coinche", help="comma-separated banked files with an auction")
     ap.add_argument("--json", dest="as_json", action="store_true", help="print the fits as JSON too")
+    ap.add_argument("--turned", action="store_true", help="the turned card taken or the trump chosen, no auction")
     args = ap.parse_args()
     rows: list[Row] = []
     other: list[float] = []
+    all_diffs: list[float] = []
     for name in args.rulesets.split(","):
-        r, o = sample(load_game(name), args.hands, args.seed)
+        r, o = sample(load_game(name), args.hands, args.seed, args.turned)
         rows.extend(r)
         other.extend(o)
+        all_diffs.extend(diffs)
     n = len(rows)
     if n < 8:
         print("too few hands")
@@ -139,10 +183,12 @@ def main() -> None:
            "share_sd": round(sd_share, 4), "m0": round(m0, 2), "m1": round(m1, 3), "m2": round(m2, 3),
            "total_sd": round(sd_total, 2), "other_melds": round(sum(other) / len(other), 2),
            "own_melds_mean": round(sum(r[1] for r in rows) / n, 2),
-           "own_marriage_mean": round(sum(r[2] for r in rows) / n, 2)}
+           "own_marriage_mean": round(sum(r[2] for r in rows) / n, 2),
+           "mean_difference": round(sum(all_diffs) / max(len(all_diffs), 1), 2)}
     print(f"{n} hands: card share - seats' share = {edge:.4f} + {slope:.4f} z + {curve:.4f} max(z,0)^2 "
           f"(sd {sd_share:.4f}); side's melds + marriage = {m0:.2f} + {m1:.3f} own melds + {m2:.3f} own marriage; "
-          f"total's residual sd {sd_total:.2f}; other side's melds + marriage {out['other_melds']}")
+          f"total's residual sd {sd_total:.2f}; other side's melds + marriage {out['other_melds']}; mean banked "
+          f"difference {out['mean_difference']}")
     if args.as_json:
         print(json.dumps(out))
 

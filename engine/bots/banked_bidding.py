@@ -29,6 +29,7 @@ from engine.play.actions import Action
 from engine.play.banked import bank
 from engine.play.combinations import game_melds
 from engine.play.game import NO_TRUMP, Game
+from engine.play.rules import BankedRules
 
 if TYPE_CHECKING:
     from engine.bots.policy import ContractPolicy, Knowledge
@@ -73,6 +74,35 @@ def marriage_held(game: Game, hand: int, code: str) -> int:
     return 0
 
 
+def code_multiplier(game: Game, code: str) -> int:
+    """The multiplier of the trump a bid or a choice names (trump.suit_multipliers, a mode's multiplier)."""
+    if code in game.layout.suits:
+        return game.suit_multiplier[game.layout.suits.index(code)]
+    mode = game.mode_index(code)
+    return game.rules.trump.modes[mode].multiplier if mode >= 0 else 1
+
+
+_W = [math.exp(-0.5 * x * x) for x in BANKED_POINTS]
+WEIGHTS = [x / sum(_W) for x in _W]
+
+
+def banked_difference(rules: BankedRules, bid: int, mean: float, sd: float, multiplier: int, total: int,
+                      melds: float, trump_multiplier: int = 1) -> float:
+    """The expected difference between what the takers and the defenders bank (scoring's `bank`), the takers'
+    total (card points + melds + marriage) normal about `mean` with spread `sd`, read at BANKED_POINTS; `total`:
+    the pack's card points with this trump; `melds`: the part of the takers' total that is melds."""
+    own = max(0, round(melds))
+    other = round(OTHER_MELDS)
+    out = 0.0
+    for x, w in zip(BANKED_POINTS, WEIGHTS, strict=True):
+        cards = min(max(round(mean + sd * x) - own, 0), total)
+        sweep = 0 if cards >= total else -1
+        s = bank(rules, 0, [cards, total - cards], [own, other], [0, 0], sweep, bid=bid, multiplier=multiplier,
+                 trump_multiplier=trump_multiplier)
+        out += w * (s.points[0] - s.points[1])
+    return out
+
+
 class BankedAuction(AuctionRules):
     """The plain auction (bidding.py) with a contract's worth read from the banked score."""
 
@@ -87,8 +117,6 @@ class BankedAuction(AuctionRules):
         self.pack = float(g.points_per_hand)
         self._total = self.pack       # the card points of the trump weighed now
         self._melds = OWN_MELDS_MEAN + OWN_MARRIAGE_MEAN   # the takers' melds + marriage weighed now
-        w = [math.exp(-0.5 * x * x) for x in BANKED_POINTS]
-        self.weights = [x / sum(w) for x in w]
         self._worth: dict[tuple[int, int, int, int, int], float] = {}
 
     # --- the estimate -----------------------------------------------------------------------------------------
@@ -128,23 +156,12 @@ class BankedAuction(AuctionRules):
         `mean` (card points + melds + marriage) with spread `sd`."""
         key = (bid, round(mean), round(sd), multiplier, round(self._total))
         v = self._worth.get(key)
-        if v is not None:
-            return v
-        total = int(self._total)
-        melds = max(0, round(self._melds))
-        other = round(OTHER_MELDS)
-        out = 0.0
-        for x, w in zip(BANKED_POINTS, self.weights, strict=True):
-            t = mean + sd * x
-            cards = min(max(round(t) - melds, 0), total)
-            sweep = 0 if cards >= total else -1
-            s = bank(self.rules, 0, [cards, total - cards], [melds, other], [0, 0], sweep, bid=bid,
-                     multiplier=multiplier)
-            out += w * (s.points[0] - s.points[1])
-        if len(self._worth) > 4096:
-            self._worth.clear()
-        self._worth[key] = out
-        return out
+        if v is None:
+            if len(self._worth) > 4096:
+                self._worth.clear()
+            v = self._worth[key] = banked_difference(self.rules, bid, mean, sd, multiplier, int(self._total),
+                                                     self._melds)
+        return v
 
     def worth_next(self, k: Knowledge, est: float, a: Action) -> bool:
         return False     # no floor under the weighing: the banked worth weighs every bid
