@@ -104,7 +104,8 @@ CHOOSE_FIT = (0.1288, 0.0766, 0.0023, 39.0, 13.14, 0.609, 0.135)
 PUSH_MEAN = 46.2       # the forced chooser's side's mean banked difference (schieber alone, 1,500 deals): what a
 #                        push leaves to the partner, who then chooses with a hand of his own
 PARTNER_SUPPORT = 0.0429   # a partner's share of the pack per standard deviation of the seat's strength (AGAINST)
-SCHMEISS_BELOW = 0.0   # schmeiss (rather than pass) when no suit is worth more than this to the seat
+SCHMEISS_BELOW = -100.0   # schmeiss (rather than pass) when no suit is worth more than this to the seat: a hand
+#                           this weak wants the deal thrown in (about the weakest tenth of klaberjass hands)
 
 
 class TurnedWeigh:
