@@ -36,13 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bid_calibration import fit, solve  # noqa: E402
 
-from engine.bots.banked_bidding import code_total, marriage_held  # noqa: E402
+from engine.bots.banked_bidding import code_total, marriage_held, own_melds  # noqa: E402
 from engine.bots.model import model_for  # noqa: E402
 from engine.bots.registry import make_bot  # noqa: E402
 from engine.play.actions import Action  # noqa: E402
 from engine.play.banked import score_banked  # noqa: E402
 from engine.play.base import AUCTION, CHOOSE, TAKE  # noqa: E402
-from engine.play.combinations import game_melds  # noqa: E402
 from engine.play.compile import load_game  # noqa: E402
 from engine.play.game import Game  # noqa: E402
 from engine.play.state import State  # noqa: E402
@@ -107,7 +106,7 @@ def sample(game: Game, hands: int, seed: int, turned: bool = False) -> tuple[lis
                     hand = state.hands[seat] | (1 << gets if gets >= 0 else 0)
                     mean, sd = m.spread(hand.bit_count())
                     z = (m.units_named(hand, code) - mean) / sd
-                    melds = float(sum(c.value for c in game_melds(game, seat, hand)))
+                    melds = float(own_melds(game, seat, hand))
                     marriage = float(marriage_held(game, hand, code))
                     total = code_total(game, code)
                 else:
@@ -121,7 +120,7 @@ def sample(game: Game, hands: int, seed: int, turned: bool = False) -> tuple[lis
                     action, code = best_bid(game, [a for a in bids if m.value_of(a) == lowest], hand)
                     mean, sd = m.spread(hand.bit_count())
                     z = (m.units_named(hand, code) - mean) / sd
-                    melds = float(sum(c.value for c in game_melds(game, seat, hand)))
+                    melds = float(own_melds(game, seat, hand))
                     marriage = float(marriage_held(game, hand, code))
                     total = code_total(game, code)
                 elif passing is not None:

@@ -56,6 +56,13 @@ def code_total(game: Game, code: str) -> int:
     return sum(game.points_for(suit, mode)) + game.rules.deck.bonus_points
 
 
+def own_melds(game: Game, seat: int, hand: int) -> int:
+    """What the melds `hand` arranges into are worth (combinations.game_melds; 0 where the file has none)."""
+    if game.rules.combinations is None:
+        return 0
+    return sum(c.value for c in game_melds(game, seat, hand))
+
+
 def marriage_held(game: Game, hand: int, code: str) -> int:
     """The trump marriage's value when `hand` holds all its cards in the suit `code` names (0 otherwise, and in a
     mode unless the marriage counts in modes: then in any suit)."""
@@ -133,7 +140,7 @@ class BankedAuction(AuctionRules):
     def own_extra(self, held: int, seat: int, code: str) -> float:
         """What the seat's own melds and marriage add to its side's estimate beyond a hand's average."""
         _, m1, m2 = MELD_FIT
-        melds = sum(c.value for c in game_melds(self.game, seat, held))
+        melds = own_melds(self.game, seat, held)
         return m1 * (melds - OWN_MELDS_MEAN) + m2 * (marriage_held(self.game, held, code) - OWN_MARRIAGE_MEAN)
 
     def code_z(self, held: int, code: str) -> float:

@@ -123,8 +123,7 @@ class TurnedWeigh:
     def worth(self, seat: int, hand: int, code: str, gets: int = -1) -> float:
         """The expected banked difference for the seat's side when it makes `code` the trump with `hand` (plus
         `gets`, the turned card it would receive)."""
-        from engine.bots.banked_bidding import banked_difference, code_multiplier, code_total, marriage_held
-        from engine.play.combinations import game_melds
+        from engine.bots.banked_bidding import banked_difference, code_multiplier, code_total, marriage_held, own_melds
 
         g = self.game
         m = self.model
@@ -136,7 +135,7 @@ class TurnedWeigh:
         edge, slope, curve, sd, m0, m1, m2 = CHOOSE_FIT if full else TAKE_FIT
         total = code_total(g, code)
         zp = z if z > 0.0 else 0.0
-        melds = sum(c.value for c in game_melds(g, seat, held)) if g.rules.combinations is not None else 0
+        melds = own_melds(g, seat, held)
         marriage = marriage_held(g, held, code)
         mean = total * (m.share[seat] + edge + slope * z + curve * zp * zp) + m0 + m1 * melds + m2 * marriage
         return banked_difference(self.rules, 0, mean, sd, 1, total, m0 + m1 * melds + m2 * marriage,
