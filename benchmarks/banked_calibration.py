@@ -22,6 +22,8 @@ and the other side's mean melds + marriage.
 the turned card at its first turn (the seats before it pass), or, where the forehand chooses, names his best trump
 (a suit or a mode) without pushing; z is read from the cards it holds then (the turned card counted where the taker
 gets it). It prints the same fits, and the mean banked difference between the chooser's side and the other.
+`--modes` makes the chooser name each named mode in turn (deal by deal), its z read against that mode's own spread
+(turned_choice.TurnedWeigh.mode_z): turned_choice.MODE_FIT.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from bid_calibration import fit, solve  # noqa: E402
 from engine.bots.banked_bidding import code_total, marriage_held, own_melds  # noqa: E402
 from engine.bots.model import model_for  # noqa: E402
 from engine.bots.registry import make_bot  # noqa: E402
+from engine.bots.turned_choice import weigh_for  # noqa: E402
 from engine.play.actions import Action  # noqa: E402
 from engine.play.banked import score_banked  # noqa: E402
 from engine.play.base import AUCTION, CHOOSE, TAKE  # noqa: E402
@@ -65,9 +68,14 @@ def best_bid(game: Game, bids: list[Action], hand: int) -> tuple[Action, str]:
     return best, m.code_of(best)
 
 
-def turned_action(game: Game, legal: tuple[Action, ...], state: State) -> tuple[Action, str, int]:
-    """The forced seat's take or choice: (action, code, the card it receives)."""
+def turned_action(game: Game, legal: tuple[Action, ...], state: State, mode: int = -1) -> tuple[Action, str, int]:
+    """The forced seat's take or choice: (action, code, the card it receives); `mode`: the named mode it must name
+    where it may."""
     m = model_for(game)
+    if mode >= 0:
+        named_mode = next((a for a in legal if a.verb == "trump" and a.arg == game.mode_names[mode]), None)
+        if named_mode is not None:
+            return named_mode, named_mode.arg, -1
     hand = state.hands[state.to_act]
     take = next((a for a in legal if a.verb == "take"), None)
     if take is not None and state.turned >= 0:
@@ -78,7 +86,8 @@ def turned_action(game: Game, legal: tuple[Action, ...], state: State) -> tuple[
     return best, best.arg, -1
 
 
-def sample(game: Game, hands: int, seed: int, turned: bool = False) -> tuple[list[Row], list[float]]:
+def sample(game: Game, hands: int, seed: int, turned: bool = False, modes: bool = False) -> tuple[list[Row],
+                                                                                                 list[float]]:
     m = model_for(game)
     m.warm()
     rows: list[Row] = []
@@ -101,11 +110,14 @@ def sample(game: Game, hands: int, seed: int, turned: bool = False) -> tuple[lis
                 named = [a for a in legal if a.verb in ("take", "trump")]
                 passing = next((a for a in legal if a.verb == "pass"), None)
                 if named and (seat == forced or state.phase == CHOOSE or passing is None):
-                    action, code, gets = turned_action(game, legal, state)
+                    mode = i % len(game.mode_names) if modes and game.mode_names else -1
+                    action, code, gets = turned_action(game, legal, state, mode)
                     forced = seat
                     hand = state.hands[seat] | (1 << gets if gets >= 0 else 0)
                     mean, sd = m.spread(hand.bit_count())
                     z = (m.units_named(hand, code) - mean) / sd
+                    if mode >= 0:
+                        z = weigh_for(game).mode_z(hand, game.mode_index(code))
                     melds = float(own_melds(game, seat, hand))
                     marriage = float(marriage_held(game, hand, code))
                     total = code_total(game, code)
@@ -151,12 +163,13 @@ def main() -> None:
     ap.add_argument("--rulesets", default="coinche", help="comma-separated banked files with an auction")
     ap.add_argument("--json", dest="as_json", action="store_true", help="print the fits as JSON too")
     ap.add_argument("--turned", action="store_true", help="the turned card taken or the trump chosen, no auction")
+    ap.add_argument("--modes", action="store_true", help="with --turned: the chooser names each named mode in turn")
     args = ap.parse_args()
     rows: list[Row] = []
     other: list[float] = []
     all_diffs: list[float] = []
     for name in args.rulesets.split(","):
-        r, o = sample(load_game(name), args.hands, args.seed, args.turned)
+        r, o = sample(load_game(name), args.hands, args.seed, args.turned, args.modes)
         rows.extend(r)
         other.extend(o)
         all_diffs.extend(diffs)
@@ -165,10 +178,11 @@ def main() -> None:
         print("too few hands")
         return
     edge, slope, curve, sd_share, _ = fit([(r[0], r[3]) for r in rows])
-    xs = [[1.0, r[1], r[2]] for r in rows]
-    a = [[sum(x[i] * x[j] for x in xs) for j in range(3)] for i in range(3)]
-    b = [sum(x[i] * r[4] for x, r in zip(xs, rows, strict=True)) for i in range(3)]
-    m0, m1, m2 = solve(a, b)
+    cols = 3 if any(r[2] for r in rows) else 2     # no marriage in any hand (a mode): no column for it
+    xs = [[1.0, r[1], r[2]][:cols] for r in rows]
+    a = [[sum(x[i] * x[j] for x in xs) for j in range(cols)] for i in range(cols)]
+    b = [sum(x[i] * r[4] for x, r in zip(xs, rows, strict=True)) for i in range(cols)]
+    m0, m1, m2 = ([*solve(a, b), 0.0])[:3]
     model = model_for(load_game(args.rulesets.split(",")[0]))
     total = model.total
     share = model.share[0]

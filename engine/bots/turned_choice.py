@@ -101,6 +101,10 @@ def choose_v2(game: Game, view: View, legal: Sequence[Action]) -> Action:
 # the trump named by the forehand with his whole hand and no push (schieber, klaverjas: 3,000 hands).
 TAKE_FIT = (0.0260, 0.0922, -0.0038, 38.2, 8.75, 1.035, 1.316)
 CHOOSE_FIT = (0.1288, 0.0766, 0.0023, 39.0, 13.14, 0.609, 0.135)
+MODE_FIT = (-0.0116, 0.0746, 0.0113, 39.9, 6.75, 0.966, 0.0)   # a named mode, its z against the mode's own
+#                        spread (TurnedWeigh.mode_z): --turned --modes, schieber's forehand made to name each mode
+#                        in turn (1,500 deals)
+SPREAD_HANDS = 800     # random hands that fix a mode's mean and spread of units per hand size
 PUSH_MEAN = 46.2       # the forced chooser's side's mean banked difference (schieber alone, 1,500 deals): what a
 #                        push leaves to the partner, who then chooses with a hand of his own
 PARTNER_SUPPORT = 0.0429   # a partner's share of the pack per standard deviation of the seat's strength (AGAINST)
@@ -119,6 +123,29 @@ class TurnedWeigh:
         b = game.rules.scoring.banked
         assert b is not None
         self.rules = b
+        self._mode_spread: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def mode_z(self, hand: int, mode: int) -> float:
+        """The strength of `hand` in the named trump mode, in standard deviations of that mode's units over random
+        hands of that size (a mode is weighed against its own kind of hands, not against the best suit)."""
+        n = hand.bit_count()
+        key = (n, mode)
+        sp = self._mode_spread.get(key)
+        if sp is None:
+            import random
+
+            rng = random.Random(777 + 31 * n + mode)
+            deck = list(range(self.game.size))
+            xs: list[float] = []
+            for _ in range(SPREAD_HANDS):
+                h = 0
+                for c in rng.sample(deck, n):
+                    h |= 1 << c
+                xs.append(self.model.mode_units(h, mode))
+            mean = sum(xs) / len(xs)
+            sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
+            sp = self._mode_spread[key] = (mean, max(sd, 1e-6))
+        return (self.model.mode_units(hand, mode) - sp[0]) / sp[1]
 
     def worth(self, seat: int, hand: int, code: str, gets: int = -1) -> float:
         """The expected banked difference for the seat's side when it makes `code` the trump with `hand` (plus
@@ -129,10 +156,16 @@ class TurnedWeigh:
         m = self.model
         held = hand | (1 << gets if gets >= 0 else 0)
         n = held.bit_count()
-        mean_u, sd_u = m.spread(n)
-        z = (m.units_named(held, code) - mean_u) / sd_u
         full = n >= g.cards_each
-        edge, slope, curve, sd, m0, m1, m2 = CHOOSE_FIT if full else TAKE_FIT
+        mode = g.mode_index(code)
+        fit = CHOOSE_FIT if full else TAKE_FIT
+        if mode >= 0 and MODE_FIT:
+            z = self.mode_z(held, mode)
+            fit = MODE_FIT
+        else:
+            mean_u, sd_u = m.spread(n)
+            z = (m.units_named(held, code) - mean_u) / sd_u
+        edge, slope, curve, sd, m0, m1, m2 = fit
         total = code_total(g, code)
         zp = z if z > 0.0 else 0.0
         melds = own_melds(g, seat, held)
