@@ -7,10 +7,11 @@ expected to make between what the two sides bank (banked_bidding.banked_differen
 that trump is read from its cards as the auction reads it (z of the hand evaluation with that trump, the turned card
 counted where taking brings it; its melds and marriage), with the constants fitted on simulated hands for a part of
 the hand (TAKE_FIT: the turned card taken, benchmarks/banked_calibration.py --turned) and for the whole hand
-(CHOOSE_FIT: the forehand naming). The seat takes or names when that is worth more than passing (nothing: a pass
-leaves the choice to the others, a redeal after all of them), pushes when its best choice is worth less than its
-partner's on average (PUSH_MEAN, less what its own weak cards take from him), schmeisses a hand that would name
-nothing in the second round either, and refuses a schmeiss when taking is worth more than the redeal.
+(CHOOSE_FIT: the forehand naming; MODE_FIT: a named mode). The seat takes or names when that is worth more
+than TAKE_MARGIN (a little below nothing: a pass leaves the choice to the others, who take when it pays them),
+pushes when its best choice is worth less than its partner's on average (PUSH_MEAN, less what its own weak cards
+take from him), schmeisses only a hand whose best suit is worth less than SCHMEISS_BELOW, and refuses a schmeiss
+when taking is worth more than the redeal.
 
 `heuristic:v2` keeps the choice of before (suit length and plain points, suits only): `choose_v2`.
 Only legal actions are returned."""
@@ -108,6 +109,10 @@ SPREAD_HANDS = 800     # random hands that fix a mode's mean and spread of units
 PUSH_MEAN = 46.2       # the forced chooser's side's mean banked difference (schieber alone, 1,500 deals): what a
 #                        push leaves to the partner, who then chooses with a hand of his own
 PARTNER_SUPPORT = 0.0429   # a partner's share of the pack per standard deviation of the seat's strength (AGAINST)
+TAKE_MARGIN = -30.0    # take or name when that is worth more than this: passing leaves the choice to the others,
+#                        who take when it pays them. Duplicate, belote, 500 deals (seed 3), against the margin 0:
+#                        -30 +4.4 [+0.5, +8.4], -60 +1.9 [-3.7, +7.4], +30 -11.9 [-15.2, -8.5] per hand;
+#                        klaberjass -30 +0.6 [-1.0, +2.2]
 SCHMEISS_BELOW = -100.0   # schmeiss (rather than pass) when no suit is worth more than this to the seat: a hand
 #                           this weak wants the deal thrown in (about the weakest tenth of klaberjass hands)
 
@@ -232,13 +237,13 @@ def choose(game: Game, view: View, legal: Sequence[Action], v2: bool = False) ->
         return refuse if w > 0.0 else accept
     take = _find(legal, "take")
     if take is not None:
-        if turned >= 0 and weigh.worth(seat, hand, game.layout.suits[game.suit_of[turned]], gets) > 0.0:
+        if turned >= 0 and weigh.worth(seat, hand, game.layout.suits[game.suit_of[turned]], gets) > TAKE_MARGIN:
             return take
         schmeiss = _find(legal, "schmeiss")
         if schmeiss is not None and weigh.best_any(seat, hand) < SCHMEISS_BELOW:
             return schmeiss
         return passing if passing is not None else take
-    if named is not None and (passing is None or worth > 0.0):
+    if named is not None and (passing is None or worth > TAKE_MARGIN):
         return named
     schmeiss = _find(legal, "schmeiss")
     if schmeiss is not None and worth < SCHMEISS_BELOW:
