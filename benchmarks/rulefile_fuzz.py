@@ -6,9 +6,9 @@ options, each option taken as it stands in another shipped file: a section's key
 level further down (`play.obligations.overtrump`, `scoring.banked.ties`, ...) or a whole section (a schedule with a
 turned card taken or passed, a trump chosen or pushed, a stock; compared melds; a trump marriage; banked
 scoring). A file the loader refuses is counted and dropped (a refusal must be one `file:line:column: why` line a
-problem, and the loader must not fail otherwise); every file that validates is played for a few hands at a table of every bot
-(random, heuristic, pimc, search and ismcts, small budgets, seats rotating from hand to hand), each file in its
-own process under a time limit. Crashes (one line each, grouped) and files over the limit are reported.
+problem, and the loader must not fail otherwise); every file that validates is played for a few hands at a table
+of every bot (random, heuristic, pimc, search and ismcts, small budgets, seats rotating from hand to hand), each
+file in its own process under a time limit. Crashes (one line each, grouped) and files over the limit are reported.
 
     python benchmarks/rulefile_fuzz.py --files 300 --hands 2 --seed 0 --timeout 120
 
