@@ -1,11 +1,14 @@
 """Generated rule files that validate, each played by every bot: no such file may crash or hang a bot.
 
 A seeded generator writes house rules: a shipped file extended with a random handful of the rule language's
-options, each option taken as it stands in another shipped file (a section's key and its value: the blind cut,
-`trump.last_card`, a doubling window, marriages, a second auction, a redeal rule, ...). A file the loader
-refuses is counted and dropped; every file that validates is played for a few hands at a table of every bot
-(random, heuristic, pimc, search and ismcts, small budgets, seats rotating from hand to hand), each file in its
-own process under a time limit. Crashes (one line each, grouped) and files over the limit are reported.
+options, each option taken as it stands in another shipped file: a section's key and its value (the blind cut,
+`trump.last_card`, a doubling window, marriages, a second auction, a redeal rule, trump modes, ...), a key one
+level further down (`play.obligations.overtrump`, `scoring.banked.ties`, ...) or a whole section (a schedule with a
+turned card taken or passed, a trump chosen or pushed, a stock; compared melds; a trump marriage; banked
+scoring). A file the loader refuses is counted and dropped (a refusal must be one `file:line:column: why` line a
+problem, and the loader must not fail otherwise); every file that validates is played for a few hands at a table
+of every bot (random, heuristic, pimc, search and ismcts, small budgets, seats rotating from hand to hand), each
+file in its own process under a time limit. Crashes (one line each, grouped) and files over the limit are reported.
 
     python benchmarks/rulefile_fuzz.py --files 300 --hands 2 --seed 0 --timeout 120
 
@@ -18,6 +21,7 @@ import argparse
 import json
 import multiprocessing as mp
 import random
+import re
 import sys
 import tempfile
 import time
@@ -30,34 +34,71 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-# sections whose keys are the language's options (the table, the deck and the schedule change what a file is,
-# not how it is played: they are kept from the base)
-SECTIONS = ("auction", "second_auction", "raise", "trump", "play", "special", "scoring", "annul", "match")
+# sections whose keys are the language's options, each key taken alone, and a mapping's keys one level down too
+# (`play.obligations.overtrump`, `scoring.banked.ties`, `special.doubling.window`, ...)
+SECTIONS = ("auction", "second_auction", "raise", "trump", "play", "special", "scoring", "annul", "match", "deck",
+            "table", "combinations", "trump_marriage")
+# sections also taken whole, as another file states them (a schedule with its turned card or trump choice, the
+# melds compared between sides, a whole way of scoring, ...)
+WHOLE = ("schedule", "combinations", "trump_marriage", "scoring", "play", "trump", "special", "auction", "match")
+# keys that make another game rather than a house rule (the pack, the table): kept from the base
+KEPT = {("deck", "suits"), ("deck", "ranks"), ("deck", "copies"), ("table", "players"), ("table", "teams")}
 BOTS = ("random", "heuristic", "pimc:2", "search:2", "ismcts:2")
 
+Option = tuple[tuple[str, ...], Any]
 
-def _options() -> list[tuple[str, str, Any]]:
-    """(section, key, value) of every option a shipped file states."""
+
+def _options() -> list[Option]:
+    """(path, value) of every option a shipped file states: a section's key, a key of a mapping under it, or a
+    whole section."""
     from engine.rules.load import shipped_rulesets
 
-    out: list[tuple[str, str, Any]] = []
+    out: list[Option] = []
     seen: set[str] = set()
+
+    def add(path: tuple[str, ...], value: Any) -> None:
+        mark = json.dumps([path, value], sort_keys=True, default=str)
+        if mark not in seen:
+            seen.add(mark)
+            out.append((path, value))
+
     for _, path in sorted(shipped_rulesets().items()):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for section in WHOLE:
+            if data.get(section) is not None:
+                add((section,), data[section])
         for section in SECTIONS:
             body = data.get(section)
             if not isinstance(body, dict):
                 continue
             for key, value in body.items():
-                mark = json.dumps([section, key, value], sort_keys=True, default=str)
-                if mark not in seen:
-                    seen.add(mark)
-                    out.append((section, key, value))
+                if (section, key) in KEPT:
+                    continue
+                add((section, key), value)
+                if isinstance(value, dict):
+                    for sub, inner in value.items():
+                        add((section, key, sub), inner)
     return out
 
 
-def generate(seed: int, count: int, folder: Path, max_tries: int | None = None) -> Iterator[tuple[Path, int]]:
-    """`count` generated files that validate, written in `folder`: (path, files refused before it)."""
+def _put(overlay: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    """Set `path` in the overlay (a mapping met on the way is kept, anything else replaced)."""
+    node = overlay
+    for key in path[:-1]:
+        if not isinstance(node.get(key), dict):
+            node[key] = {}
+        node = node[key]
+    node[path[-1]] = value
+
+
+REFUSAL = re.compile(r"[^\n]+\.ya?ml:\d+:\d+: [^\n]+")   # file:line:column: why (and a hint): a line a problem
+
+
+def generate(seed: int, count: int, folder: Path, max_tries: int | None = None,
+             faults: list[str] | None = None) -> Iterator[tuple[Path, int]]:
+    """`count` generated files that validate, written in `folder`: (path, files refused before it). A refusal
+    that is not one `file:line:column: why` line a problem, or a loader that fails otherwise, is added to `faults` (the
+    file is kept)."""
     from engine.errors import JacknineError
     from engine.play.compile import load_game
     from engine.rules.load import shipped_rulesets
@@ -72,15 +113,25 @@ def generate(seed: int, count: int, folder: Path, max_tries: int | None = None) 
         base = rng.choice(bases)
         overlay: dict[str, Any] = {"schema_version": 1, "name": f"fuzz-{seed}-{tries}",
                                    "description": f"generated: {base} with random options", "extends": base}
-        for section, key, value in rng.sample(options, rng.randint(1, 4)):
-            overlay.setdefault(section, {})[key] = value
+        for opt_path, value in rng.sample(options, rng.randint(1, 4)):
+            _put(overlay, opt_path, value)
         path = folder / f"fuzz-{seed}-{tries}.yaml"
         path.write_text(yaml.safe_dump(overlay, sort_keys=False), encoding="utf-8")
         try:
             load_game(path)
-        except JacknineError:
+        except JacknineError as e:
             refused += 1
-            path.unlink()
+            if all(REFUSAL.fullmatch(line) for line in str(e).splitlines() or [""]):
+                path.unlink()
+            elif faults is not None:
+                faults.append(f"{path.name}: unclear refusal: {str(e)[:200]!r}")
+            continue
+        except Exception as e:  # noqa: BLE001 - a loader crash is a finding
+            refused += 1
+            if faults is not None:
+                where = traceback.extract_tb(e.__traceback__)[-1]
+                faults.append(f"{path.name}: loader crash: {type(e).__name__}: {str(e)[:200]} "
+                              f"({Path(where.filename).name}:{where.lineno})")
             continue
         made += 1
         yield path, refused
@@ -144,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                     "(default 120)")
     ap.add_argument("--keep", type=Path, default=None, help="write the generated files (and a list of the "
                     "failing ones) in this folder instead of a temporary one")
+    ap.add_argument("--minutes", type=float, default=0.0, help="stop starting new files after this many minutes "
+                    "(default 0: no limit)")
     ap.add_argument("--json", action="store_true", help="print only the figures (JSON), not a line per file")
     args = ap.parse_args(argv)
     if args.files < 1 or args.hands < 1 or args.timeout <= 0:
@@ -158,8 +211,16 @@ def main(argv: list[str] | None = None) -> int:
         failing: list[str] = []
         seconds: list[float] = []
         start = time.perf_counter()
-        for path, refused in generate(args.seed, args.files, folder):
+        loader_faults: list[str] = []
+        for path, refused in generate(args.seed, args.files, folder, faults=loader_faults):
             figures["refused by the loader"] += refused
+            while loader_faults:
+                what = loader_faults.pop()
+                figures["loader faults"] += 1
+                findings[what.split(": ", 1)[1][:120]] += 1
+                failing.append(what)
+                if not args.json:
+                    print(what, flush=True)
             figures["validated"] += 1
             kind, what, took = run_one(path, args.hands, args.seed, args.timeout)
             seconds.append(took)
@@ -171,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
                     (folder / "failing.txt").write_text("\n".join(failing) + "\n", encoding="utf-8")
             if not args.json:
                 print(f"{path.name}: {kind} {what} ({took:.1f} s)", flush=True)
+            if args.minutes and time.perf_counter() - start > 60 * args.minutes:
+                break
         total = time.perf_counter() - start
     out = {"files_tried": figures["validated"] + figures["refused by the loader"], **figures,
            "hands_per_file": args.hands, "bots": list(BOTS), "seconds": round(total, 1),

@@ -138,3 +138,13 @@ def test_the_heuristic_asks_its_partner_once_so_the_auction_ends() -> None:
             assert steps < 200, f"hand {hand}: the auction goes on: {asked}"
         asked_total += len(asked)
     assert asked_total > 0      # the speech is still used
+
+
+def test_resampling_finds_worlds_with_the_blind_cut() -> None:
+    """A card played face down and never seen may be of a suit its player showed void in later, and with the blind
+    cut the fold stays unnamed after the trump opens, so the folder may hold it in a suit he showed void in: the
+    drawer dealt every hidden card under every void and found no world (the OpenSpiel adapter then fell back on
+    the true state, which tells IS-MCTS the hidden cards)."""
+    for name, hands in (("four-jacks-honour-blind-cut", 6), ("no-jack-discard-blind-cut", 6)):
+        decisions, missing = _drawn_everywhere(HOSTILE / f"{name}.yaml", hands)
+        assert decisions > 500 and missing == 0, (name, missing)

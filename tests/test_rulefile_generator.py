@@ -40,3 +40,18 @@ def test_generated_files_validate_and_every_bot_plays_them(tmp_path: Path) -> No
 def test_the_hostile_files_of_issue_25_are_played_by_every_bot() -> None:
     for path in sorted((ROOT / "tests" / "rulefiles" / "hostile25").glob("*.yaml")):
         assert len(rulefile_fuzz.play_file(path, hands=2)) == 2
+
+
+def test_the_generators_find_on_belote_is_played() -> None:
+    """The wide run's find (seed 2025): on belote with the single-hand contract the search bot drew a world in
+    which a seat's own card was another's, and playing a legal card there raised IllegalActionError. A world that
+    refuses a legal action is now left out, as pimc does."""
+    path = ROOT / "tests" / "rulefiles" / "hostile25" / "belote-single-hand.yaml"
+    assert rulefile_fuzz.play_file(path, hands=2, seed=2025) == ["complete", "complete"]
+
+
+def test_the_generator_draws_the_jass_groups_options() -> None:
+    paths = {p for p, _ in rulefile_fuzz._options()}
+    for want in [("schedule",), ("combinations",), ("trump_marriage",), ("play", "obligations", "overtrump"),
+                 ("scoring", "banked", "ties"), ("trump", "modes"), ("deck", "trump_ranks")]:
+        assert want in paths, want

@@ -20,7 +20,6 @@ from engine.bots.determinize import (
     HiddenSlots,
     Replay,
     _indicator_code,
-    blank_play,
     cards_before_trump,
     ids_of,
     last_card_order,
@@ -38,6 +37,8 @@ from engine.play.state import State
 from engine.play.view import View
 
 ATTEMPTS = 200     # deals drawn before a world is given up (the tests count how rarely a draw fails)
+BLANK_TRIES = 4    # cards tried for one play face down the seat did not see, before the deal is given up
+BLANK_BUDGET = 16  # cards tried for all such plays of one deal
 
 
 class WorldDrawer:
@@ -58,7 +59,10 @@ class WorldDrawer:
         # the contract), else the bidder
         folder = next((a.seat for a in reversed(view.history) if a.verb == "trump"), bidder)
         self.folder = folder
-        if view.trump_concealed and folder >= 0 and folder != me:
+        # the fold was never shown to this seat (blanked in its history): with the blind cut it stays blanked
+        # after the trump opens, so the folder may still hold it in a suit he showed void in while it lay aside
+        fold_unseen = any(a.verb == "trump" and a.seat == folder and not a.arg for a in view.history)
+        if folder >= 0 and folder != me and (view.trump_concealed or (game.rules.play.blind_cut and fold_unseen)):
             # a seat that did not follow a suit may still hold its face-down card of that suit: its voids are
             # left to the replay to check
             if game.rules.play.blind_cut:   # he plays face down when void: only the fold may break his voids
@@ -74,6 +78,8 @@ class WorldDrawer:
             own = (own & ~(1 << self.turn.card)) | (1 << self.turn.low)   # the cards as dealt
         self.own_dealt = _relabelled(game, own_dealt, own) if own_dealt is not None else None
         down = unseen_plays(view)
+        if any(down):
+            self.slots.extra = _face_down_masks(game, view, self.slots.pool)
         received = [seen.played_by[s].bit_count() + view.hand_sizes[s] + down[s] for s in range(n)]
         received[me] = own.bit_count()
         self.future = [game.cards_each - received[s] for s in range(n)]
@@ -87,6 +93,13 @@ class WorldDrawer:
         fits = sum(self.slots.need) + sum(self.future) == self.slots.pool.bit_count()
         if game.stock_size:   # the cards left over are the stock's unseen ones
             fits = sum(self.slots.need) <= self.slots.pool.bit_count()
+        self.blank_rank: dict[int, int] = {}   # history index of a play face down -> its rank among the seat's
+        counts = [0] * n
+        for i, a in enumerate(self.replay.actions):
+            if a is not None and a.verb == "play" and not a.arg:
+                self.blank_rank[i] = counts[a.seat]
+                counts[a.seat] += 1
+        self.budget = BLANK_BUDGET
         self.ok = (self.replay.ok and min(self.future) >= 0 and fits
                    and (own_dealt is None or self.own_dealt is not None))
 
@@ -166,6 +179,7 @@ class WorldDrawer:
                 stock: list[int] | None = None) -> State | None:
         """The public history replayed on the deal, None where the engine refuses it."""
         v = self.view
+        self.budget = BLANK_BUDGET
         try:
             state = State(self.game, v.dealer, dealt, list(v.match_scores), match_target=v.match_target,
                           stock=stock or None)
@@ -203,12 +217,11 @@ class WorldDrawer:
                 return None
             if a.verb == "play" and state.phase == PLAY:
                 mask = state.card_mask()
-                if not a.arg:   # played face down, unseen
-                    c = blank_play(state, mask, replay.known_plays[a.seat])
-                    if c < 0:
-                        return None
-                    state.play_card_id(c)
-                    continue
+                if not a.arg:   # played face down, unseen: the card drawn for it first, then others
+                    k = self.blank_rank[i]
+                    drawn = self.slots.extra_drawn[a.seat]
+                    first = drawn[k] if k < len(drawn) else -1
+                    return self._blank_from(rng, state, i, held, mask & ~replay.known_plays[a.seat], first)
                 for c in game.code_ids[a.arg]:
                     if mask >> c & 1:
                         state.play_card_id(c)
@@ -218,6 +231,57 @@ class WorldDrawer:
             else:
                 state.apply(a)
         return state
+
+
+    def _blank_from(self, rng: random.Random, state: State, i: int, held: list[int], free: int,
+                    first: int) -> State | None:
+        """The history from action `i`, a play face down the seat did not see: the card drawn for it (`first`)
+        if the world's player may play it, then other cards, plain ones where he has one (a trump played face
+        down would have been turned up), in a random order, until the rest of the history agrees (at most
+        BLANK_TRIES cards for this play, BLANK_BUDGET for the deal)."""
+        plain = free & ~state.trump_mask
+        cards = ids_of(plain or free)
+        if not cards:
+            return None
+        shuffle(rng, cards)
+        if first >= 0 and free >> first & 1:
+            if first in cards:
+                cards.remove(first)
+            cards.insert(0, first)
+        for c in cards[:BLANK_TRIES]:
+            if self.budget <= 0:
+                return None
+            self.budget -= 1
+            trial = state.clone()
+            try:
+                trial.play_card_id(c)
+                world = self._replay_from(rng, trial, i + 1, held)
+            except JacknineError:
+                world = None
+            if world is not None and world.view(self.me) == self.view:
+                return world
+        return None
+
+
+def _face_down_masks(game: Game, view: View, pool: int) -> list[list[int]]:
+    """Per seat, for each card it played face down unseen by the view's seat (in the order played), the cards
+    it may have been: none of the suit led, nor of a suit the seat had shown void in before (a void shown later
+    says nothing of it)."""
+    suits = game.suit_masks
+    out: list[list[int]] = [[] for _ in range(game.n)]
+    voids = [0] * game.n
+    for t in (*view.tricks, view.trick):
+        if not t.cards or t.cards[0] < 0:
+            continue
+        led = game.suit_of[t.cards[0]]
+        for s, c in zip(t.seats, t.cards, strict=True):
+            if c < 0:
+                barred = voids[s] | 1 << led
+                out[s].append(pool & ~sum(suits[x] for x in range(game.nsuits) if barred >> x & 1))
+            if c < 0 or game.suit_of[c] != led:
+                voids[s] |= 1 << led
+    out[view.seat] = []
+    return out
 
 
 def _relabelled(game: Game, dealt: list[int], own: int) -> list[int] | None:

@@ -196,6 +196,11 @@ class HiddenSlots:
         # a seat that may hold one card of a suit it showed void in (a concealed folded card, with the blind
         # cut): that card is drawn from the whole pool first (-1: none)
         self.one_free = -1
+        # per seat, a mask for each card it played face down unseen (a card of none of the suits it had shown
+        # void in by then, nor of the suit led): such a card may be of a suit it showed void in later. Each is
+        # drawn from its mask first, and `extra_drawn` says which card each one was in the last deal.
+        self.extra: list[list[int]] = [[] for _ in range(n)]
+        self.extra_drawn: list[list[int]] = [[] for _ in range(n)]
 
     def pin(self, seat: int, cards: int) -> None:
         """`cards` (unseen, in the pool) are known to be in `seat`'s hand: they go there in every deal."""
@@ -229,33 +234,49 @@ class HiddenSlots:
         fixed = self.fixed
         dealt_to = self.dealt_to
         if pinned is not None:
-            taken = 0
+            placed = 0
             fixed = list(fixed)
             need = list(need)
             for s in range(len(pinned)):
-                p = pinned[s] & pool & ~taken
+                p = pinned[s] & pool & ~placed
                 if p and need[s]:
                     p = _lowest(p, need[s])
                     fixed[s] |= p
                     need[s] -= p.bit_count()
-                    taken |= p
-            pool &= ~taken
-            allowed = [a & ~taken for a in allowed]
+                    placed |= p
+            pool &= ~placed
+            allowed = [a & ~placed for a in allowed]
             dealt_to = [s for s in dealt_to if need[s]]
         for attempt in range(ATTEMPTS):
             relax = relax_last and attempt == ATTEMPTS - 1
             left = pool
             out = list(fixed)
             free = self.one_free
-            if free >= 0 and need[free] and left:
+            taken = [0] * len(need)
+            if free >= 0 and need[free] > len(self.extra[free]) and left:
                 pick = sample(rng, ids_of(left), 1)[0]
                 out[free] |= 1 << pick
                 left ^= 1 << pick
-            order = sorted(dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
+                taken[free] = 1
             ok = True
+            for s, masks in enumerate(self.extra):
+                drawn = self.extra_drawn[s] = []
+                for m in masks:
+                    cand = ids_of(left & m)
+                    if not cand or taken[s] >= need[s]:
+                        ok = False
+                        break
+                    c = cand[randbelow(rng, len(cand))]
+                    out[s] |= 1 << c
+                    left ^= 1 << c
+                    taken[s] += 1
+                    drawn.append(c)
+            if not ok:
+                continue
+            order = sorted(dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
             for s in order:
                 cand = ids_of(left if relax else allowed[s] & left)
-                k = need[s] - (1 if s == free else 0)
+                k = need[s] - taken[s]
                 if len(cand) < k:
                     ok = False
                     break

@@ -26,8 +26,10 @@ from engine.bots.registry import BotOptions
 from engine.bots.rollout import Stream, rollout, utility
 from engine.bots.viewbot import ViewBot
 from engine.bots.worlds import Sampler
+from engine.errors import IllegalActionError
 from engine.play.actions import Action
 from engine.play.game import Game
+from engine.play.state import State
 from engine.play.view import View
 
 PLAY_ROLLOUTS = 320            # rollouts per card decision: fewer legal actions buy more worlds
@@ -151,28 +153,39 @@ class SearchBot(ViewBot):
         used = 0
         bids = len(self.game.bid_values)
         per_speech = 1 + bids // SPEECH_WEIGHT_BIDS
+        searched: list[tuple[State, int]] = []
         for world, weight in kept:
             if spent >= WORK_BUDGET or scanned >= SCAN_BUDGET:
                 break    # the decision's work is spent: the worlds searched so far decide
             stream = rng.getrandbits(32)
             row = [0.0] * len(candidates)
             start = len(world.history)
+            refused = False
             for i, a in enumerate(candidates):
                 if used == 0 and (spent >= WORK_BUDGET or scanned >= SCAN_BUDGET):
                     # the first world alone outgrew the budget (a long auction tried for many candidates): a
                     # half-searched world compares nothing, so the heuristic's choice stands
                     return fallback
                 s = world.clone()
-                apply_first(s, a)
+                try:
+                    apply_first(s, a)
+                except IllegalActionError:
+                    refused = True    # a world the view allows but the real hand does not: never played in
+                    break
                 rollout(s, Stream(stream).random, self.policy)
                 spent += rollout_work(s.history, start, per_speech)
                 scanned += rollout_speeches(s.history, start) * bids
-                u = utility(s, seat)
+                row[i] = utility(s, seat)
+            if refused:
+                continue
+            for i, u in enumerate(row):
                 totals[i] += weight * u
-                row[i] = u
             per_world.append(row)
+            searched.append((world, weight))
             used += 1
-        kept = kept[:used]
+        if not used:
+            return fallback
+        kept = searched
         best = max(totals)
         top = [a for a, t in zip(candidates, totals, strict=True) if t >= best - 1e-9]
         choice = fallback if fallback in top else top[0]

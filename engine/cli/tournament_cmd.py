@@ -91,7 +91,9 @@ def merge_cmd(
     files: Annotated[list[Path], typer.Argument(help="Shard files that `tournament --deals A:B --out FILE` wrote.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
-    """Join the shards of one tournament into its report: the same report one run over their deals gives."""
+    """Join the shards of one tournament into its report: the same report one run over their deals gives. Exit 2,
+    with one line, for a shard that cannot be read or says what no run writes (numbers out of bounds, shards of
+    different runs)."""
     from engine import shards
 
     try:
