@@ -4,6 +4,7 @@ named like a game, which nothing may pick up instead."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -39,8 +40,10 @@ def house_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@functools.cache
 def _shorter_match(game: str) -> dict[str, int]:
-    """A house rule's shorter match: two deals, a low banked target, or +2/-2 in game points."""
+    """(Computed once per game for the whole module: the fixture writes the folder for every test.) A house rule's
+    shorter match: two deals, a low banked target, or +2/-2 in game points."""
     rules = load_game(game).rules
     if rules.match.deals:
         return {"deals": 2}

@@ -14,7 +14,7 @@ pytest.importorskip("gymnasium")
 import engine.rl  # noqa: E402
 from engine.adapters.encoding import last_bids  # noqa: E402
 from engine.errors import ArgumentError, IllegalActionError  # noqa: E402
-from engine.rules.load import shipped_rulesets  # noqa: E402
+from tests.rulefile_sets import PLAYED  # noqa: E402
 
 
 def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -26,7 +26,7 @@ EXTRA = [str(Path(__file__).parent / "rulefiles" / f) for f in ("deal/turned-two
                                                                  "trump_roles/trump-modes.yaml")]
 
 
-@pytest.mark.parametrize("name", [*shipped_rulesets(), *EXTRA])
+@pytest.mark.parametrize("name", [*PLAYED, *EXTRA])
 def test_every_step_is_the_whole_encoding(name: str) -> None:
     venv = engine.rl.VectorEnv(ruleset=name, num_hands=3)
     rng = np.random.default_rng(2)
