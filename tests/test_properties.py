@@ -31,11 +31,10 @@ from engine.play.state import State
 from engine.record import Replay, read_record_text, record_of, replay, report
 from engine.rules.checks import total_points
 from engine.rules.load import load_ruleset, shipped_rulesets
-from tests.rulefile_sets import PLAYED, SAME_PLAY_AS
+from tests.rulefile_sets import PLAYED
 
 RULESETS = sorted(shipped_rulesets())
 HANDS = 2000          # random hands per rule file (the floor the issue sets)
-OVERLAY_HANDS = 250   # for an overlay that changes only scores (tests/rulefile_sets.py SAME_PLAY_AS)
 EVERY_ACTION = 25     # every 25th hand: every legal action at every step is applied to a clone
 VIEW_HANDS = 100      # hands per rule file for the view-blindness check
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[JQKAT9876543])[SHDC](?![A-Za-z0-9])")
@@ -172,10 +171,7 @@ def test_random_hands(name: str) -> None:
     g = game(name)
     rng = random.Random(zlib.crc32(name.encode()))
     refused = complete = 0
-    # a score-only overlay plays every hand as its base file, which plays the full HANDS (tests/test_rulefile_sets.py):
-    # its own hands check its scores through the record round trip
-    hands = OVERLAY_HANDS if name in SAME_PLAY_AS else HANDS
-    for i in range(hands):
+    for i in range(HANDS):
         s, k = play_hand(g, rng, every_action=i % EVERY_ACTION == 0)
         refused += k
         complete += s.status == "complete"
@@ -185,8 +181,8 @@ def test_random_hands(name: str) -> None:
         again = replay(read_record_text(rec.to_yaml()) if i % 250 == 0 else rec, g)
         assert again.error is None, again.error
         assert report(again) == report_of_state(g, s)
-    assert complete > hands // 4, f"{name}: too few complete hands ({complete}) to test much"
-    assert refused > hands, f"{name}: too few illegal actions tried ({refused})"
+    assert complete > HANDS // 4, f"{name}: too few complete hands ({complete}) to test much"
+    assert refused > HANDS, f"{name}: too few illegal actions tried ({refused})"
 
 
 def test_record_round_trip_stops_anywhere() -> None:
