@@ -277,8 +277,8 @@ class AuctionRules:
         if passing is None:
             return best
         gain = BID_GAIN
-        if self.flat and k.standing >= 0 and not k.partners(k.standing, k.seat):
-            gain = OVERCALL_GAIN
+        if k.standing >= 0 and not k.partners(k.standing, k.seat):
+            gain = self.overcall_gain(m.value_of(best), k.facts.high, rnd)
         elif self.flat and k.standing < 0:
             gain = OPEN_GAIN
         if best_ev > self.pass_value(k, strengths, sd, rnd) + gain:
@@ -286,6 +286,15 @@ class AuctionRules:
         if self.worth_next(k, est, bids[0]):
             return bids[0]
         return passing
+
+    def overcall_gain(self, bid: int, high: int, rnd: int) -> float:
+        """What a bid over an opponent's standing bid `high` must beat passing by: OVERCALL_GAIN times half the
+        band's stake (made less failed) where `bid` is scored by the standing bid's band, so that it buys only the
+        contract (every bid, where one band scores them all); BID_GAIN where it reaches a higher band."""
+        band = self.band(bid, rnd)
+        if band is None or (not self.flat and band != self.band(high, rnd)):
+            return BID_GAIN
+        return OVERCALL_GAIN * (band[0] - band[1]) * 0.5
 
     def band_edges(self, bids: Sequence[Action]) -> list[int]:
         """Positions of the bids worth weighing, in order: the first and the last bid of every stretch of bids
