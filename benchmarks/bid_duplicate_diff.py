@@ -9,7 +9,8 @@ after it). The gain of the choice taken over the other, for the choosing seat's 
 other side's best), is grouped by who chose (new, v1), the phase, the kind of speech (an opening, over an
 opponent's bid, over the partner's) and what was chosen (a bid or a pass, the bid's band against the standing
 bid's). Only each hand's first differing decision is counted (later ones lie on a path the other bot would not
-have reached), unless `--every`. Positive for `new`: the new auction's choice paid; positive for `v1`: the old one's did.
+have reached), unless `--every`. Positive for `heuristic`: the new auction's choice paid; positive for
+`heuristic:v1`: the old one's did.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def deal_rows(game: Game, seed: int, index: int, every: bool = False) -> list[di
     cards = game.shuffled_deal(deal_seed(seed, index), dealer)
     stock = game.shuffled_stock(deal_seed(seed, index))
     for k, arr in enumerate(seatings(game)):
-        def bots_for() -> list[Any]:
+        def bots_for(arr: tuple[int, ...] = arr, k: int = k) -> list[Any]:
             return [make_bot(SPECS[arr[s]], game, bot_seed(seed, index, k, s)) for s in range(game.n)]
         bots = bots_for()
         other = [make_bot(SPECS[1 - arr[s]], game, bot_seed(seed, index, k, s)) for s in range(game.n)]
@@ -144,7 +145,8 @@ def main() -> None:
         groups[(r["who"], r["kind"] + ("" if not args.every else f" ({nth})"), took, other)].append(r["gain"])
     hands = args.deals * len(seatings(game))
     print(f"{args.ruleset}: {args.deals} deals ({hands} hands), seed {args.seed}; {len(rows)} hands differ")
-    print("| who chose | speech | took | the other's choice | hands | gain of the choice taken [95%] | total per hand |")
+    print("| who chose | speech | took | the other's choice | hands | gain of the choice taken [95%] | "
+          "total per hand |")
     print("|---|---|---|---|---|---|---|")
     for key, xs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
         m, h = mean_ci(xs)

@@ -67,6 +67,8 @@ OVERCALL_GAIN = 0.3    # where one band scores every bid (a higher bid buys only
 #                        passing was -0.14 + 0.59 * the weighing's margin, crossing zero at 0.24, and level from 0.1
 #                        up: the weighing takes a pass as leaving the standing bid to stand, but more speeches follow.
 #                        0.3 lies in the level stretch, where the choice turns on the hand (docs/bidding.md)
+PARTNER_SAME_BAND = 0.0
+FLOOR = 1.0
 OPEN_GAIN = 0.0        # the same for an opening there: played out, openings lost to passing at every margin below
 #                        0.5, but 0.5 lost in duplicate against heuristic:v1 (it then takes the contracts passed)
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
@@ -279,11 +281,13 @@ class AuctionRules:
         gain = BID_GAIN
         if k.standing >= 0 and not k.partners(k.standing, k.seat):
             gain = self.overcall_gain(m.value_of(best), k.facts.high, rnd)
+        elif k.standing >= 0 and k.standing != k.seat and PARTNER_SAME_BAND and not self.flat:
+            gain = self.overcall_gain(m.value_of(best), k.facts.high, rnd)
         elif self.flat and k.standing < 0:
             gain = OPEN_GAIN
         if best_ev > self.pass_value(k, strengths, sd, rnd) + gain:
             return best
-        if self.worth_next(k, est, bids[0]):
+        if (FLOOR >= 1.0 or (FLOOR > 0.0 and k.standing < 0)) and self.worth_next(k, est, bids[0]):
             return bids[0]
         return passing
 
