@@ -67,8 +67,6 @@ OVERCALL_GAIN = 0.3    # where one band scores every bid (a higher bid buys only
 #                        passing was -0.14 + 0.59 * the weighing's margin, crossing zero at 0.24, and level from 0.1
 #                        up: the weighing takes a pass as leaving the standing bid to stand, but more speeches follow.
 #                        0.3 lies in the level stretch, where the choice turns on the hand (docs/bidding.md)
-PARTNER_SAME_BAND = 0.0
-FLOOR = 1.0
 OPEN_GAIN = 0.0        # the same for an opening there: played out, openings lost to passing at every margin below
 #                        0.5, but 0.5 lost in duplicate against heuristic:v1 (it then takes the contracts passed)
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
@@ -279,24 +277,33 @@ class AuctionRules:
         if passing is None:
             return best
         gain = BID_GAIN
+        floor = True
         if k.standing >= 0 and not k.partners(k.standing, k.seat):
             gain = self.overcall_gain(m.value_of(best), k.facts.high, rnd)
-        elif k.standing >= 0 and k.standing != k.seat and PARTNER_SAME_BAND and not self.flat:
-            gain = self.overcall_gain(m.value_of(best), k.facts.high, rnd)
+            # the old rule's floor would outbid an opponent where the weighing passes; on part of the hand, a bid
+            # that buys only the contract is left to the weighing (played out, such bids lost: docs/bidding.md)
+            if n < self.game.cards_each and self.same_band(m.value_of(bids[0]), k.facts.high, rnd):
+                floor = False
         elif self.flat and k.standing < 0:
             gain = OPEN_GAIN
         if best_ev > self.pass_value(k, strengths, sd, rnd) + gain:
             return best
-        if (FLOOR >= 1.0 or (FLOOR > 0.0 and k.standing < 0)) and self.worth_next(k, est, bids[0]):
+        if floor and self.worth_next(k, est, bids[0]):
             return bids[0]
         return passing
+
+    def same_band(self, bid: int, high: int, rnd: int) -> bool:
+        """Whether a bid of `bid` over the standing `high` is scored as the standing bid is (its band's stakes):
+        it then buys only the contract."""
+        band = self.band(bid, rnd)
+        return band is not None and (self.flat or band == self.band(high, rnd))
 
     def overcall_gain(self, bid: int, high: int, rnd: int) -> float:
         """What a bid over an opponent's standing bid `high` must beat passing by: OVERCALL_GAIN times half the
         band's stake (made less failed) where `bid` is scored by the standing bid's band, so that it buys only the
         contract (every bid, where one band scores them all); BID_GAIN where it reaches a higher band."""
         band = self.band(bid, rnd)
-        if band is None or (not self.flat and band != self.band(high, rnd)):
+        if band is None or not self.same_band(bid, high, rnd):
             return BID_GAIN
         return OVERCALL_GAIN * (band[0] - band[1]) * 0.5
 
