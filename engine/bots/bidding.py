@@ -61,17 +61,18 @@ IMPLIED_EXTRA = 0.5    # a bid said freely: its bidder's strength taken this far
 SPREAD_SCALE = 1.0
 YET_TO_SPEAK = False
 BID_GAIN = 0.0         # game points by which a bid must beat passing
-OVERCALL_GAIN = 0.3    # where one band scores every bid (a higher bid buys only the contract), game points by which
-#                        a bid over an opponent's standing bid must beat passing. Played out (benchmarks/
-#                        bid_rollouts.py, seed 404, a file with one band for every bid, 5,904 such speeches): the gain of the next bid over
-#                        passing was -0.14 + 0.59 * the weighing's margin, crossing zero at 0.24, and level from 0.1
-#                        up: the weighing takes a pass as leaving the standing bid to stand, but more speeches follow.
-#                        0.3 lies in the level stretch, where the choice turns on the hand (docs/bidding.md)
-FLOOR_CUT = 0.1       # over an opponent's bid in its own band, on part of the hand, the old rule's floor (the hand
+OVERCALL_GAIN = 0.3    # game points by which a bid over an opponent's standing bid in its band (it buys only the
+#                        contract) must beat passing, per unit of half that band's stake (made less failed). Played
+#                        out (benchmarks/bid_rollouts.py, seed 404, a file with one band for every bid, 5,904 such
+#                        speeches): the gain of the next bid over passing was -0.14 + 0.59 * the weighing's margin,
+#                        crossing zero at 0.24, and level from 0.1 up: the weighing takes a pass as leaving the
+#                        standing bid to stand, but more speeches follow. 0.3 lies in the level stretch, where the
+#                        choice turns on the hand (docs/bidding.md)
+FLOOR_CUT = 0.1        # over an opponent's bid in its own band, on part of the hand, the old rule's floor (the hand
 #                        evaluation's estimate covers the next bid) bids only where the weighing's margin is above
-#                        -FLOOR_CUT x half the band's stake. Played out (a file whose lowest band scores 1 and -2, seed 404) such bids lost below
-#                        a margin of 0; set where the contracts still spread (55% at the lowest bid, seed 404) and
-#                        the duplicate against heuristic:v1 gained (seed 77): docs/bidding.md
+#                        -FLOOR_CUT x half the band's stake. Played out (a file whose lowest band scores 1 and -2,
+#                        seed 404) such bids lost below a margin of 0; set where the contracts still spread (55% at
+#                        the lowest bid, seed 404) and the duplicate against heuristic:v1 gained (seed 77)
 OPEN_GAIN = 0.0        # the same for an opening there: played out, openings lost to passing at every margin below
 #                        0.5, but 0.5 lost in duplicate against heuristic:v1 (it then takes the contracts passed)
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
