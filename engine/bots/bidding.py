@@ -14,9 +14,11 @@ Every plain speech is weighed in game points, from the seat's cards and the publ
   estimate (and adds to its partner's) the same way;
 - passing is worth what the standing contract is worth to the seat's side: nothing with no bid yet; the standing
   bid's worth to its side at its bidder's strength so read, counted against the seat when it is the other side's;
-- the seat bids the bid worth most (a higher band may pay for a jump) when that beats passing by BID_GAIN (by
-  OVERCALL_GAIN over an opponent where one band scores every bid: fitted by playing the speeches out); else it
-  passes (or, obliged to speak, bids the lowest worth most).
+- the seat bids the bid worth most (a higher band may pay for a jump) when that beats passing by BID_GAIN (over an
+  opponent's bid, by OVERCALL_GAIN times half the band's stake where the bid stays in the standing bid's band and
+  so buys only the contract: fitted by playing the speeches out); else it passes (or, obliged to speak, bids the
+  lowest worth most). Under the weighing lies the old rule as a floor (the estimate covers the next bid), kept over
+  an opponent's bid in its band on part of the hand only near the margin (FLOOR_CUT).
 
 A redeal the auction offers (a hand without points) is asked for when the hand is weaker than REDEAL_Z standard
 deviations: a new deal is worth nothing to either side, and a weak hand's auction is worth less than that (the
