@@ -8,7 +8,9 @@ Heuristic bots play `--hands` hands of each rule file from fixed seeds. At every
 seat's `worlds.Sampler` (what `search` builds there) draws `--draws` candidate deals from the seat's own
 generator, and each is replayed on the public history as `Sampler.replay` does. A refusal is classed by the
 history step that refused it: its verb, whether the seat that acted was the bidder, whether the trump was still
-concealed, and the engine's reason (`why_illegal`, cards and numbers blanked). `draw-none` counts draws that
+concealed, and the engine's reason (`why_illegal`, cards and numbers blanked); a world that replays but whose
+melds announced in trick 1 (kind, length, value, cards once shown) differ from the view's is refused too.
+`draw-none` counts draws that
 produced no candidate at all (no deal fits the hard constraints). Seeded: the same run prints the same figures.
 
 A rule file is a shipped name or a path; `five-wide` is benchmarks/rules/five-wide.yaml (5 seats, 307 bids).
@@ -51,7 +53,7 @@ def refusal(sampler: Sampler, cand: Candidate) -> str:
     v = sampler.seen.view
     bidder = v.bidder if v.bidder is not None else -1
     try:
-        state = State(game, v.dealer, cand.dealt, sampler.match_scores)
+        state = State(game, v.dealer, cand.dealt, sampler.match_scores, stock=cand.stock or None)
     except JacknineError as e:
         return f"deal: {_blank(str(e))}"
     for i in range(len(plan.actions)):
@@ -83,6 +85,10 @@ def refusal(sampler: Sampler, cand: Candidate) -> str:
             return f"{where}: {_blank(str(e))}"
     if state.to_act != v.seat:
         return "end: another seat to act"
+    shown = [(m.seat, m.kind, m.length, m.value, m.cards) for m in v.announced]
+    told = [(m.seat, m.kind, m.length, m.value, m.cards) for m in state.view(v.seat).announced]
+    if shown != told:
+        return "end: the melds announced differ from the view's"
     return ""
 
 

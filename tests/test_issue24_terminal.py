@@ -218,3 +218,35 @@ special:
     Path("h.yaml").write_text(Path("h.yaml").read_text() + "    target_bounds: [17, 29]\n")
     assert runner.invoke(app, ["validate", "h.yaml"]).exit_code == 0
     assert "The target stays within 17-29." in runner.invoke(app, ["show", "h.yaml"]).stdout
+
+
+def test_simulate_plays_the_heuristic_by_default_and_says_which_bots_played() -> None:
+    out = runner.invoke(app, ["simulate", "-r", "29", "--hands", "3"]).output
+    assert ("played by bots: heuristic at every seat (--bots to change; the figures are these bots' play, not the "
+            "rule's alone)") in out
+    out = runner.invoke(app, ["simulate", "-r", "29", "--hands", "3", "--bots", "random"]).output
+    assert "played by bots: random at every seat" in out
+
+
+def test_the_repository_root_holds_only_what_a_newcomer_should_see() -> None:
+    """No stray outputs (run logs, saves, evidence folders) committed at the top: 13 match saves once were."""
+    r = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if r.returncode != 0 or not r.stdout:
+        pytest.skip("not a git checkout")
+    top = {path.split("/")[0] for path in r.stdout.splitlines()}
+    assert top <= {".ci", ".gitignore", "README.md", "pyproject.toml", "setup.py", "engine", "rulesets", "schemas",
+                   "docs", "benchmarks", "examples", "tests"}, sorted(top)
+
+
+def test_the_screenshots_of_the_table_are_committed_and_linked() -> None:
+    """The browser acceptance test's screenshots (JACKNINE_DOC_SHOTS=1 rewrites them): both sizes at the auction,
+    mid-trick and the hand's end, and every one docs/playing.md links to."""
+    import re
+
+    shots = ROOT / "docs" / "screenshots"
+    for size in ("phone", "desktop"):
+        for moment in ("auction", "mid-trick", "hand-end"):
+            assert (shots / f"{size}-{moment}.png").stat().st_size > 10_000
+    playing = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
+    linked = re.findall(r"\]\((screenshots/[^)]+)\)", playing)
+    assert linked and all((ROOT / "docs" / target).exists() for target in linked), linked

@@ -336,6 +336,24 @@ def test_bots_play_only_cards_the_duties_allow(name: str) -> None:
     assert checked >= 3 * 28
 
 
+@pytest.mark.parametrize("name", ("klaberjass", "schieber"))
+def test_ismcts_plays_only_cards_the_duties_allow(name: str) -> None:
+    """OpenSpiel's IS-MCTS (its worlds drawn by engine/adapters/resample.py) plays only cards the plain
+    implementation allows, with the trump duties of a stock game and a never-forced trump Jack."""
+    pytest.importorskip("pyspiel")
+    path = FILES / f"{name}.yaml"
+    g, d = load_game(path), Duties(path)
+    checked = 0
+    for _, _, done in play_hands(g, ["ismcts:4"] * g.n, seed=5, start=0, count=2):
+        st = g.new_hand(done.dealer, hands=done.dealt)
+        for act in done.history:
+            if act.verb == "play":
+                assert g.code_ids[act.arg][0] in plain_playable(g, st, act.seat, d), act.notation
+                checked += 1
+            st.apply(act)
+    assert checked >= 12
+
+
 def test_concealed_trump_keeps_todays_rules_until_exposed() -> None:
     """Twenty-Eight with Amsterdam's duties: while the trump is concealed every legal action is Twenty-Eight's;
     once it is exposed the cards are what the duties allow (the caller's own card aside: his call binds it)."""

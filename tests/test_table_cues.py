@@ -75,6 +75,7 @@ def test_seats_are_named_from_the_players_chair() -> None:
     assert seat_label(3, 1, 4, teams, names=["", "Asha"]) == "Asha (partner)"
     alone = [[0], [1, 2]]    # a lone bidder's opponents are partners for the hand
     assert relation(1, 2, 3, alone) == "partner, right"
+    assert [relation(0, s, 2, [[0], [1]]) for s in range(2)] == ["you", "opposite"]     # two face to face
     out = play("-r", "twenty-eight", "--seed", "3", "--save", "m.yaml", input="q\n")
     assert "at the table: seat 1 (right) · seat 2 (partner) · seat 3 (left)" in out
 

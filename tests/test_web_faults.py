@@ -220,8 +220,9 @@ def test_a_person_replaced_by_a_bot_stops_receiving_the_seat(client: TestClient)
         assert until(host, "links")["seats"][2] is None
         msgs = []
         with pytest.raises(WebSocketDisconnect):
-            while True:
+            while True:     # (a state here is the seat's hand still sent: fail at once rather than wait on)
                 msgs.append(json.loads(person.receive_text()))
+                assert msgs[-1]["type"] == "error", f"the replaced person still receives: {str(msgs[-1])[:200]}"
         assert msgs[-1]["reason"] == "the host has given this seat to someone else: this link no longer opens it"
         assert all(m.get("hand") is None or m["you"]["seat"] == 2 for m in msgs) and len(msgs) == 1
     with ExitStack() as stack:

@@ -24,19 +24,24 @@ def state_at(table: Table, hand: int, step: int) -> State:
     """Hand `hand` (1-based) of the table after its first `step` actions, rebuilt from its deal and history."""
     if hand <= len(table.finished):
         done = table.finished[hand - 1].state
-        dealt, dealer, history = done.dealt, done.dealer, done.history
+        dealt, dealer, history, stock = done.dealt, done.dealer, done.history, done.stock
     else:
         assert table.state is not None
-        dealt, dealer, history = table.state.dealt, table.state.dealer, table.state.history
-    state = table.game.new_hand(dealer, hands=[list(h) for h in dealt])
+        st = table.state
+        dealt, dealer, history, stock = st.dealt, st.dealer, st.history, st.stock
+    # a deal completed from the stock (take or pass) lists the stock's cards after the first packets: the hand
+    # is rebuilt from those packets and the stock
+    from_stock = set(stock)
+    state = table.game.new_hand(dealer, hands=[[c for c in h if c not in from_stock] for h in dealt],
+                                stock=list(stock) if stock else None)
     for a in history[:step]:
         state.apply(a)
     return state
 
 
 def hidden_cards(state: State, seat: int) -> set[str]:
-    """Codes of the cards other seats hold (and a concealed indicator `seat` does not own), less the seat's own
-    copies in a double pack and cards already on the table."""
+    """Codes of the cards other seats hold, the stock's undealt cards (and a concealed indicator `seat` does not
+    own), less the seat's own copies in a double pack, cards already on the table and a card lying face up."""
     g = state.game
     own = {g.codes[c] for c in bits(state.hands[seat])} if seat >= 0 else set()
     if seat >= 0 and state.concealed and state.indicator >= 0 and seat == state.folder:
@@ -50,6 +55,12 @@ def hidden_cards(state: State, seat: int) -> set[str]:
             hidden.add(g.codes[state.indicator])
         elif not state.concealed:
             hidden.discard(g.codes[state.indicator])  # exposed: shown face up to everyone, then taken back
+    hidden |= {g.codes[c] for c in state.stock[state.stock_used:]}     # never dealt (or not yet): nobody's
+    for c in (state.turned, state.turned_card):                        # lying face up, or seen taken from there
+        if c >= 0:
+            hidden.discard(g.codes[c])
+    if state.bottom_shown >= 0:
+        hidden.discard(g.codes[state.bottom_shown])                    # shown to everyone
     for s in range(g.n):    # cards of melds shown to everyone (special.melds, combinations) are public
         if s != seat:
             hidden -= {g.codes[c] for c in bits(state.melded[s] & state.hands[s])}

@@ -29,6 +29,7 @@ from engine.bots.determinize import (
     unseen_plays,
 )
 from engine.bots.info import read_view
+from engine.bots.meld_fit import MeldFit
 from engine.bots.turned_worlds import TurnedCard
 from engine.errors import JacknineError
 from engine.play.base import PLAY
@@ -50,6 +51,8 @@ class WorldDrawer:
         n = game.n
         self.replay = Replay(game, seen, fill_blank=True)
         self.slots = HiddenSlots(game, seen)
+        self.melds = MeldFit(game, seen)     # melds announced in trick 1 (engine/bots/meld_fit.py)
+        self.melds.pin_shown(self.slots)
         bidder = view.bidder if view.bidder is not None else -1
         # the seat that laid the trump face down: the last to choose it (a later round of bidding may have moved
         # the contract), else the bidder
@@ -99,7 +102,7 @@ class WorldDrawer:
 
     def _try(self, rng: random.Random) -> State | None:
         game, me = self.game, self.me
-        held = self.slots.deal(rng, relax_last=False)
+        held = self.melds.deal(rng, self.slots, relax_last=False)
         if held is None:
             return None
         taken = 0

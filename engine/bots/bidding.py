@@ -360,6 +360,11 @@ class AuctionRules:
             start = next((j for j in range(first_bid, end) if self.model.code_of(legal[j]) == code), n)
         return _Strided(legal, range(start, n, stride)), passing
 
+    def step_worth(self, k: Knowledge, a: Action, mult: int, step: int) -> bool | None:
+        """Whether a doubling step is worth saying, where this auction weighs it itself (None: special.py's rules
+        weigh it; banked_bidding.py weighs its own)."""
+        return None
+
     def worth_next(self, k: Knowledge, est: float, a: Action) -> bool:
         """The floor under the weighing: the hand evaluation's own estimate of the side's card points (`est`,
         HandModel.expected) covers what the next bid needs (PARTNER_MARGIN more over a partner's bid) - the old

@@ -150,6 +150,24 @@ def sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     return result
 
 
+def _only_free_trumps(game: Game, seen: Seen) -> list[int]:
+    """Per seat, the cards it may hold as the plays show under a card never forced (play.obligations.never_forced):
+    a seat that did not follow a trump lead holds no trump but those cards (every card where nothing shows it)."""
+    full = (1 << game.size) - 1
+    out = [full] * game.n
+    trump = seen.trump
+    if not game.never_forced or trump is None or trump < 0 or seen.view.trump_concealed:
+        return out
+    suit = game.suit_masks[trump]
+    for t in (*seen.view.tricks, seen.view.trick):
+        if not t.cards or t.cards[0] < 0 or game.suit_of[t.cards[0]] != trump:
+            continue
+        for s, c in zip(t.seats[1:], t.cards[1:], strict=True):
+            if c >= 0 and game.suit_of[c] != trump:
+                out[s] &= ~suit | game.never_forced
+    return out
+
+
 class HiddenSlots:
     """The cards a seat cannot see and where they may go: a card shown laid as a trump stays with the seat that
     laid it, each other seat gets as many cards as it holds, none of a suit it has shown void in."""
@@ -173,6 +191,8 @@ class HiddenSlots:
         self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
                         for s in range(n)]
         self.dealt_to = [s for s in range(n) if need[s]]
+        for s, cards in enumerate(_only_free_trumps(game, seen)):
+            self.allowed[s] &= cards
         # a seat that may hold one card of a suit it showed void in (a concealed folded card, with the blind
         # cut): that card is drawn from the whole pool first (-1: none)
         self.one_free = -1
@@ -200,20 +220,38 @@ class HiddenSlots:
         for s in range(len(self.allowed)):
             self.allowed[s] &= ~cards
 
-    def deal(self, rng: random.Random, relax_last: bool) -> list[int] | None:
+    def deal(self, rng: random.Random, relax_last: bool, pinned: list[int] | None = None) -> list[int] | None:
         """The cards each other seat holds now (masks; the seat's own entry empty), the most constrained seat dealt
-        first; None when ATTEMPTS tries fail. `relax_last`: the last try ignores voids rather than fail."""
+        first; None when ATTEMPTS tries fail. `relax_last`: the last try ignores voids rather than fail.
+        `pinned`: per seat, cards of the pool placed in its hand for this deal only (meld_fit.py)."""
         need, allowed = self.need, self.allowed
+        pool = self.pool
+        fixed = self.fixed
+        dealt_to = self.dealt_to
+        if pinned is not None:
+            taken = 0
+            fixed = list(fixed)
+            need = list(need)
+            for s in range(len(pinned)):
+                p = pinned[s] & pool & ~taken
+                if p and need[s]:
+                    p = _lowest(p, need[s])
+                    fixed[s] |= p
+                    need[s] -= p.bit_count()
+                    taken |= p
+            pool &= ~taken
+            allowed = [a & ~taken for a in allowed]
+            dealt_to = [s for s in dealt_to if need[s]]
         for attempt in range(ATTEMPTS):
             relax = relax_last and attempt == ATTEMPTS - 1
-            left = self.pool
-            out = list(self.fixed)
+            left = pool
+            out = list(fixed)
             free = self.one_free
             if free >= 0 and need[free] and left:
                 pick = sample(rng, ids_of(left), 1)[0]
                 out[free] |= 1 << pick
                 left ^= 1 << pick
-            order = sorted(self.dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
+            order = sorted(dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
             ok = True
             for s in order:
                 cand = ids_of(left if relax else allowed[s] & left)
@@ -229,6 +267,17 @@ class HiddenSlots:
         return None
 
 
+def _lowest(cards: int, k: int) -> int:
+    """The k lowest card ids of `cards` (all of them when fewer)."""
+    out = 0
+    while cards and k > 0:
+        low = cards & -cards
+        out |= low
+        cards ^= low
+        k -= 1
+    return out
+
+
 class WorldMaker:
     """What does not change from one sampled world to the next within a decision, read once; `make(rng)` then
     draws a world. The generator is called exactly as 0.1's determinization called it (the `pimc` golden choices
@@ -240,6 +289,9 @@ class WorldMaker:
         v = seen.view
         self.replay = replay if replay is not None else Replay(game, seen, fill_blank=False)
         self.slots = HiddenSlots(game, seen)
+        from engine.bots.meld_fit import MeldFit
+        self.melds = MeldFit(game, seen)     # melds announced in trick 1 (none: the draws of before)
+        self.melds.pin_shown(self.slots)
         self.kind = _hidden_trump_kind(game, seen)
         self.shown_by, self.shown_code = _indicator_code(seen)
         self.own_seventh = has_action(v.history, "trump", "seventh")
@@ -256,7 +308,7 @@ class WorldMaker:
 
     def deal(self, rng: random.Random) -> list[int] | None:
         """Hidden cards per seat (masks; this seat's entry is its own hand), or None if no deal fits."""
-        out = self.slots.deal(rng, relax_last=True)
+        out = self.melds.deal(rng, self.slots, relax_last=True)
         if out is not None:
             out[self.seen.view.seat] = self.seen.hand
         return out

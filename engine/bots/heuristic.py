@@ -38,7 +38,7 @@ def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPoli
     if seen.view.phase == "play":
         return play_card(game, seen, legal, policy)
     if seen.view.phase in TURNED_PHASES:
-        return turned_choice(game, seen.view, legal)
+        return turned_choice(game, seen.view, legal, policy.v2)
     return policy.choose(view_knowledge(seen), tuple(legal))
 
 
@@ -58,17 +58,19 @@ def view_knowledge(seen: Seen) -> Knowledge:
     lost = bidder >= 0 and any(t.winner is not None and team_of[t.winner] != team_of[bidder] for t in v.tricks)
     high = 0
     high_suit = UNDECIDED
+    high_code = ""
     for a in reversed(v.history):
         if a.verb == "bid":
             high, code, _ = seen.game.bid_terms(a.arg)
             if v.phase == "auction":
                 high_suit = suit_named(seen.game, code)
+                high_code = code
             break
     facts = Facts(seen.unknown, list(v.hand_sizes), list(v.card_points), v.target or 0, v.multiplier, lost,
                   len(v.tricks), v.phase == "play" and not v.trick.cards, v.special is not None,
                   v.contract_round or 0, v.speaking_for if v.speaking_for is not None else -1, high,
                   v.trump_concealed, high_suit, v.added, forced_bid(seen.game, v.history, v.dealer), v.provable,
-                  speech_masks(v.history) if v.phase == "auction" else (0, 0))
+                  speech_masks(v.history) if v.phase == "auction" else (0, 0), high_code)
     return Knowledge(v.seat, PHASE_INDEX[v.phase], seen.hand, own, trump, seen.strength, bidder, v.bid or 0,
                      last_bidder(v), team_of, facts)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.bots.banked_bidding import BankedAuction
 from engine.bots.bidding import AuctionRules, speech_masks
 from engine.bots.info import top_strength
 from engine.bots.model import (
@@ -29,7 +30,7 @@ from engine.bots.special import SpecialRules
 from engine.play.actions import Action
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
 from engine.play.game import NO_TRUMP, Game
-from engine.play.rules import SWEEP_REQUIRED
+from engine.play.rules import STEP_AUCTION, SWEEP_REQUIRED
 from engine.play.state import State
 from engine.play.sure_sweep import is_sure_sweep
 
@@ -47,14 +48,15 @@ class Facts:
     obliged to open, or the dealer after every other seat passed); `provable`: the claims (special.claims) among
     the legal actions that the seat can prove now from its own knowledge, as its view says (None: not known, in a
     state read by the search's rollouts); `speeches`: the seats that have bid in the auction so far and those
-    that have only passed, as masks (bidding.speech_masks)."""
+    that have only passed, as masks (bidding.speech_masks); `high_code`: what the standing bid names in the auction (a
+    suit, NT or a named mode; '' for none)."""
 
     def __init__(self, unknown: int = 0, sizes: list[int] | None = None, points: list[int] | None = None,
                  target: int = 0, multiplier: int = 1, lost_trick: bool = False, tricks: int = 0,
                  leading: bool = False, special: bool = False, round_: int = 0, speaking_for: int = -1,
                  high: int = 0, concealed: bool = False, high_suit: int = UNDECIDED,
                  added: int = 0, forced: bool = False, provable: tuple[Action, ...] | None = None,
-                 speeches: tuple[int, int] = (0, 0)) -> None:
+                 speeches: tuple[int, int] = (0, 0), high_code: str = "") -> None:
         self.unknown = unknown
         self.sizes = sizes if sizes is not None else []
         self.points = points if points is not None else []
@@ -73,6 +75,7 @@ class Facts:
         self.forced = forced
         self.provable = provable
         self.speeches = speeches
+        self.high_code = high_code
 
 
 class Knowledge:
@@ -136,7 +139,8 @@ def state_facts(state: State, seat: int) -> Facts:
                  state.contract_round, state.asker, state.high, state.concealed,
                  suit_named(state.game, state.high_suit) if state.phase == AUCTION else UNDECIDED, state.added,
                  forced_bid(state.game, state.history, state.dealer), None,
-                 speech_masks(state.history) if state.phase == AUCTION else (0, 0))
+                 speech_masks(state.history) if state.phase == AUCTION else (0, 0),
+                 state.high_suit if state.phase == AUCTION else "")
 
 
 def forced_bid(game: Game, history: Sequence[Action], dealer: int) -> bool:
@@ -197,12 +201,15 @@ def first_of(legal: tuple[Action, ...], verbs: tuple[str, ...]) -> Action:
 class ContractPolicy:
     """The heuristic's decisions outside the card play for one game."""
 
-    def __init__(self, model: HandModel, never: bool = False, v1: bool = False) -> None:
+    def __init__(self, model: HandModel, never: bool = False, v1: bool = False, v2: bool = False) -> None:
         self.model = model
         self.game = model.game
         self.never = never
         self.v1 = v1        # the auction of before bidding from the hand's worth (`heuristic:v1`)
-        self.auction = AuctionRules(self)
+        self.v2 = v2        # the auction of before weighing banked scores (`heuristic:v2`)
+        sc = self.game.rules.scoring
+        banked = sc.banked is not None and not v2 and STEP_AUCTION in self.game.rules.schedule
+        self.auction: AuctionRules = BankedAuction(self) if banked else AuctionRules(self)
         self.special = SpecialRules(self)
         # every auction speech offered is a redeal, a pass or a bid, the bids a run in increasing order after the
         # others (BidTable.choices): the choice is then found without scanning a wide auction's bids
@@ -480,17 +487,17 @@ def min_strength(strength: list[int], m: int) -> int:
     return best
 
 
-_POLICIES: dict[tuple[int, bool, bool], ContractPolicy] = {}
+_POLICIES: dict[tuple[int, bool, bool, bool], ContractPolicy] = {}
 POLICIES_KEPT = 64
 
 
-def policy_for(model: HandModel, never: bool = False, v1: bool = False) -> ContractPolicy:
+def policy_for(model: HandModel, never: bool = False, v1: bool = False, v2: bool = False) -> ContractPolicy:
     """The contract policy of this model's game, built once per process (`v1`: the auction of before bidding from
-    the hand's worth)."""
-    key = (id(model.game), never, v1)
+    the hand's worth; `v2`: the auction of before weighing banked scores)."""
+    key = (id(model.game), never, v1, v2)
     p = _POLICIES.get(key)
     if p is None or p.model is not model:
         if len(_POLICIES) >= POLICIES_KEPT:
             _POLICIES.clear()
-        p = _POLICIES[key] = ContractPolicy(model, never, v1)
+        p = _POLICIES[key] = ContractPolicy(model, never, v1, v2)
     return p

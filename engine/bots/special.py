@@ -578,6 +578,11 @@ class SpecialRules:
         hb = k.standing
         if hb < 0:
             return False
+        step = self.step_of(a)
+        if step is not None and not step[2]:
+            said = self.policy.auction.step_worth(k, a, k.facts.multiplier, step[0])
+            if said is not None:
+                return said
         bid = k.facts.high
         if k.partners(k.seat, hb):
             return hb == k.seat and self.best_stake(k, (a,), bid) is not None
@@ -667,6 +672,13 @@ class SpecialRules:
         bidding side takes a larger stake, when that gains at least an edge of what the step puts at risk."""
         passing = self.unknown(k, legal)
         if k.bidder < 0 or self.game.rules.doubling is None:
+            return passing
+        for a in legal:
+            step = self.step_of(a)
+            if step is not None and not step[2] and self.policy.auction.step_worth(k, a, k.facts.multiplier,
+                                                                                   step[0]):
+                return a
+        if self.policy.auction.step_worth(k, passing, 1, 1) is not None:
             return passing
         if k.partners(k.seat, k.bidder):
             if k.trump < 0:     # a partner who does not know the trump cannot weigh the contract

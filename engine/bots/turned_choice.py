@@ -1,9 +1,20 @@
 """The heuristic's trump choices without an auction (engine/play/turned.py): take or pass on the turned card, name
-a suit in the second round, name or push at choose_trump, answer a schmeiss, exchange the lowest trump.
+a suit (or a mode) in the second round, name or push at choose_trump, schmeiss and answer a schmeiss, exchange the
+lowest trump.
 
-Each suit is weighed as trumps from the seat's own cards: its length and the points of its cards (and the turned
-card where taking brings it into the hand). A hand whose best suit falls short passes (or pushes to the partner
-where it may); a choice that cannot be passed takes the best suit. Only legal actions are returned."""
+Where hands are scored banked (every file with these phases), each choice is weighed by the difference it is
+expected to make between what the two sides bank (banked_bidding.banked_difference): the seat's side's total with
+that trump is read from its cards as the auction reads it (z of the hand evaluation with that trump, the turned card
+counted where taking brings it; its melds and marriage), with the constants fitted on simulated hands for a part of
+the hand (TAKE_FIT: the turned card taken, benchmarks/banked_calibration.py --turned) and for the whole hand
+(CHOOSE_FIT: the forehand naming; MODE_FIT: a named mode). The seat takes or names when that is worth more
+than TAKE_MARGIN (a little below nothing: a pass leaves the choice to the others, who take when it pays them),
+pushes when its best choice is worth less than its partner's on average (PUSH_MEAN, less what its own weak cards
+take from him), schmeisses only a hand whose best suit is worth less than SCHMEISS_BELOW, and refuses a schmeiss
+when taking is worth more than the redeal.
+
+`heuristic:v2` keeps the choice of before (suit length and plain points, suits only): `choose_v2`.
+Only legal actions are returned."""
 
 from __future__ import annotations
 
@@ -49,8 +60,9 @@ def _find(legal: Sequence[Action], verb: str) -> Action | None:
     return next((a for a in legal if a.verb == verb), None)
 
 
-def choose(game: Game, view: View, legal: Sequence[Action]) -> Action:
-    """The heuristic's choice in the phases take_or_pass, choose_trump and exchange."""
+def choose_v2(game: Game, view: View, legal: Sequence[Action]) -> Action:
+    """The heuristic's choice in the phases take_or_pass, choose_trump and exchange, as before the banked
+    weighing (`heuristic:v2`)."""
     hand = view.hand
     held = max(hand.bit_count(), 1)
     exchange = _find(legal, "exchange")
@@ -82,3 +94,166 @@ def choose(game: Game, view: View, legal: Sequence[Action]) -> Action:
     if passing is not None:
         return passing
     return legal[0]
+
+
+# Fitted by benchmarks/banked_calibration.py --turned (seed 404, 1,500 deals per file): (edge, slope per z, curve
+# per max(z, 0)^2, sd of the side's total in card points, m0, m1 per point of own melds, m2 per point of own
+# marriage), as in banked_bidding.py: the turned card taken by the forced seat (belote, klaberjass: 3,000 hands),
+# the trump named by the forehand with his whole hand and no push (schieber, klaverjas: 3,000 hands).
+TAKE_FIT = (0.0260, 0.0922, -0.0038, 38.2, 8.75, 1.035, 1.316)
+CHOOSE_FIT = (0.1288, 0.0766, 0.0023, 39.0, 13.14, 0.609, 0.135)
+MODE_FIT = (-0.0116, 0.0746, 0.0113, 39.9, 6.75, 0.966, 0.0)   # a named mode, its z against the mode's own
+#                        spread (TurnedWeigh.mode_z): --turned --modes, schieber's forehand made to name each mode
+#                        in turn (1,500 deals)
+SPREAD_HANDS = 800     # random hands that fix a mode's mean and spread of units per hand size
+PUSH_MEAN = 46.2       # the forced chooser's side's mean banked difference (schieber alone, 1,500 deals): what a
+#                        push leaves to the partner, who then chooses with a hand of his own
+PARTNER_SUPPORT = 0.0429   # a partner's share of the pack per standard deviation of the seat's strength (AGAINST)
+TAKE_MARGIN = -30.0    # take or name when that is worth more than this: passing leaves the choice to the others,
+#                        who take when it pays them. Duplicate, belote, 500 deals (seed 3), against the margin 0:
+#                        -30 +4.4 [+0.5, +8.4], -60 +1.9 [-3.7, +7.4], +30 -11.9 [-15.2, -8.5] per hand;
+#                        klaberjass -30 +0.6 [-1.0, +2.2]
+SCHMEISS_BELOW = -100.0   # schmeiss (rather than pass) when no suit is worth more than this to the seat: a hand
+#                           this weak wants the deal thrown in (about the weakest tenth of klaberjass hands)
+
+
+class TurnedWeigh:
+    """The banked worth of each trump choice for one game."""
+
+    def __init__(self, game: Game) -> None:
+        from engine.bots.model import model_for
+
+        self.game = game
+        self.model = model_for(game)
+        b = game.rules.scoring.banked
+        assert b is not None
+        self.rules = b
+        self._mode_spread: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def mode_z(self, hand: int, mode: int) -> float:
+        """The strength of `hand` in the named trump mode, in standard deviations of that mode's units over random
+        hands of that size (a mode is weighed against its own kind of hands, not against the best suit)."""
+        n = hand.bit_count()
+        key = (n, mode)
+        sp = self._mode_spread.get(key)
+        if sp is None:
+            import random
+
+            rng = random.Random(777 + 31 * n + mode)
+            deck = list(range(self.game.size))
+            xs: list[float] = []
+            for _ in range(SPREAD_HANDS):
+                h = 0
+                for c in rng.sample(deck, n):
+                    h |= 1 << c
+                xs.append(self.model.mode_units(h, mode))
+            mean = sum(xs) / len(xs)
+            sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
+            sp = self._mode_spread[key] = (mean, max(sd, 1e-6))
+        return (self.model.mode_units(hand, mode) - sp[0]) / sp[1]
+
+    def worth(self, seat: int, hand: int, code: str, gets: int = -1) -> float:
+        """The expected banked difference for the seat's side when it makes `code` the trump with `hand` (plus
+        `gets`, the turned card it would receive)."""
+        from engine.bots.banked_bidding import banked_difference, code_multiplier, code_total, marriage_held, own_melds
+
+        g = self.game
+        m = self.model
+        held = hand | (1 << gets if gets >= 0 else 0)
+        n = held.bit_count()
+        full = n >= g.cards_each
+        mode = g.mode_index(code)
+        fit = CHOOSE_FIT if full else TAKE_FIT
+        if mode >= 0 and MODE_FIT:
+            z = self.mode_z(held, mode)
+            fit = MODE_FIT
+        else:
+            mean_u, sd_u = m.spread(n)
+            z = (m.units_named(held, code) - mean_u) / sd_u
+        edge, slope, curve, sd, m0, m1, m2 = fit
+        total = code_total(g, code)
+        zp = z if z > 0.0 else 0.0
+        melds = own_melds(g, seat, held)
+        marriage = marriage_held(g, held, code)
+        mean = total * (m.share[seat] + edge + slope * z + curve * zp * zp) + m0 + m1 * melds + m2 * marriage
+        return banked_difference(self.rules, 0, mean, sd, 1, total, m0 + m1 * melds + m2 * marriage,
+                                 code_multiplier(g, code))
+
+    def best(self, seat: int, hand: int, legal: Sequence[Action]) -> tuple[Action | None, float]:
+        """The `trump` choice worth most among `legal`, and its worth."""
+        best: Action | None = None
+        top = -1e18
+        for a in legal:
+            if a.verb == "trump" and (a.arg in self.game.layout.suits or self.game.mode_index(a.arg) >= 0):
+                w = self.worth(seat, hand, a.arg)
+                if w > top:
+                    best, top = a, w
+        return best, top
+
+    def best_any(self, seat: int, hand: int) -> float:
+        """The worth of the seat's best suit as trumps."""
+        return max(self.worth(seat, hand, x) for x in self.game.layout.suits)
+
+
+_WEIGH: dict[int, TurnedWeigh] = {}
+
+
+def weigh_for(game: Game) -> TurnedWeigh:
+    w = _WEIGH.get(id(game))
+    if w is None or w.game is not game:
+        if len(_WEIGH) > 64:
+            _WEIGH.clear()
+        w = _WEIGH[id(game)] = TurnedWeigh(game)
+    return w
+
+
+def choose(game: Game, view: View, legal: Sequence[Action], v2: bool = False) -> Action:
+    """The heuristic's choice in the phases take_or_pass, choose_trump and exchange."""
+    if v2 or game.rules.scoring.banked is None:
+        return choose_v2(game, view, legal)
+    weigh = weigh_for(game)
+    seat = view.seat
+    hand = view.hand
+    exchange = _find(legal, "exchange")
+    if exchange is not None:
+        return exchange          # the turned card is worth more than the lowest trump
+    named, worth = weigh.best(seat, hand, legal)
+    passing = _find(legal, "pass")
+    turned = view.turned if view.turned is not None else -1
+    if view.phase == "choose_trump":
+        push = _find(legal, "push")
+        if push is not None and named is not None:
+            m = weigh.model
+            z = m.z(hand)
+            if worth < PUSH_MEAN + 2.0 * PARTNER_SUPPORT * z * m.total:
+                return push
+        return named if named is not None else legal[0]
+    gets = turned if turned >= 0 and game.rules.deal.turned_to_taker else -1
+    accept, refuse = _find(legal, "accept"), _find(legal, "refuse")
+    if accept is not None and refuse is not None:
+        # refusing makes the seat the maker: of the turned suit in the first round, else of a suit it names
+        w = weigh.worth(seat, hand, game.layout.suits[game.suit_of[turned]], gets) if turned >= 0 and \
+            _find(legal, "take") is None and view.history and _first_round(view) else weigh.best_any(seat, hand)
+        return refuse if w > 0.0 else accept
+    take = _find(legal, "take")
+    if take is not None:
+        if turned >= 0 and weigh.worth(seat, hand, game.layout.suits[game.suit_of[turned]], gets) > TAKE_MARGIN:
+            return take
+        schmeiss = _find(legal, "schmeiss")
+        if schmeiss is not None and weigh.best_any(seat, hand) < SCHMEISS_BELOW:
+            return schmeiss
+        return passing if passing is not None else take
+    if named is not None and (passing is None or worth > TAKE_MARGIN):
+        return named
+    schmeiss = _find(legal, "schmeiss")
+    if schmeiss is not None and worth < SCHMEISS_BELOW:
+        return schmeiss
+    if passing is not None:
+        return passing
+    return legal[0]
+
+
+def _first_round(view: View) -> bool:
+    """Whether the take-or-pass phase is still in its first round (fewer passes than seats so far)."""
+    passes = sum(1 for a in view.history if a.verb == "pass")
+    return passes < len(view.hand_sizes)

@@ -9,7 +9,7 @@ import random
 
 from engine.bots.determinize import HiddenSlots, shuffle
 from engine.play.game import Game
-from engine.play.rules import STEP_TURN_UP
+from engine.play.rules import STEP_EXCHANGE, STEP_TURN_UP
 from engine.play.view import View
 
 
@@ -40,6 +40,7 @@ class TurnedCard:
         self.holder = holder
         if holder >= 0 and holder != view.seat:
             slots.pin(holder, 1 << self.card)
+        self._low_trump_holder(slots)
         face_up = (1 << self.bottom if self.bottom >= 0 else 0) | (1 << self.low if self.low >= 0 else 0)
         if view.turned is not None and not d.turned_from_dealer:
             face_up |= 1 << view.turned
@@ -51,6 +52,27 @@ class TurnedCard:
             if code > 0:
                 k += code
         self.before = k   # cards each seat holds when the card is turned
+
+    def _low_trump_holder(self, slots: HiddenSlots) -> None:
+        """The exchange of the lowest trump (exchange_low_trump) is offered to its holder only: a seat that passed
+        it holds that card; once the play began with nobody asked, it lies in the stock."""
+        game, view = self.game, self.view
+        if STEP_EXCHANGE not in game.rules.schedule or self.exchanger >= 0 or view.trump is None or view.trump < 0:
+            return
+        order = game.rules.deck.trump_order
+        lowest = max(range(len(order)), key=order.__getitem__) if order else len(game.layout.ranks) - 1
+        low = game.layout.card_id(view.trump, lowest, 0)
+        history = view.history
+        first_play = next((i for i, a in enumerate(history) if a.verb in ("play", "announce")), -1)
+        if first_play < 0:
+            return
+        i = first_play - 1
+        if i >= 1 and history[i].verb == "pass" and history[i - 1].verb != "pass":
+            if history[i].seat != view.seat:
+                slots.pin(history[i].seat, 1 << low)
+            return
+        for s in range(len(slots.allowed)):    # nobody was asked: no hand held it
+            slots.allowed[s] &= ~(1 << low)
 
     def deal(self, rng: random.Random, dealt: list[list[int]], rest: list[int]) -> tuple[list[list[int]],
                                                                                           list[int] | None]:

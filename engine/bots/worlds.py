@@ -42,6 +42,7 @@ from engine.bots.determinize import (
 )
 from engine.bots.history_fit import HistoryFit
 from engine.bots.info import Seen, has_action
+from engine.bots.meld_fit import MeldFit
 from engine.bots.model import PARTNER_MARGIN, SOFT_BID, HandModel, log_floor, sigmoid
 from engine.bots.turned_worlds import TurnedCard
 from engine.errors import JacknineError
@@ -124,6 +125,8 @@ class Sampler:
         for s in range(n):
             if s != me:
                 slots.pin(s, fit.must_hold[s])
+        self.melds = MeldFit(game, seen)     # melds announced in trick 1 (meld_fit.py)
+        self.melds.pin_shown(slots)
         trump_now = v.trump if v.trump is not None else NO_TRUMP
         if fit.owner >= 0 and fit.owner != me and trump_now >= 0:
             slots.limit(fit.owner, fit.only[trump_now])
@@ -368,7 +371,7 @@ class Sampler:
 
     def _draw_once(self, rng: random.Random) -> Candidate | None:
         game, seen = self.game, self.seen
-        held = self.slots.deal(rng, relax_last=False)
+        held = self.melds.deal(rng, self.slots, relax_last=False)
         if held is None:
             return None
         taken = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine.play.base import Combo, StateData
+from engine.play.game import Game
 from engine.play.rules import (
     COMBOS_DECLARED,
     KEY_CARDS,
@@ -92,9 +93,8 @@ def _runs(cr: CombinationRules, places: int) -> list[tuple[int, int]]:
     return out
 
 
-def _sequences(state: StateData, seat: int, cards: int) -> list[Combo]:
-    g = state.game
-    cr = state.game.rules.combinations
+def _sequences(g: Game, seat: int, cards: int) -> list[Combo]:
+    cr = g.rules.combinations
     assert cr is not None
     out: list[Combo] = []
     for suit in range(g.nsuits):
@@ -115,9 +115,8 @@ def _sequences(state: StateData, seat: int, cards: int) -> list[Combo]:
     return out
 
 
-def _quads(state: StateData, seat: int, cards: int) -> list[Combo]:
-    g = state.game
-    cr = state.game.rules.combinations
+def _quads(g: Game, seat: int, cards: int) -> list[Combo]:
+    cr = g.rules.combinations
     assert cr is not None
     out: list[Combo] = []
     for r, value in enumerate(cr.quads):
@@ -135,7 +134,12 @@ def _quads(state: StateData, seat: int, cards: int) -> list[Combo]:
 def hand_melds(state: StateData, seat: int, cards: int) -> list[Combo]:
     """The best arrangement of the melds in `cards`: the sets of four taken or left (a card in one meld only),
     the runs of the rest, the arrangement worth most (then the one with the best single meld)."""
-    quads = _quads(state, seat, cards)
+    return game_melds(state.game, seat, cards)
+
+
+def game_melds(g: Game, seat: int, cards: int) -> list[Combo]:
+    """`hand_melds` read from the game alone (the bots weigh the melds of cards they imagine)."""
+    quads = _quads(g, seat, cards)
     best: list[Combo] = []
     best_key = (-1, -1, -1)
     for pick in range(1 << len(quads)):
@@ -143,7 +147,7 @@ def hand_melds(state: StateData, seat: int, cards: int) -> list[Combo]:
         used = 0
         for q in chosen:
             used |= q.cards
-        melds = chosen + _sequences(state, seat, cards & ~used)
+        melds = chosen + _sequences(g, seat, cards & ~used)
         top = max(((m.value, m.length) for m in melds), default=(0, 0))
         key = (sum(m.value for m in melds), top[0], top[1])
         if key > best_key:

@@ -148,7 +148,7 @@ def contract_line(view: View, lab: Labels) -> Text:
     if view.special:
         what = f"{view.special} by {lab.who(view.bidder)}"
     elif STEP_AUCTION not in view.game.rules.schedule:
-        what = f"{lab.who(view.bidder)} chose the trump and plays the contract"   # take or pass, choose_trump
+        what = f"{lab.who(view.bidder)} chose the trump"   # take or pass, choose_trump
     elif view.game.rules.scoring.counted_by_opponents:
         others: Sequence[int] = next((t for t in view.teams if view.bidder not in t), [])
         whose = "your side" if lab.seat in others else lab.team(others) if others else "the other side"

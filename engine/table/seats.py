@@ -13,7 +13,8 @@ CLOCKWISE = "clockwise"
 
 def relation(me: int, seat: int, players: int, teams: Sequence[Sequence[int]], direction: str = "") -> str:
     """'you', or the other seat's place at the table from `me`'s chair: 'partner', 'right', 'left', 'opposite',
-    combined where two apply ('partner, right'); '' for a seat with none of these (six at a table)."""
+    combined where two apply ('partner, right'); '' for a seat with none of these (six at a table); the other of
+    two players sits 'opposite'."""
     if seat == me:
         return "you"
     if not 0 <= me < players:
@@ -23,7 +24,9 @@ def relation(me: int, seat: int, players: int, teams: Sequence[Sequence[int]], d
     words: list[str] = []
     if any(me in t and seat in t for t in teams):
         words.append("partner")
-    if offset == 1:
+    if players == 2:
+        words.append("opposite")      # two at a table sit face to face: neither right nor left
+    elif offset == 1:
         words.append(after)
     elif offset == players - 1:
         words.append(before)

@@ -23,6 +23,7 @@ from engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from engine.play.banked import banked_words
 from engine.play.base import UNDECIDED
 from engine.play.match import hand_seeds
+from engine.play.rules import STEP_AUCTION
 from engine.play.state import State
 from engine.play.view import View, build_view, hand_order, public_history, write_suit
 from engine.table.cues import new_cards, winning_seat
@@ -186,6 +187,8 @@ def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -
         "winners": list(table.match.winners) if table.status == OVER else [],
         "doubling": list(g.doubling_names),
         "direction": direction or "counter-clockwise",
+        "auction": STEP_AUCTION in g.rules.schedule,     # false: the trump is taken or chosen, never bid for
+        "open_trump": not g.rules.trump.concealed,       # the trump is face up from the start (no exposure to tell)
     }
     last = table.finished[-1] if table.finished else None
     show_summary = last is not None and (table.summary_open or table.status in (OVER, STOPPED) and state is None)

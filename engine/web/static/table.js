@@ -26,6 +26,7 @@ let retry = 500;
 let receivedAt = 0;       // when the state arrived (the away countdowns count from it)
 let showLast = false;     // the last trick is shown in the middle in place of the current one
 let announced = new Set(); // announcements already read out (hand number, index)
+let tickerText = "";       // the latest announcement, shown on the table
 let picked = { value: null, key: "" };   // the bid value chosen in the number picker
 const qrCache = new Map();
 
@@ -276,14 +277,16 @@ function renderContract() {
   }
   let contract = "no contract yet";
   if (v.bidder !== null) {
-    contract = v.special ? `${v.special} by ${who(v.bidder)}` : `${who(v.bidder)} bid ${v.bid} (target ${v.target})`;
+    contract = v.special ? `${v.special} by ${who(v.bidder)}` :
+      t.auction === false ? `${who(v.bidder)} chose the trump` :   // take or pass, no bids
+        `${who(v.bidder)} bid ${v.bid} (target ${v.target})`;
     if (v.multiplier !== 1) contract += `, ×${v.multiplier}`;
   }
   let trump;
   if (v.trump_concealed) trump = v.trump ? `concealed (only you know it: ${suitWords(v.trump)})` : "concealed";
   else if (v.trump === null) trump = v.bidder === null ? "none yet" : "not chosen yet";
   else if (v.trump_mode) trump = v.trump_mode;   // a trump mode the rule file names (trump.modes)
-  else trump = suitWords(v.trump) + (v.exposed_in_trick ? ` (exposed in trick ${v.exposed_in_trick})` : "");
+  else trump = suitWords(v.trump) + (v.exposed_in_trick && !t.open_trump ? ` (exposed in trick ${v.exposed_in_trick})` : "");
   const c = el("p", null, "contract-line");
   c.append(el("span", "Contract ", "key"), el("span", contract));
   const tr = el("p", null, "contract-line");
@@ -336,7 +339,16 @@ function renderTrick() {
   if (v.phase !== "play" && !v.tricks.length) {
     const phaseWords = {auction: "The auction", take_or_pass: "Take or pass", choose_trump: "The trump choice",
                         exchange: "The exchange"};
-    box.append(el("p", phaseWords[v.phase] || v.phase, "centre-note phase"));
+    const note = el("div", null, "centre-note");
+    note.append(el("p", phaseWords[v.phase] || v.phase, "phase"));
+    if (v.turned) {      // the card turned up for trump lies face up in the middle, where everyone sees it
+      const face = cardFace(v.turned);
+      face.setAttribute("aria-label", `Turned up: ${cardName(v.turned)}`);
+      const lying = el("div", null, "turned-card");
+      lying.append(face);
+      note.append(lying);
+    }
+    box.append(note);
     return;
   }
   const lastTrick = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
@@ -529,21 +541,29 @@ function renderAnnouncements() {
   list.replaceChildren();
   const h = state.hand;
   const events = h ? h.events : state.summary ? state.summary.events : [];
-  const hand = state.table.hand;
-  for (const e of events) {
-    list.append(el("li", e.text));
-    const key = `${hand}:${e.i}`;
-    if (!announced.has(key)) {
-      announced.add(key);
-      const p = el("p", e.text);
-      $("live").append(p);
-      while ($("live").childNodes.length > 5) $("live").firstChild.remove();
-    }
-  }
   const melds = h ? h.melds || [] : state.summary ? state.summary.melds || [] : [];
-  for (const line of melds) list.append(el("li", line, "melds"));
+  const hand = state.table.hand;
+  const readOut = (key, text) => {
+    if (announced.has(key)) return false;
+    announced.add(key);
+    $("live").append(el("p", text));
+    while ($("live").childNodes.length > 5) $("live").firstChild.remove();
+    return true;
+  };
+  for (const e of events) {
+    // an announced meld is listed once, in the meld lines below (its cards and whether it scores once shown)
+    if (!(melds.length && e.verb === "announce")) list.append(el("li", e.text));
+    if (readOut(`${hand}:${e.i}`, e.text)) tickerText = e.text;
+  }
+  for (const line of melds) {
+    list.append(el("li", line, "melds"));
+    // the trump marriage, announced when its second card is played, is said aloud like an action
+    const marriage = !line.includes(" announced ") && !line.includes(" melds ");
+    if (marriage && readOut(`${hand}:m:${line}`, line)) tickerText = line;
+  }
+  if (!events.length && !melds.length) tickerText = "";
   $("announce-box").hidden = !events.length && !melds.length;     // no "nothing announced" noise
-  $("ticker").textContent = events.length ? events[events.length - 1].text : "";
+  $("ticker").textContent = tickerText;     // the latest thing said, until something newer is
 }
 
 function renderAuction() {
@@ -709,9 +729,11 @@ function explain(s) {
   if (s.bidder !== null) {
     const side = s.teams.findIndex((team) => team.includes(s.bidder));
     const took = side >= 0 ? s.card_points[side] : null;
-    const what = s.special ? `${who(s.bidder)} played ${s.special}` : `${who(s.bidder)} bid ${s.bid}`;
+    const what = s.special ? `${who(s.bidder)} played ${s.special}` :
+      t.auction === false ? `${who(s.bidder)} chose the trump` : `${who(s.bidder)} bid ${s.bid}`;
     let line = `${what}`;
-    if (!s.special && s.target !== null && took !== null) {
+    // a banked hand (s.why says how it came out) is not a target of card points
+    if (!s.special && !s.why && s.target !== null && took !== null) {
       line += `: needed ${s.target} card points, took ${took}`;
     }
     line += s.made ? " — made." : " — failed.";
@@ -748,7 +770,9 @@ function renderSummary() {
     dlg.append(el("p", "Card points: " + s.teams.map((team, i) => `${teamName(team)} ${s.card_points[i]}`).join(" · ")));
   }
   dlg.append(el("p", "Score change: " + t.teams.map((team, i) => `${teamName(team)} ${s.score_change[i] > 0 ? "+" : ""}${s.score_change[i]}`).join(" · ")));
-  for (const e of s.events) dlg.append(el("p", e.text, "muted"));
+  for (const e of s.events) {   // an announced meld is said once, by the meld lines (with its cards)
+    if (!(s.melds && s.melds.length && e.verb === "announce")) dlg.append(el("p", e.text, "muted"));
+  }
   for (const line of s.melds || []) dlg.append(el("p", line, "muted"));
   const hands = el("div", null, "summary-hands");
   for (const [seat, cards] of Object.entries(s.hands)) {
