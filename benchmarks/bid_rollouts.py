@@ -32,6 +32,7 @@ from engine.play.game import Game
 from engine.play.state import State
 from engine.sim import bot_seed, hand_seeds
 
+Z_BANDS = ((-9.0, 0.0), (0.0, 1.0), (1.0, 1.5), (1.5, 2.0), (2.0, 2.5), (2.5, 9.0))
 MARGIN_BANDS = ((-9.0, -0.2), (-0.2, 0.0), (0.0, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 9.0))
 
 
@@ -109,6 +110,9 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=1500, help="deals per file (default 1500)")
     ap.add_argument("--seed", type=int, default=404, help="deal seed (default 404; not an evaluation seed)")
     ap.add_argument("--json", dest="as_json", action="store_true", help="also print the fits as JSON")
+    ap.add_argument("--by-high", action="store_true",
+                    help="also split each kind of speech by the standing bid and the hand's z: the gain of the next "
+                         "bid, and of the one after it, over passing")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="set a number of engine/bots/bidding.py for the run (e.g. OVERCALL_GAIN=0)")
     args = ap.parse_args()
@@ -147,8 +151,30 @@ def main() -> None:
                   f"{'; '.join(by)} |")
             report[f"{name} {kind}"] = {"n": len(pts), "intercept": round(a, 4), "slope": round(b, 4),
                                         "crosses": round(cross, 4) if b > 0 else None}
+        if args.by_high:
+            print()
+            print("| speech | standing bid | z band | n | gain of the next bid over passing [95%] | "
+                  "of the bid after it |")
+            print("|---|---|---|---|---|---|")
+            for kind in ("opening", "over an opponent", "over the partner"):
+                for high in sorted({r["high"] for r in rows if r["kind"] == kind}):
+                    for lo, hi in Z_BANDS:
+                        g = [r for r in rows if r["kind"] == kind and r["high"] == high and lo <= r["z"] < hi]
+                        if not g:
+                            continue
+                        one = [r["gains"][1] - r["gains"][0] for r in g]
+                        two = [r["gains"][2] - r["gains"][0] for r in g if len(r["gains"]) > 2]
+                        print(f"| {kind} | {high} | {lo:+.1f}..{hi:+.1f} | {len(g)} | {ci_text(one)} | "
+                              f"{ci_text(two) if two else '-'} |")
     if args.as_json:
         print(json.dumps(report, indent=1))
+
+
+def ci_text(xs: list[float]) -> str:
+    n = len(xs)
+    m = sum(xs) / n
+    h = 1.96 * math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n) if n > 1 else 0.0
+    return f"{m:+.2f} [{m - h:+.2f}, {m + h:+.2f}]"
 
 
 if __name__ == "__main__":

@@ -130,3 +130,14 @@ def test_thunee_strong_four_cards_call() -> None:
     legal = bids(2, 10)
     assert speak(game, "JS 9S KS QS", legal, seat=2).arg == "10"
     assert speak(game, "JS 9S AS QD", legal, seat=2).verb == "pass"
+
+
+def test_overcall_margin_where_the_bid_buys_only_the_contract() -> None:
+    """Over an opponent, a bid in the standing bid's band (same stakes: it buys only the contract) must beat passing
+    by OVERCALL_GAIN times half the band's stake; a bid reaching a higher band only has to beat passing."""
+    rules = policy_for(model_for(load_game("twenty-eight"))).auction
+    assert rules.same_band(15, 14, 1) and not rules.same_band(20, 14, 1)
+    assert abs(rules.overcall_gain(15, 14, 1) - 0.3 * 1.5) < 1e-9   # band 14-19: made 1, failed -2
+    assert rules.overcall_gain(20, 14, 1) == 0.0
+    flat = policy_for(model_for(load_game("twenty-nine"))).auction
+    assert abs(flat.overcall_gain(20, 16, 1) - 0.3) < 1e-9           # one band, made 1, failed -1
