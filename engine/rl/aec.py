@@ -131,7 +131,6 @@ class JackNineEnv(AECEnv):
         self._zero_mask.flags.writeable = False
         self._mask = self._zero_mask
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
-        self._rows: list[np.ndarray] = []
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -187,9 +186,6 @@ class JackNineEnv(AECEnv):
         core = self._core
         if core is None:
             core = self._core = EnvCore(self.enc.layout, state)
-            # numpy views of the compiled side's arrays: what observe() and the mask copy from
-            rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.game.n, self.enc.obs.size)
-            self._rows = [rows[s] for s in range(self.game.n)]
         else:
             core.start(state)
         self._select()
@@ -241,8 +237,8 @@ class JackNineEnv(AECEnv):
         seat = self.seat_of[agent]
         core = self._core
         assert core is not None
-        core.observe(seat)          # compiled: the row written where it changed
-        return {"observation": self._rows[seat].copy(),
+        # compiled: the row made now, new bytes for numpy to view
+        return {"observation": np.frombuffer(core.observe(seat), np.float32),
                 "action_mask": self._mask if st.to_act == seat else self._zero_mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
