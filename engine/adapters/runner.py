@@ -212,9 +212,9 @@ class Parts:
                 part = mode_part(self.modes, pos, m)
             out.append(part)
 
-    def mask(self, out: list[bytes], legal: list[int]) -> None:
-        """Append the int8 mask of the legal indices `legal` (any order, repeats allowed)."""
-        idx = sorted(legal)
+    def mask(self, out: list[bytes], idx: list[int]) -> None:
+        """Append the int8 mask of the legal indices `idx` (any order, repeats allowed; sorted in place)."""
+        idx.sort()
         zeros = self.zeros
         ones = self.ones
         pos = 0
