@@ -212,12 +212,27 @@ class Parts:
                 part = mode_part(self.modes, pos, m)
             out.append(part)
 
-    def mask(self, out: list[bytes], idx: list[int]) -> None:
-        """Append the int8 mask of the legal indices `idx` (any order, repeats allowed; sorted in place)."""
-        idx.sort()
+    def mask(self, out: list[bytes], play0: int, bits: int, others: list[int]) -> None:
+        """Append the int8 mask of the legal actions `options` gave (`bits`: card ids from index `play0`)."""
         zeros = self.zeros
         ones = self.ones
         pos = 0
+        if not others:      # runs of playable cards (the play phase's common case), straight from the bits
+            while bits:
+                start = (bits & -bits).bit_length() - 1
+                run = ((bits >> start) ^ ((bits >> start) + 1)).bit_length() - 1    # the run's length
+                out.append(zeros[play0 + start - pos])
+                out.append(ones[run])
+                pos = play0 + start + run
+                bits ^= ((1 << run) - 1) << start
+            out.append(zeros[self.n_actions - pos])
+            return
+        idx = list(others)
+        while bits:
+            low = bits & -bits
+            idx.append(play0 + low.bit_length() - 1)
+            bits ^= low
+        idx.sort()
         i = 0
         count = len(idx)
         while i < count:
@@ -248,21 +263,40 @@ def mode_part(modes: int, pos: int, multiplier: int) -> bytes:
     return floats([1.0 if i == pos else 0.0 for i in range(modes)] + [multiplier / 8.0])
 
 
-def legal_indices(lay: Layout, st: State) -> list[int]:
-    """The legal action indices of the seat to act (in the play phase of a single pack read from the playable-card
-    bits); empty once the hand is over."""
+NO_INDICES: list[int] = []     # (shared, never changed)
+
+
+def options(lay: Layout, st: State) -> tuple[int, list[int]]:
+    """The legal actions of the seat to act, as the bits of the playable card ids (the play phase of a single pack,
+    whose play indices follow the card ids from `lay.play0`; 0 elsewhere) and a list of every other legal index
+    (a new list, or the shared empty one); nothing once the hand is over. No action is built in the play phase."""
     if st.to_act < 0:
-        return []
+        return 0, NO_INDICES
     if st.phase == PLAY and lay.play0 >= 0:
-        out = [lay.space.of(a) for a in st.other_actions()]
         bits = st.card_mask()
-        p0 = lay.play0
-        while bits:
-            low = bits & -bits
-            out.append(p0 + low.bit_length() - 1)
-            bits ^= low
-        return out
-    return lay.space.legal_fast(st)
+        extras = st._extras     # what card_mask() just made ready: the other actions (call, show pair, ...)
+        if not extras:
+            return bits, NO_INDICES
+        return bits, [lay.space.of(x) for x in extras]
+    return 0, lay.space.legal_fast(st)
+
+
+def is_legal(lay: Layout, bits: int, others: list[int], index: int) -> bool:
+    """Whether `index` is one of the legal actions `options` gave."""
+    c = index - lay.play0
+    if lay.play0 >= 0 and 0 <= c < lay.game.size and bits >> c & 1:
+        return True
+    return index in others
+
+
+def indices(lay: Layout, bits: int, others: list[int]) -> list[int]:
+    """The legal indices `options` gave, as one sorted list."""
+    out = list(others)
+    while bits:
+        low = bits & -bits
+        out.append(lay.play0 + low.bit_length() - 1)
+        bits ^= low
+    return sorted(set(out))
 
 
 def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
@@ -279,9 +313,9 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
 
 
 class EnvCore:
-    """The hand of the AEC environment, stepped by action index: the legal indices of the seat to act (`legal`), its
-    int8 mask (`mask`: new at every step, for the environment to hand out as it is) and any seat's observation
-    row, made when asked for (`observe`)."""
+    """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
+    `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask`: new at every step, for the
+    environment to hand out as it is) and any seat's observation row, made when asked for (`observe`)."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
@@ -289,7 +323,8 @@ class EnvCore:
         self.state = state
         self.bids = [-1] * layout.game.n
         self.tricks = 0
-        self.legal: list[int] = []
+        self.bits = 0
+        self.others: list[int] = NO_INDICES
         self.mask = bytearray(layout.n_actions)
         self.start(state)
 
@@ -301,16 +336,22 @@ class EnvCore:
         self._legal()
 
     def _legal(self) -> None:
-        legal = self.legal = legal_indices(self.lay, self.state)
+        bits, others = options(self.lay, self.state)
+        self.bits = bits
+        self.others = others
         out: list[bytes] = []
-        self.parts.mask(out, legal)
+        self.parts.mask(out, self.lay.play0, bits, others)
         self.mask = bytearray(b"".join(out))
+
+    def legal(self) -> list[int]:
+        """The legal indices of the seat to act, sorted."""
+        return indices(self.lay, self.bits, self.others)
 
     def step(self, index: int) -> int:
         """Apply `index` for the seat to act: ILLEGAL (nothing changed) unless it is one of the legal indices; else
         the flags TRICK_ENDED and HAND_ENDED of what it did (0: neither). The mask follows the new seat to act
         (all zeros once the hand is over)."""
-        if index not in self.legal:
+        if not is_legal(self.lay, self.bits, self.others, index):
             return ILLEGAL
         st = self.state
         apply_index(self.lay, st, index, self.bids)
@@ -354,7 +395,8 @@ class VectorCore:
         self.seats = bytearray()
         self.rewards = bytearray(4 * count * g.n)
         self.dones = bytearray(count)
-        self.legal: list[list[int]] = [[] for _ in range(count)]
+        self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
+        self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
         self.states = [self._deal(i) for i in range(count)]
         self._show()
@@ -382,8 +424,10 @@ class VectorCore:
             st = self.states[i]
             seat = st.to_act
             parts.row(rows, st, seat, self.bids[i])
-            legal = self.legal[i] = legal_indices(lay, st)
-            parts.mask(masks, legal)
+            bits, others = options(lay, st)
+            self.bits[i] = bits
+            self.others[i] = others
+            parts.mask(masks, lay.play0, bits, others)
             seats.append(self.seat_bytes[seat])
         self.rows = bytearray(b"".join(rows))
         self.masks = bytearray(b"".join(masks))
@@ -391,10 +435,15 @@ class VectorCore:
 
     def first_illegal(self, actions: list[int]) -> int:
         """The first hand whose action is not one of its legal indices (-1: every one is)."""
+        lay = self.lay
         for i in range(self.count):
-            if actions[i] not in self.legal[i]:
+            if not is_legal(lay, self.bits[i], self.others[i], actions[i]):
                 return i
         return -1
+
+    def legal(self, i: int) -> list[int]:
+        """Hand i's legal indices, sorted."""
+        return indices(self.lay, self.bits[i], self.others[i])
 
     def step(self, actions: list[int]) -> int:
         """Apply each hand's action (legal: `first_illegal` said so); a hand that ends is dealt again at once. The

@@ -270,7 +270,7 @@ class JackNineEnv(AECEnv):
         assert core is not None, "reset() the environment before stepping it"
         flags = core.step(action if type(action) is int else _index(action))   # compiled: checks and applies
         if flags == ILLEGAL:
-            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(core.legal))
+            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in core.legal())
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
         if self._rewarded:
             for a in self.rewards:
