@@ -1,8 +1,8 @@
-"""The AEC environment's observations are kept row by row and brought up to date when asked for
-(engine.adapters.runner.Rows, written only where they changed): at every step of random hands of every shipped
-file, every seat's row equals the whole encoding of the state (`Encoder.vector`) and lies inside the observation
-space (a call above the plain bid range included), and the mask equals the legal indices. And what a seat observes
-does not move when the cards it cannot see are swapped."""
+"""The AEC environment's observations are made when asked for (engine.adapters.runner.Parts, joined from
+precomputed bytes): at every step of random hands of every shipped file, every seat's row equals the whole encoding
+of the state (`Encoder.vector`) and lies inside the observation space (a call above the plain bid range included),
+and the mask equals the legal indices. And what a seat observes does not move when the cards it cannot see are
+swapped."""
 
 from __future__ import annotations
 

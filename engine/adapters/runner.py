@@ -1,16 +1,17 @@
 """The per-step work of the learning environments (engine.rl), without numpy and compiled with the hot path
-(setup.py): hands stepped by action index, each seat's observation kept as a float32 row of one flat `array('f')`
-and the legal mask as int8 bytes of an `array('b')`, which the environments view with numpy without copying.
+(setup.py): hands stepped by action index, observation rows as float32 bytes and legal masks as int8 bytes, which
+the environments view with numpy (`np.frombuffer`) without copying them again.
 
-A row is brought up to date by writing only the positions that differ from what it last held (`Rows.update`): the
-observation's parts are recomputed from the state's bitmasks (own cards, cards played, the trick, the indicator,
-hands lying face up) and its few one-hot and value positions (trump, phase, bidder, seat to act, contract, card
-points, bids), each compared with the row's record of it, so a card played writes a handful of floats and a bid a
-few more, and nothing is encoded whole (a card played face down that not everyone saw is the exception: that row is
-the view's encoding, written whole). The mask is kept the same way, from the legal action indices as bits.
-`EnvCore` steps the one hand of the AEC environment (engine/rl/aec.py), `VectorCore` the N hands of the vectorised
-one (engine/rl/vector.py). tests/test_rl_fast.py and tests/test_rl_vector.py hold every row equal to the whole
-encoding (`Observation.encode_state`) and every mask equal to the legal actions, at every step of every shipped file."""
+A row is made when it is asked for, whole, by joining precomputed bytes (`Parts.row`): the card parts (own cards,
+cards played, hands lying face up) eight cards at a time from a table of 256, the trick's blocks and the indicator
+one card each, the one-hot parts (trump, phase, bidder, seat to act) by position, and the few values (contract, card
+points, bids, trump mode) cached by what they come from, as they first occur. Nothing is encoded float by float and
+no record of what a row held is kept (a card played face down that not everyone saw is the exception: that row is
+the view's encoding). The mask is joined from runs of zero and one bytes. `EnvCore` steps the one hand of the AEC
+environment (engine/rl/aec.py), `VectorCore` the N hands of the vectorised one (engine/rl/vector.py), every hand's
+row, mask, seat, rewards and done flag joined into one bytes object each per step. tests/test_rl_fast.py and
+tests/test_rl_vector.py hold every row equal to the whole encoding (`Observation.encode_state`) and every mask equal
+to the legal actions, at every step of every shipped file."""
 
 from __future__ import annotations
 
@@ -43,256 +44,259 @@ class Layout:
             parts = name.split()
             if parts[0] == "bid":
                 self.bid_value[i] = int(parts[1])
+        self.parts = Parts(obs, self.n_actions)
 
 
-class RowState:
-    """What one observation row holds, field by field (native ints and floats: an update compares them and writes
-    only what moved)."""
+class Parts:
+    """Every part of one game's observation row as float32 bytes, precomputed (the card parts eight cards at a time,
+    one-hot parts position by position, the few values cached as they first occur), so that a row is the bytes of
+    its parts joined (`row`), read from the state's bitmasks and fields as `Observation.state_bits` reads them:
+    nothing is encoded float by float and no record of what a row held is kept. The mask is made the same way, from
+    runs of zero and one bytes (`mask`)."""
 
-    def __init__(self, n: int) -> None:
-        self.exact = False          # false while the row holds nothing known (new) or something written whole
-        self.hand = 0               # the bits of the hand part, played part
-        self.played = 0
-        self.indicator = -1         # the position set in the indicator part (-1: none)
-        self.trick = [-1] * n       # per relative seat: the position set in its block of the trick part (-1: none)
-        self.exposed = [0] * n      # per relative seat: the bits of its block of the exposed part
-        self.hot_trump = -1         # the positions set in the one-hot parts (-1: none)
-        self.hot_phase = -1
-        self.hot_bidder = -1
-        self.hot_to_act = -1
-        # what the trump, phase, bidder and contract parts were written from
-        self.trump = -99
-        self.phase = -1
-        self.bidder = -99
-        self.bid = 0
-        self.target = 0
-        self.multiplier = 0
-        self.concealed = False
-        self.folder = -99
-        self.mine = 0.0             # the card points written (mine, theirs)
-        self.theirs = 0.0
-        self.bids = [0.0] * n       # the bids written, per relative seat
-        self.hot_mode = -1          # the trump mode part (trump.modes, trump.suit_multipliers): its one-hot position
-        self.mode_value = 0.0       # and the multiplier written
-
-
-class Rows:
-    """`count` observation rows as float32 in one flat array (`buf`, row r at r * size), each with a record of what
-    it holds (`RowState`), so that `update` writes only what changed (see the module's documentation)."""
-
-    def __init__(self, obs: Observation, count: int) -> None:
+    def __init__(self, obs: Observation, n_actions: int) -> None:
         g = obs.game
         self.ob = obs
-        self.game = g
-        self.count = count
-        self.size = obs.size
         self.n = g.n
-        self.csize = g.size
+        csize = self.csize = g.size
         self.copies = g.layout.copies
         self.first_mask = g.first_copy_mask
         self.nsuits = g.nsuits
         self.exposes = obs.exposes
-        self.e0 = obs.offsets["exposed"] if obs.exposes else 0
         self.modes = obs.modes
-        self.m0 = obs.offsets["trump_mode"] if obs.modes >= 0 else 0
-        self.buf = array("f", bytes(4 * obs.size * count))
-        self.zero = array("f", bytes(4 * obs.size))
-        self.recs = [RowState(g.n) for _ in range(count)]
-        self.now = [-1] * g.n       # scratch: the trick positions now, per relative seat
+        self.n_actions = n_actions
+        names = [name for name, _ in obs.parts]
+        expected = ["hand", "played", "trick", "indicator", "trump", "phase", "bidder", "to_act", "contract",
+                    "card_points", "bids"] + (["exposed"] if obs.exposes else []) + (["trump_mode"] if obs.modes >= 0
+                                                                                    else [])
+        if names != expected:   # the row is joined in this order
+            raise ValueError(f"observation parts {names}: the learning environments join {expected}")
+        widths = {name: w for name, w in obs.parts}
+        self.full = csize // 8      # a card part: `full` bytes of eight cards' floats, then a tail of `rem` cards
+        self.rem = csize % 8
+        self.eight = [floats([float(b >> i & 1) for i in range(8)]) for b in range(256)]
+        self.tail = [floats([float(b >> i & 1) for i in range(self.rem)]) for b in range(1 << self.rem)]
+        self.block0 = floats([0.0] * csize)
+        # a card part with one card (the trick's blocks, the indicator): position -> bytes, csize: none
+        self.one = [one_hot(csize, p) for p in range(csize + 1)]
+        self.trump_part = [one_hot(widths["trump"], p) for p in range(widths["trump"])]
+        self.phase_part = [one_hot(widths["phase"], p) for p in range(widths["phase"])]
+        self.seat_part = [one_hot(g.n + 1, p) for p in range(g.n + 1)]    # bidder and to_act: relative seat, n: none
+        self.zero1 = floats([0.0])
+        self.now = [0] * g.n        # scratch: the trick's position in each relative seat's block
+        self.contract: dict[int, bytes] = {}     # the few values met so far, by a key made of what they come from
+        self.points: dict[int, bytes] = {}
+        self.bid: dict[int, bytes] = {}
+        self.mode: dict[int, bytes] = {}
+        self.zeros = [bytes(k) for k in range(n_actions + 1)]      # the mask's runs
+        self.ones = [b"\x01" * k for k in range(n_actions + 1)]
 
-    def _clear(self, r: int) -> None:
-        """Row r all zeros, its record saying so."""
-        size = self.size
-        self.buf[r * size:(r + 1) * size] = self.zero
-        rec = RowState(self.n)
-        rec.exact = True
-        rec.bid = rec.target = rec.multiplier = 0
-        self.recs[r] = rec
+    def cards(self, out: list[bytes], bits: int) -> None:
+        """A card part from the bits of its positions."""
+        if bits == 0:
+            out.append(self.block0)
+            return
+        eight = self.eight
+        for _ in range(self.full):
+            out.append(eight[bits & 255])
+            bits >>= 8
+        if self.rem:
+            out.append(self.tail[bits])
 
-    def _bits(self, base: int, old: int, new: int) -> None:
-        """Write the bits that differ between `old` and `new` (1.0 or 0.0) from position `base` of the buffer."""
-        diff = old ^ new
-        buf = self.buf
-        while diff:
-            low = diff & -diff
-            i = low.bit_length() - 1
-            buf[base + i] = 1.0 if new >> i & 1 else 0.0
-            diff ^= low
-
-    def _move(self, base: int, old: int, new: int) -> None:
-        """A one-hot position moves from `old` to `new` (-1: none) in the row at `base`."""
-        if old >= 0:
-            self.buf[base + old] = 0.0
-        if new >= 0:
-            self.buf[base + new] = 1.0
-
-    def update(self, r: int, st: State, seat: int, bids: list[int]) -> None:
-        """Row r becomes the observation of `seat` in `st` (`bids`: each seat's last bid value, -1 for none):
-        `Observation.encode_state(st, seat, bids)`, written where it differs from what the row held."""
+    def row(self, out: list[bytes], st: State, seat: int, bids: list[int]) -> None:
+        """Append the observation of `seat` in `st` (`bids`: each seat's last bid value, -1 for none): the bytes of
+        `Observation.encode_state(st, seat, bids)` as float32."""
         ob = self.ob
-        size = self.size
-        base = r * size
         if st.face_down or st.hidden:
             # cards played face down (the blind cut): what the seat saw of them is the view's to say
-            self.buf[base:base + size] = array("f", ob.encode(st.view(seat)))
-            self.recs[r].exact = False
+            out.append(floats(ob.encode(st.view(seat))))
             return
-        rec = self.recs[r]
-        if not rec.exact:
-            self._clear(r)
-            rec = self.recs[r]
         n = self.n
-        csize = self.csize
         copies = self.copies
         fmask = self.first_mask
         hands = st.hands
         fc = ob.first_copy
-        buf = self.buf
-        # the cards
-        hand = canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat]
-        if hand != rec.hand:
-            self._bits(base + ob.o_hand, rec.hand, hand)
-            rec.hand = hand
-        now = self.now
-        for k in range(n):
-            now[k] = -1
-        trick_mask = 0
-        cards = st.trick_cards
-        seats = st.trick_seats
-        for i in range(len(cards)):
-            c = cards[i]
-            k = (seats[i] - seat) % n
-            now[k] = k * csize + fc[c]
-            trick_mask |= 1 << c
-        o_trick = base + ob.o_trick
-        held = rec.trick
-        for k in range(n):
-            if now[k] != held[k]:
-                self._move(o_trick, held[k], now[k])
-                held[k] = now[k]
+        self.cards(out, canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat])
+        # the cards played before this trick (not the indicator laid face down), then the trick's, by relative seat
         received = st.received
         played = 0
         for s in range(n):
             played |= received[s] & ~hands[s]
         concealed = st.concealed
         indicator = st.indicator if concealed else -1
-        shown = -1
+        shown = self.csize
         if indicator >= 0:
             played &= ~(1 << indicator)
             if seat == st.folder:
                 shown = fc[indicator]
         elif st.turned >= 0:        # the card lying face up, for everyone
             shown = fc[st.turned]
-        if shown != rec.indicator:
-            self._move(base + ob.o_indicator, rec.indicator, shown)
-            rec.indicator = shown
-        played &= ~trick_mask
-        if copies != 1:
-            played = canonical(played, copies, fmask)
-        if played != rec.played:
-            self._bits(base + ob.o_played, rec.played, played)
-            rec.played = played
-        if self.exposes:
-            ex = rec.exposed
-            for s in range(n):
-                k = (s - seat) % n
-                bits = canonical(hands[s], copies, fmask) if s != seat and st.exposed >> s & 1 else 0
-                if bits != ex[k]:
-                    self._bits(base + self.e0 + k * csize, ex[k], bits)
-                    ex[k] = bits
-        # the seat to act
-        to_act = st.to_act
-        pos = ob.o_to_act + ((to_act - seat) % n if to_act >= 0 else n)
-        if pos != rec.hot_to_act:
-            self._move(base, rec.hot_to_act, pos)
-            rec.hot_to_act = pos
-        # the trump, phase, bidder and contract: written again only when what they come from moved
+        cards = st.trick_cards
+        trick_seats = st.trick_seats
+        for c in cards:
+            played &= ~(1 << c)
+        self.cards(out, canonical(played, copies, fmask) if copies != 1 else played)
+        one = self.one
+        now = self.now
+        for k in range(n):
+            now[k] = self.csize
+        for i in range(len(cards)):
+            now[(trick_seats[i] - seat) % n] = fc[cards[i]]
+        for k in range(n):
+            out.append(one[now[k]])
+        out.append(one[shown])
+        # the trump, phase, bidder, seat to act
         trump = st.trump
+        unknown = trump == UNDECIDED or (concealed and seat != st.folder)
+        out.append(self.trump_part[self.nsuits + 1 if unknown else self.nsuits if trump < 0 else trump])
+        out.append(self.phase_part[st.phase])
         bidder = st.bidder
+        out.append(self.seat_part[(bidder - seat) % n if bidder >= 0 else n])
+        to_act = st.to_act
+        out.append(self.seat_part[(to_act - seat) % n if to_act >= 0 else n])
+        # the contract: bid and target (when there is a bidder), multiplier, concealed
+        bid = st.bid if bidder >= 0 else 0
+        target = st.target if bidder >= 0 else 0
+        mult = st.multiplier
         top = ob.top
-        if (trump != rec.trump or st.phase != rec.phase or bidder != rec.bidder or st.bid != rec.bid
-                or st.target != rec.target or st.multiplier != rec.multiplier or concealed != rec.concealed
-                or st.folder != rec.folder):
-            rec.trump = trump
-            rec.phase = st.phase
-            rec.bidder = bidder
-            rec.bid = st.bid
-            rec.target = st.target
-            rec.multiplier = st.multiplier
-            rec.concealed = concealed
-            rec.folder = st.folder
-            if trump == UNDECIDED or (concealed and seat != st.folder):
-                pos = ob.o_trump + self.nsuits + 1
-            elif trump < 0:
-                pos = ob.o_trump + self.nsuits
-            else:
-                pos = ob.o_trump + trump
-            if pos != rec.hot_trump:
-                self._move(base, rec.hot_trump, pos)
-                rec.hot_trump = pos
-            pos = ob.o_phase + st.phase
-            if pos != rec.hot_phase:
-                self._move(base, rec.hot_phase, pos)
-                rec.hot_phase = pos
-            pos = ob.o_bidder + ((bidder - seat) % n if bidder >= 0 else n)
-            if pos != rec.hot_bidder:
-                self._move(base, rec.hot_bidder, pos)
-                rec.hot_bidder = pos
-            c0 = base + ob.o_contract
-            buf[c0] = st.bid / top if bidder >= 0 else 0.0
-            buf[c0 + 1] = st.target / top if bidder >= 0 else 0.0
-            buf[c0 + 2] = st.multiplier / 8.0
-            buf[c0 + 3] = 1.0 if concealed else 0.0
+        if 0 <= bid < 1 << 20 and 0 <= target < 1 << 20 and 0 <= mult < 1 << 12:
+            key = ((bid << 20 | target) << 12 | mult) << 1 | (1 if concealed else 0)
+            part = self.contract.get(key)
+            if part is None:
+                part = self.contract[key] = floats([bid / top, target / top, mult / 8.0, 1.0 if concealed else 0.0])
+        else:
+            part = floats([bid / top, target / top, mult / 8.0, 1.0 if concealed else 0.0])
+        out.append(part)
+        # the card points: the seat's team's, the most any other team took
         pts = st.team_points
-        mine = st.hand_team_of[seat]
-        x = pts[mine] / ob.total
-        y = best_other(pts, mine) / ob.total
-        if x != rec.mine or y != rec.theirs:
-            rec.mine = x
-            rec.theirs = y
-            buf[base + ob.o_card_points] = x
-            buf[base + ob.o_card_points + 1] = y
+        mine = pts[st.hand_team_of[seat]]
+        theirs = best_other(pts, st.hand_team_of[seat])
+        if 0 <= mine < 1 << 20 and 0 <= theirs < 1 << 20:
+            key = mine << 20 | theirs
+            part = self.points.get(key)
+            if part is None:
+                part = self.points[key] = floats([mine / ob.total, theirs / ob.total])
+        else:
+            part = floats([mine / ob.total, theirs / ob.total])
+        out.append(part)
+        # each seat's last bid, by relative seat
+        for k in range(n):
+            b = bids[(seat + k) % n]
+            if b > 0:
+                part = self.bid.get(b)
+                if part is None:
+                    part = self.bid[b] = floats([b / top])
+                out.append(part)
+            else:
+                out.append(self.zero1)
+        if self.exposes:
+            for k in range(n):
+                s = (seat + k) % n
+                if s != seat and st.exposed >> s & 1:
+                    self.cards(out, canonical(hands[s], copies, fmask))
+                else:
+                    out.append(self.block0)
         if self.modes >= 0:
             # the trump mode as the seat knows it (none while the trump is undecided or concealed from it)
-            m0 = base + self.m0
             pos = -1
-            mv = 1 / 8.0
-            if not (trump == UNDECIDED or (concealed and seat != st.folder)):
-                if st.trump_mode >= 0:
-                    pos = st.trump_mode
-                mv = st.trump_multiplier / 8.0
-            if pos != rec.hot_mode:
-                self._move(m0, rec.hot_mode, pos)
-                rec.hot_mode = pos
-            if mv != rec.mode_value:
-                rec.mode_value = mv
-                buf[m0 + self.modes] = mv
-        written = rec.bids
-        b0 = base + ob.o_bids
-        for s in range(n):
-            b = bids[s]
-            v = b / top if b > 0 else 0.0
-            k = (s - seat) % n
-            if v != written[k]:
-                written[k] = v
-                buf[b0 + k] = v
+            m = 1
+            if not unknown:
+                pos = st.trump_mode
+                m = st.trump_multiplier
+            if 0 <= m < 1 << 20:
+                key = (pos + 1) << 20 | m
+                part = self.mode.get(key)
+                if part is None:
+                    part = self.mode[key] = mode_part(self.modes, pos, m)
+            else:
+                part = mode_part(self.modes, pos, m)
+            out.append(part)
 
-
-def legal_indices(lay: Layout, st: State) -> list[int]:
-    """The legal action indices of the seat to act (in the play phase of a single pack read from the playable-card
-    bits); empty once the hand is over."""
-    if st.to_act < 0:
-        return []
-    if st.phase == PLAY and lay.play0 >= 0:
-        out = [lay.space.of(a) for a in st.other_actions()]
-        bits = st.card_mask()
-        p0 = lay.play0
+    def mask(self, out: list[bytes], play0: int, bits: int, others: list[int]) -> None:
+        """Append the int8 mask of the legal actions `options` gave (`bits`: card ids from index `play0`)."""
+        zeros = self.zeros
+        ones = self.ones
+        pos = 0
+        if not others:      # runs of playable cards (the play phase's common case), straight from the bits
+            while bits:
+                start = (bits & -bits).bit_length() - 1
+                run = ((bits >> start) ^ ((bits >> start) + 1)).bit_length() - 1    # the run's length
+                out.append(zeros[play0 + start - pos])
+                out.append(ones[run])
+                pos = play0 + start + run
+                bits ^= ((1 << run) - 1) << start
+            out.append(zeros[self.n_actions - pos])
+            return
+        idx = list(others)
         while bits:
             low = bits & -bits
-            out.append(p0 + low.bit_length() - 1)
+            idx.append(play0 + low.bit_length() - 1)
             bits ^= low
-        return out
-    return lay.space.legal_fast(st)
+        idx.sort()
+        i = 0
+        count = len(idx)
+        while i < count:
+            a = idx[i]
+            end = a + 1
+            i += 1
+            while i < count and idx[i] <= end:
+                end = idx[i] + 1
+                i += 1
+            out.append(zeros[a - pos])
+            out.append(ones[end - a])
+            pos = end
+        out.append(zeros[self.n_actions - pos])
+
+
+def floats(values: list[float]) -> bytes:
+    """The values as float32 bytes (the machine's order, as numpy reads them)."""
+    return array("f", values).tobytes()
+
+
+def one_hot(width: int, pos: int) -> bytes:
+    """`width` float32 zeros but a 1.0 at `pos` (none when `pos` is `width`)."""
+    return floats([1.0 if i == pos else 0.0 for i in range(width)])
+
+
+def mode_part(modes: int, pos: int, multiplier: int) -> bytes:
+    """The trump-mode part: the mode's one-hot position (-1: none), then the multiplier / 8."""
+    return floats([1.0 if i == pos else 0.0 for i in range(modes)] + [multiplier / 8.0])
+
+
+NO_INDICES: list[int] = []     # (shared, never changed)
+
+
+def options(lay: Layout, st: State) -> tuple[int, list[int]]:
+    """The legal actions of the seat to act, as the bits of the playable card ids (the play phase of a single pack,
+    whose play indices follow the card ids from `lay.play0`; 0 elsewhere) and a list of every other legal index
+    (a new list, or the shared empty one); nothing once the hand is over. No action is built in the play phase."""
+    if st.to_act < 0:
+        return 0, NO_INDICES
+    if st.phase == PLAY and lay.play0 >= 0:
+        bits = st.card_mask()
+        extras = st._extras     # what card_mask() just made ready: the other actions (call, show pair, ...)
+        if not extras:
+            return bits, NO_INDICES
+        return bits, [lay.space.of(x) for x in extras]
+    return 0, lay.space.legal_fast(st)
+
+
+def is_legal(lay: Layout, bits: int, others: list[int], index: int) -> bool:
+    """Whether `index` is one of the legal actions `options` gave."""
+    c = index - lay.play0
+    if lay.play0 >= 0 and 0 <= c < lay.game.size and bits >> c & 1:
+        return True
+    return index in others
+
+
+def indices(lay: Layout, bits: int, others: list[int]) -> list[int]:
+    """The legal indices `options` gave, as one sorted list."""
+    out = list(others)
+    while bits:
+        low = bits & -bits
+        out.append(lay.play0 + low.bit_length() - 1)
+        bits ^= low
+    return sorted(set(out))
 
 
 def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
@@ -309,18 +313,18 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
 
 
 class EnvCore:
-    """The hand of the AEC environment: every seat's observation row (`rows`, brought up to date when observed),
-    the legal indices of the seat to act (`legal`) and its mask (`mask`: int8 bytes, a new one at every step, for
-    the environment to hand out as it is), stepped by action index."""
+    """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
+    `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask`: new at every step, for the
+    environment to hand out as it is) and any seat's observation row, made when asked for (`observe`)."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
-        n = layout.game.n
-        self.rows = Rows(layout.obs, n)
+        self.parts = layout.parts
         self.state = state
-        self.bids = [-1] * n
+        self.bids = [-1] * layout.game.n
         self.tricks = 0
-        self.legal: list[int] = []
+        self.bits = 0
+        self.others: list[int] = NO_INDICES
         self.mask = bytearray(layout.n_actions)
         self.start(state)
 
@@ -332,16 +336,22 @@ class EnvCore:
         self._legal()
 
     def _legal(self) -> None:
-        legal = self.legal = legal_indices(self.lay, self.state)
-        mask = self.mask = bytearray(self.lay.n_actions)
-        for i in legal:
-            mask[i] = 1
+        bits, others = options(self.lay, self.state)
+        self.bits = bits
+        self.others = others
+        out: list[bytes] = []
+        self.parts.mask(out, self.lay.play0, bits, others)
+        self.mask = bytearray(b"".join(out))
+
+    def legal(self) -> list[int]:
+        """The legal indices of the seat to act, sorted."""
+        return indices(self.lay, self.bits, self.others)
 
     def step(self, index: int) -> int:
         """Apply `index` for the seat to act: ILLEGAL (nothing changed) unless it is one of the legal indices; else
         the flags TRICK_ENDED and HAND_ENDED of what it did (0: neither). The mask follows the new seat to act
         (all zeros once the hand is over)."""
-        if index not in self.legal:
+        if not is_legal(self.lay, self.bits, self.others, index):
             return ILLEGAL
         st = self.state
         apply_index(self.lay, st, index, self.bids)
@@ -354,20 +364,23 @@ class EnvCore:
             return flags | HAND_ENDED
         return flags
 
-    def observe(self, seat: int) -> None:
-        """Bring the seat's row (row `seat` of `rows`) up to date."""
-        self.rows.update(seat, self.state, seat, self.bids)
+    def observe(self, seat: int) -> bytearray:
+        """The seat's observation row now, as new float32 bytes."""
+        out: list[bytes] = []
+        self.parts.row(out, self.state, seat, self.bids)
+        return bytearray(b"".join(out))
 
 
 class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
-    from it). Row i * n + s of `rows` is seat s of hand i; `at[i]` is the row of hand i's seat to act, `seats[i]`
-    that seat; `masks` (new at every step, int8 bytes, `n_actions` a hand) their legal masks; after a step,
-    `rewards` (new, float32, n a hand) holds the game points of each seat whose hand ended with it (0 elsewhere,
-    and for an annulled hand) and `dones` (new, one byte a hand) whether hand i ended."""
+    from it). After `start` and after each `step`, new bytes for the environment to view: `rows` (float32, one
+    observation row a hand: that of its seat to act), `masks` (int8, `n_actions` a hand), `seats` (int64, each
+    hand's seat to act), `rewards` (float32, n a hand: the game points of each seat whose hand ended with the step,
+    0 elsewhere and for an annulled hand) and `dones` (one byte a hand: whether hand i ended)."""
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
+        self.parts = layout.parts
         g = layout.game
         self.game = g
         self.n = g.n
@@ -375,17 +388,18 @@ class VectorCore:
         self.count = count
         self.dealer = dealer
         self.rngs = [random.Random(s) for s in seeds]
-        self.rows = Rows(layout.obs, count * g.n)
-        self.at = array("q", bytes(8 * count))
-        self.seats = array("q", bytes(8 * count))
-        self.masks = bytearray(count * layout.n_actions)
-        self.rewards = array("f", bytes(4 * count * g.n))
+        self.seat_bytes = [array("q", [s]).tobytes() for s in range(g.n)]
+        self.no_reward = bytes(4 * g.n)
+        self.rows = bytearray()
+        self.masks = bytearray()
+        self.seats = bytearray()
+        self.rewards = bytearray(4 * count * g.n)
         self.dones = bytearray(count)
-        self.legal: list[list[int]] = [[] for _ in range(count)]
+        self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
+        self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
         self.states = [self._deal(i) for i in range(count)]
-        for i in range(count):
-            self._show(i)
+        self._show()
 
     def _deal(self, i: int) -> State:
         """Hand i's next deal, dealt again until someone has a decision (a deal annulled at once)."""
@@ -399,47 +413,59 @@ class VectorCore:
         self.bids[i] = [-1] * g.n
         return st
 
-    def _show(self, i: int) -> None:
-        """Hand i's observation and mask of its seat to act, up to date."""
-        st = self.states[i]
-        seat = st.to_act
-        r = i * self.n + seat
-        self.rows.update(r, st, seat, self.bids[i])
-        legal = self.legal[i] = legal_indices(self.lay, st)
-        base = i * self.lay.n_actions
-        masks = self.masks
-        for a in legal:
-            masks[base + a] = 1
-        self.at[i] = r
-        self.seats[i] = seat
+    def _show(self) -> None:
+        """Every hand's observation and mask of its seat to act, and that seat."""
+        parts = self.parts
+        lay = self.lay
+        rows: list[bytes] = []
+        masks: list[bytes] = []
+        seats: list[bytes] = []
+        for i in range(self.count):
+            st = self.states[i]
+            seat = st.to_act
+            parts.row(rows, st, seat, self.bids[i])
+            bits, others = options(lay, st)
+            self.bits[i] = bits
+            self.others[i] = others
+            parts.mask(masks, lay.play0, bits, others)
+            seats.append(self.seat_bytes[seat])
+        self.rows = bytearray(b"".join(rows))
+        self.masks = bytearray(b"".join(masks))
+        self.seats = bytearray(b"".join(seats))
 
     def first_illegal(self, actions: list[int]) -> int:
         """The first hand whose action is not one of its legal indices (-1: every one is)."""
+        lay = self.lay
         for i in range(self.count):
-            if actions[i] not in self.legal[i]:
+            if not is_legal(lay, self.bits[i], self.others[i], actions[i]):
                 return i
         return -1
+
+    def legal(self, i: int) -> list[int]:
+        """Hand i's legal indices, sorted."""
+        return indices(self.lay, self.bits[i], self.others[i])
 
     def step(self, actions: list[int]) -> int:
         """Apply each hand's action (legal: `first_illegal` said so); a hand that ends is dealt again at once. The
         number of hands that ended."""
         n = self.n
-        count = self.count
-        self.masks = bytearray(count * self.lay.n_actions)
-        rewards = self.rewards = array("f", bytes(4 * count * n))
-        dones = self.dones = bytearray(count)
         ended = 0
         lay = self.lay
-        for i in range(count):
+        rewards: list[bytes] = []
+        dones = bytearray(self.count)
+        for i in range(self.count):
             st = self.states[i]
             apply_index(lay, st, actions[i], self.bids[i])
             if st.to_act < 0:
                 gp = st.game_points
                 team_of = st.hand_team_of
-                for s in range(n):
-                    rewards[i * n + s] = float(gp[team_of[s]])
+                rewards.append(floats([float(gp[team_of[s]]) for s in range(n)]))
                 dones[i] = 1
                 ended += 1
                 self.states[i] = self._deal(i)
-            self._show(i)
+            else:
+                rewards.append(self.no_reward)
+        self.rewards = bytearray(b"".join(rewards))
+        self.dones = dones
+        self._show()
         return ended

@@ -130,8 +130,8 @@ class JackNineEnv(AECEnv):
         self._zero_mask = np.zeros(self.enc.n_actions, np.int8)
         self._zero_mask.flags.writeable = False
         self._mask = self._zero_mask
+        self._over = False
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
-        self._rows: list[np.ndarray] = []
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -153,6 +153,7 @@ class JackNineEnv(AECEnv):
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
+        self._over = False      # the episode ended: every agent terminated (read at every step, beside the dicts)
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.hands_played = 0
@@ -187,9 +188,6 @@ class JackNineEnv(AECEnv):
         core = self._core
         if core is None:
             core = self._core = EnvCore(self.enc.layout, state)
-            # numpy views of the compiled side's arrays: what observe() and the mask copy from
-            rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.game.n, self.enc.obs.size)
-            self._rows = [rows[s] for s in range(self.game.n)]
         else:
             core.start(state)
         self._select()
@@ -226,6 +224,7 @@ class JackNineEnv(AECEnv):
         for a in self.agents:
             self.terminations[a] = True
             self.infos[a] = {}
+        self._over = True
         return True
 
     def _give(self, rewards: list[float]) -> None:
@@ -236,21 +235,27 @@ class JackNineEnv(AECEnv):
         self._rewarded = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        st = self.state
-        assert st is not None, "reset() the environment before observing it"
-        seat = self.seat_of[agent]
         core = self._core
-        assert core is not None
-        core.observe(seat)          # compiled: the row written where it changed
-        return {"observation": self._rows[seat].copy(),
-                "action_mask": self._mask if st.to_act == seat else self._zero_mask}
+        assert core is not None and self.state is not None, "reset() the environment before observing it"
+        seat = self.seat_of[agent]
+        # compiled: the row made now, as new bytes for numpy to view
+        return {"observation": np.frombuffer(core.observe(seat), np.float32),
+                "action_mask": self._mask if self.state.to_act == seat else self._zero_mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's `last()`: the agent selected's observation, cumulative reward, termination, truncation
         and info."""
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        if not observe:
+            obs = None
+        elif self._over:
+            obs = self.observe(agent)
+        else:      # the seat to act (observe() inlined: this runs at every step)
+            core = self._core
+            assert core is not None
+            obs = {"observation": np.frombuffer(core.observe(self.seat_of[agent]), np.float32),
+                   "action_mask": self._mask}
+        return obs, self._cumulative_rewards[agent], self._over, self.truncations[agent], self.infos[agent]
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `max_iter` times)."""
@@ -258,23 +263,28 @@ class JackNineEnv(AECEnv):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over or self.truncations[agent]:
             self._was_dead_step(action)
             return
         core = self._core
         assert core is not None, "reset() the environment before stepping it"
         flags = core.step(action if type(action) is int else _index(action))   # compiled: checks and applies
         if flags == ILLEGAL:
-            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in sorted(core.legal))
+            legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in core.legal())
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
         if self._rewarded:
             for a in self.rewards:
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        self.infos[agent] = {}
+        infos = self.infos
+        infos[agent] = {}
         if not flags:
-            self._select()
+            # the common step: no trick or hand ended, no reward; the next seat selected (_select inlined)
+            seat = core.state.to_act
+            agent = self.agent_selection = self.possible_agents[seat]
+            mask = self._mask = np.frombuffer(core.mask, np.int8)
+            infos[agent] = {"action_mask": mask}
         else:
             st = self.state
             assert st is not None
@@ -286,8 +296,8 @@ class JackNineEnv(AECEnv):
                 self._select()
             else:
                 self._deal()
-        if self._rewarded:     # rewards come only at the end of tricks and hands: most steps add nothing
-            self._accumulate_rewards()
+            if self._rewarded:     # rewards come only at the end of tricks and hands
+                self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -13,8 +13,9 @@ is (N, players): each seat's game points in the hand that just ended (0 elsewher
 stream, so the observation given for it is the new hand's first decision. Hand i is dealt from a stream seeded by
 (`seed`, i): the same seed and actions give the same hands. An illegal action (or an index outside the space)
 raises IllegalActionError before any hand moves. The work per hand is done without numpy
-(engine/adapters/runner.py, compiled with the hot path): each hand's rows and masks are kept in flat arrays that
-numpy views, written only where they changed; a step returns copies of them, taken for all N hands at once.
+(engine/adapters/runner.py, compiled with the hot path): each step's rows, masks, seats, rewards and flags are
+made there as new bytes, one object each for all N hands, and handed out as numpy arrays viewing them (the
+environment never writes them again).
 """
 
 from __future__ import annotations
@@ -55,15 +56,13 @@ class VectorEnv:
         base = random.Random(seed).getrandbits(48) if seed is not None else random.getrandbits(48)
         seeds = [random.Random(f"vector/{base}/{i}").getrandbits(48) for i in range(self.num_hands)]
         core = self._core = VectorCore(self.layout, seeds, self.dealer)
-        n, size = self.game.n, self.enc.obs.size
-        # numpy views of the compiled side's arrays, which it updates in place at every step
-        self._rows = np.frombuffer(core.rows.buf, np.float32).reshape(self.num_hands * n, size)
-        self._at = np.frombuffer(core.at, np.int64)
-        self._seats = np.frombuffer(core.seats, np.int64)
-        return self._rows[self._at], self._masks(core), {"to_act": self._seats.copy()}
+        return self._rows(core), self._masks(core), {"to_act": np.frombuffer(core.seats, np.int64)}
+
+    def _rows(self, core: VectorCore) -> np.ndarray:
+        """The observations of this step (new arrays at every step, viewing the compiled side's new bytes)."""
+        return np.frombuffer(core.rows, np.float32).reshape(self.num_hands, self.enc.obs.size)
 
     def _masks(self, core: VectorCore) -> np.ndarray:
-        """The masks of this step (new arrays at every step: handed out as they are)."""
         return np.frombuffer(core.masks, np.int8).reshape(self.num_hands, self.n_actions)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -79,9 +78,9 @@ class VectorEnv:
         if bad >= 0:
             raise IllegalActionError(f"hand {bad}: action {todo[bad]} is not legal now")
         core.step(todo)
-        return (self._rows[self._at], self._masks(core),
+        return (self._rows(core), self._masks(core),
                 np.frombuffer(core.rewards, np.float32).reshape(self.num_hands, self.game.n),
-                np.frombuffer(core.dones, np.bool_), {"to_act": self._seats.copy()})
+                np.frombuffer(core.dones, np.bool_), {"to_act": np.frombuffer(core.seats, np.int64)})
 
     @property
     def states(self) -> list[Any]:
