@@ -119,6 +119,9 @@ class Game:
         # play.obligations: the cards whose rank never binds their holder to play a trump, and whether a player
         # holding a plain suit led simply follows it (no trump instead of following)
         self.never_forced, self.follow_suffices = _duty_tables(rules, self.rank_masks)
+        # combinations: per holding of one suit (its bits in the suit's block), whether it holds a run that counts
+        # as a meld (engine/play/combinations.py reads it; empty: no run counts, or a suit is too large for a table)
+        self.run_holdings = _run_holdings(rules, self.rank_of, self.block)
         # Interned actions: the hot path hands out the same objects again and again.
         self._actions: dict[tuple[int, str, str], Action] = {}
         self.play_action = self._card_actions("play")
@@ -585,6 +588,27 @@ def _duty_tables(rules: Rules, rank_masks: list[int]) -> tuple[int, bool]:
     if ob is None:
         return 0, False
     return sum(rank_masks[r] for r in ob.never_forced), not ob.trump_while_following
+
+
+def _run_holdings(rules: Rules, rank_of: list[int], block: int) -> list[bool]:
+    """Per holding of one suit (bits of the suit's block, the same ranks in every suit), whether its ranks make a
+    run of combinations.sequences' shortest length in the natural order; [] where none counts or suits are large."""
+    cr = rules.combinations
+    if cr is None or cr.shortest > len(cr.natural) or block > SMALL_SUIT:
+        return []
+    out: list[bool] = []
+    for bits in range(1 << block):
+        places = 0
+        m = bits
+        while m:
+            low = m & -m
+            places |= 1 << cr.natural[rank_of[low.bit_length() - 1]]
+            m ^= low
+        run = places
+        for _ in range(cr.shortest - 1):
+            run &= run >> 1
+        out.append(run != 0)
+    return out
 
 
 def _is_int(x: object) -> bool:
