@@ -122,6 +122,10 @@ class Game:
         # combinations: per holding of one suit (its bits in the suit's block), whether it holds a run that counts
         # as a meld (engine/play/combinations.py reads it; empty: no run counts, or a suit is too large for a table)
         self.run_holdings = _run_holdings(rules, self.rank_of, self.block)
+        # trump_marriage counted in_hand: the cards of its ranks, whose play may complete a marriage (0: none)
+        mr = rules.marriage
+        self.marriage_play_mask = _mask_where([mr is not None and not mr.in_trick and r in mr.ranks
+                                               for r in self.rank_of])
         # Interned actions: the hot path hands out the same objects again and again.
         self._actions: dict[tuple[int, str, str], Action] = {}
         self.play_action = self._card_actions("play")
