@@ -27,8 +27,8 @@ def progress(message: str) -> None:
 
 
 HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "banked",
-            "melds", "combinations", "obligations", "claims", "state", "playout", "view", "sweep_proof",
-            "sweep_claims")
+            "melds", "combinations", "obligations", "trump_modes", "turned", "claims", "state", "playout", "view",
+            "sweep_proof", "sweep_claims")
 # engine/play/ also holds the View every bot decision builds and the sweep prover with the claims' grading.
 # engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, and the heuristic (its
 # card play, what it reads from its view in info.py, its special-contract estimates in special.py), compiled too.

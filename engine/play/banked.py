@@ -9,7 +9,6 @@ The arithmetic is `bank()`, over plain numbers, so that a worked deal can be che
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from engine.play.base import StateData
@@ -43,17 +42,19 @@ STOP_MELDS: Final = 2
 STOP_TRICKS: Final = 3
 
 
-@dataclass(frozen=True)
 class BankedScore:
-    """What each side banks for one deal, and why."""
+    """What each side banks for one deal, and why. Never changed once made. (A plain class, not a frozen
+    dataclass: compiled, a frozen dataclass is built by interpreted code, a large share of a hand's scoring.)"""
 
-    made: bool
-    points: list[int]     # per side, after the multipliers and rounding
-    held: int             # the takers' points held for the winner of the next deal (ties: held_over); 0: none
-    winner: int           # the side that won the deal (-1: none, a tie)
-    outcome: str          # MADE, FAILED, TIE_HELD, TIE_NOTHING, NO_CONTRACT
-    totals: list[int]     # each side's total before the success test (card points + melds + marriage + bonus)
-    card_total: int       # every card point of the deal (a sweep's fixed card points where the rule sets them)
+    def __init__(self, made: bool, points: list[int], held: int, winner: int, outcome: str, totals: list[int],
+                 card_total: int) -> None:
+        self.made = made
+        self.points = points            # per side, after the multipliers and rounding
+        self.held = held                # the takers' points held for the winner of the next deal (ties: held_over)
+        self.winner = winner            # the side that won the deal (-1: none, a tie)
+        self.outcome = outcome          # MADE, FAILED, TIE_HELD, TIE_NOTHING, NO_CONTRACT
+        self.totals = totals            # each side's total before the success test (card points + melds + ...)
+        self.card_total = card_total    # every card point of the deal (a sweep's fixed card points where set)
 
 
 def round_to_ten(points: int) -> int:

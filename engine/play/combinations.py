@@ -62,6 +62,14 @@ def holds_meld(state: StateData, cards: int) -> bool:
             return True
     if cr.shortest > len(cr.natural):
         return False
+    table = g.run_holdings
+    if table:   # one lookup per suit (Game's table of the holdings with a run)
+        block = g.block
+        whole = (1 << block) - 1
+        for suit in range(g.nsuits):
+            if table[cards >> (suit * block) & whole]:
+                return True
+        return False
     for suit in range(g.nsuits):
         held = cards & g.suit_masks[suit]
         if held.bit_count() < cr.shortest:

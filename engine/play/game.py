@@ -37,7 +37,7 @@ NO_TRUMP: Final = -1
 SMALL_SUIT: Final = 12          # cards in a suit up to which play choices are a list indexed by the holding
 AUCTION_CACHE_LIMIT: Final = 200_000  # actions kept in cached auction choices (about 1.6 MB of references)
 SMALL_CHOICES: Final = 1 << 15         # auction choice keys up to which they are a list indexed by the key
-# Generators kept for `shuffled_deal` to re-seed (module-wide, so no Game holds one: games stay copyable)
+# Generators kept for `_shuffled_pack` to re-seed (module-wide, so no Game holds one: games stay copyable)
 _SPARE_GENERATORS: Final[list[_Generator]] = []
 TRUMP_POWER: Final = 1000    # added to a trump's strength in a trick: any trump beats any card of another suit
 
@@ -119,6 +119,13 @@ class Game:
         # play.obligations: the cards whose rank never binds their holder to play a trump, and whether a player
         # holding a plain suit led simply follows it (no trump instead of following)
         self.never_forced, self.follow_suffices = _duty_tables(rules, self.rank_masks)
+        # combinations: per holding of one suit (its bits in the suit's block), whether it holds a run that counts
+        # as a meld (engine/play/combinations.py reads it; empty: no run counts, or a suit is too large for a table)
+        self.run_holdings = _run_holdings(rules, self.rank_of, self.block)
+        # trump_marriage counted in_hand: the cards of its ranks, whose play may complete a marriage (0: none)
+        mr = rules.marriage
+        self.marriage_play_mask = _mask_where([mr is not None and not mr.in_trick and r in mr.ranks
+                                               for r in self.rank_of])
         # Interned actions: the hot path hands out the same objects again and again.
         self._actions: dict[tuple[int, str, str], Action] = {}
         self.play_action = self._card_actions("play")
@@ -251,16 +258,21 @@ class Game:
         steps give, in order (the turned card first). Empty where every card is dealt."""
         if not self.stock_size:
             return []
-        gen = _Generator(seed)
-        rand = gen.random
-        deck = self.pack[:]
-        for i in range(self.size - 1, 0, -1):
-            j = int(rand() * (i + 1))
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck[self.size - self.stock_size:]
+        return self._shuffled_pack(seed)[self.size - self.stock_size:]
 
     def shuffled_deal(self, seed: int | None, dealer: int) -> list[list[int]]:
         """Cards each seat receives, in order, from a seeded shuffle (the same seed deals the same cards)."""
+        deck = self._shuffled_pack(seed)
+        return [[deck[i] for i in positions] for positions in self._deal_positions[dealer]]   # = deal_in_order
+
+    def shuffled_deal_and_stock(self, seed: int | None, dealer: int) -> tuple[list[list[int]], list[int]]:
+        """`shuffled_deal(seed, dealer)` and `shuffled_stock(seed)` from one shuffle of the pack."""
+        deck = self._shuffled_pack(seed)
+        dealt = [[deck[i] for i in positions] for positions in self._deal_positions[dealer]]   # = deal_in_order
+        return dealt, (deck[self.size - self.stock_size:] if self.stock_size else [])
+
+    def _shuffled_pack(self, seed: int | None) -> list[int]:
+        """The pack in the order a seeded shuffle leaves it (the same seed, the same order)."""
         # Fisher-Yates on random(): fixed by the seed alone, and faster than random.shuffle. The C generator that
         # random.Random wraps deals the same numbers for the same seed, without the Python-level set-up.
         # Seeding a generator costs more than the shuffle, so spare generators are kept and re-seeded (the same
@@ -277,7 +289,7 @@ class Game:
             j = int(rand() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
         _SPARE_GENERATORS.append(gen)
-        return [[deck[i] for i in positions] for positions in self._deal_positions[dealer]]   # = deal_in_order
+        return deck
 
     def deal_in_order(self, order: list[int], dealer: int) -> list[list[int]]:
         """The cards each seat receives when the pack, in `order`, is dealt by the schedule from the first hand."""
@@ -310,8 +322,7 @@ class Game:
             if stock is not None:
                 raise ArgumentError("stock: give it with hands (a seeded deal makes its own)")
             checked = check_seed(seed)
-            dealt = self.shuffled_deal(checked, seat)
-            pack = self.shuffled_stock(checked)
+            dealt, pack = self.shuffled_deal_and_stock(checked, seat)
         scores: list[int] | None = None
         if match_scores is not None:
             teams = len(self.rules.table.teams)
@@ -581,6 +592,27 @@ def _duty_tables(rules: Rules, rank_masks: list[int]) -> tuple[int, bool]:
     if ob is None:
         return 0, False
     return sum(rank_masks[r] for r in ob.never_forced), not ob.trump_while_following
+
+
+def _run_holdings(rules: Rules, rank_of: list[int], block: int) -> list[bool]:
+    """Per holding of one suit (bits of the suit's block, the same ranks in every suit), whether its ranks make a
+    run of combinations.sequences' shortest length in the natural order; [] where none counts or suits are large."""
+    cr = rules.combinations
+    if cr is None or cr.shortest > len(cr.natural) or block > SMALL_SUIT:
+        return []
+    out: list[bool] = []
+    for bits in range(1 << block):
+        places = 0
+        m = bits
+        while m:
+            low = m & -m
+            places |= 1 << cr.natural[rank_of[low.bit_length() - 1]]
+            m ^= low
+        run = places
+        for _ in range(cr.shortest - 1):
+            run &= run >> 1
+        out.append(run != 0)
+    return out
 
 
 def _is_int(x: object) -> bool:

@@ -243,8 +243,10 @@ class TrickPhase(ContractPhases):
             if self.trick_cards:
                 g = self.game
                 follow = h & g.suit_masks[self.led]
-                # following a plain suit led is all the duties ask, where no trump may be played instead
-                if follow and g.follow_suffices and self.led != self.trump and not self.all_trumps:
+                # following a plain suit led is all the duties ask, where no trump may be played instead (or he
+                # holds none)
+                if follow and self.led != self.trump and not self.all_trumps and (
+                        g.follow_suffices or not h & self.trump_mask):
                     mask = follow
                 else:
                     mask = playable(self, p)
@@ -262,8 +264,8 @@ class TrickPhase(ContractPhases):
         g = self.game
         p = self.to_act
         if self.caller != p and self.trick_cards and (self.plain_play or (
-                self.duty_play and g.follow_suffices and self.led != self.trump and not self.concealed
-                and not self.all_trumps)):
+                self.duty_play and self.led != self.trump and not self.concealed and not self.all_trumps
+                and (g.follow_suffices or not self.hands[p] & self.trump_mask))):
             follow = self.hands[p] & g.suit_masks[self.led]
             if follow:  # the commonest case, inlined: one table lookup (with duties: a plain suit followed)
                 self._legal_mask = follow
@@ -459,8 +461,7 @@ class TrickPhase(ContractPhases):
             if blind and self.trick_cards and g.suit_of[card] != self.led:
                 self.face_down |= 1 << card
         self.caller = -1
-        mr = g.rules.marriage
-        if mr is not None and not mr.in_trick and g.rank_of[card] in mr.ranks:
+        if g.marriage_play_mask >> card & 1:   # (trump_marriage counted in_hand: a card of its ranks)
             marriage_on_play(self, p, card)
         trick = self.trick_cards
         suit = g.suit_of[card]
