@@ -232,6 +232,13 @@ def target_reached(state: StateData) -> bool:
     if target is None:
         return False
     sides = len(state.hand_teams)
+    # every credit is a count of points (never negative), so a side's credits only grow from stage to stage: when
+    # no side reaches the target with all of them, none does at an earlier stage (the common case, checked cheaply)
+    scores, mult = state.match_scores, state.trump_multiplier
+    if all(scores[_match_team(state, t)]
+           + (state.marriage_points[t] + state.team_points[t] + state.meld_points[t]) * mult < target
+           for t in range(sides)):
+        return False
     for stage in (STOP_MARRIAGE, STOP_MELDS, STOP_TRICKS):
         for t in range(sides):
             if state.match_scores[_match_team(state, t)] + _credits(state, t, stage) >= target:
