@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -250,15 +251,26 @@ def test_a_search_decision_scans_at_most_its_bid_budget(tmp_path: Path, monkeypa
         return scans[-1] // bids
 
     monkeypatch.setattr(search, "rollout_speeches", counting)
+    tried: list[int] = []
+    real_candidates = search.contract_candidates
+
+    def candidates(*args: Any) -> list[search.Action]:
+        out = real_candidates(*args)
+        tried.append(len(out))
+        return out
+
+    monkeypatch.setattr(search, "contract_candidates", candidates)
     decided = 0
     state = game.new_hand(0, seed=3)
     bots = [make_bot("search", game, s) for s in range(game.n)]
     while not state.is_terminal and decided < 12:
         scans.clear()
+        tried.clear()
         state.apply(bots[state.to_act].choose(state.view(state.to_act), state.legal_actions()))
         if scans:
             decided += 1
-            assert sum(scans) <= 20_000 + max(scans), (sum(scans), max(scans))
+            # the budget is checked before each world: the last world begun is searched for every candidate
+            assert sum(scans) <= 20_000 + max(scans) * max(tried), (sum(scans), max(scans), tried)
     assert decided > 0
 
 
