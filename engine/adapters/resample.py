@@ -31,6 +31,7 @@ from engine.bots.info import read_view
 from engine.bots.meld_fit import MeldFit
 from engine.bots.turned_worlds import TurnedCard
 from engine.errors import JacknineError
+from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.state import State
@@ -204,13 +205,8 @@ class WorldDrawer:
                     opts = [x for x in opts if any(mine >> c & 1 for c in game.code_ids[x.arg])]
                 while opts:
                     pick = opts.pop(randbelow(rng, len(opts)))
-                    trial = state.clone()
-                    try:
-                        trial.apply(pick)
-                        world = self._replay_from(rng, trial, i + 1, held)
-                    except JacknineError:
-                        world = None
-                    if world is not None and world.view(self.me) == self.view:
+                    world = self._tried(rng, state, i, held, pick=pick)
+                    if world is not None:
                         return world
                 return None
             if state.to_act != a.seat:
@@ -252,15 +248,26 @@ class WorldDrawer:
             if self.budget <= 0:
                 return None
             self.budget -= 1
-            trial = state.clone()
-            try:
-                trial.play_card_id(c)
-                world = self._replay_from(rng, trial, i + 1, held)
-            except JacknineError:
-                world = None
-            if world is not None and world.view(self.me) == self.view:
+            world = self._tried(rng, state, i, held, card=c)
+            if world is not None:
                 return world
         return None
+
+    def _tried(self, rng: random.Random, state: State, i: int, held: list[int], pick: Action | None = None,
+               card: int = -1) -> State | None:
+        """A copy of `state` with action `i` taken as `pick` (or as the play of card id `card`), the rest of the
+        history replayed on it: the world, if the engine allows every action and the seat's view of it is the
+        view drawn for; else None."""
+        trial = state.clone()
+        try:
+            if pick is not None:
+                trial.apply(pick)
+            else:
+                trial.play_card_id(card)
+            world = self._replay_from(rng, trial, i + 1, held)
+        except JacknineError:
+            return None
+        return world if world is not None and world.view(self.me) == self.view else None
 
 
 def _face_down_masks(game: Game, view: View, pool: int) -> list[list[int]]:
