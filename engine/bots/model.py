@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from engine.play.actions import Action, bid_terms
 from engine.play.game import NO_TRUMP, Game
@@ -200,17 +201,8 @@ class HandModel:
         """Mean and standard deviation of best-trump units over random k-card hands (fixed seed: deterministic)."""
         out = self._spread.get(k)
         if out is None:
-            rng = random.Random(1234 + k)
-            deck = list(range(self.game.size))
-            xs: list[float] = []
-            for _ in range(SPREAD_HANDS):
-                hand = 0
-                for c in rng.sample(deck, k):
-                    hand |= 1 << c
-                xs.append(self.best_trump(hand, self.no_trumps)[1])
-            mean = sum(xs) / len(xs)
-            sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
-            out = self._spread[k] = (mean, max(sd, 1e-6))
+            out = self._spread[k] = hand_spread(self.game.size, k, 1234 + k,
+                                                lambda hand: float(self.best_trump(hand, self.no_trumps)[1]))
         return out
 
     def warm(self) -> None:
@@ -297,3 +289,20 @@ def model_for(game: Game) -> HandModel:
             _MODELS.clear()
         m = _MODELS[id(game)] = HandModel(game)
     return m
+
+
+def hand_spread(size: int, n: int, seed: int, value: Callable[[int], float],
+                hands: int = SPREAD_HANDS) -> tuple[float, float]:
+    """Mean and standard deviation (at least 1e-6) of `value` over `hands` random n-card hands of a `size`-card
+    pack, drawn from a generator seeded with `seed` (so the same on every run)."""
+    rng = random.Random(seed)
+    deck = list(range(size))
+    xs: list[float] = []
+    for _ in range(hands):
+        hand = 0
+        for c in rng.sample(deck, n):
+            hand |= 1 << c
+        xs.append(value(hand))
+    mean = sum(xs) / len(xs)
+    sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
+    return mean, max(sd, 1e-6)

@@ -25,7 +25,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.bots.info import led_trump_suit, top_strength
-from engine.bots.model import SPREAD_HANDS
+from engine.bots.model import hand_spread
 from engine.play.actions import Action
 from engine.play.base import AUCTION, UNDECIDED
 from engine.play.game import NO_TRUMP
@@ -179,17 +179,8 @@ class SpecialRules:
         """Mean and standard deviation of the no-trump evaluation of random n-card hands (fixed seed)."""
         out = self._side_spread.get(n)
         if out is None:
-            rng = random.Random(4321 + n)
-            deck = list(range(self.game.size))
-            xs: list[float] = []
-            for _ in range(SPREAD_HANDS):
-                hand = 0
-                for c in rng.sample(deck, n):
-                    hand |= 1 << c
-                xs.append(self.model.units(hand, NO_TRUMP))
-            mean = sum(xs) / len(xs)
-            sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
-            out = self._side_spread[n] = (mean, max(sd, 1e-6))
+            out = self._side_spread[n] = hand_spread(self.game.size, n, 4321 + n,
+                                                     lambda hand: float(self.model.units(hand, NO_TRUMP)))
         return out
 
     def sweep_chance(self, k: Knowledge, threats: int, trump: int, strength: list[int], helpers: int = 0,

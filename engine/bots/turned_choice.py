@@ -137,19 +137,10 @@ class TurnedWeigh:
         key = (n, mode)
         sp = self._mode_spread.get(key)
         if sp is None:
-            import random
+            from engine.bots.model import hand_spread
 
-            rng = random.Random(777 + 31 * n + mode)
-            deck = list(range(self.game.size))
-            xs: list[float] = []
-            for _ in range(SPREAD_HANDS):
-                h = 0
-                for c in rng.sample(deck, n):
-                    h |= 1 << c
-                xs.append(self.model.mode_units(h, mode))
-            mean = sum(xs) / len(xs)
-            sd = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
-            sp = self._mode_spread[key] = (mean, max(sd, 1e-6))
+            sp = self._mode_spread[key] = hand_spread(self.game.size, n, 777 + 31 * n + mode,
+                                                      lambda h: float(self.model.mode_units(h, mode)), SPREAD_HANDS)
         return (self.model.mode_units(hand, mode) - sp[0]) / sp[1]
 
     def worth(self, seat: int, hand: int, code: str, gets: int = -1) -> float:
