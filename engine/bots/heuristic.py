@@ -38,7 +38,7 @@ def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPoli
     if seen.view.phase == "play":
         return play_card(game, seen, legal, policy)
     if seen.view.phase in TURNED_PHASES:
-        return turned_choice(game, seen.view, legal, policy.v2)
+        return turned_choice(game, seen.view, legal, policy.v2, policy.v3)
     return policy.choose(view_knowledge(seen), tuple(legal))
 
 
