@@ -110,6 +110,7 @@ MODE_FIT = (-0.0116, 0.0746, 0.0113, 39.9, 6.75, 0.966, 0.0)   # a named mode, i
 # 18 cards in play is narrower and the defenders' melds fewer (STOCK_OTHER_MELDS) than where all 32 are dealt.
 STOCK_TAKE_FIT = (0.1561, 0.0958, -0.0179, 24.19, 6.62, 0.878, 1.071)
 STOCK_OTHER_MELDS = 9.27
+STOCK_TAKE_MARGIN = 0.0
 SPREAD_HANDS = 800     # random hands that fix a mode's mean and spread of units per hand size
 PUSH_MEAN = 46.2       # the forced chooser's side's mean banked difference (schieber alone, 1,500 deals): what a
 #                        push leaves to the partner, who then chooses with a hand of his own
@@ -130,6 +131,8 @@ class TurnedWeigh:
 
         self.game = game
         self.v3 = v3        # the weighing of before the cards in play were counted (`heuristic:v3`)
+        self.stock = not v3 and game.n * game.cards_each < game.size    # some cards stay out of play
+        self.margin = STOCK_TAKE_MARGIN if self.stock else TAKE_MARGIN
         self.model = model_for(game)
         b = game.rules.scoring.banked
         assert b is not None
@@ -161,7 +164,7 @@ class TurnedWeigh:
         n = held.bit_count()
         full = n >= g.cards_each
         mode = g.mode_index(code)
-        stock = not self.v3 and g.n * g.cards_each < g.size
+        stock = self.stock
         fit = CHOOSE_FIT if full else STOCK_TAKE_FIT if stock else TAKE_FIT
         if mode >= 0 and MODE_FIT:
             z = self.mode_z(held, mode)
@@ -264,16 +267,16 @@ def choose(game: Game, view: View, legal: Sequence[Action], v2: bool = False, v3
             and _find(legal, "take") is None and view.history and _first_round(view) else \
             weigh.best_any(seat, hand, out)
         return refuse if w > 0.0 else accept
+    margin = weigh.margin
     take = _find(legal, "take")
     if take is not None:
-        if turned >= 0 and weigh.worth(seat, hand, game.layout.suits[game.suit_of[turned]], gets, out) > \
-                TAKE_MARGIN:
+        if turned >= 0 and weigh.worth(seat, hand, game.layout.suits[game.suit_of[turned]], gets, out) > margin:
             return take
         schmeiss = _find(legal, "schmeiss")
         if schmeiss is not None and weigh.best_any(seat, hand, out) < SCHMEISS_BELOW:
             return schmeiss
         return passing if passing is not None else take
-    if named is not None and (passing is None or worth > TAKE_MARGIN):
+    if named is not None and (passing is None or worth > margin):
         return named
     schmeiss = _find(legal, "schmeiss")
     if schmeiss is not None and worth < SCHMEISS_BELOW:
