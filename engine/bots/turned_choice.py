@@ -156,7 +156,7 @@ class TurnedWeigh:
         """The expected banked difference for the seat's side when it makes `code` the trump with `hand` (plus
         `gets`, the turned card it would receive; `out`: a card seen that stays out of play, the turned card
         nobody receives)."""
-        from engine.bots.banked_bidding import banked_difference, code_multiplier, marriage_held, own_melds
+        from engine.bots.banked_bidding import banked_difference, code_multiplier, code_total, marriage_held, own_melds
 
         g = self.game
         m = self.model
@@ -173,7 +173,7 @@ class TurnedWeigh:
             mean_u, sd_u = m.spread(n)
             z = (m.units_named(held, code) - mean_u) / sd_u
         edge, slope, curve, sd, m0, m1, m2 = fit
-        total = in_play_total(g, code, held, out if stock else -1)
+        total = in_play_total(g, code, held, out) if stock else code_total(g, code)
         zp = z if z > 0.0 else 0.0
         melds = own_melds(g, seat, held)
         marriage = marriage_held(g, held, code)
