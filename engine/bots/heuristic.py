@@ -108,6 +108,12 @@ def settled_claims(game: Game, view: View, legal: Sequence[Action]) -> Action | 
 
 
 # --- card play ---------------------------------------------------------------------------------------------
+# Where cards stay out of play (a stock: klaberjass), the maker draws trumps only while he holds this many. Duplicate
+# with the new take or pass at both seats, this card play against heuristic:v3's, 1,000 deals, seed 404: drawing
+# always +1.14 [+0.60, +1.68] a hand, never +1.15 [-0.06, +2.35], from 3 trumps +1.72 [+0.70, +2.73], from 4
+# +1.65 [+0.46, +2.83]; seed 1: always +0.81 [+0.28, +1.33], from 3 +1.61 [+0.68, +2.53]
+STOCK_DRAW_FROM = 3
+
 def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
     """Index of the card winning `cards` so far, by the one rule the engine uses."""
     return winning_index(cards, game.suit_of, seen.strength, seen.power, seen.power_from)
@@ -252,8 +258,10 @@ def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: in
         return _lead_alone(game, seen, cards)
     on_bidding_side = v.bidder is not None and seen.partners(v.seat, v.bidder)
     trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
-    # draw trumps: the bidding side with the master trump while opponents may still hold trumps
-    if on_bidding_side and power is not None and power >= 0 and seen.live(power):
+    # draw trumps: the bidding side with the master trump while opponents may still hold trumps (where cards stay
+    # out of play, only while it holds STOCK_DRAW_FROM trumps: a short holding keeps them to ruff)
+    if on_bidding_side and power is not None and power >= 0 and seen.live(power) and not (
+            seen.live_only and (seen.hand & game.suit_masks[power]).bit_count() < STOCK_DRAW_FROM):
         masters = [(a, c) for a, c in cards if game.suit_of[c] == power and _master_now(game, seen, c, power)]
         if masters:
             return max(masters, key=lambda ac: seen.strength[ac[1]])[0]
