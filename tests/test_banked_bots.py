@@ -117,3 +117,26 @@ def test_a_suit_every_other_seat_showed_void_in_has_no_card_in_play_where_cards_
                 return
         state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
     raise AssertionError("no void shown in this deal")
+
+
+def _first_lead(spec: str, first: str) -> str:
+    """Klaberjass: seat 0 (forehand) takes hearts holding `first` and leads to trick 1; the heuristic's card."""
+    k = load_game("klaberjass")
+    h0, h1 = _ids(k, first), _ids(k, "9H TH 7S 8S 7D 8D")
+    stock = _ids(k, "7H QC KC AC 9C JC TC")
+    rest = [c for c in range(k.size) if c not in h0 + h1 + stock]
+    state = k.new_hand(1, hands=[h0, h1], stock=stock + rest)
+    bot = make_bot(spec, k, 0)
+    state.apply(next(a for a in state.legal_actions() if a.verb == "take"))
+    while True:
+        a = bot.choose(state.view(0), state.legal_actions())
+        if a.verb == "play":
+            return a.arg
+        state.apply(a)
+
+
+def test_where_cards_stay_out_a_short_trump_holding_is_kept_to_ruff() -> None:
+    # the trump Jack and one more: no trump drawn, an ace led (the bot of before led the Jack); three trumps: drawn
+    assert _first_lead("heuristic", "JH 8H AS KS AD KD") in ("AS", "AD")
+    assert _first_lead("heuristic:v3", "JH 8H AS KS AD KD") == "JH"
+    assert _first_lead("heuristic", "JH 8H QH AS KS AD") == "JH"
