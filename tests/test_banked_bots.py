@@ -140,3 +140,29 @@ def test_where_cards_stay_out_a_short_trump_holding_is_kept_to_ruff() -> None:
     assert _first_lead("heuristic", "JH 8H AS KS AD KD") in ("AS", "AD")
     assert _first_lead("heuristic:v3", "JH 8H AS KS AD KD") == "JH"
     assert _first_lead("heuristic", "JH 8H QH AS KS AD") == "JH"
+
+
+def test_a_hopeless_hand_offers_the_schmeiss() -> None:
+    """The heuristic offers a schmeiss with a hand no suit of which is worth SCHMEISS_BELOW (the rule is played,
+    not left to the file alone); with the threshold out of reach it never does."""
+    import engine.bots.turned_choice as tc
+    from engine.sim import bot_seed, hand_seeds, play_out
+
+    k = load_game("klaberjass")
+
+    def offers() -> int:
+        next_seed = hand_seeds(11)
+        count = 0
+        for i in range(60):
+            state = k.new_hand(i % k.n, seed=next_seed())
+            play_out(state, [make_bot("heuristic", k, bot_seed(11, i, s)) for s in range(k.n)])
+            count += sum(a.verb == "schmeiss" for a in state.history)
+        return count
+
+    assert offers() > 0
+    real = tc.SCHMEISS_BELOW
+    try:
+        tc.SCHMEISS_BELOW = -1000.0
+        assert offers() == 0
+    finally:
+        tc.SCHMEISS_BELOW = real
