@@ -115,8 +115,8 @@ def _replay(st: StateData) -> StateData:
 class _Budget:
     """What is left of GRADING_BUDGET for the hand being graded."""
 
-    def __init__(self) -> None:
-        self.left = GRADING_BUDGET
+    def __init__(self, left: int | None = None) -> None:
+        self.left = GRADING_BUDGET if left is None else left
 
     def proved(self, st: StateData, seat: int) -> bool:
         """`sweep_provable` within what is left (False once nothing is)."""
@@ -166,12 +166,13 @@ def grade_claims(st: StateData, gp: list[int]) -> list[int]:
 _AT_FAULT = ("early", "late", "never made")
 
 
-def claim_grades(st: StateData, gp: list[int]) -> list[tuple[int, str, int | None]]:
+def claim_grades(st: StateData, gp: list[int], budget: _Budget | None = None) -> list[tuple[int, str, int | None]]:
     """How a finished hand's claims of the remaining tricks were graded: (hand team, grade, its result for the
     side, or None where the hand scores as usual) for each side graded; empty when no claim is graded. Grades:
     "on time", "on time too late for a bonus" (None), "early", "late", "never made" (a due claim not made),
     "failed" (the side lost a trick after claiming). `gp` is the hand's score before the claims (the result when
-    the reward adds)."""
+    the reward adds). `budget`: what the grading may spend (a fresh GRADING_BUDGET when None; what is left of it
+    can be read after, as benchmarks/claim_grading.py does)."""
     found = [c for c in st.game.rules.claims if c.remaining]
     if not found or st.special is not None:
         return []
@@ -181,7 +182,7 @@ def claim_grades(st: StateData, gp: list[int]) -> list[tuple[int, str, int | Non
     usual: list[tuple[int, str, int | None]] = []
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
         claim = by_team.get(sweeper)
-        graded = _graded(st, rules, sweeper, claim, gp, _Budget())
+        graded = _graded(st, rules, sweeper, claim, gp, budget if budget is not None else _Budget())
         if graded is not None:
             grade, value = graded
             if value is not None:
