@@ -4,10 +4,10 @@
 
 Claims are graded when a hand is scored (engine/play/sweep_claims.py): the sweep prover is run at the turns before
 a claim, within GRADING_BUDGET positions for the whole hand. This script plays hands to their end, grades each
-finished hand's claims again twice, within the shipped bound and within `--wide` positions (10,000,000, the bound
-before), and prints one JSON line per set of hands: how many hands were graded (a claim or a sweep), the slowest
-grading within the shipped bound (seconds, positions, hand), the most positions the wide grading spent, and every
-hand whose grades differ (there should be none).
+finished hand's claims again twice, within `--bound` positions (the shipped GRADING_BUDGET by default) and within
+`--wide` positions (10,000,000), and prints one JSON line per set of hands: how many hands were graded (a claim or
+a sweep), the slowest grading within the bound (seconds, positions, hand), the most positions the wide grading
+spent, and every hand whose grades differ.
 
 The sets of hands:
 - `--random N`: the first N hands `benchmarks/random_hands.py RULESET` plays (the same seeds and random stream;
@@ -98,8 +98,7 @@ def graded(st: State, bound: int) -> tuple[list[tuple[int, str, int | None]], in
     return grades, bound - budget.left, time.perf_counter() - t0
 
 
-def compare(name: str, hands: Iterator[tuple[int, State]], wide: int) -> dict[str, Any]:
-    bound = sweep_claims.GRADING_BUDGET
+def compare(name: str, hands: Iterator[tuple[int, State]], bound: int, wide: int) -> dict[str, Any]:
     out: dict[str, Any] = {"hands": name, "bound": bound, "wide": wide, "played": 0, "graded": 0,
                            "slowest": None, "most_positions_wide": 0, "differ": []}
     worst = -1.0
@@ -125,10 +124,12 @@ def main() -> None:
     ap.add_argument("--random", type=int, default=0, metavar="N", help="the first N hands random_hands.py plays")
     ap.add_argument("--heuristic", type=int, default=0, metavar="N", help="the claims test's hands 0..N-1")
     ap.add_argument("--rigged", type=int, default=0, metavar="N", help="the behaviour test's hands 0..N-1")
+    ap.add_argument("--bound", type=int, default=sweep_claims.GRADING_BUDGET,
+                    help=f"the bound tried (default the shipped GRADING_BUDGET, {sweep_claims.GRADING_BUDGET:,})")
     ap.add_argument("--wide", type=int, default=WIDE, help=f"the bound compared with (default {WIDE:,})")
     args = ap.parse_args()
-    if min(args.random, args.heuristic, args.rigged) < 0 or args.wide < 1:
-        ap.error("hand counts at least 0, --wide at least 1")
+    if min(args.random, args.heuristic, args.rigged) < 0 or args.wide < 1 or args.bound < 0:
+        ap.error("hand counts at least 0, --wide at least 1, --bound at least 0")
     if not (args.random or args.heuristic or args.rigged):
         ap.error("say which hands: --random N, --heuristic N or --rigged N")
     try:
@@ -141,7 +142,8 @@ def main() -> None:
         ("rigged", args.rigged, rigged_hands)]
     for name, count, make in sets:
         if count:
-            print(json.dumps({"ruleset": game.rules.name, **compare(name, make(game, count), args.wide)}), flush=True)
+            found = compare(name, make(game, count), args.bound, args.wide)
+            print(json.dumps({"ruleset": game.rules.name, **found}), flush=True)
 
 
 if __name__ == "__main__":
