@@ -58,6 +58,8 @@ def main() -> None:
     ap.add_argument("--reference", action="store_true",
                     help="instead: heuristic, pimc and search against OpenSpiel's IS-MCTS at its default budget "
                     "and at the budget that takes as long per decision as the bot (measured in the first run)")
+    ap.add_argument("--max-seconds", type=float, default=None, metavar="S",
+                    help="start no deal of a row after S seconds of it; the row's `deals` says how many were played")
     ap.add_argument("--json", dest="as_json", action="store_true", help="also print each report as JSON")
     args = ap.parse_args()
     if args.deals is None:
@@ -66,6 +68,8 @@ def main() -> None:
         args.rulesets = REFERENCE_FILES if args.reference else "twenty-eight,twenty-nine"
     if args.deals < 1 or args.workers < 1:
         ap.error("--deals and --workers must be at least 1")
+    if args.max_seconds is not None and args.max_seconds <= 0:
+        ap.error("--max-seconds must be above 0")
     if args.ismcts or args.reference:
         from engine.adapters.ismcts import SIMULATIONS, UCT_C
 
@@ -95,7 +99,7 @@ def main() -> None:
 def row(game: Game, a: str, b: str, args: argparse.Namespace, label: str) -> dict[str, Any]:
     """One duplicate tournament of `a` against `b`, printed as a table row; its report."""
     t0 = time.perf_counter()
-    rep = run(game, [a, b], args.deals, args.seed, workers=args.workers)
+    rep = run(game, [a, b], args.deals, args.seed, workers=args.workers, max_seconds=args.max_seconds)
     secs = time.perf_counter() - t0
     ba, bb = rep["bots"]
     d = rep["difference"]

@@ -153,6 +153,33 @@ def test_resample_from_infostate(pyspiel, ruleset: str) -> None:  # type: ignore
     assert moved > 0
 
 
+@pytest.mark.parametrize("ruleset", ["three-hundred-and-four", "thunee", "twenty-eight"])
+def test_a_state_resampled_again_draws_the_worlds_of_a_fresh_drawer(pyspiel, ruleset: str) -> None:  # type: ignore[no-untyped-def]
+    """IS-MCTS resamples its root state for one player at every simulation: the state keeps the drawer that read
+    the player's view, and the worlds it draws are those a fresh copy of the state (a new drawer) draws from the
+    same sampler seeds, at every point of random hands and for every player, the drawer rebuilt once the state
+    moves on or another player is asked."""
+    import copy
+
+    for seed in range(2):
+        game, s, rng = _dealt(pyspiel, ruleset, seed)
+        kept = 0
+        players = list(range(game.num_players()))
+        while not s.is_terminal():
+            players.reverse()     # the first player asked after a step is the last one asked before it
+            for p in players:
+                before = None
+                for k in range(3):
+                    again = s.resample_from_infostate(p, random.Random(k).random)
+                    fresh = copy.deepcopy(s).resample_from_infostate(p, random.Random(k).random)
+                    assert again.history() == fresh.history()
+                    if k:
+                        kept += s._drawer.drawer is before
+                    before = s._drawer.drawer
+            s.apply_action(rng.choice(s.legal_actions()))
+        assert kept > 0
+
+
 def test_resample_while_dealing_keeps_the_count(pyspiel) -> None:  # type: ignore[no-untyped-def]
     game = pyspiel.load_game("python_jacknine", {"ruleset": "twenty-nine"})
     s = game.new_initial_state()

@@ -37,7 +37,7 @@ from engine.adapters.encoding import (
     stock_from_order,
     utility_bound,
 )
-from engine.adapters.resample import resample
+from engine.adapters.resample import WorldDrawer, resample, world_drawer
 from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.playout import random_playout
@@ -120,6 +120,30 @@ class _Setup:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return _setup, (self.key,)
+
+
+class _LastDrawer:
+    """The world drawer of a state's last resample, kept while the state stays where it was: OpenSpiel's IS-MCTS
+    resamples its root state for one player at every simulation, and the drawer reads the player's view once.
+    A copy or a pickle of the state starts without it."""
+
+    def __init__(self) -> None:
+        self.key: tuple[State, int, int] | None = None
+        self.drawer: WorldDrawer | None = None
+
+    def get(self, state: State, player: int) -> WorldDrawer:
+        key = self.key
+        if key is None or self.drawer is None or key[0] is not state or key[1] != player \
+                or key[2] != len(state.history):
+            self.key = (state, player, len(state.history))
+            self.drawer = world_drawer(state, player)
+        return self.drawer
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _LastDrawer:
+        return _LastDrawer()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _LastDrawer, ()
 
 
 @lru_cache(maxsize=32)
@@ -206,6 +230,7 @@ def register() -> str:
             self.order: list[int] = []       # the pack as dealt so far (chance outcomes)
             self.hand = _Hand(str(self.params.get("ruleset", DEFAULT_PARAMS["ruleset"])))
             self._loading: list[int] | None = None    # while a world is loaded: the seats still to act
+            self._drawer = _LastDrawer()
 
         @property
         def state(self) -> State | None:
@@ -291,7 +316,7 @@ def register() -> str:
                 for c in left[:len(self.order)]:
                     out.apply_action(c)
                 return out
-            world = resample(self.state, player_id, rng)
+            world = resample(self.state, player_id, rng, drawer=self._drawer.get(self.state, player_id))
             if world is None:     # the resampler found no other deal in its budget: this one fits the view
                 same: JackNineState = self.clone()
                 return same

@@ -305,13 +305,21 @@ def _relabelled(game: Game, dealt: list[int], own: int) -> list[int] | None:
     return out if not left else None
 
 
-def resample(state: State, seat: int, rng: random.Random, attempts: int = ATTEMPTS) -> State | None:
-    """A world `seat` cannot tell from `state` (its own cards in the order it received them): a drawn one, else
-    `state` itself."""
+def world_drawer(state: State, seat: int) -> WorldDrawer:
+    """The drawer of the worlds `seat` cannot tell from `state` (its own cards in the order it received them)."""
     view = state.view(seat)
     assert isinstance(view, View)
-    own = list(state.dealt[seat][:state.given[seat]])
-    world = WorldDrawer(state.game, view, own).draw(rng, attempts)
+    return WorldDrawer(state.game, view, list(state.dealt[seat][:state.given[seat]]))
+
+
+def resample(state: State, seat: int, rng: random.Random, attempts: int = ATTEMPTS,
+             drawer: WorldDrawer | None = None) -> State | None:
+    """A world `seat` cannot tell from `state` (its own cards in the order it received them): a drawn one, else
+    `state` itself. `drawer`: `world_drawer(state, seat)` made once for several draws (a drawer keeps nothing of
+    one draw that the next one reads, so the worlds are those of a fresh drawer)."""
+    if drawer is None:
+        drawer = world_drawer(state, seat)
+    world = drawer.draw(rng, attempts)
     if world is None:
         # every draw failed (a rule combination the drawer fits badly): `state` itself is a world the seat cannot
         # tell from it, so a reachable state always has one (issue 25: the search stopped on an error)

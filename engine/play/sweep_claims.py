@@ -38,7 +38,10 @@ SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of car
 # kept the slowest of the random-hands benchmark's 304 hands at 0.09 s (47 s without it) but changed what the
 # first-moment rule decides: on the behaviour test's hands where one seat holds a whole suit, the earlier turns'
 # proofs ran past it, so `first_moment` changed no hand in 600 (100,000 still did). Correct answers come first:
-# the bound stays this high until the prover itself is faster, and the heavy tail remains (issue notes).
+# the bound stays this high. With the prover compiled the random hands no longer come near it: the slowest hand of
+# `benchmarks/random_hands.py three-hundred-and-four 20000 --slowest 8` took 0.26 s on a loaded machine (and under
+# 1 ms timed alone). Hands played by bots can still spend one search's NODE_BUDGET on a turn that is never proved
+# (the heuristic's hand 163 of tests/test_claims_provable.py: 200,000 positions, 25 s compiled under load 20).
 GRADING_BUDGET = 10_000_000
 
 
@@ -115,8 +118,8 @@ def _replay(st: StateData) -> StateData:
 class _Budget:
     """What is left of GRADING_BUDGET for the hand being graded."""
 
-    def __init__(self) -> None:
-        self.left = GRADING_BUDGET
+    def __init__(self, left: int | None = None) -> None:
+        self.left = GRADING_BUDGET if left is None else left
 
     def proved(self, st: StateData, seat: int) -> bool:
         """`sweep_provable` within what is left (False once nothing is)."""
@@ -166,12 +169,13 @@ def grade_claims(st: StateData, gp: list[int]) -> list[int]:
 _AT_FAULT = ("early", "late", "never made")
 
 
-def claim_grades(st: StateData, gp: list[int]) -> list[tuple[int, str, int | None]]:
+def claim_grades(st: StateData, gp: list[int], budget: _Budget | None = None) -> list[tuple[int, str, int | None]]:
     """How a finished hand's claims of the remaining tricks were graded: (hand team, grade, its result for the
     side, or None where the hand scores as usual) for each side graded; empty when no claim is graded. Grades:
     "on time", "on time too late for a bonus" (None), "early", "late", "never made" (a due claim not made),
     "failed" (the side lost a trick after claiming). `gp` is the hand's score before the claims (the result when
-    the reward adds)."""
+    the reward adds). `budget`: what the grading may spend (a fresh GRADING_BUDGET when None; what is left of it
+    can be read after, as benchmarks/claim_grading.py does)."""
     found = [c for c in st.game.rules.claims if c.remaining]
     if not found or st.special is not None:
         return []
@@ -181,7 +185,7 @@ def claim_grades(st: StateData, gp: list[int]) -> list[tuple[int, str, int | Non
     usual: list[tuple[int, str, int | None]] = []
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
         claim = by_team.get(sweeper)
-        graded = _graded(st, rules, sweeper, claim, gp, _Budget())
+        graded = _graded(st, rules, sweeper, claim, gp, budget if budget is not None else _Budget())
         if graded is not None:
             grade, value = graded
             if value is not None:

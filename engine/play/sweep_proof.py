@@ -127,6 +127,7 @@ class _Search:
         if total > pool.bit_count():
             return False
         k = len(seats)
+        counts = [(pool & m).bit_count() for m in self.suit_masks]   # the pool's cards of each suit
         for bits in range(1, 1 << k):
             want = 0
             allowed = 0
@@ -136,9 +137,12 @@ class _Search:
                     want += need[s]
                     allowed |= self.all_suits & ~voids[s]
             have = 0
-            for su in range(self.g.nsuits):
-                if allowed >> su & 1:
-                    have += (pool & self.suit_masks[su]).bit_count()
+            su = 0
+            while allowed:
+                if allowed & 1:
+                    have += counts[su]
+                allowed >>= 1
+                su += 1
             if want > have:
                 return False
         return True
