@@ -141,3 +141,15 @@ def test_overcall_margin_where_the_bid_buys_only_the_contract() -> None:
     assert rules.overcall_gain(20, 14, 1) == 0.0
     flat = policy_for(model_for(load_game("twenty-nine"))).auction
     assert abs(flat.overcall_gain(20, 16, 1) - 0.3) < 1e-9           # one band, made 1, failed -1
+
+
+def test_forced_first_speech_steps_up_with_a_strong_hand() -> None:
+    """The first hand obliged to open bids one step above the lowest, in the same band, with a hand at least
+    FORCED_STEP_Z strong (the step gained when played out); an average hand, or a later forced speech, bids the
+    lowest."""
+    game = load_game("twenty-eight")
+    legal = bids(0, *range(14, 29), passing=False)
+    assert speak(game, "JS 9S 7S QH", legal, seat=0).arg == "15"
+    assert speak(game, "JS 9H AD 7C", legal, seat=0).arg == "14"   # z about 0.3
+    # after a speech the same hand, forced, bids the lowest
+    assert speak(game, "JS 9S 7S QH", legal, seat=0, speeches=(0, 0b1000)).arg == "14"
