@@ -5,12 +5,13 @@
 
 The heuristic plays `--hands` deals at every seat. At each of its speeches that may pass or bid, the deal is copied
 and played to its end once per choice - passing, and each of the next four bids (naming the seat's best suit where
-bids name the trump) - with the heuristic at every seat after it. Where the rules oblige the seat to bid, the
-lowest bid stands for passing ("forced opening"). What the speaking seat's side scored less the other side's, per choice, is set against the weighing's own
-numbers (engine/bots/bidding.py: a bid's worth, passing's worth). Speeches are grouped by kind: an opening (no bid
-yet), a bid over an opponent's standing bid, a bid over the partner's. For each kind it prints the least-squares line
-of the played-out gain of the next bid over passing on the weighing's margin (the next bid's worth less passing's),
-the margin at which that line crosses zero (where a bid starts to pay), and the mean gain per band of the margin.
+bids name the trump) - with the heuristic at every seat after it. Where the rules oblige the seat to bid, the lowest
+bid stands for passing ("forced opening"). What the speaking seat's side scored less the other side's, per choice,
+is set against the weighing's own numbers (engine/bots/bidding.py: a bid's worth, passing's worth). Speeches are
+grouped by kind: an opening (no bid yet), a bid over an opponent's standing bid, a bid over the partner's. For each
+kind it prints the least-squares line of the played-out gain of the next bid over passing on the weighing's margin
+(the next bid's worth less passing's), the margin at which that line crosses zero (where a bid starts to pay), and
+the mean gain per band of the margin.
 `--set NAME=VALUE` sets one of bidding.py's constants for the run: OPEN_GAIN and OVERCALL_GAIN were fitted with
 both set to 0 (the auction before them), seed 404 ( not an evaluation seed: bot_table.py, strength.py and the
 tournaments use 1-3 and 9).
@@ -145,7 +146,8 @@ def main() -> None:
                     help="keep only deals where, at the auction's first speech, seats of two different sides hold "
                          "hands of strength Z or more (--hands counts the deals kept; dealing is cheap, so thousands "
                          "of speeches in the strong bands come without playing the rest)")
-    ap.add_argument("--kind", default="", choices=("", "opening", "forced opening", "over an opponent", "over the partner"),
+    ap.add_argument("--kind", default="",
+                    choices=("", "opening", "forced opening", "over an opponent", "over the partner"),
                     help="play out only this kind of speech")
     ap.add_argument("--min-z", type=float, default=-99.0, help="play out only speeches from hands this strong")
     ap.add_argument("--rows", default="", metavar="FILE", help="also write every speech played out (JSON lines)")

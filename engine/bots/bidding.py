@@ -82,6 +82,8 @@ FORCED_STEP_Z = 1.0    # the auction's first speech, obliged to bid: one step ab
 #                        first hands of a file whose first hand must open): the step over the lowest bid lost below z
 #                        0 (-0.22) and from 0 to 1 (-0.14), and gained from 1 (+0.12, +0.15, +0.19 in the bands 1-1.5,
 #                        1.5-2, 2-2.5); two steps lost in every band
+RECALL_Z = 99.0        # where the opponents count against a target each call lowers, a call over an opponent's call
+#                        from this strength (standard deviations); see docs/bidding.md, "Thunee's re-call"
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
 Z_LOW, Z_HIGH = -3.0, 4.0   # the range searched for the strength a bid implies
 
@@ -120,6 +122,9 @@ class AuctionRules:
         self.game = policy.game
         plain = [(b.made, b.failed) for b in self.game.rules.scoring.bands]
         self.flat = len(set(plain)) == 1     # one band's stakes for every bid
+        sc = self.game.rules.scoring
+        # the opponents of the bidding side count against a fixed target that each call lowers (RECALL_Z)
+        self.recalls = sc.counted_by_opponents and sc.fixed_target >= 0 and sc.target_less_call
 
     def fit(self, held: int) -> tuple[float, float, float, float]:
         """BID_FIT's curve for a seat holding `held` cards (COUNTED_FIT's for calls where the opponents count)."""
@@ -300,6 +305,8 @@ class AuctionRules:
         pv = self.pass_value(k, strengths, sd, rnd)
         if best_ev > pv + gain:
             return best
+        if (same and self.recalls and z >= RECALL_Z and k.facts.high >= self.game.rules.auction.bid_min):
+            return bids[0]   # a re-call over an opponent's call: played out, it paid from RECALL_Z (docs/bidding.md)
         if same:
             # over an opponent in the standing bid's band, on part of the hand: the old rule's floor bids only
             # where the weighing's margin is above -FLOOR_CUT of half the band's stake (played out, bids further
