@@ -305,8 +305,9 @@ class AuctionRules:
         pv = self.pass_value(k, strengths, sd, rnd)
         if best_ev > pv + gain:
             return best
-        if (same and self.recalls and z >= RECALL_Z and k.facts.high >= self.game.rules.auction.bid_min):
-            return bids[0]   # a re-call over an opponent's call: played out, it paid from RECALL_Z (docs/bidding.md)
+        if same and self.recalls and z >= RECALL_Z and k.facts.high == self.game.rules.auction.bid_min:
+            return bids[0]   # a re-call over an opponent's lowest call: played out, it paid from RECALL_Z (over higher
+            #                  calls it was not measured: both sides re-calling from there ran up to the top call)
         if same:
             # over an opponent in the standing bid's band, on part of the hand: the old rule's floor bids only
             # where the weighing's margin is above -FLOOR_CUT of half the band's stake (played out, bids further
