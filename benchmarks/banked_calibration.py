@@ -41,7 +41,7 @@ from bid_calibration import fit, solve  # noqa: E402
 from engine.bots.banked_bidding import code_total, marriage_held, own_melds  # noqa: E402
 from engine.bots.model import model_for  # noqa: E402
 from engine.bots.registry import make_bot  # noqa: E402
-from engine.bots.turned_choice import weigh_for  # noqa: E402
+from engine.bots.turned_choice import in_play_total, weigh_for  # noqa: E402
 from engine.play.actions import Action  # noqa: E402
 from engine.play.banked import score_banked  # noqa: E402
 from engine.play.base import AUCTION, CHOOSE, TAKE  # noqa: E402
@@ -51,8 +51,9 @@ from engine.play.state import State  # noqa: E402
 from engine.sim import bot_seed, hand_seeds  # noqa: E402
 
 diffs: list[float] = []
-Row = tuple[float, float, float, float, float, float]   # z, own melds, own marriage, card share less seats', side's
-#                                                         melds + marriage, total (card points + melds + marriage)
+Row = tuple[float, float, float, float, float, float, float]   # z, own melds, own marriage, card share less
+#                                     seats', side's melds + marriage, total (card points + melds + marriage), the
+#                                     card points the share is of
 
 
 def best_bid(game: Game, bids: list[Action], hand: int) -> tuple[Action, str]:
@@ -120,7 +121,8 @@ def sample(game: Game, hands: int, seed: int, turned: bool = False, modes: bool 
                         z = weigh_for(game).mode_z(hand, game.mode_index(code))
                     melds = float(own_melds(game, seat, hand))
                     marriage = float(marriage_held(game, hand, code))
-                    total = code_total(game, code)
+                    out = state.turned if state.turned >= 0 and not game.rules.deal.turned_to_taker else -1
+                    total = in_play_total(game, code, hand, out)
                 else:
                     action = passing if passing is not None else legal[0]
             elif state.phase == AUCTION:
@@ -149,7 +151,8 @@ def sample(game: Game, hands: int, seed: int, turned: bool = False, modes: bool 
         seats = sum(1 for t in state.hand_team_of if t == team)
         cards = state.team_points[team]
         side = state.meld_points[team] + state.marriage_points[team]
-        rows.append((z, melds, marriage, cards / total - seats / game.n, float(side), float(cards + side)))
+        rows.append((z, melds, marriage, cards / total - seats / game.n, float(side), float(cards + side),
+                     float(total)))
         other.append(float(state.meld_points[1 - team] + state.marriage_points[1 - team]))
         pts = score_banked(state).points
         diffs.append(float(pts[team] - pts[1 - team]))
@@ -184,12 +187,11 @@ def main() -> None:
     b = [sum(x[i] * r[4] for x, r in zip(xs, rows, strict=True)) for i in range(cols)]
     m0, m1, m2 = ([*solve(a, b), 0.0])[:3]
     model = model_for(load_game(args.rulesets.split(",")[0]))
-    total = model.total
     share = model.share[0]
     res = []
     for r in rows:
         zp = max(r[0], 0.0)
-        pred = total * (share + edge + slope * r[0] + curve * zp * zp) + m0 + m1 * r[1] + m2 * r[2]
+        pred = r[6] * (share + edge + slope * r[0] + curve * zp * zp) + m0 + m1 * r[1] + m2 * r[2]
         res.append(r[5] - pred)
     sd_total = math.sqrt(sum(x * x for x in res) / (n - 6))
     out = {"hands": n, "edge": round(edge, 4), "slope": round(slope, 4), "curve": round(curve, 4),

@@ -96,12 +96,13 @@ WEIGHTS = [x / sum(_W) for x in _W]
 
 
 def banked_difference(rules: BankedRules, bid: int, mean: float, sd: float, multiplier: int, total: int,
-                      melds: float, trump_multiplier: int = 1) -> float:
+                      melds: float, trump_multiplier: int = 1, other_melds: float = -1.0) -> float:
     """The expected difference between what the takers and the defenders bank (scoring's `bank`), the takers'
     total (card points + melds + marriage) normal about `mean` with spread `sd`, read at BANKED_POINTS; `total`:
-    the pack's card points with this trump; `melds`: the part of the takers' total that is melds."""
+    the card points in play with this trump; `melds`: the part of the takers' total that is melds;
+    `other_melds`: the defenders' melds and marriage (negative: OTHER_MELDS)."""
     own = max(0, round(melds))
-    other = round(OTHER_MELDS)
+    other = round(OTHER_MELDS if other_melds < 0 else other_melds)
     out = 0.0
     for x, w in zip(BANKED_POINTS, WEIGHTS, strict=True):
         cards = min(max(round(mean + sd * x) - own, 0), total)

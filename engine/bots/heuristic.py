@@ -36,9 +36,11 @@ def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPoli
     if policy is None:
         policy = policy_for(model_for(game))
     if seen.view.phase == "play":
+        # where cards stay out of play, a suit the others have shown void in holds no card in play any more
+        seen.live_only = not policy.v3 and game.n * game.cards_each < game.size
         return play_card(game, seen, legal, policy)
     if seen.view.phase in TURNED_PHASES:
-        return turned_choice(game, seen.view, legal, policy.v2)
+        return turned_choice(game, seen.view, legal, policy.v2, policy.v3)
     return policy.choose(view_knowledge(seen), tuple(legal))
 
 
@@ -106,6 +108,12 @@ def settled_claims(game: Game, view: View, legal: Sequence[Action]) -> Action | 
 
 
 # --- card play ---------------------------------------------------------------------------------------------
+# Where cards stay out of play (a stock: klaberjass), the maker draws trumps only while he holds this many. Duplicate
+# with the new take or pass at both seats, this card play against heuristic:v3's, 1,000 deals, seed 404: drawing
+# always +1.14 [+0.60, +1.68] a hand, never +1.15 [-0.06, +2.35], from 3 trumps +1.72 [+0.70, +2.73], from 4
+# +1.65 [+0.46, +2.83]; seed 1: always +0.81 [+0.28, +1.33], from 3 +1.61 [+0.68, +2.53]
+STOCK_DRAW_FROM = 3
+
 def trick_winner(game: Game, seen: Seen, cards: list[int]) -> int:
     """Index of the card winning `cards` so far, by the one rule the engine uses."""
     return winning_index(cards, game.suit_of, seen.strength, seen.power, seen.power_from)
@@ -219,7 +227,7 @@ def sure_of_the_rest(game: Game, seen: Seen) -> bool:
         return False
     held = seen.held
     trump = seen.trump
-    ruffable = trump >= 0 and bool(seen.outstanding(trump))
+    ruffable = trump >= 0 and bool(seen.live(trump))
     m = held
     while m:
         low = m & -m
@@ -228,7 +236,7 @@ def sure_of_the_rest(game: Game, seen: Seen) -> bool:
         s = game.suit_of[c]
         if s != trump and ruffable:
             return False
-        out = seen.outstanding(s)
+        out = seen.live(s)
         st = seen.strength[c]
         if out and max(seen.strength[x] for x in card_ids(out)) >= st:
             above = sum(1 for x in card_ids(held & game.suit_masks[s]) if seen.strength[x] > st)
@@ -250,8 +258,10 @@ def _lead(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]], power: in
         return _lead_alone(game, seen, cards)
     on_bidding_side = v.bidder is not None and seen.partners(v.seat, v.bidder)
     trump = seen.trump if seen.trump is not None and seen.trump >= 0 else NO_TRUMP
-    # draw trumps: the bidding side with the master trump while opponents may still hold trumps
-    if on_bidding_side and power is not None and power >= 0 and seen.outstanding(power):
+    # draw trumps: the bidding side with the master trump while opponents may still hold trumps (where cards stay
+    # out of play, only while it holds STOCK_DRAW_FROM trumps: a short holding keeps them to ruff)
+    if on_bidding_side and power is not None and power >= 0 and seen.live(power) and not (
+            seen.live_only and (seen.hand & game.suit_masks[power]).bit_count() < STOCK_DRAW_FROM):
         masters = [(a, c) for a, c in cards if game.suit_of[c] == power and _master_now(game, seen, c, power)]
         if masters:
             return max(masters, key=lambda ac: seen.strength[ac[1]])[0]
@@ -271,7 +281,7 @@ def _lead_alone(game: Game, seen: Seen, cards: Sequence[tuple[Action, int]]) -> 
     sp = game.contracts.get(seen.view.special or "")
     if sp is not None and sp.first_card_trumps and not seen.view.tricks:
         trump = led_trump_suit(game, seen.hand, seen.strength)   # the first lead names it: the longest suit
-    if trump >= 0 and seen.outstanding(trump):
+    if trump >= 0 and seen.live(trump):
         trumps = [(a, c) for a, c in cards if game.suit_of[c] == trump]
         if trumps:
             return max(trumps, key=lambda ac: seen.strength[ac[1]])[0]
@@ -291,7 +301,7 @@ def _ruffable(seen: Seen, card: int, power: int | None) -> bool:
 
 def _master_now(game: Game, seen: Seen, card: int, power: int | None) -> bool:
     """No card still out can beat `card` in its own suit (trumping aside, unless it is a trump)."""
-    out = seen.outstanding(game.suit_of[card])
+    out = seen.live(game.suit_of[card])
     return not out or max(seen.strength[c] for c in card_ids(out)) <= seen.strength[card]
 
 

@@ -30,6 +30,8 @@ class Seen:
     strength: list[int]     # card strengths in this hand (a reversed no-trump hand runs the other way)
     exposed: list[int]      # per seat: the cards it holds face up for everyone (a dummy, an exposed partner)
     points: list[int]       # each card's points in this hand as this seat knows the trump (its suit's or mode's)
+    live_only: bool = False     # where cards stay out of play: a suit every other seat has shown void in has no
+    #                             card left in play (Seen.live), though its unseen cards are still out (the stock)
 
     @property
     def power(self) -> int:
@@ -66,6 +68,16 @@ class Seen:
         for m in self.exposed:
             face_up |= m
         return (self.unknown | face_up) & self.game.suit_masks[suit]
+
+    def live(self, suit: int) -> int:
+        """Cards of `suit` still out that another seat may hold: `outstanding`, but none where cards stay out of
+        play (live_only) and every other seat has shown void in the suit (the unseen ones are in the stock)."""
+        out = self.outstanding(suit)
+        if self.live_only and out:
+            me = self.view.seat
+            if all(self.voids[s] >> suit & 1 for s in range(self.view.players) if s != me):
+                return 0
+        return out
 
 
 def read_view(game: Game, view: View) -> Seen:

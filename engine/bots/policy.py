@@ -201,12 +201,14 @@ def first_of(legal: tuple[Action, ...], verbs: tuple[str, ...]) -> Action:
 class ContractPolicy:
     """The heuristic's decisions outside the card play for one game."""
 
-    def __init__(self, model: HandModel, never: bool = False, v1: bool = False, v2: bool = False) -> None:
+    def __init__(self, model: HandModel, never: bool = False, v1: bool = False, v2: bool = False,
+                 v3: bool = False) -> None:
         self.model = model
         self.game = model.game
         self.never = never
         self.v1 = v1        # the auction of before bidding from the hand's worth (`heuristic:v1`)
         self.v2 = v2        # the auction of before weighing banked scores (`heuristic:v2`)
+        self.v3 = v3        # the turned choice of before counting the cards in play (`heuristic:v3`)
         sc = self.game.rules.scoring
         banked = sc.banked is not None and not v2 and STEP_AUCTION in self.game.rules.schedule
         self.auction: AuctionRules = BankedAuction(self) if banked else AuctionRules(self)
@@ -487,17 +489,19 @@ def min_strength(strength: list[int], m: int) -> int:
     return best
 
 
-_POLICIES: dict[tuple[int, bool, bool, bool], ContractPolicy] = {}
+_POLICIES: dict[tuple[int, bool, bool, bool, bool], ContractPolicy] = {}
 POLICIES_KEPT = 64
 
 
-def policy_for(model: HandModel, never: bool = False, v1: bool = False, v2: bool = False) -> ContractPolicy:
+def policy_for(model: HandModel, never: bool = False, v1: bool = False, v2: bool = False,
+               v3: bool = False) -> ContractPolicy:
     """The contract policy of this model's game, built once per process (`v1`: the auction of before bidding from
-    the hand's worth; `v2`: the auction of before weighing banked scores)."""
-    key = (id(model.game), never, v1, v2)
+    the hand's worth; `v2`: the auction of before weighing banked scores; `v3`: the turned choice of before
+    counting the cards in play)."""
+    key = (id(model.game), never, v1, v2, v3)
     p = _POLICIES.get(key)
     if p is None or p.model is not model:
         if len(_POLICIES) >= POLICIES_KEPT:
             _POLICIES.clear()
-        p = _POLICIES[key] = ContractPolicy(model, never, v1, v2)
+        p = _POLICIES[key] = ContractPolicy(model, never, v1, v2, v3)
     return p

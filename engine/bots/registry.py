@@ -4,7 +4,8 @@ that the CLI, the table, saves and tournaments use.
 A bot name is `NAME[:OPTION]...`: each option either a whole number (sampled worlds per decision, for the bots that
 take it) or a word the bot takes (`never`: the contract policy of 0.1, for comparisons; `heuristic:v1`: the heuristic's
 auction before it bid from the hand's worth; `heuristic:v2`: its auction before a banked file's bids and doubles
-weighed the banked score); or `cmd:PROGRAM`, an
+weighed the banked score; `heuristic:v3`: its turned-card choice before it counted the cards in play); or
+`cmd:PROGRAM`, an
 outside program. A new built-in bot is one module whose class takes `(game, seed, options)`, plus one line in
 `BUILTIN_BOTS`.
 """
@@ -26,6 +27,7 @@ READ_DIGITS = 18           # a saved name's number of worlds is read this far to
 NEVER = "never"
 V1 = "v1"                  # the heuristic's auction before bidding from the hand's worth (kept for comparisons)
 V2 = "v2"                  # the heuristic's auction before banked files weighed their banked scores (the same)
+V3 = "v3"                  # the heuristic's turned-card choice before it counted the cards in play (the same)
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ class BotKind:
 BUILTIN_BOTS: tuple[BotKind, ...] = (
     BotKind("random", "engine.bots.random_bot:RandomBot", "uniform over the legal actions"),
     BotKind("heuristic", "engine.bots.heuristic:HeuristicBot", "hand evaluation and card-play rules of thumb",
-            words=(NEVER, V1, V2)),
+            words=(NEVER, V1, V2, V3)),
     BotKind("pimc", "engine.bots.pimc:PimcBot", "plain determinized search (the search bot of 0.1)",
             takes_worlds=True, words=(NEVER,)),
     BotKind("search", "engine.bots.search:SearchBot", "determinized search with inference, contract steps "
@@ -58,7 +60,7 @@ _BY_NAME = {k.name: k for k in BUILTIN_BOTS}
 @dataclass(frozen=True)
 class BotOptions:
     """What a bot name asks of a built-in bot: `worlds` sampled worlds per decision (None: its own budget) and
-    option words (`never`, `v1`, `v2`)."""
+    option words (`never`, `v1`, `v2`, `v3`)."""
 
     worlds: int | None = None
     words: frozenset[str] = field(default_factory=frozenset)
@@ -78,6 +80,12 @@ class BotOptions:
         """The heuristic's auction of before a banked file's bids and doubles weighed the banked score
         (`heuristic:v2`), kept for comparisons."""
         return V2 in self.words
+
+    @property
+    def v3(self) -> bool:
+        """The heuristic's take-or-pass weighing of before it counted the cards in play where some stay in a stock
+        (`heuristic:v3`), kept for comparisons."""
+        return V3 in self.words
 
 
 @dataclass(frozen=True)

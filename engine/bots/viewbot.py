@@ -31,7 +31,8 @@ class ViewBot:
         self.game = game
         self.model = model_for(game)
         self.model.warm()   # the hand-evaluation tables are built now, not in the middle of a hand
-        self.policy = policy_for(self.model, self.options.never, self.options.v1, self.options.v2)
+        self.policy = policy_for(self.model, self.options.never, self.options.v1, self.options.v2,
+                                 self.options.v3)
         self._rng = random.Random(seed)
 
     def reseed(self, seed: int) -> None:
