@@ -4,12 +4,14 @@
                                        [--set OVERCALL_GAIN=0 --set OPEN_GAIN=0]
 
 The heuristic plays `--hands` deals at every seat. At each of its speeches that may pass or bid, the deal is copied
-and played to its end once per choice - passing, and each of the next four bids - with the heuristic at every seat
-after it. What the speaking seat's side scored less the other side's, per choice, is set against the weighing's own
-numbers (engine/bots/bidding.py: a bid's worth, passing's worth). Speeches are grouped by kind: an opening (no bid
-yet), a bid over an opponent's standing bid, a bid over the partner's. For each kind it prints the least-squares line
-of the played-out gain of the next bid over passing on the weighing's margin (the next bid's worth less passing's),
-the margin at which that line crosses zero (where a bid starts to pay), and the mean gain per band of the margin.
+and played to its end once per choice - passing, and each of the next four bids (naming the seat's best suit where
+bids name the trump) - with the heuristic at every seat after it. Where the rules oblige the seat to bid, the lowest
+bid stands for passing ("forced opening"). What the speaking seat's side scored less the other side's, per choice,
+is set against the weighing's own numbers (engine/bots/bidding.py: a bid's worth, passing's worth). Speeches are
+grouped by kind: an opening (no bid yet), a bid over an opponent's standing bid, a bid over the partner's. For each
+kind it prints the least-squares line of the played-out gain of the next bid over passing on the weighing's margin
+(the next bid's worth less passing's), the margin at which that line crosses zero (where a bid starts to pay), and
+the mean gain per band of the margin.
 `--set NAME=VALUE` sets one of bidding.py's constants for the run: OPEN_GAIN and OVERCALL_GAIN were fitted with
 both set to 0 (the auction before them), seed 404 ( not an evaluation seed: bot_table.py, strength.py and the
 tournaments use 1-3 and 9).
@@ -52,22 +54,42 @@ def side_gain(state: State, seat: int) -> float:
     return float(gp[team] - max((p for t, p in enumerate(gp) if t != team), default=0))
 
 
-def speeches(game: Game, hands: int, seed: int) -> list[dict[str, Any]]:
+def contested(state: State, m: Any, least: float) -> bool:
+    """Whether, at the auction's first speech, seats of two different sides hold hands of strength `least` or
+    more (every deal where `least` is None)."""
+    teams = {state.hand_team_of[s] for s in range(state.n) if m.z(state.hands[s]) >= least}
+    return len(teams) >= 2
+
+
+def speeches(game: Game, hands: int, seed: int, least: float | None = None, kind_only: str = "",
+             min_z: float = -99.0, tried: list[int] | None = None) -> list[dict[str, Any]]:
     m = model_for(game)
-    rules = policy_for(m).auction
+    policy = policy_for(m)
+    rules = policy.auction
     out: list[dict[str, Any]] = []
     next_seed = hand_seeds(seed)
-    for i in range(hands):
+    i = -1
+    kept = 0
+    while kept < hands:
+        i += 1
         deal = next_seed()
-        bots = [make_bot("heuristic", game, bot_seed(seed, i, s)) for s in range(game.n)]
         state = game.new_hand(i % game.n, seed=deal)
+        if least is not None and not (state.phase == AUCTION and contested(state, m, least)):
+            continue
+        kept += 1
+        bots = [make_bot("heuristic", game, bot_seed(seed, i, s)) for s in range(game.n)]
         while state.to_act >= 0:
             seat = state.to_act
             legal = state.legal_actions()
             b = bots[state.controller]
             act = b.choose(state.view(seat) if b.needs_view else None, legal)
             passing = [a for a in legal if a.verb == "pass"][:1]
-            bids = [a for a in legal if a.verb == "bid"][:4]
+            bids = [a for a in legal if a.verb == "bid"]
+            if state.phase == AUCTION and bids and game.rules.trump.in_bid:   # the bids naming the seat's own suit
+                bids = policy.bid_options(legal, policy.bid_estimate(state_knowledge(state, seat))[0])[0]
+            bids = bids[:5 - len(passing)]
+            if not passing and len(bids) > 1:   # an opening the rules force: the lowest bid stands for passing
+                passing, bids = bids[:1], bids[1:]
             if state.phase == AUCTION and passing and bids:
                 k = state_knowledge(state, seat)
                 z = m.z(k.held)
@@ -77,6 +99,11 @@ def speeches(game: Game, hands: int, seed: int) -> list[dict[str, Any]]:
                 sd = rules.spread(k.held.bit_count())
                 kind = "opening" if k.standing < 0 else ("over the partner" if k.partners(k.standing, seat)
                                                          else "over an opponent")
+                if passing[0].verb == "bid":
+                    kind = "forced opening"
+                if (kind_only and kind != kind_only) or z < min_z:
+                    state.apply(act)
+                    continue
                 gains = []
                 for a in passing + bids:
                     c = state.clone()
@@ -87,6 +114,8 @@ def speeches(game: Game, hands: int, seed: int) -> list[dict[str, Any]]:
                             - rules.pass_value(k, strengths, sd, rnd),
                             "gains": gains})
             state.apply(act)
+    if tried is not None:
+        tried.append(i + 1)
     return out
 
 
@@ -113,6 +142,15 @@ def main() -> None:
     ap.add_argument("--by-high", action="store_true",
                     help="also split each kind of speech by the standing bid and the hand's z: the gain of the next "
                          "bid, and of the one after it, over passing")
+    ap.add_argument("--contested", type=float, default=None, metavar="Z",
+                    help="keep only deals where, at the auction's first speech, seats of two different sides hold "
+                         "hands of strength Z or more (--hands counts the deals kept; dealing is cheap, so thousands "
+                         "of speeches in the strong bands come without playing the rest)")
+    ap.add_argument("--kind", default="",
+                    choices=("", "opening", "forced opening", "over an opponent", "over the partner"),
+                    help="play out only this kind of speech")
+    ap.add_argument("--min-z", type=float, default=-99.0, help="play out only speeches from hands this strong")
+    ap.add_argument("--rows", default="", metavar="FILE", help="also write every speech played out (JSON lines)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="set a number of engine/bots/bidding.py for the run (e.g. OVERCALL_GAIN=0)")
     args = ap.parse_args()
@@ -132,11 +170,16 @@ def main() -> None:
             game = load_game(name)
         except Exception as e:   # a bad name: one line
             ap.exit(2, f"bid_rollouts.py: {e}\n")
-        rows = speeches(game, args.hands, args.seed)
-        print(f"{name}: {len(rows)} speeches, seed {args.seed}")
+        tried: list[int] = []
+        rows = speeches(game, args.hands, args.seed, args.contested, args.kind, args.min_z, tried)
+        print(f"{name}: {len(rows)} speeches, seed {args.seed}, {args.hands} deals kept of {tried[0]}")
+        if args.rows:
+            with open(args.rows, "a", encoding="utf-8") as f:
+                for r in rows:
+                    f.write(json.dumps({"ruleset": name, **r}) + "\n")
         print("| speech | n | gain of the next bid over passing | crosses zero at margin | mean gain by margin |")
         print("|---|---|---|---|---|")
-        for kind in ("opening", "over an opponent", "over the partner"):
+        for kind in ("opening", "forced opening", "over an opponent", "over the partner"):
             pts = [(r["margin"], r["gains"][1] - r["gains"][0]) for r in rows if r["kind"] == kind]
             if len(pts) < 3:
                 continue
@@ -156,7 +199,7 @@ def main() -> None:
             print("| speech | standing bid | z band | n | gain of the next bid over passing [95%] | "
                   "of the bid after it |")
             print("|---|---|---|---|---|---|")
-            for kind in ("opening", "over an opponent", "over the partner"):
+            for kind in ("opening", "forced opening", "over an opponent", "over the partner"):
                 for high in sorted({r["high"] for r in rows if r["kind"] == kind}):
                     for lo, hi in Z_BANDS:
                         g = [r for r in rows if r["kind"] == kind and r["high"] == high and lo <= r["z"] < hi]

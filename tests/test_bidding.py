@@ -141,3 +141,26 @@ def test_overcall_margin_where_the_bid_buys_only_the_contract() -> None:
     assert rules.overcall_gain(20, 14, 1) == 0.0
     flat = policy_for(model_for(load_game("twenty-nine"))).auction
     assert abs(flat.overcall_gain(20, 16, 1) - 0.3) < 1e-9           # one band, made 1, failed -1
+
+
+def test_forced_first_speech_steps_up_with_a_strong_hand() -> None:
+    """The first hand obliged to open bids one step above the lowest, in the same band, with a hand at least
+    FORCED_STEP_Z strong (the step gained when played out); an average hand, or a later forced speech, bids the
+    lowest."""
+    game = load_game("twenty-eight")
+    legal = bids(0, *range(14, 29), passing=False)
+    assert speak(game, "JS 9S 7S QH", legal, seat=0).arg == "15"
+    assert speak(game, "JS 9H AD 7C", legal, seat=0).arg == "14"   # z about 0.3
+    # after a speech the same hand, forced, bids the lowest
+    assert speak(game, "JS 9S 7S QH", legal, seat=0, speeches=(0, 0b1000)).arg == "14"
+
+
+def test_thunee_recalls_over_an_opponents_call_with_a_strong_hand() -> None:
+    """Over an opponent's call of 10 a seat re-calls 20 from RECALL_Z (played out, it paid from there); the
+    weighing alone passed every such hand. An opponent's re-call above the lowest call is not answered this way."""
+    game = load_game("thunee")
+    legal = bids(3, 20)
+    assert speak(game, "JS 9S AS TS", legal, seat=3, standing=2, high=10, speeches=(0b100, 0b10)).arg == "20"
+    assert speak(game, "JS 9S AS QD", legal, seat=3, standing=2, high=10, speeches=(0b100, 0b10)).verb == "pass"
+    assert speak(game, "JS 9S AS TS", bids(3, 40), seat=3, standing=2, high=30,
+                 speeches=(0b1110, 0)).verb == "pass"
