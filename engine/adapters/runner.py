@@ -425,10 +425,15 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
     lay.space.apply(st, index)
 
 
+POOL = 256     # rows (and masks) a buffer of EnvCore holds before it starts a new one
+
+
 class EnvCore:
     """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
-    `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask`: new at every step, for the
-    environment to hand out as it is) and any seat's observation row, made when asked for (`observe`)."""
+    `others`, as `options` gives them; `legal()` lists them), its int8 mask and any seat's observation row, made
+    when asked for (`observe`). Rows and masks are written one after another into buffers of `POOL` each
+    (`rows`, `masks`), a new buffer when one is full, so the environment hands out numpy views of them that are
+    never written again: `row_slot` and `mask_slot` say where the last ones are."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
@@ -438,7 +443,11 @@ class EnvCore:
         self.tricks = 0
         self.bits = 0
         self.others: list[int] = NO_INDICES
-        self.mask = bytearray(layout.n_actions)
+        self.row_bytes = 4 * layout.obs.size
+        self.rows = bytearray()
+        self.row_slot = POOL - 1
+        self.masks = bytearray()
+        self.mask_slot = POOL - 1
         self.start(state)
 
     def start(self, state: State) -> None:
@@ -454,7 +463,13 @@ class EnvCore:
         self.others = others
         out: list[bytes] = []
         self.parts.mask(out, self.lay.play0, bits, others)
-        self.mask = bytearray(b"".join(out))
+        k = self.mask_slot + 1
+        width = self.lay.n_actions
+        if k == POOL:
+            self.masks = bytearray(POOL * width)
+            k = 0
+        self.masks[k * width:(k + 1) * width] = b"".join(out)
+        self.mask_slot = k
 
     def legal(self) -> list[int]:
         """The legal indices of the seat to act, sorted."""
@@ -477,11 +492,18 @@ class EnvCore:
             return flags | HAND_ENDED
         return flags
 
-    def observe(self, seat: int) -> bytearray:
-        """The seat's observation row now, as new float32 bytes."""
+    def observe(self, seat: int) -> int:
+        """Write the seat's observation row now (float32) into the next slot of `rows`; that slot."""
         out: list[bytes] = []
         self.parts.row(out, self.state, seat, self.bids)
-        return bytearray(b"".join(out))
+        k = self.row_slot + 1
+        size = self.row_bytes
+        if k == POOL:
+            self.rows = bytearray(POOL * size)
+            k = 0
+        self.rows[k * size:(k + 1) * size] = b"".join(out)
+        self.row_slot = k
+        return k
 
 
 class VectorCore:

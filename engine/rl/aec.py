@@ -31,7 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
-from engine.adapters.runner import HAND_ENDED, ILLEGAL, TRICK_ENDED, EnvCore, Layout
+from engine.adapters.runner import HAND_ENDED, ILLEGAL, POOL, TRICK_ENDED, EnvCore, Layout
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.game import Game
 from engine.play.match import Match
@@ -132,6 +132,11 @@ class JackNineEnv(AECEnv):
         self._mask = self._zero_mask
         self._over = False
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
+        # numpy's views of the core's current buffers of rows and masks (each row or mask handed out is one of their
+        # rows, never written again: a full buffer is followed by a new one)
+        self._row_buf = self._mask_buf = bytearray()
+        self._rows = np.zeros((0, self.enc.obs.size), np.float32)
+        self._masks = np.zeros((0, self.enc.n_actions), np.int8)
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -199,10 +204,27 @@ class JackNineEnv(AECEnv):
             return
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
+        self._mask = self._new_mask()
+        self.infos[agent] = {"action_mask": self._mask}
+
+    def _new_mask(self) -> np.ndarray:
+        """The mask the core has just made (a row of its buffer of masks)."""
         core = self._core
         assert core is not None
-        self._mask = np.frombuffer(core.mask, np.int8)     # a new mask at every step: handed out as it is
-        self.infos[agent] = {"action_mask": self._mask}
+        if core.masks is not self._mask_buf:
+            self._mask_buf = core.masks
+            self._masks = np.frombuffer(core.masks, np.int8).reshape(POOL, self.enc.n_actions)
+        return self._masks[core.mask_slot]
+
+    def _row(self, seat: int) -> np.ndarray:
+        """The seat's observation now (a row of the core's buffer of rows, made now)."""
+        core = self._core
+        assert core is not None
+        k = core.observe(seat)
+        if core.rows is not self._row_buf:
+            self._row_buf = core.rows
+            self._rows = np.frombuffer(core.rows, np.float32).reshape(POOL, self.enc.obs.size)
+        return self._rows[k]
 
     def _hand_over(self) -> bool:
         """Book the finished hand; True when the episode ends with it (rewards given, every agent terminated)."""
@@ -238,8 +260,7 @@ class JackNineEnv(AECEnv):
         core = self._core
         assert core is not None and self.state is not None, "reset() the environment before observing it"
         seat = self.seat_of[agent]
-        # compiled: the row made now, as new bytes for numpy to view
-        return {"observation": np.frombuffer(core.observe(seat), np.float32),
+        return {"observation": self._row(seat),
                 "action_mask": self._mask if self.state.to_act == seat else self._zero_mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -250,11 +271,13 @@ class JackNineEnv(AECEnv):
             obs = None
         elif self._over:
             obs = self.observe(agent)
-        else:      # the seat to act (observe() inlined: this runs at every step)
+        else:      # the seat to act (observe() and _row() inlined: this runs at every step)
             core = self._core
-            assert core is not None
-            obs = {"observation": np.frombuffer(core.observe(self.seat_of[agent]), np.float32),
-                   "action_mask": self._mask}
+            k = core.observe(self.seat_of[agent])   # type: ignore[union-attr]
+            if core.rows is not self._row_buf:     # type: ignore[union-attr]
+                self._row_buf = core.rows          # type: ignore[union-attr]
+                self._rows = np.frombuffer(self._row_buf, np.float32).reshape(POOL, self.enc.obs.size)
+            obs = {"observation": self._rows[k], "action_mask": self._mask}
         return obs, self._cumulative_rewards[agent], self._over, self.truncations[agent], self.infos[agent]
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
@@ -283,7 +306,10 @@ class JackNineEnv(AECEnv):
             # the common step: no trick or hand ended, no reward; the next seat selected (_select inlined)
             seat = core.state.to_act
             agent = self.agent_selection = self.possible_agents[seat]
-            mask = self._mask = np.frombuffer(core.mask, np.int8)
+            if core.masks is not self._mask_buf:
+                self._mask_buf = core.masks
+                self._masks = np.frombuffer(core.masks, np.int8).reshape(POOL, self.enc.n_actions)
+            mask = self._mask = self._masks[core.mask_slot]
             infos[agent] = {"action_mask": mask}
         else:
             st = self.state
