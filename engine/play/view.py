@@ -26,7 +26,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from engine.play.actions import Action
-from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
+from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED, TrickRecord
 from engine.play.game import NO_TRUMP, Game
 from engine.play.sweep_claims import claimed_line, provable_claims
 
@@ -333,6 +333,22 @@ def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], win
                      points=points)
 
 
+# A finished trick as every view shows it, where card ids are the view's own (a single pack) and nothing was played
+# face down: its record never changes, so its TrickView is made once (the records are kept while they are here).
+_FINISHED: dict[TrickRecord, TrickView] = {}
+FINISHED_KEPT = 4096
+
+
+def _finished(t: TrickRecord) -> TrickView:
+    v = _FINISHED.get(t)
+    if v is None:
+        if len(_FINISHED) >= FINISHED_KEPT:
+            _FINISHED.clear()
+        v = _FINISHED[t] = TrickView(leader=t.leader, seats=tuple(t.seats), cards=tuple(t.cards), winner=t.winner,
+                                     points=t.points)
+    return v
+
+
 def build_view(state: State, seat: int) -> View:
     g = state.game
     # Card ids are numbered in the order the view shows them (see _Numbering): the hand, the seat's own face-down
@@ -341,8 +357,11 @@ def build_view(state: State, seat: int) -> View:
     hand = ids.mask(hand_order(g, state.hands[seat]))
     indicator, sizes = _indicator_facts(state, seat, ids)
     down = unseen_face_down(state, seat) if g.rules.play.blind_cut else 0
-    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down, state.points_of)
-                   for t in state.tricks)
+    if ids.same and not down:
+        tricks = tuple(_finished(t) for t in state.tricks)
+    else:
+        tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down, state.points_of)
+                       for t in state.tricks)
     trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None, down)
     exposed = tuple(ExposedHand(seat=s, cards=ids.mask(hand_order(g, state.hands[s]))) for s in range(g.n)
                     if state.exposed >> s & 1 and s != seat)
