@@ -430,10 +430,10 @@ POOL = 256     # rows (and masks) a buffer of EnvCore holds before it starts a n
 
 class EnvCore:
     """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
-    `others`, as `options` gives them; `legal()` lists them), its int8 mask and any seat's observation row, made
-    when asked for (`observe`). Rows and masks are written one after another into buffers of `POOL` each
-    (`rows`, `masks`), a new buffer when one is full, so the environment hands out numpy views of them that are
-    never written again: `row_slot` and `mask_slot` say where the last ones are."""
+    `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask()`, and `mask_key` to keep
+    masks by) and any seat's observation row, made when asked for (`observe`). Rows are written one after another
+    into buffers of `POOL` each (`rows`), a new buffer when one is full, so the environment hands out numpy views of
+    them that are never written again: `row_slot` says where the last one is."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
@@ -446,8 +446,7 @@ class EnvCore:
         self.row_bytes = 4 * layout.obs.size
         self.rows = bytearray()
         self.row_slot = POOL - 1
-        self.masks = bytearray()
-        self.mask_slot = POOL - 1
+        self.mask_key: object = 0
         self.start(state)
 
     def start(self, state: State) -> None:
@@ -461,15 +460,22 @@ class EnvCore:
         bits, others = options(self.lay, self.state)
         self.bits = bits
         self.others = others
+        if others:
+            out: list[bytes] = []
+            self.parts.mask(out, self.lay.play0, bits, others)
+            self.mask_key = b"".join(out)
+        else:
+            self.mask_key = bits
+
+    def mask(self) -> bytes:
+        """The int8 mask of the legal actions now (`mask_key` says which: the playable cards' bits, or the mask
+        itself where there are other actions), for the environment to keep by its key."""
+        key = self.mask_key
+        if isinstance(key, bytes):
+            return key
         out: list[bytes] = []
-        self.parts.mask(out, self.lay.play0, bits, others)
-        k = self.mask_slot + 1
-        width = self.lay.n_actions
-        if k == POOL:
-            self.masks = bytearray(POOL * width)
-            k = 0
-        self.masks[k * width:(k + 1) * width] = b"".join(out)
-        self.mask_slot = k
+        self.parts.mask(out, self.lay.play0, self.bits, NO_INDICES)
+        return b"".join(out)
 
     def legal(self) -> list[int]:
         """The legal indices of the seat to act, sorted."""

@@ -39,6 +39,7 @@ from engine.play.state import State
 from engine.rules.load import DEFAULT_RULESET
 
 REWARDS = ("hand", "tricks")
+MASKS_KEPT = 16384     # masks kept by their legal actions (then the store starts again)
 
 
 def load(ruleset: str | Path | Game) -> Game:
@@ -134,9 +135,11 @@ class JackNineEnv(AECEnv):
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
         # numpy's views of the core's current buffers of rows and masks (each row or mask handed out is one of their
         # rows, never written again: a full buffer is followed by a new one)
-        self._row_buf = self._mask_buf = bytearray()
+        self._row_buf = bytearray()
         self._rows = np.zeros((0, self.enc.obs.size), np.float32)
-        self._masks = np.zeros((0, self.enc.n_actions), np.int8)
+        # the masks met so far, read-only, by the core's key (the playable cards' bits, or the mask's bytes): a
+        # mask handed out is never written, and the same legal actions give the same array
+        self._mask_of: dict[object, np.ndarray] = {}
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -211,10 +214,16 @@ class JackNineEnv(AECEnv):
         """The mask the core has just made (a row of its buffer of masks)."""
         core = self._core
         assert core is not None
-        if core.masks is not self._mask_buf:
-            self._mask_buf = core.masks
-            self._masks = np.frombuffer(core.masks, np.int8).reshape(POOL, self.enc.n_actions)
-        return self._masks[core.mask_slot]
+        mask = self._mask_of.get(core.mask_key)
+        return mask if mask is not None else self._keep_mask()
+
+    def _keep_mask(self) -> np.ndarray:
+        core = self._core
+        assert core is not None
+        if len(self._mask_of) >= MASKS_KEPT:
+            self._mask_of.clear()
+        mask = self._mask_of[core.mask_key] = np.frombuffer(core.mask(), np.int8)    # read-only: bytes
+        return mask
 
     def _row(self, seat: int) -> np.ndarray:
         """The seat's observation now (a row of the core's buffer of rows, made now)."""
@@ -306,10 +315,10 @@ class JackNineEnv(AECEnv):
             # the common step: no trick or hand ended, no reward; the next seat selected (_select inlined)
             seat = core.state.to_act
             agent = self.agent_selection = self.possible_agents[seat]
-            if core.masks is not self._mask_buf:
-                self._mask_buf = core.masks
-                self._masks = np.frombuffer(core.masks, np.int8).reshape(POOL, self.enc.n_actions)
-            mask = self._mask = self._masks[core.mask_slot]
+            mask = self._mask_of.get(core.mask_key)
+            if mask is None:
+                mask = self._keep_mask()
+            self._mask = mask
             infos[agent] = {"action_mask": mask}
         else:
             st = self.state
