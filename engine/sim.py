@@ -28,12 +28,24 @@ from engine.play.state import State
 
 
 def play_out(state: State, bots: Sequence[Bot]) -> None:
-    """Let the bots act until the hand is over; each sees only its own seat's view."""
+    """Let the bots act until the hand is over; each sees only its own seat's view (none is built for a bot that
+    plays a forced action unseen, see `forced_unseen`)."""
+    unseen = forced_unseen(bots)
     while state.to_act >= 0:
-        bot = bots[state.controller]   # a dummy's cards are chosen by its declarer's bot, from the dummy's seat
+        seat = state.controller    # a dummy's cards are chosen by its declarer's bot, from the dummy's seat
+        bot = bots[seat]
         legal = state.legal_actions()
+        if len(legal) == 1 and unseen[seat]:
+            state.apply(legal[0])
+            continue
         view = state.view(state.to_act) if bot.needs_view else None
         state.apply(bot.choose(view, legal))
+
+
+def forced_unseen(bots: Sequence[Bot]) -> list[bool]:
+    """Per seat: whether its bot, offered one legal action, plays it without reading its view (a bot class says
+    so with `plays_forced_unseen = True`): the view is not built then, which changes nothing it chooses."""
+    return [bool(getattr(b, "plays_forced_unseen", False)) for b in bots]
 
 
 NO_SIDE = "before any bid"
@@ -83,13 +95,17 @@ class MechanismWatch:
         """play_out, noting the mechanisms offered and taken."""
         self.offered = set()
         self.taken = {}
+        unseen = forced_unseen(bots)
         while state.to_act >= 0:
             seat = state.to_act
             bot = bots[seat]
             legal = state.legal_actions()
             side = self._note_offered(state, legal)
-            view = state.view(seat) if bot.needs_view else None
-            a = bot.choose(view, legal)
+            if len(legal) == 1 and unseen[seat]:
+                a = legal[0]
+            else:
+                view = state.view(seat) if bot.needs_view else None
+                a = bot.choose(view, legal)
             self._note_taken(state, a, side)
             state.apply(a)
 

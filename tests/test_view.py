@@ -133,3 +133,21 @@ def test_no_bot_and_no_table_code_takes_view_text_apart() -> None:
                     assert known, f"{rel}: {line.strip()}"
                     found.add((rel, known[0]))
     assert found == NOT_VIEW_TEXT   # the list names nothing that is gone
+
+
+def test_the_compiled_view_maker_sets_every_field() -> None:
+    """Compiled, `build_view` fills a View field by field (engine/play/view.py `_make_view`, `_trick_view`) instead
+    of the dataclass's generated __init__: each must set every field of its record, in the record's order, and
+    take each as a parameter of the same name (a field added to View and not there would be left unset)."""
+    import dataclasses
+    import inspect
+
+    from engine.play import view as view_module
+
+    for maker, record, var in ((view_module._make_view, View, "v"), (view_module._trick_view, view_module.TrickView,
+                                                                      "t")):
+        names = [f.name for f in dataclasses.fields(record)]
+        assert list(inspect.signature(maker).parameters) == names
+        native = inspect.getsource(maker).split(f"{var} = {record.__name__}.__new__({record.__name__})")[1]
+        sets = re.findall(rf"^    {var}\.(\w+) = (\w+)  # type: ignore\[misc\]$", native, re.M)
+        assert sets == [(n, n) for n in names]

@@ -130,6 +130,10 @@ class BankedAuction(AuctionRules):
         self._worth: dict[tuple[int, int, int, int, int], float] = {}
 
     # --- the estimate -----------------------------------------------------------------------------------------
+    def implied_z(self, seat: int, held: int, bid: int, rnd: int) -> float:
+        # not kept as the plain auction keeps it: mean_at reads the trump and melds weighed now
+        return self._implied_z(seat, held, bid, rnd)
+
     def mean_at(self, seat: int, held: int, z: float) -> float:
         edge, slope, curve = BANKED_FIT
         zp = z if z > 0.0 else 0.0

@@ -130,6 +130,9 @@ class AuctionRules:
         sc = self.game.rules.scoring
         # the opponents of the bidding side count against a fixed target that each call lowers (RECALL_Z)
         self.recalls = sc.counted_by_opponents and sc.fixed_target >= 0 and sc.target_less_call
+        # what implied_z and band answer, kept: both read only the game's rules and the model's fixed tables
+        self._implied: dict[tuple[int, int, int, int], float] = {}
+        self._bands: dict[tuple[int, int], tuple[float, float] | None] = {}
 
     def fit(self, held: int) -> tuple[float, float, float, float]:
         """BID_FIT's curve for a seat holding `held` cards (COUNTED_FIT's for calls where the opponents count)."""
@@ -152,6 +155,13 @@ class AuctionRules:
     def implied_z(self, seat: int, held: int, bid: int, rnd: int) -> float:
         """What a bid said freely says of its bidder's hand: the least strength at which the bid is worth more
         than nothing to his side (this auction's own reading), plus IMPLIED_EXTRA."""
+        key = (seat, held, bid, rnd)
+        z = self._implied.get(key)
+        if z is None:
+            z = self._implied[key] = self._implied_z(seat, held, bid, rnd)
+        return z
+
+    def _implied_z(self, seat: int, held: int, bid: int, rnd: int) -> float:
         sd = self.spread(held)
         lo, hi = Z_LOW, Z_HIGH
         if self.worth(bid, rnd, self.mean_at(seat, held, lo), sd) >= 0.0:
@@ -183,8 +193,12 @@ class AuctionRules:
 
     def band(self, bid: int, rnd: int) -> tuple[float, float] | None:
         """(made, failed) of a contract at `bid` in round `rnd` (the other round's band where this has none)."""
+        key = (bid, rnd)
+        if key in self._bands:
+            return self._bands[key]
         b = self.game.band_for(bid, rnd) or self.game.band_for(bid, 3 - rnd)
-        return (float(b.made), float(b.failed)) if b is not None else None
+        out = self._bands[key] = (float(b.made), float(b.failed)) if b is not None else None
+        return out
 
     def worth(self, bid: int, rnd: int, mean: float, sd: float) -> float:
         """Game points a contract at `bid` is worth to its side, its points normal about `mean`."""

@@ -23,6 +23,7 @@ from engine.play.view import View
 @interpreted_class
 class HeuristicBot(ViewBot):
     name = "heuristic"
+    plays_forced_unseen = True    # one legal action: played without reading the view (engine.sim.forced_unseen)
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:

@@ -5,33 +5,35 @@ The view's facts are card ids and `Action`s already, so nothing here reads text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.play.actions import Action
 from engine.play.game import NO_TRUMP, Game
 from engine.play.obligations import shows_no_trump
 from engine.play.view import View
 
 
-@dataclass
 class Seen:
     """Card knowledge of one seat. Masks are card-id bitmasks; `trump` is a suit index, -1 for no-trumps, None
-    when this seat does not know it."""
+    when this seat does not know it. (A plain class, made at every decision: compiled, its constructor is native,
+    where a dataclass's generated one stays interpreted.)"""
 
-    game: Game
-    view: View
-    hand: int
-    indicator: int          # this seat's own face-down indicator, or -1
-    played: int             # every card played so far, the current trick included
-    played_by: list[int]    # per seat
-    voids: list[int]        # per seat: bitmask of suits the seat has shown it does not hold
-    trump: int | None
-    power_from: int         # cards of the current trick before this index have no trump power
-    strength: list[int]     # card strengths in this hand (a reversed no-trump hand runs the other way)
-    exposed: list[int]      # per seat: the cards it holds face up for everyone (a dummy, an exposed partner)
-    points: list[int]       # each card's points in this hand as this seat knows the trump (its suit's or mode's)
-    live_only: bool = False     # where cards stay out of play: a suit every other seat has shown void in has no
-    #                             card left in play (Seen.live), though its unseen cards are still out (the stock)
+    def __init__(self, game: Game, view: View, hand: int, indicator: int, played: int, played_by: list[int],
+                 voids: list[int], trump: int | None, power_from: int, strength: list[int], exposed: list[int],
+                 points: list[int]) -> None:
+        self.game = game
+        self.view = view
+        self.hand = hand
+        self.indicator = indicator          # this seat's own face-down indicator, or -1
+        self.played = played                # every card played so far, the current trick included
+        self.played_by = played_by          # per seat
+        self.voids = voids                  # per seat: bitmask of suits the seat has shown it does not hold
+        self.trump = trump
+        self.power_from = power_from        # cards of the current trick before this index have no trump power
+        self.strength = strength            # card strengths in this hand (a reversed no-trump hand runs the other way)
+        self.exposed = exposed              # per seat: the cards it holds face up for everyone (a dummy, ...)
+        self.points = points                # each card's points in this hand as this seat knows the trump
+        # where cards stay out of play: a suit every other seat has shown void in has no card left in play
+        # (Seen.live), though its unseen cards are still out (the stock)
+        self.live_only = False
 
     @property
     def power(self) -> int:

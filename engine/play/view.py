@@ -26,7 +26,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from engine.play.actions import Action
-from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED
+from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED, TrickRecord
 from engine.play.game import NO_TRUMP, Game
 from engine.play.sweep_claims import claimed_line, provable_claims
 
@@ -326,11 +326,24 @@ def _trick(ids: _Numbering, leader: int, seats: list[int], cards: list[int], win
             values = points_of if points_of is not None else ids.game.points
             for c in unseen:
                 points -= values[c]
-        return TrickView(leader=leader, seats=tuple(seats),
-                         cards=tuple(FACE_DOWN if down >> c & 1 else ids.of(c) for c in cards), winner=winner,
-                         points=points)
-    return TrickView(leader=leader, seats=tuple(seats), cards=tuple(ids.of(c) for c in cards), winner=winner,
-                     points=points)
+        return _trick_view(leader, tuple(seats), tuple(FACE_DOWN if down >> c & 1 else ids.of(c) for c in cards),
+                           winner, points)
+    return _trick_view(leader, tuple(seats), tuple(ids.of(c) for c in cards), winner, points)
+
+
+# A finished trick as every view shows it, where card ids are the view's own (a single pack) and nothing was played
+# face down: its record never changes, so its TrickView is made once (the records are kept while they are here).
+_FINISHED: dict[TrickRecord, TrickView] = {}
+FINISHED_KEPT = 4096
+
+
+def _finished(t: TrickRecord) -> TrickView:
+    v = _FINISHED.get(t)
+    if v is None:
+        if len(_FINISHED) >= FINISHED_KEPT:
+            _FINISHED.clear()
+        v = _FINISHED[t] = _trick_view(t.leader, tuple(t.seats), tuple(t.cards), t.winner, t.points)
+    return v
 
 
 def build_view(state: State, seat: int) -> View:
@@ -341,8 +354,11 @@ def build_view(state: State, seat: int) -> View:
     hand = ids.mask(hand_order(g, state.hands[seat]))
     indicator, sizes = _indicator_facts(state, seat, ids)
     down = unseen_face_down(state, seat) if g.rules.play.blind_cut else 0
-    tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down, state.points_of)
-                   for t in state.tricks)
+    if ids.same and not down:
+        tricks = tuple(_finished(t) for t in state.tricks)
+    else:
+        tricks = tuple(_trick(ids, t.leader, t.seats, t.cards, t.winner, t.points, down, state.points_of)
+                       for t in state.tricks)
     trick = _trick(ids, state.leader, state.trick_seats, state.trick_cards, None, None, down)
     exposed = tuple(ExposedHand(seat=s, cards=ids.mask(hand_order(g, state.hands[s]))) for s in range(g.n)
                     if state.exposed >> s & 1 and s != seat)
@@ -351,9 +367,9 @@ def build_view(state: State, seat: int) -> View:
     bidder, bid, target, contract_round = _contract_facts(state)
     legal = state.legal_actions() if seat == controller else ()
     provable, line = _claim_facts(state, seat, legal, hand)
-    combos = _combination_facts(state, ids)
+    announced, marriages, meld_points, marriage_points = _combination_facts(state, ids)
     turned, stock_bottom, turned_up = _turned_facts(state, ids)
-    return View(
+    return _make_view(
         game=g, seat=seat, ruleset=g.rules.name, players=g.n, dealer=state.dealer, phase=PHASE_NAMES[state.phase],
         to_act=state.to_act, hand=hand, hand_sizes=tuple(sizes), teams=tuple(tuple(t) for t in state.hand_teams),
         history=public_history(state, seat),
@@ -378,7 +394,7 @@ def build_view(state: State, seat: int) -> View:
         provable=provable, sweep_line=line,
         trump_mode=_trump_mode_name(state, known),
         trump_multiplier=state.trump_multiplier if known is not None else 1,
-        **combos,
+        announced=announced, marriages=marriages, meld_points=meld_points, marriage_points=marriage_points,
         turned=turned, stock_bottom=stock_bottom, turned_up=turned_up,
     )
 
@@ -456,11 +472,13 @@ def _turned_facts(state: State, ids: _Numbering) -> tuple[int | None, int | None
     return turned, bottom, turned_up
 
 
-def _combination_facts(state: State, ids: _Numbering) -> dict[str, Any]:
-    """The view's facts of the melds of the European games: none for files without them."""
+def _combination_facts(state: State, ids: _Numbering) -> tuple[tuple[AnnouncedMeld, ...], tuple[int, ...],
+                                                                tuple[int, ...], tuple[int, ...]]:
+    """The view's facts of the melds of the European games (announced, marriages, meld points, marriage points):
+    none for files without them."""
     g = state.game
     if g.rules.combinations is None and g.rules.marriage is None:
-        return {}
+        return (), (), (), ()
     from engine.play.combinations import KIND_NAMES, MARRIAGE_SLOT, NOT_COMPARED, scoring_combos
 
     shown = state.combo_winner != NOT_COMPARED
@@ -468,5 +486,105 @@ def _combination_facts(state: State, ids: _Numbering) -> dict[str, Any]:
     announced = tuple(AnnouncedMeld(seat=m.seat, kind=KIND_NAMES[m.kind], length=m.length, value=m.value,
                                     cards=ids.mask(hand_order(g, m.cards)) if shown else 0,
                                     scores=(m in scoring) if shown else None) for m in state.combos)
-    return {"announced": announced, "marriages": tuple(x // MARRIAGE_SLOT for x in state.marriages),
-            "meld_points": tuple(state.meld_points), "marriage_points": tuple(state.marriage_points)}
+    return (announced, tuple(x // MARRIAGE_SLOT for x in state.marriages), tuple(state.meld_points),
+            tuple(state.marriage_points))
+
+
+# Whether this module runs compiled (mypyc): a compiled function sets a frozen record's fields directly, without
+# the dataclass's generated __init__ (interpreted, one object.__setattr__ call a field: most of a view's cost).
+NATIVE = not __file__.endswith(".py")
+
+
+def _make_view(*, game: Game, seat: int, ruleset: str, players: int, dealer: int, phase: str, to_act: int, hand: int,
+               hand_sizes: tuple[int, ...], teams: tuple[tuple[int, ...], ...], history: tuple[Action, ...], bidder:
+               int | None, bid: int | None, target: int | None, trump_concealed: bool, trump: int | None, indicator:
+               int | None, exposed_in_trick: int | None, multiplier: int, special: str | None, sitting_out: tuple[int,
+               ...], trick: TrickView, tricks: tuple[TrickView, ...], card_points: tuple[int, ...], match_scores:
+               tuple[int, ...], legal: tuple[Action, ...], status: str, auction_round: int, contract_round: int |
+               None, speaking_for: int | None, handed_back: bool, added: int, conceded: bool, match_target: int |
+               None, exposed: tuple[ExposedHand, ...], dummies: tuple[int, ...], controller: int | None, melds:
+               tuple[int, ...], provable: tuple[Action, ...], sweep_line: int | None, trump_mode: str | None,
+               trump_multiplier: int, announced: tuple[AnnouncedMeld, ...], marriages: tuple[int, ...], meld_points:
+               tuple[int, ...], marriage_points: tuple[int, ...], turned: int | None, stock_bottom: int | None,
+               turned_up: int | None) -> View:
+    """`View(...)` with these fields; compiled, the record is filled field by field (the same record: frozen,
+    compared and written as any other; tests/test_view.py checks that every field is set here)."""
+    if not NATIVE:
+        return View(game=game, seat=seat, ruleset=ruleset, players=players, dealer=dealer, phase=phase,
+                    to_act=to_act, hand=hand, hand_sizes=hand_sizes, teams=teams, history=history,
+                    bidder=bidder, bid=bid, target=target, trump_concealed=trump_concealed, trump=trump,
+                    indicator=indicator, exposed_in_trick=exposed_in_trick, multiplier=multiplier,
+                    special=special, sitting_out=sitting_out, trick=trick, tricks=tricks,
+                    card_points=card_points, match_scores=match_scores, legal=legal, status=status,
+                    auction_round=auction_round, contract_round=contract_round, speaking_for=speaking_for,
+                    handed_back=handed_back, added=added, conceded=conceded, match_target=match_target,
+                    exposed=exposed, dummies=dummies, controller=controller, melds=melds, provable=provable,
+                    sweep_line=sweep_line, trump_mode=trump_mode, trump_multiplier=trump_multiplier,
+                    announced=announced, marriages=marriages, meld_points=meld_points,
+                    marriage_points=marriage_points, turned=turned, stock_bottom=stock_bottom,
+                    turned_up=turned_up)
+    v = View.__new__(View)
+    v.game = game  # type: ignore[misc]
+    v.seat = seat  # type: ignore[misc]
+    v.ruleset = ruleset  # type: ignore[misc]
+    v.players = players  # type: ignore[misc]
+    v.dealer = dealer  # type: ignore[misc]
+    v.phase = phase  # type: ignore[misc]
+    v.to_act = to_act  # type: ignore[misc]
+    v.hand = hand  # type: ignore[misc]
+    v.hand_sizes = hand_sizes  # type: ignore[misc]
+    v.teams = teams  # type: ignore[misc]
+    v.history = history  # type: ignore[misc]
+    v.bidder = bidder  # type: ignore[misc]
+    v.bid = bid  # type: ignore[misc]
+    v.target = target  # type: ignore[misc]
+    v.trump_concealed = trump_concealed  # type: ignore[misc]
+    v.trump = trump  # type: ignore[misc]
+    v.indicator = indicator  # type: ignore[misc]
+    v.exposed_in_trick = exposed_in_trick  # type: ignore[misc]
+    v.multiplier = multiplier  # type: ignore[misc]
+    v.special = special  # type: ignore[misc]
+    v.sitting_out = sitting_out  # type: ignore[misc]
+    v.trick = trick  # type: ignore[misc]
+    v.tricks = tricks  # type: ignore[misc]
+    v.card_points = card_points  # type: ignore[misc]
+    v.match_scores = match_scores  # type: ignore[misc]
+    v.legal = legal  # type: ignore[misc]
+    v.status = status  # type: ignore[misc]
+    v.auction_round = auction_round  # type: ignore[misc]
+    v.contract_round = contract_round  # type: ignore[misc]
+    v.speaking_for = speaking_for  # type: ignore[misc]
+    v.handed_back = handed_back  # type: ignore[misc]
+    v.added = added  # type: ignore[misc]
+    v.conceded = conceded  # type: ignore[misc]
+    v.match_target = match_target  # type: ignore[misc]
+    v.exposed = exposed  # type: ignore[misc]
+    v.dummies = dummies  # type: ignore[misc]
+    v.controller = controller  # type: ignore[misc]
+    v.melds = melds  # type: ignore[misc]
+    v.provable = provable  # type: ignore[misc]
+    v.sweep_line = sweep_line  # type: ignore[misc]
+    v.trump_mode = trump_mode  # type: ignore[misc]
+    v.trump_multiplier = trump_multiplier  # type: ignore[misc]
+    v.announced = announced  # type: ignore[misc]
+    v.marriages = marriages  # type: ignore[misc]
+    v.meld_points = meld_points  # type: ignore[misc]
+    v.marriage_points = marriage_points  # type: ignore[misc]
+    v.turned = turned  # type: ignore[misc]
+    v.stock_bottom = stock_bottom  # type: ignore[misc]
+    v.turned_up = turned_up  # type: ignore[misc]
+    return v
+
+
+def _trick_view(leader: int, seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None,
+                points: int | None) -> TrickView:
+    """`TrickView(...)`, filled field by field where compiled (see `_make_view`)."""
+    if not NATIVE:
+        return TrickView(leader=leader, seats=seats, cards=cards, winner=winner, points=points)
+    t = TrickView.__new__(TrickView)
+    t.leader = leader  # type: ignore[misc]
+    t.seats = seats  # type: ignore[misc]
+    t.cards = cards  # type: ignore[misc]
+    t.winner = winner  # type: ignore[misc]
+    t.points = points  # type: ignore[misc]
+    return t

@@ -31,7 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
-from engine.adapters.runner import HAND_ENDED, ILLEGAL, TRICK_ENDED, EnvCore, Layout
+from engine.adapters.runner import HAND_ENDED, ILLEGAL, POOL, TRICK_ENDED, EnvCore, Layout
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.game import Game
 from engine.play.match import Match
@@ -39,6 +39,7 @@ from engine.play.state import State
 from engine.rules.load import DEFAULT_RULESET
 
 REWARDS = ("hand", "tricks")
+MASKS_KEPT = 16384     # masks kept by their legal actions (then the store starts again)
 
 
 def load(ruleset: str | Path | Game) -> Game:
@@ -132,6 +133,13 @@ class JackNineEnv(AECEnv):
         self._mask = self._zero_mask
         self._over = False
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
+        # numpy's views of the core's current buffers of rows and masks (each row or mask handed out is one of their
+        # rows, never written again: a full buffer is followed by a new one)
+        self._row_buf = bytearray()
+        self._rows = np.zeros((0, self.enc.obs.size), np.float32)
+        # the masks met so far, read-only, by the core's key (the playable cards' bits, or the mask's bytes): a
+        # mask handed out is never written, and the same legal actions give the same array
+        self._mask_of: dict[object, np.ndarray] = {}
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -199,10 +207,33 @@ class JackNineEnv(AECEnv):
             return
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
+        self._mask = self._new_mask()
+        self.infos[agent] = {"action_mask": self._mask}
+
+    def _new_mask(self) -> np.ndarray:
+        """The mask the core has just made (a row of its buffer of masks)."""
         core = self._core
         assert core is not None
-        self._mask = np.frombuffer(core.mask, np.int8)     # a new mask at every step: handed out as it is
-        self.infos[agent] = {"action_mask": self._mask}
+        mask = self._mask_of.get(core.mask_key)
+        return mask if mask is not None else self._keep_mask()
+
+    def _keep_mask(self) -> np.ndarray:
+        core = self._core
+        assert core is not None
+        if len(self._mask_of) >= MASKS_KEPT:
+            self._mask_of.clear()
+        mask = self._mask_of[core.mask_key] = np.frombuffer(core.mask(), np.int8)    # read-only: bytes
+        return mask
+
+    def _row(self, seat: int) -> np.ndarray:
+        """The seat's observation now (a row of the core's buffer of rows, made now)."""
+        core = self._core
+        assert core is not None
+        k = core.observe(seat)
+        if core.rows is not self._row_buf:
+            self._row_buf = core.rows
+            self._rows = np.frombuffer(core.rows, np.float32).reshape(POOL, self.enc.obs.size)
+        return self._rows[k]
 
     def _hand_over(self) -> bool:
         """Book the finished hand; True when the episode ends with it (rewards given, every agent terminated)."""
@@ -238,8 +269,7 @@ class JackNineEnv(AECEnv):
         core = self._core
         assert core is not None and self.state is not None, "reset() the environment before observing it"
         seat = self.seat_of[agent]
-        # compiled: the row made now, as new bytes for numpy to view
-        return {"observation": np.frombuffer(core.observe(seat), np.float32),
+        return {"observation": self._row(seat),
                 "action_mask": self._mask if self.state.to_act == seat else self._zero_mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -250,11 +280,13 @@ class JackNineEnv(AECEnv):
             obs = None
         elif self._over:
             obs = self.observe(agent)
-        else:      # the seat to act (observe() inlined: this runs at every step)
+        else:      # the seat to act (observe() and _row() inlined: this runs at every step)
             core = self._core
-            assert core is not None
-            obs = {"observation": np.frombuffer(core.observe(self.seat_of[agent]), np.float32),
-                   "action_mask": self._mask}
+            k = core.observe(self.seat_of[agent])   # type: ignore[union-attr]
+            if core.rows is not self._row_buf:     # type: ignore[union-attr]
+                self._row_buf = core.rows          # type: ignore[union-attr]
+                self._rows = np.frombuffer(self._row_buf, np.float32).reshape(POOL, self.enc.obs.size)
+            obs = {"observation": self._rows[k], "action_mask": self._mask}
         return obs, self._cumulative_rewards[agent], self._over, self.truncations[agent], self.infos[agent]
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
@@ -283,7 +315,10 @@ class JackNineEnv(AECEnv):
             # the common step: no trick or hand ended, no reward; the next seat selected (_select inlined)
             seat = core.state.to_act
             agent = self.agent_selection = self.possible_agents[seat]
-            mask = self._mask = np.frombuffer(core.mask, np.int8)
+            mask = self._mask_of.get(core.mask_key)
+            if mask is None:
+                mask = self._keep_mask()
+            self._mask = mask
             infos[agent] = {"action_mask": mask}
         else:
             st = self.state
