@@ -425,15 +425,11 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
     lay.space.apply(st, index)
 
 
-POOL = 256     # rows (and masks) a buffer of EnvCore holds before it starts a new one
-
-
 class EnvCore:
     """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
     `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask()`, and `mask_key` to keep
-    masks by) and any seat's observation row, made when asked for (`observe`). Rows are written one after another
-    into buffers of `POOL` each (`rows`), a new buffer when one is full, so the environment hands out numpy views of
-    them that are never written again: `row_slot` says where the last one is."""
+    masks by) and any seat's observation row, made when asked for (`observe`: new bytes, which the environment
+    hands out as a numpy view and never writes again)."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
@@ -443,9 +439,6 @@ class EnvCore:
         self.tricks = 0
         self.bits = 0
         self.others: list[int] = NO_INDICES
-        self.row_bytes = 4 * layout.obs.size
-        self.rows = bytearray()
-        self.row_slot = POOL - 1
         self.mask_key: object = 0
         self.start(state)
 
@@ -498,18 +491,11 @@ class EnvCore:
             return flags | HAND_ENDED
         return flags
 
-    def observe(self, seat: int) -> int:
-        """Write the seat's observation row now (float32) into the next slot of `rows`; that slot."""
+    def observe(self, seat: int) -> bytearray:
+        """The seat's observation row now, as new float32 bytes (writable: numpy's view of them is too)."""
         out: list[bytes] = []
         self.parts.row(out, self.state, seat, self.bids)
-        k = self.row_slot + 1
-        size = self.row_bytes
-        if k == POOL:
-            self.rows = bytearray(POOL * size)
-            k = 0
-        self.rows[k * size:(k + 1) * size] = b"".join(out)
-        self.row_slot = k
-        return k
+        return bytearray(b"".join(out))
 
 
 class VectorCore:
