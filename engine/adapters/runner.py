@@ -502,10 +502,11 @@ class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
     from it). After `start` and after each `step`, for the environment to spread over arrays with numpy (no
     per-hand object beyond a few ints): `row_bits` (each hand's row's 1.0 positions, `Flat.nbytes` bytes a hand,
-    little-endian), `vals` (`Flat.width` whole numbers a hand, for the columns `Flat.cols`), `whole` (the hands
-    whose rows are the view's encoding, as (hand, row) pairs: cards played face down), `mask_bits` (each hand's legal
-    indices as bits, `mask_bytes` a hand), `seats` (each hand's seat to act), `ended` (the hands that ended with the
-    step) and `ended_points` (each ended hand's game points per seat; 0 for an annulled hand)."""
+    little-endian), `vals` (`Flat.width` whole numbers a hand, for the columns `Flat.cols`, as int64 bytes), `whole`
+    (the hands whose rows are the view's encoding, as (hand, row) pairs: cards played face down), `mask_bits` (each
+    hand's legal indices as bits, `mask_bytes` a hand), `seats` (each hand's seat to act, int64 bytes), `ended` (the
+    hands that ended with the step) and `ended_points` (each ended hand's game points per seat; 0 for an annulled
+    hand)."""
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
@@ -519,10 +520,10 @@ class VectorCore:
         self.mask_bytes = (layout.n_actions + 7) // 8
         self.rngs = [random.Random(s) for s in seeds]
         self.row_bits = b""
-        self.vals: list[int] = []
+        self.vals = b""
         self.whole: list[tuple[int, list[float]]] = []
         self.mask_bits = b""
-        self.seats: list[int] = []
+        self.seats = b""
         self.ended: list[int] = []
         self.ended_points: list[list[float]] = []
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
@@ -575,10 +576,10 @@ class VectorCore:
             masks.append(m.to_bytes(mbytes, "little"))
             seats.append(seat)
         self.row_bits = b"".join(rows)
-        self.vals = vals
+        self.vals = array("q", vals).tobytes()      # numpy reads bytes at once, a list item by item
         self.whole = whole
         self.mask_bits = b"".join(masks)
-        self.seats = seats
+        self.seats = array("q", seats).tobytes()
 
     def first_illegal(self, actions: list[int]) -> int:
         """The first hand whose action is not one of its legal indices (-1: every one is)."""

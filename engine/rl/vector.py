@@ -60,7 +60,7 @@ class VectorEnv:
         base = random.Random(seed).getrandbits(48) if seed is not None else random.getrandbits(48)
         seeds = [random.Random(f"vector/{base}/{i}").getrandbits(48) for i in range(self.num_hands)]
         core = self._core = VectorCore(self.layout, seeds, self.dealer)
-        return self._rows(core), self._masks(core), {"to_act": np.array(core.seats, np.int64)}
+        return self._rows(core), self._masks(core), {"to_act": np.frombuffer(core.seats, np.int64)}
 
     def _rows(self, core: VectorCore) -> np.ndarray:
         """The observations of this step (a new array at every step): the 1.0 positions unpacked from the bits, the
@@ -68,7 +68,7 @@ class VectorEnv:
         n, size = self.num_hands, self.enc.obs.size
         bits = np.frombuffer(core.row_bits, np.uint8).reshape(n, self._row_bytes)
         rows = np.unpackbits(bits, axis=1, count=size, bitorder="little").astype(np.float32)
-        vals = np.array(core.vals, np.int64).reshape(n, self._width)
+        vals = np.frombuffer(core.vals, np.int64).reshape(n, self._width)
         rows[:, self._cols] = vals / self._div
         for i, row in core.whole:
             rows[i] = row
@@ -96,7 +96,7 @@ class VectorEnv:
         if core.ended:
             rewards[core.ended] = core.ended_points
             dones[core.ended] = True
-        return (self._rows(core), self._masks(core), rewards, dones, {"to_act": np.array(core.seats, np.int64)})
+        return (self._rows(core), self._masks(core), rewards, dones, {"to_act": np.frombuffer(core.seats, np.int64)})
 
     @property
     def states(self) -> list[Any]:
