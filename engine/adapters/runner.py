@@ -45,7 +45,6 @@ class Layout:
             if parts[0] == "bid":
                 self.bid_value[i] = int(parts[1])
         self.parts = Parts(obs, self.n_actions)
-        self.flat = Flat(obs)
 
 
 class Parts:
@@ -249,118 +248,6 @@ class Parts:
         out.append(zeros[self.n_actions - pos])
 
 
-class Flat:
-    """One game's observation row as numbers for numpy to spread over a whole array of rows at once (the vectorised
-    environment): the positions holding 1.0 as the bits of one int (`ones`), and the values that are not 0 or 1 as
-    whole numbers in fixed columns (`cols`), each to be divided by its `div`: the multiplier, the bid and target,
-    the two card-point totals, each seat's last bid by relative seat and, with trump modes, the multiplier by trump.
-    `Observation.state_bits` reads the same state fields the same way; tests/test_rl_vector.py holds every row equal
-    to it."""
-
-    def __init__(self, obs: Observation) -> None:
-        g = obs.game
-        self.ob = obs
-        self.n = g.n
-        self.size = g.size
-        self.copies = g.layout.copies
-        self.first_mask = g.first_copy_mask
-        self.nsuits = g.nsuits
-        self.nbytes = (obs.size + 7) // 8
-        off = obs.offsets
-        self.o_played = off["played"]
-        self.o_trick = off["trick"]
-        self.o_indicator = off["indicator"]
-        self.o_trump = off["trump"]
-        # the one-hot parts after the trump's, relative to it: a small int, shifted into place once
-        self.r_phase = off["phase"] - self.o_trump
-        self.r_bidder = off["bidder"] - self.o_trump
-        self.r_to_act = off["to_act"] - self.o_trump
-        self.r_concealed = off["contract"] + 3 - self.o_trump
-        self.o_exposed = off.get("exposed", -1)
-        self.o_mode = off.get("trump_mode", -1)
-        self.modes = obs.modes
-        c0, cp, b0 = off["contract"], off["card_points"], off["bids"]
-        top, total = obs.top, obs.total
-        self.cols = [c0 + 2, c0, c0 + 1, cp, cp + 1] + [b0 + k for k in range(g.n)]
-        self.div = [8.0, top, top, total, total] + [top] * g.n
-        if self.modes >= 0:
-            self.cols.append(self.o_mode + self.modes)
-            self.div.append(8.0)
-        self.width = len(self.cols)
-
-    def bits(self, st: State, seat: int, bids: list[int], vals: list[int]) -> int:
-        """The 1.0 positions of `seat`'s row in `st` (`bids`: each seat's last bid value, -1 for none), its values
-        appended to `vals` (`width` of them). A hand with cards played face down is the caller's (`st.face_down`
-        or `st.hidden`: what the seat saw of them is the view's to say)."""
-        n = self.n
-        size = self.size
-        fc = self.ob.first_copy
-        copies = self.copies
-        hands = st.hands
-        hand = hands[seat]
-        if copies != 1:
-            hand = canonical(hand, copies, self.first_mask)
-        received = st.received
-        played = 0
-        for s in range(n):
-            played |= received[s] & ~hands[s]
-        trick = 0
-        cards = st.trick_cards
-        trick_seats = st.trick_seats
-        for i in range(len(cards)):
-            c = cards[i]
-            played &= ~(1 << c)
-            trick |= 1 << ((trick_seats[i] - seat) % n * size + fc[c])
-        concealed = st.concealed
-        folder = st.folder
-        ind = 0
-        if concealed and st.indicator >= 0:
-            played &= ~(1 << st.indicator)
-            if seat == folder:
-                ind = 1 << fc[st.indicator]
-        elif st.turned >= 0:
-            ind = 1 << fc[st.turned]
-        if copies != 1:
-            played = canonical(played, copies, self.first_mask)
-        t = st.trump
-        unknown = t == UNDECIDED or (concealed and seat != folder)
-        f = 1 << (self.nsuits + 1 if unknown else self.nsuits if t < 0 else t)
-        f |= 1 << (self.r_phase + st.phase)
-        bidder = st.bidder
-        f |= 1 << (self.r_bidder + ((bidder - seat) % n if bidder >= 0 else n))
-        to_act = st.to_act
-        f |= 1 << (self.r_to_act + ((to_act - seat) % n if to_act >= 0 else n))
-        if concealed:
-            f |= 1 << self.r_concealed
-        ones = hand | played << self.o_played | trick << self.o_trick | ind << self.o_indicator | f << self.o_trump
-        if self.o_exposed >= 0 and st.exposed:
-            for s in range(n):
-                if s != seat and st.exposed >> s & 1:
-                    ones |= canonical(hands[s], copies, self.first_mask) << (self.o_exposed + (s - seat) % n * size)
-        vals.append(st.multiplier)
-        if bidder >= 0:
-            vals.append(st.bid)
-            vals.append(st.target)
-        else:
-            vals.append(0)
-            vals.append(0)
-        pts = st.team_points
-        mine = st.hand_team_of[seat]
-        vals.append(pts[mine])
-        vals.append(best_other(pts, mine))
-        for k in range(n):
-            b = bids[(seat + k) % n]
-            vals.append(b if b > 0 else 0)
-        if self.modes >= 0:
-            if unknown:
-                vals.append(1)
-            else:
-                if st.trump_mode >= 0:
-                    ones |= 1 << (self.o_mode + st.trump_mode)
-                vals.append(st.trump_multiplier)
-        return ones
-
-
 def floats(values: list[float]) -> bytes:
     """The values as float32 bytes (the machine's order, as numpy reads them)."""
     return array("f", values).tobytes()
@@ -425,15 +312,11 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
     lay.space.apply(st, index)
 
 
-POOL = 256     # rows (and masks) a buffer of EnvCore holds before it starts a new one
-
-
 class EnvCore:
     """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
     `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask()`, and `mask_key` to keep
-    masks by) and any seat's observation row, made when asked for (`observe`). Rows are written one after another
-    into buffers of `POOL` each (`rows`), a new buffer when one is full, so the environment hands out numpy views of
-    them that are never written again: `row_slot` says where the last one is."""
+    masks by) and any seat's observation row, made when asked for (`observe`: new bytes, which the environment
+    hands out as a numpy view and never writes again)."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
@@ -443,9 +326,6 @@ class EnvCore:
         self.tricks = 0
         self.bits = 0
         self.others: list[int] = NO_INDICES
-        self.row_bytes = 4 * layout.obs.size
-        self.rows = bytearray()
-        self.row_slot = POOL - 1
         self.mask_key: object = 0
         self.start(state)
 
@@ -498,47 +378,37 @@ class EnvCore:
             return flags | HAND_ENDED
         return flags
 
-    def observe(self, seat: int) -> int:
-        """Write the seat's observation row now (float32) into the next slot of `rows`; that slot."""
+    def observe(self, seat: int) -> bytearray:
+        """The seat's observation row now, as new float32 bytes (writable: numpy's view of them is too)."""
         out: list[bytes] = []
         self.parts.row(out, self.state, seat, self.bids)
-        k = self.row_slot + 1
-        size = self.row_bytes
-        if k == POOL:
-            self.rows = bytearray(POOL * size)
-            k = 0
-        self.rows[k * size:(k + 1) * size] = b"".join(out)
-        self.row_slot = k
-        return k
+        return bytearray(b"".join(out))
 
 
 class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
-    from it). After `start` and after each `step`, for the environment to spread over arrays with numpy (no
-    per-hand object beyond a few ints): `row_bits` (each hand's row's 1.0 positions, `Flat.nbytes` bytes a hand,
-    little-endian), `vals` (`Flat.width` whole numbers a hand, for the columns `Flat.cols`), `whole` (the hands
-    whose rows are the view's encoding, as (hand, row) pairs: cards played face down), `mask_bits` (each hand's legal
-    indices as bits, `mask_bytes` a hand), `seats` (each hand's seat to act), `ended` (the hands that ended with the
-    step) and `ended_points` (each ended hand's game points per seat; 0 for an annulled hand)."""
+    from it). After `start` and after each `step`, new bytes for the environment to view: `rows` (float32, one
+    observation row a hand: that of its seat to act), `masks` (int8, `n_actions` a hand), `seats` (int64, each
+    hand's seat to act), `rewards` (float32, n a hand: the game points of each seat whose hand ended with the step,
+    0 elsewhere and for an annulled hand) and `dones` (one byte a hand: whether hand i ended)."""
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
-        self.flat = layout.flat
+        self.parts = layout.parts
         g = layout.game
         self.game = g
         self.n = g.n
         count = len(seeds)
         self.count = count
         self.dealer = dealer
-        self.mask_bytes = (layout.n_actions + 7) // 8
         self.rngs = [random.Random(s) for s in seeds]
-        self.row_bits = b""
-        self.vals: list[int] = []
-        self.whole: list[tuple[int, list[float]]] = []
-        self.mask_bits = b""
-        self.seats: list[int] = []
-        self.ended: list[int] = []
-        self.ended_points: list[list[float]] = []
+        self.seat_bytes = [array("q", [s]).tobytes() for s in range(g.n)]
+        self.no_reward = bytes(4 * g.n)
+        self.rows = bytearray()
+        self.masks = bytearray()
+        self.seats = bytearray()
+        self.rewards = bytearray(4 * count * g.n)
+        self.dones = bytearray(count)
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
         self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
@@ -559,40 +429,23 @@ class VectorCore:
 
     def _show(self) -> None:
         """Every hand's observation and mask of its seat to act, and that seat."""
-        flat = self.flat
+        parts = self.parts
         lay = self.lay
-        play0 = lay.play0
-        nbytes = flat.nbytes
-        mbytes = self.mask_bytes
         rows: list[bytes] = []
-        vals: list[int] = []
         masks: list[bytes] = []
-        seats: list[int] = []
-        whole: list[tuple[int, list[float]]] = []
+        seats: list[bytes] = []
         for i in range(self.count):
             st = self.states[i]
             seat = st.to_act
-            if st.face_down or st.hidden:
-                # cards played face down (the blind cut): what the seat saw of them is the view's to say
-                whole.append((i, flat.ob.encode(st.view(seat))))
-                rows.append(bytes(nbytes))
-                for _ in range(flat.width):
-                    vals.append(0)
-            else:
-                rows.append(flat.bits(st, seat, self.bids[i], vals).to_bytes(nbytes, "little"))
+            parts.row(rows, st, seat, self.bids[i])
             bits, others = options(lay, st)
             self.bits[i] = bits
             self.others[i] = others
-            m = bits << play0 if bits else 0
-            for o in others:
-                m |= 1 << o
-            masks.append(m.to_bytes(mbytes, "little"))
-            seats.append(seat)
-        self.row_bits = b"".join(rows)
-        self.vals = vals
-        self.whole = whole
-        self.mask_bits = b"".join(masks)
-        self.seats = seats
+            parts.mask(masks, lay.play0, bits, others)
+            seats.append(self.seat_bytes[seat])
+        self.rows = bytearray(b"".join(rows))
+        self.masks = bytearray(b"".join(masks))
+        self.seats = bytearray(b"".join(seats))
 
     def first_illegal(self, actions: list[int]) -> int:
         """The first hand whose action is not one of its legal indices (-1: every one is)."""
@@ -610,20 +463,23 @@ class VectorCore:
         """Apply each hand's action (legal: `first_illegal` said so); a hand that ends is dealt again at once. The
         number of hands that ended."""
         n = self.n
+        ended = 0
         lay = self.lay
-        ended: list[int] = []
-        points: list[list[float]] = []
-        states = self.states
+        rewards: list[bytes] = []
+        dones = bytearray(self.count)
         for i in range(self.count):
-            st = states[i]
+            st = self.states[i]
             apply_index(lay, st, actions[i], self.bids[i])
             if st.to_act < 0:
                 gp = st.game_points
                 team_of = st.hand_team_of
-                points.append([float(gp[team_of[s]]) for s in range(n)])
-                ended.append(i)
-                states[i] = self._deal(i)
-        self.ended = ended
-        self.ended_points = points
+                rewards.append(floats([float(gp[team_of[s]]) for s in range(n)]))
+                dones[i] = 1
+                ended += 1
+                self.states[i] = self._deal(i)
+            else:
+                rewards.append(self.no_reward)
+        self.rewards = bytearray(b"".join(rewards))
+        self.dones = dones
         self._show()
-        return len(ended)
+        return ended

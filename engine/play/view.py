@@ -21,6 +21,7 @@ byte what they were. Card ids in a new fact go through the same numbering (`_Num
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
@@ -492,7 +493,7 @@ def _combination_facts(state: State, ids: _Numbering) -> tuple[tuple[AnnouncedMe
 
 # Whether this module runs compiled (mypyc): a compiled function sets a frozen record's fields directly, without
 # the dataclass's generated __init__ (interpreted, one object.__setattr__ call a field: most of a view's cost).
-NATIVE = not __file__.endswith(".py")
+NATIVE = not isinstance(hand_order, types.FunctionType)
 
 
 def _make_view(*, game: Game, seat: int, ruleset: str, players: int, dealer: int, phase: str, to_act: int, hand: int,

@@ -31,7 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
-from engine.adapters.runner import HAND_ENDED, ILLEGAL, POOL, TRICK_ENDED, EnvCore, Layout
+from engine.adapters.runner import HAND_ENDED, ILLEGAL, TRICK_ENDED, EnvCore, Layout
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.game import Game
 from engine.play.match import Match
@@ -133,10 +133,6 @@ class JackNineEnv(AECEnv):
         self._mask = self._zero_mask
         self._over = False
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
-        # numpy's views of the core's current buffers of rows and masks (each row or mask handed out is one of their
-        # rows, never written again: a full buffer is followed by a new one)
-        self._row_buf = bytearray()
-        self._rows = np.zeros((0, self.enc.obs.size), np.float32)
         # the masks met so far, read-only, by the core's key (the playable cards' bits, or the mask's bytes): a
         # mask handed out is never written, and the same legal actions give the same array
         self._mask_of: dict[object, np.ndarray] = {}
@@ -226,14 +222,10 @@ class JackNineEnv(AECEnv):
         return mask
 
     def _row(self, seat: int) -> np.ndarray:
-        """The seat's observation now (a row of the core's buffer of rows, made now)."""
+        """The seat's observation now (compiled: the row made now, as new bytes for numpy to view)."""
         core = self._core
         assert core is not None
-        k = core.observe(seat)
-        if core.rows is not self._row_buf:
-            self._row_buf = core.rows
-            self._rows = np.frombuffer(core.rows, np.float32).reshape(POOL, self.enc.obs.size)
-        return self._rows[k]
+        return np.frombuffer(core.observe(seat), np.float32)
 
     def _hand_over(self) -> bool:
         """Book the finished hand; True when the episode ends with it (rewards given, every agent terminated)."""
@@ -282,11 +274,9 @@ class JackNineEnv(AECEnv):
             obs = self.observe(agent)
         else:      # the seat to act (observe() and _row() inlined: this runs at every step)
             core = self._core
-            k = core.observe(self.seat_of[agent])   # type: ignore[union-attr]
-            if core.rows is not self._row_buf:     # type: ignore[union-attr]
-                self._row_buf = core.rows          # type: ignore[union-attr]
-                self._rows = np.frombuffer(self._row_buf, np.float32).reshape(POOL, self.enc.obs.size)
-            obs = {"observation": self._rows[k], "action_mask": self._mask}
+            assert core is not None
+            obs = {"observation": np.frombuffer(core.observe(self.seat_of[agent]), np.float32),
+                   "action_mask": self._mask}
         return obs, self._cumulative_rewards[agent], self._over, self.truncations[agent], self.infos[agent]
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:

@@ -12,10 +12,11 @@ is (N, players): each seat's game points in the hand that just ended (0 elsewher
 `dones` whether the hand ended with this step; a hand that ended is replaced at once by the next deal of its own
 stream, so the observation given for it is the new hand's first decision. Hand i is dealt from a stream seeded by
 (`seed`, i): the same seed and actions give the same hands. An illegal action (or an index outside the space)
-raises IllegalActionError before any hand moves. The work per hand is a few ints (engine/adapters/runner.py,
-compiled with the hot path: each row's 1.0 positions as the bits of one int, its other values as whole numbers in
-fixed columns, the mask as bits); numpy spreads them over the N rows in a few passes (`unpackbits`, one division,
-one assignment). Every array handed out is new at every step: the environment never writes it again."""
+raises IllegalActionError before any hand moves. The work per hand is done without numpy
+(engine/adapters/runner.py, compiled with the hot path): each step's rows, masks, seats, rewards and flags are
+made there as new bytes, one object each for all N hands, and handed out as numpy arrays viewing them (the
+environment never writes them again).
+"""
 
 from __future__ import annotations
 
@@ -50,33 +51,19 @@ class VectorEnv:
         self.observation_space = self.enc.vector_space
         self.n_actions = self.enc.n_actions
         self._core: VectorCore | None = None
-        flat = self.layout.flat
-        self._row_bytes = flat.nbytes
-        self._width = flat.width
-        self._cols = np.array(flat.cols, np.intp)
-        self._div = np.array(flat.div, np.float64)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         base = random.Random(seed).getrandbits(48) if seed is not None else random.getrandbits(48)
         seeds = [random.Random(f"vector/{base}/{i}").getrandbits(48) for i in range(self.num_hands)]
         core = self._core = VectorCore(self.layout, seeds, self.dealer)
-        return self._rows(core), self._masks(core), {"to_act": np.array(core.seats, np.int64)}
+        return self._rows(core), self._masks(core), {"to_act": np.frombuffer(core.seats, np.int64)}
 
     def _rows(self, core: VectorCore) -> np.ndarray:
-        """The observations of this step (a new array at every step): the 1.0 positions unpacked from the bits, the
-        values divided into their columns, the rows of cards played face down as the view encoded them."""
-        n, size = self.num_hands, self.enc.obs.size
-        bits = np.frombuffer(core.row_bits, np.uint8).reshape(n, self._row_bytes)
-        rows = np.unpackbits(bits, axis=1, count=size, bitorder="little").astype(np.float32)
-        vals = np.array(core.vals, np.int64).reshape(n, self._width)
-        rows[:, self._cols] = vals / self._div
-        for i, row in core.whole:
-            rows[i] = row
-        return rows
+        """The observations of this step (new arrays at every step, viewing the compiled side's new bytes)."""
+        return np.frombuffer(core.rows, np.float32).reshape(self.num_hands, self.enc.obs.size)
 
     def _masks(self, core: VectorCore) -> np.ndarray:
-        bits = np.frombuffer(core.mask_bits, np.uint8).reshape(self.num_hands, core.mask_bytes)
-        return np.unpackbits(bits, axis=1, count=self.n_actions, bitorder="little").view(np.int8)
+        return np.frombuffer(core.masks, np.int8).reshape(self.num_hands, self.n_actions)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         core = self._core
@@ -91,12 +78,9 @@ class VectorEnv:
         if bad >= 0:
             raise IllegalActionError(f"hand {bad}: action {todo[bad]} is not legal now")
         core.step(todo)
-        rewards = np.zeros((self.num_hands, self.game.n), np.float32)
-        dones = np.zeros(self.num_hands, np.bool_)
-        if core.ended:
-            rewards[core.ended] = core.ended_points
-            dones[core.ended] = True
-        return (self._rows(core), self._masks(core), rewards, dones, {"to_act": np.array(core.seats, np.int64)})
+        return (self._rows(core), self._masks(core),
+                np.frombuffer(core.rewards, np.float32).reshape(self.num_hands, self.game.n),
+                np.frombuffer(core.dones, np.bool_), {"to_act": np.frombuffer(core.seats, np.int64)})
 
     @property
     def states(self) -> list[Any]:
