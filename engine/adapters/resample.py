@@ -311,7 +311,9 @@ def resample(state: State, seat: int, rng: random.Random, attempts: int = ATTEMP
     view = state.view(seat)
     assert isinstance(view, View)
     own = list(state.dealt[seat][:state.given[seat]])
-    world = WorldDrawer(state.game, view, own).draw(rng, attempts)
+    game = state.game
+    assert isinstance(game, Game)   # a state's game is the Game that dealt it (typed by its tables below it)
+    world = WorldDrawer(game, view, own).draw(rng, attempts)
     if world is None:
         # every draw failed (a rule combination the drawer fits badly): `state` itself is a world the seat cannot
         # tell from it, so a reachable state always has one (issue 25: the search stopped on an error)

@@ -19,7 +19,7 @@ from engine.bots.model import TRICK_WORTH
 from engine.bots.policy import ContractPolicy
 from engine.play.actions import Action
 from engine.play.base import PLAY
-from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, card_power, winning_index
+from engine.play.game import NO_TRUMP, TRUMP_POWER, GameTables, card_power, winning_index
 from engine.play.state import State
 
 EXPLORE = 0.05             # share of rollout moves made at random, so rollouts do not all agree
@@ -30,7 +30,7 @@ TABLES_KEPT = 64           # games whose policy tables a process keeps
 class Tables:
     """What the policy looks up for one game and one strength order (a reversed no-trump hand has its own)."""
 
-    def __init__(self, game: Game, strength: list[int]) -> None:
+    def __init__(self, game: GameTables, strength: list[int]) -> None:
         self.game = game
         self.strength = strength
         top = 0

@@ -14,7 +14,6 @@ from typing import Final
 
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_REDEAL, AUCTION, RAISE, UNDECIDED, StateData
-from engine.play.game import BidTable
 from engine.play.rules import (
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -24,16 +23,13 @@ from engine.play.rules import (
     ROLE_PARTNERS,
     AuctionRules,
 )
+from engine.play.tables import BidTable
 from engine.play.trump_modes import set_named_trump
 
 NO_BID: Final = 1 << 30   # a minimum no bid reaches: the player may not bid
 
 
 class AuctionPhase(StateData):
-    # The round under way: its rules and its table of bids (set when a round starts; plain fields, read often).
-    arules: AuctionRules
-    atable: BidTable
-
     @property
     def _round_rules(self) -> AuctionRules:
         return self.arules

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.play.actions import Action
-from engine.play.game import Game
-from engine.play.rules import ContractRules
+from engine.play.rules import AuctionRules, ContractRules
+from engine.play.tables import BidTable, GameTables
 
 # The codes below are `Final`: a compiled build then uses them as C constants, where a plain module global would be
 # looked up by name in the module's dict at every use (several times per action on the hot path).
@@ -107,7 +107,7 @@ class Result:
 class StateData:
     """Fields of `State`; declared once here so each phase module can be type-checked on its own."""
 
-    game: Game
+    game: GameTables
     dealer: int
     n: int
     first: int
@@ -120,12 +120,16 @@ class StateData:
     to_act: int
     history: list[Action]
     status: str
+    stage: int               # the stages after the schedule passed so far (State._after_schedule)
     annul_reason: str
     annul_code: int          # ANNUL_*
     match_scores: list[int]
     match_target: int | None # the match's winning score when this hand was dealt (an event may have moved it)
     new_match_target: int    # -1; else the winning score this hand sets for the rest of the match
     # auction
+    # The round under way: its rules and its table of bids (set when a round starts; plain fields, read often).
+    arules: AuctionRules
+    atable: BidTable
     round: int               # the round of bidding under way or last held (1, 2)
     contract_round: int      # the round whose bid fixed the contract
     high: int
@@ -191,6 +195,14 @@ class StateData:
     constraint: int
     caller: int
     team_points: list[int]
+    resume_to: int
+    _extras: list[Action]    # with _legal_mask: the other actions of the seat to play (call, show pair, ...)
+    _mask_ready: bool        # _legal_mask and _extras are those of the current position
+    after: list[int]        # the seat that plays after each seat (sitting-out partners skipped)
+    trick_size: int
+    plain_play: bool        # no pair or surrender to offer: the inlined legal-card path applies
+    duty_play: bool         # the same, with play.obligations: once the trump is open, obligations.playable
+    led: int                # the suit led to the current trick
     # the Jass-group mechanisms (rule files' per-role cards, trump modes, melds, the trump marriage) read and write
     points_of: list[int]     # each card's points in this hand (the trump's own points once a trump suit is set)
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
@@ -237,6 +249,8 @@ class StateData:
     pushed: bool             # choose_trump: the choice was pushed to the partner
     _legal: tuple[Action, ...] | None
     _legal_mask: int
+    _game_points: list[int] | None   # the hand's score once it is over
+    _made: bool | None
 
     @property
     def controller(self) -> int:
@@ -268,7 +282,18 @@ class StateData:
         self.trump_mode = -1
         self.all_trumps = False
 
-    # Implemented by State; declared here so the phase modules can call them.
+    # Implemented by State; declared here so the phase modules can call them (State imports the phase modules, so
+    # they reach back through these, never by importing State).
+    def legal_actions(self) -> tuple[Action, ...]:
+        raise NotImplementedError
+
+    def apply(self, action: object) -> None:
+        raise NotImplementedError
+
+    def _restart(self) -> StateData:
+        """A new hand on the same deal, where the match stood when this one was dealt (no action taken yet)."""
+        raise NotImplementedError
+
     def _annul(self, reason: str, code: int) -> None:
         raise NotImplementedError
 

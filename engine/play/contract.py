@@ -7,7 +7,6 @@ from __future__ import annotations
 from engine.play.actions import Action
 from engine.play.auction import AuctionPhase
 from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP, UNDECIDED
-from engine.play.game import NO_TRUMP
 from engine.play.rules import (
     DECLARE_AFTER_DEAL,
     DECLARE_IN_AUCTION,
@@ -20,6 +19,7 @@ from engine.play.rules import (
     ContractRules,
 )
 from engine.play.sure_sweep import is_sure_sweep
+from engine.play.tables import NO_TRUMP
 from engine.play.trump_modes import set_named_trump
 
 

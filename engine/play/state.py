@@ -37,11 +37,11 @@ from engine.play.base import (
     Trick,
 )
 from engine.play.claims import claim_score
-from engine.play.game import Game, check_seat
 from engine.play.melds import meld_apply, meld_legal
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, STEP_TURN_UP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
 from engine.play.sweep_claims import grade_claims
+from engine.play.tables import GameTables, check_seat
 from engine.play.tricks import TrickPhase
 from engine.play.turned import apply as turned_apply
 from engine.play.turned import legal as turned_legal
@@ -62,7 +62,7 @@ class State(TrickPhase):
     Not thread-safe: a State used by two threads at once is corrupted without an error (nothing is locked on the
     hot path); give each thread its own `clone()`, or guard one with a lock."""
 
-    def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
+    def __init__(self, game: GameTables, dealer: int, dealt: list[list[int]],
                  match_scores: list[int] | None = None, start: bool = True,
                  match_target: int | None = None, blank: bool = False, stock: list[int] | None = None) -> None:
         n = game.n
@@ -204,8 +204,8 @@ class State(TrickPhase):
         self._legal_mask = 0
         self._extras = []
         self._mask_ready = False
-        self._game_points: list[int] | None = None
-        self._made: bool | None = None
+        self._game_points = None
+        self._made = None
         if start:
             self._next_step()
 
@@ -629,11 +629,15 @@ class State(TrickPhase):
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
         return self.game.layout.suits[self.trump] if self.trump >= 0 else None
 
+    def _restart(self) -> State:
+        return State(self.game, self.dealer, self.dealt, self.match_scores, match_target=self.match_target,
+                     stock=self.stock)
+
     def view(self, seat: object) -> View:
         """What `seat` may see: its cards and everything public (engine.play.view)."""
         return build_view(self, check_seat(seat, self.n))
 
-    def __reduce__(self) -> tuple[object, tuple[Game, int, list[list[int]], list[int], int | None, list[Action],
+    def __reduce__(self) -> tuple[object, tuple[GameTables, int, list[list[int]], list[int], int | None, list[Action],
                                                  list[int]]]:
         # a hand is rebuilt by replaying its actions on its deal: play is deterministic, and a compiled class has
         # no __dict__ for pickle to copy
@@ -641,7 +645,7 @@ class State(TrickPhase):
                            list(self.history), self.stock))
 
 
-def _rebuilt(game: Game, dealer: int, dealt: list[list[int]], match_scores: list[int], match_target: int | None,
+def _rebuilt(game: GameTables, dealer: int, dealt: list[list[int]], match_scores: list[int], match_target: int | None,
              history: list[Action], stock: list[int] | None = None) -> State:
     state = State(game, dealer, dealt, match_scores, match_target=match_target, stock=stock)
     for action in history:

@@ -24,7 +24,6 @@ from engine.play.base import (
 from engine.play.claims import apply_claim, claim_actions
 from engine.play.combinations import after_trick, announce, announcing, marriage_on_play, may_announce
 from engine.play.contract import ContractPhases
-from engine.play.game import winning_index
 from engine.play.melds import open_meld_window, show_melds
 from engine.play.obligations import playable
 from engine.play.rules import (
@@ -35,18 +34,10 @@ from engine.play.rules import (
     VOID_DISCARD_PLAIN_OR_INDICATOR,
 )
 from engine.play.sweep_claims import SEAT_FACTOR, cards_played, remaining_claim_actions
+from engine.play.tables import winning_index
 
 
 class TrickPhase(ContractPhases):
-    resume_to: int
-    _extras: list[Action]    # with _legal_mask: the other actions of the seat to play (call, show pair, ...)
-    _mask_ready: bool        # _legal_mask and _extras are those of the current position
-    after: list[int]        # the seat that plays after each seat (sitting-out partners skipped)
-    trick_size: int
-    plain_play: bool        # no pair or surrender to offer: the inlined legal-card path applies
-    duty_play: bool         # the same, with play.obligations: once the trump is open, obligations.playable
-    led: int                # the suit led to the current trick
-
     def _start_play(self) -> None:
         g = self.game
         if self.special is not None:
