@@ -306,6 +306,24 @@ class StateData:
     def _held_all_trumps(self) -> bool:
         raise NotImplementedError
 
+    # Implemented by State with the contract steps (engine/play/contract.py), which import the auction: the
+    # auction reaches them through these.
+    def _start_trump(self) -> None:
+        raise NotImplementedError
+
+    def _regroup_for_declarer(self, declarer: int) -> None:
+        raise NotImplementedError
+
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        """The `declare NAME` speeches `seat` may make at this turn of the auction (Game.declarations_in_auction
+        tells whether any can be). A declaration that stands is the standing bid: `high_bidder` is its declarer,
+        `_min_bid` must then leave no number to bid over it, and `_end_round()` ends the round at once."""
+        raise NotImplementedError
+
+    def _declare_in_auction(self, a: Action) -> None:
+        """Apply a `declare NAME` speech of the auction (see `_declarations_as_bids`)."""
+        raise NotImplementedError
+
     def _concede(self) -> None:
         """The contract holder gives up: play stops and the contract counts as failed."""
         self.conceded = True

@@ -5,8 +5,8 @@ and the second auction are rounds of the auction: engine/play/auction.py.)"""
 from __future__ import annotations
 
 from engine.play.actions import Action
-from engine.play.auction import AuctionPhase
-from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP, UNDECIDED
+from engine.play.auction import end_round, points_in
+from engine.play.base import ANNUL_REDEAL, DECLARE, DOUBLING, POINTLESS, TRUMP, UNDECIDED, StateData
 from engine.play.rules import (
     DECLARE_AFTER_DEAL,
     DECLARE_IN_AUCTION,
@@ -23,7 +23,7 @@ from engine.play.tables import NO_TRUMP
 from engine.play.trump_modes import set_named_trump
 
 
-class ContractPhases(AuctionPhase):
+class ContractPhases(StateData):
     # --- trump --------------------------------------------------------------------------------------
     def _start_trump(self) -> None:
         self.phase = TRUMP
@@ -33,7 +33,7 @@ class ContractPhases(AuctionPhase):
         """trump.may_redeal: the bidder whose cards total little may ask for a new deal instead (not when the trump
         is chosen again after a later round of bidding)."""
         limit = self.game.rules.trump.redeal_max_points
-        return limit >= 0 and not self.rechoosing and self._points_of(self.hands[self.bidder]) <= limit
+        return limit >= 0 and not self.rechoosing and points_in(self, self.hands[self.bidder]) <= limit
 
     def _trump_legal(self) -> list[Action]:
         g = self.game
@@ -195,9 +195,9 @@ class ContractPhases(AuctionPhase):
         elif d.fixed_stake is not None and a.verb == d.fixed_stake.name:
             self.fixed_stake = d.fixed_stake.value
         else:
-            st = d.steps[self.dbl_step]
-            self.multiplier *= st.multiplier
-            self.added += st.adds
+            step = d.steps[self.dbl_step]
+            self.multiplier *= step.multiplier
+            self.added += step.adds
             self.doubled = True
             self.dbl_step += 1
             if self._step_fits(self.dbl_step):
@@ -334,7 +334,7 @@ class ContractPhases(AuctionPhase):
         self.high_bidder = p
         self.refold = True
         self._take_contract(self.game.contracts[a.arg], p)
-        self._end_round()
+        end_round(self)
 
     def _declare_in_first_auction(self, a: Action) -> None:
         """A declaration outranks every number and ends the auction: its declarer holds the contract, and the

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from engine.cards import SUIT_NAMES
 from engine.play.actions import CHANGE, VERBS, Action
+from engine.play.auction import bid_span, dealer_forced, min_bid, one_suit_barred
 from engine.play.base import (
     ANSWER,
     AUCTION,
@@ -59,8 +60,8 @@ def why_illegal(state: ContractPhases, a: Action) -> str:
     if ph == PLAY and a.verb == "play":
         return _why_card(state, a)
     if ph == RAISE:
-        lo, hi = state._bid_span(a.seat)
-        return f"a raise must be at least {state._table.values[lo]}" if lo <= hi else "no raise is possible"
+        lo, hi = bid_span(state, a.seat)
+        return f"a raise must be at least {state.atable.values[lo]}" if lo <= hi else "no raise is possible"
     if ph == AUCTION and a.arg == CHANGE:
         return "only the contract holder marks a speech change, in the second auction"
     if ph == TRUMP:
@@ -99,7 +100,7 @@ def _wrong_verb(state: ContractPhases, a: Action, verbs: set[str]) -> str:
     """Why a known verb is not among the legal ones: each verb's own reason, else what the phase allows."""
     ph = state.phase
     if a.verb == "pass" and ph == AUCTION:
-        if state._dealer_forced(a.seat):
+        if dealer_forced(state, a.seat):
             return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
         return "the first hand must open the bidding"
     if a.verb == "call":
@@ -135,7 +136,7 @@ def _why_call(state: ContractPhases, p: int) -> str:
 
 
 def _why_partner(state: ContractPhases, p: int) -> str:
-    if state.phase not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
+    if state.phase not in (AUCTION, RAISE) or not state.arules.partner_speech:
         return "there is no partner speech here"
     if state.asker >= 0:
         return "the speech was handed back to you: bid or pass" if p == state.asker else \
@@ -267,15 +268,15 @@ def _bid_form(state: ContractPhases, parts: list[str]) -> str:
 def _bid_bidder(state: ContractPhases, a: Action) -> str:
     """Whether this seat may bid at all now: one-suited hands, opponents only, no overbidding a partner."""
     g = state.game
-    au = state._round_rules
-    if state._one_suit_barred(a.seat):
+    au = state.arules
+    if one_suit_barred(state, a.seat):
         return "you may not bid while holding cards of one suit only"
     hb = state.high_bidder
     if au.only_opponents and hb >= 0 and state.hand_team_of[hb] == state.hand_team_of[a.seat]:
         return ("only an opponent of the standing bidder may bid" if hb != a.seat
                 else "you hold the standing bid: only your opponents may bid now")
     po = au.partner_overcall
-    if po is not None and po.forbidden and state._min_bid(a.seat) > au.top and hb >= 0 \
+    if po is not None and po.forbidden and min_bid(state, a.seat) > au.top and hb >= 0 \
             and g.team_of[hb] == g.team_of[a.seat]:
         return "you may not overbid your partner's bid"
     return ""
@@ -283,10 +284,10 @@ def _bid_bidder(state: ContractPhases, a: Action) -> str:
 
 def _bid_value(state: ContractPhases, v: int) -> str:
     """Whether the number is one of the auction's bid values at all."""
-    au = state._round_rules
+    au = state.arules
     if v > au.top:
         return f"bids go up to {au.top}"
-    if v >= au.bid_min and v not in state._table.values:
+    if v >= au.bid_min and v not in state.atable.values:
         extra = [x for x in au.values if x > au.bid_max]
         if extra:
             return (f"bids go in steps of {au.bid_step} from {au.bid_min} to {au.bid_max}, then "
@@ -297,11 +298,11 @@ def _bid_value(state: ContractPhases, v: int) -> str:
 
 def _bid_minimum(state: ContractPhases, a: Action, v: int) -> str:
     """The lowest bid this seat may make now, and the rule that sets it."""
-    au = state._round_rules
-    table = state._table
-    lo_value = state._min_bid(a.seat)
+    au = state.arules
+    table = state.atable
+    lo_value = min_bid(state, a.seat)
     lo = table.values[table.index_at_least(lo_value)] if table.index_at_least(lo_value) < table.count else au.top
-    if state._dealer_forced(a.seat):
+    if dealer_forced(state, a.seat):
         return f"the dealer must bid {au.forced_bid}"
     if state.high_bidder >= 0 and v <= state.high:
         return f"a bid must be higher than {state.high}"
@@ -312,7 +313,7 @@ def _bid_minimum(state: ContractPhases, a: Action, v: int) -> str:
 
 def _bid_floor(state: ContractPhases, lo_value: int, v: int) -> str:
     """The auction rule that raised this seat's minimum to `lo_value`, if the bid is below it."""
-    au = state._round_rules
+    au = state.arules
     po = au.partner_overcall
     if po is not None and po.min >= 0 and lo_value == po.min and v < po.min:
         return f"to overcall your partner's bid after a pass you must bid at least {po.min}"

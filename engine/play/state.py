@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
+from engine.play.auction import auction_apply, auction_legal, start_auction, start_second_auction
 from engine.play.base import (
     ANNUL_ALL_OF_RANK,
     ANNUL_HELD_ALL_TRUMPS,
@@ -267,11 +268,11 @@ class State(TrickPhase):
         if code <= STEP_TURN_UP:   # the turned card, the stock, trump choices without an auction
             return turned_step(self, code)
         if code == STEP_AUCTION:
-            self._start_auction()
+            start_auction(self)
         elif code == STEP_TRUMP:
             self._start_trump()
         elif code == STEP_SECOND_AUCTION:
-            self._start_second_auction()
+            start_second_auction(self)
         return True
 
     def _after_schedule(self) -> bool:
@@ -360,7 +361,7 @@ class State(TrickPhase):
             if ph == PLAY:
                 legal = self._play_legal()
             elif ph == AUCTION or ph == RAISE:
-                legal = self._auction_legal()
+                legal = auction_legal(self)
             else:
                 legal = tuple(self._contract_legal())
             self._legal = legal
@@ -456,7 +457,7 @@ class State(TrickPhase):
         if ph == PLAY:
             self._play_apply(action)
         elif ph == AUCTION or ph == RAISE:
-            self._auction_apply(action)
+            auction_apply(self, action)
         elif ph == TRUMP:
             self._trump_apply(action)
         elif ph == DOUBLING:
