@@ -265,9 +265,6 @@ class StateData:
         a special contract moved the contract or a later round of bidding is under way."""
         return self.folder
 
-    def _dealt_mask(self, seat: int) -> int:
-        raise NotImplementedError
-
     def _after_full_deal(self) -> bool:
         raise NotImplementedError
 

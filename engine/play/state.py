@@ -38,6 +38,27 @@ from engine.play.base import (
     Trick,
 )
 from engine.play.claims import claim_score
+from engine.play.contract import (
+    dealt_mask,
+    declarations_as_bids,
+    declare_apply,
+    declare_in_auction,
+    declare_legal,
+    doubling_apply,
+    doubling_legal,
+    expose_partners,
+    pointless_apply,
+    regroup_for_declarer,
+    start_declarations,
+    start_doubling,
+    start_opening,
+    start_pointless,
+    start_trump,
+    take_last_card,
+    take_seventh_card,
+    trump_apply,
+    trump_legal,
+)
 from engine.play.melds import meld_apply, meld_legal
 from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, STEP_TURN_UP, WINDOW_BEFORE_PLAY
 from engine.play.scoring import add_card_point_captures, score_hand
@@ -223,9 +244,9 @@ class State(TrickPhase):
             self.received[seat] = self.received[seat] | packet
             self.given[seat] = start + k
         if self.seventh:
-            self._take_seventh_card()
+            take_seventh_card(self)
         if self.last_card:
-            self._take_last_card()
+            take_last_card(self)
 
     def _after_full_deal(self) -> bool:
         """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
@@ -234,10 +255,10 @@ class State(TrickPhase):
         if an.all_of_rank >= 0:
             every = g.rank_masks[an.all_of_rank]
             for s in range(self.n):
-                if self._dealt_mask(s) & every == every:
+                if dealt_mask(self, s) & every == every:
                     self._annul(f"seat {s} holds every {g.layout.ranks[an.all_of_rank]}", ANNUL_ALL_OF_RANK)
                     return True
-        return an.pointless_hand_may_redeal and self._start_pointless()
+        return an.pointless_hand_may_redeal and start_pointless(self)
 
     def _next_step(self) -> None:
         """Run the schedule, then the stages after it, until a player must act or the hand stops."""
@@ -245,7 +266,7 @@ class State(TrickPhase):
         exposing = self.game.rules.play.bidders_partner_exposed
         while self.status == "in_progress":
             if exposing:
-                self._expose_partners()
+                expose_partners(self)
             if self.step < len(schedule):
                 code = schedule[self.step]
                 self.step += 1
@@ -270,7 +291,7 @@ class State(TrickPhase):
         if code == STEP_AUCTION:
             start_auction(self)
         elif code == STEP_TRUMP:
-            self._start_trump()
+            start_trump(self)
         elif code == STEP_SECOND_AUCTION:
             start_second_auction(self)
         return True
@@ -280,7 +301,7 @@ class State(TrickPhase):
         True when the hand now waits for a player (or stopped)."""
         if self.stage == 0:
             self.stage = 1
-            return self._start_declarations()
+            return start_declarations(self)
         if self.stage == 1:
             self.stage = 2
             an = self.game.rules.annul
@@ -288,13 +309,26 @@ class State(TrickPhase):
                     and self._held_all_trumps()):
                 return True
             d = self.game.rules.doubling
-            return d is not None and d.window == WINDOW_BEFORE_PLAY and self._start_doubling()
+            return d is not None and d.window == WINDOW_BEFORE_PLAY and start_doubling(self)
         if self.stage == 2:
             self.stage = 3
-            if self._start_opening():
+            if start_opening(self):
                 return True
         self._start_play()
         return True
+
+    # --- the hooks through which the auction reaches the contract steps (StateData declares them) -------------
+    def _start_trump(self) -> None:
+        start_trump(self)
+
+    def _regroup_for_declarer(self, declarer: int) -> None:
+        regroup_for_declarer(self, declarer)
+
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        return declarations_as_bids(self, seat)
+
+    def _declare_in_auction(self, a: Action) -> None:
+        declare_in_auction(self, a)
 
     def _annul(self, reason: str, code: int) -> None:
         self.status = "annulled"
@@ -308,7 +342,7 @@ class State(TrickPhase):
         team = self.hand_teams[self.hand_team_of[self.bidder]]
         held = 0
         for s in team:
-            held |= self._dealt_mask(s)
+            held |= dealt_mask(self, s)
         tm = self.trump_mask
         if held & tm == tm:
             self._annul("the bidding team held every trump", ANNUL_HELD_ALL_TRUMPS)
@@ -394,13 +428,13 @@ class State(TrickPhase):
         """The legal actions between the auction and the tricks (and none once the hand is over)."""
         ph = self.phase
         if ph == TRUMP:
-            return self._trump_legal()
+            return trump_legal(self)
         if ph == DOUBLING:
-            return self._doubling_legal()
+            return doubling_legal(self)
         if ph == POINTLESS:
             return [self.game.action(self.to_act, "pass"), self.game.action(self.to_act, "redeal")]
         if ph == DECLARE:
-            return self._declare_legal()
+            return declare_legal(self)
         if ph == ANSWER:
             return self._answer_legal()
         if ph == MELDS:
@@ -459,13 +493,13 @@ class State(TrickPhase):
         elif ph == AUCTION or ph == RAISE:
             auction_apply(self, action)
         elif ph == TRUMP:
-            self._trump_apply(action)
+            trump_apply(self, action)
         elif ph == DOUBLING:
-            self._doubling_apply(action)
+            doubling_apply(self, action)
         elif ph == POINTLESS:
-            self._pointless_apply(action)
+            pointless_apply(self, action)
         elif ph == DECLARE:
-            self._declare_apply(action)
+            declare_apply(self, action)
         elif ph == ANSWER:
             self._answer_apply(action)
         elif ph == MELDS:

@@ -19,11 +19,12 @@ from engine.play.base import (
     SURRENDER_OFFERED,
     SURRENDER_REFUSED,
     TRUMP_IF_ABLE,
+    StateData,
     TrickRecord,
 )
 from engine.play.claims import apply_claim, claim_actions
 from engine.play.combinations import after_trick, announce, announcing, marriage_on_play, may_announce
-from engine.play.contract import ContractPhases
+from engine.play.contract import may_declare, open_trump, take_contract
 from engine.play.melds import open_meld_window, show_melds
 from engine.play.obligations import playable
 from engine.play.rules import (
@@ -37,7 +38,7 @@ from engine.play.sweep_claims import SEAT_FACTOR, cards_played, remaining_claim_
 from engine.play.tables import winning_index
 
 
-class TrickPhase(ContractPhases):
+class TrickPhase(StateData):
     def _start_play(self) -> None:
         g = self.game
         if self.special is not None:
@@ -128,7 +129,7 @@ class TrickPhase(ContractPhases):
             extras.extend(remaining_claim_actions(self, p))
         if g.play_declarations and not self.trick_cards and self.special is None:
             for dc in g.play_declarations:   # before leading trick N
-                if dc.trick == len(self.tricks) + 1 and self._may_declare(dc, p):
+                if dc.trick == len(self.tricks) + 1 and may_declare(self, dc, p):
                     extras.append(g.action(p, "declare", dc.name))
         return extras
 
@@ -356,7 +357,7 @@ class TrickPhase(ContractPhases):
             announce(self, a.seat)
         elif verb == "declare":
             if a.arg in self.game.contracts:
-                self._take_contract(self.game.contracts[a.arg], a.seat)
+                take_contract(self, self.game.contracts[a.arg], a.seat)
             else:
                 if self._is_remaining_claim(a.arg):
                     self._claim(a)
@@ -516,7 +517,7 @@ class TrickPhase(ContractPhases):
         """The blind cut at the end of a trick: face-down trumps are turned up and open the trump; plain ones stay
         down for good."""
         if self.concealed and self.face_down & self.trump_mask:
-            self._open_trump()
+            open_trump(self)
             self.power_from = 0
         self.hidden |= self.face_down & ~self.trump_mask
         self.face_down = 0
@@ -574,7 +575,7 @@ class TrickPhase(ContractPhases):
         t = g.rules.trump
         if (t.open_after_trick == len(self.tricks) and self.concealed and self.special is None
                 and self.bid >= t.open_from_bid):
-            self._open_trump()
+            open_trump(self)
             self.exposed_trick = len(self.tricks)
         if (g.rules.play.exhausted_trumps and self.special is None and not self.exhausted and self.trump >= 0
                 and self.tricks[-1].leader == self.bidder and g.suit_of[cards[0]] == self.trump):
