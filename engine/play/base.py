@@ -1,4 +1,5 @@
-"""The data of a hand in progress, shared by the phase modules (auction, contract steps, tricks, scoring)."""
+"""The data of a hand in progress, shared by the phase modules (auction, contract steps, tricks, scoring): each is
+a module of functions over `StateData`; `State` (engine/play/state.py) is this data with the public interface."""
 
 from __future__ import annotations
 
@@ -105,7 +106,8 @@ class Result:
 
 
 class StateData:
-    """Fields of `State`; declared once here so each phase module can be type-checked on its own."""
+    """Fields of `State`; declared once here so each phase module can be type-checked on its own, and the hooks
+    through which a phase module reaches what imports it (State implements them)."""
 
     game: GameTables
     dealer: int

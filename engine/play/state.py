@@ -1,8 +1,11 @@
 """State: one hand in progress. The phase machine runs the rule file's schedule; each phase lives in its own
-module (auction, contract steps, tricks) and scoring in `scoring.py`.
+module (auction, contract steps, tricks, the turned card, melds) as functions over the hand's data, and scoring in
+`scoring.py`.
 
-The phase classes form one inheritance chain (StateData <- AuctionPhase <- ContractPhases <- TrickPhase <- State)
-rather than mixins, because mypyc, which can compile these modules, supports single inheritance only."""
+State is that data (StateData, engine/play/base.py) plus the public interface (legal_actions, apply, view, clone,
+result) and the schedule, which dispatch to the phase modules. The phase modules are siblings: none imports this
+module; where one must reach another that imports it, or the schedule, it calls a hook StateData declares and
+State implements (`_next_step`, `_finish`, `_start_trump`, ...)."""
 
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ from engine.play.base import (
     TRUMP,
     UNDECIDED,
     Result,
+    StateData,
     Trick,
 )
 from engine.play.claims import claim_score
@@ -64,7 +68,7 @@ from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, STE
 from engine.play.scoring import add_card_point_captures, score_hand
 from engine.play.sweep_claims import grade_claims
 from engine.play.tables import GameTables, check_seat
-from engine.play.tricks import TrickPhase
+from engine.play.tricks import answer_apply, answer_legal, play_apply, play_card, play_legal, play_mask, start_play
 from engine.play.turned import apply as turned_apply
 from engine.play.turned import legal as turned_legal
 from engine.play.turned import run_step as turned_step
@@ -78,7 +82,7 @@ def _holds(legal: tuple[Action, ...], action: Action) -> bool:
     return False
 
 
-class State(TrickPhase):
+class State(StateData):
     """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`.
 
     Not thread-safe: a State used by two threads at once is corrupted without an error (nothing is locked on the
@@ -314,7 +318,7 @@ class State(TrickPhase):
             self.stage = 3
             if start_opening(self):
                 return True
-        self._start_play()
+        start_play(self)
         return True
 
     # --- the hooks through which the auction reaches the contract steps (StateData declares them) -------------
@@ -393,7 +397,7 @@ class State(TrickPhase):
         if legal is None:
             ph = self.phase
             if ph == PLAY:
-                legal = self._play_legal()
+                legal = play_legal(self)
             elif ph == AUCTION or ph == RAISE:
                 legal = auction_legal(self)
             else:
@@ -407,14 +411,14 @@ class State(TrickPhase):
         are other actions (see `other_actions`)."""
         if self.phase != PLAY:
             return 0
-        return self._legal_mask if self._mask_ready else self._play_mask()
+        return self._legal_mask if self._mask_ready else play_mask(self)
 
     def other_actions(self) -> list[Action]:
         """In the play phase, the legal actions that are not cards (call, show pair, surrender); a new list."""
         if self.phase != PLAY:
             return []
         if not self._mask_ready:
-            self._play_mask()
+            play_mask(self)
         return list(self._extras)
 
     def play_card_id(self, card: object) -> None:
@@ -422,7 +426,14 @@ class State(TrickPhase):
         # `object`, not `int`: compiled, an int parameter would take True for card 1 before the check saw it
         if not isinstance(card, int) or isinstance(card, bool) or card < 0 or not (self.card_mask() >> card & 1):
             raise ArgumentError(f"card id {card!r} is not playable now")
-        self._play_card_id(self.to_act, card)
+        play_card(self, self.to_act, card)
+
+    # the card play of the search bots' rollouts (engine/bots), which call these on the state
+    def _play_mask(self) -> int:
+        return play_mask(self)
+
+    def _play_card_id(self, p: int, card: int) -> None:
+        play_card(self, p, card)
 
     def _contract_legal(self) -> Sequence[Action]:
         """The legal actions between the auction and the tricks (and none once the hand is over)."""
@@ -436,7 +447,7 @@ class State(TrickPhase):
         if ph == DECLARE:
             return declare_legal(self)
         if ph == ANSWER:
-            return self._answer_legal()
+            return answer_legal(self)
         if ph == MELDS:
             return meld_legal(self)
         if ph == TAKE or ph == CHOOSE or ph == EXCHANGE:
@@ -474,7 +485,7 @@ class State(TrickPhase):
                 mask = self._legal_mask
                 for c in ids:
                     if mask >> c & 1:
-                        self._play_card_id(action.seat, c)
+                        play_card(self, action.seat, c)
                         return
         legal = self.legal_actions()
         # legal actions are interned, so identity decides (an equal action from elsewhere is interned first)
@@ -489,7 +500,7 @@ class State(TrickPhase):
         self._mask_ready = False
         ph = self.phase
         if ph == PLAY:
-            self._play_apply(action)
+            play_apply(self, action)
         elif ph == AUCTION or ph == RAISE:
             auction_apply(self, action)
         elif ph == TRUMP:
@@ -501,7 +512,7 @@ class State(TrickPhase):
         elif ph == DECLARE:
             declare_apply(self, action)
         elif ph == ANSWER:
-            self._answer_apply(action)
+            answer_apply(self, action)
         elif ph == MELDS:
             meld_apply(self, action)
         elif ph == TAKE or ph == CHOOSE or ph == EXCHANGE:
