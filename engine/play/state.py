@@ -13,17 +13,13 @@ from collections.abc import Sequence
 
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
-from engine.play.auction import auction_apply, auction_legal, start_auction, start_second_auction
+from engine.play.auction import auction_apply, auction_legal
 from engine.play.base import (
-    ANNUL_ALL_OF_RANK,
-    ANNUL_HELD_ALL_TRUMPS,
-    ANNUL_NEVER_EXPOSED,
     ANSWER,
     AUCTION,
     CHOOSE,
     DEALING,
     DECLARE,
-    DONE,
     DOUBLING,
     EXCHANGE,
     MELDS,
@@ -33,7 +29,6 @@ from engine.play.base import (
     PLAY,
     POINTLESS,
     RAISE,
-    SURRENDER_ACCEPTED,
     TAKE,
     TRUMP,
     UNDECIDED,
@@ -41,37 +36,25 @@ from engine.play.base import (
     StateData,
     Trick,
 )
-from engine.play.claims import claim_score
 from engine.play.contract import (
-    dealt_mask,
     declarations_as_bids,
     declare_apply,
     declare_in_auction,
     declare_legal,
     doubling_apply,
     doubling_legal,
-    expose_partners,
     pointless_apply,
     regroup_for_declarer,
-    start_declarations,
-    start_doubling,
-    start_opening,
-    start_pointless,
     start_trump,
-    take_last_card,
-    take_seventh_card,
     trump_apply,
     trump_legal,
 )
 from engine.play.melds import meld_apply, meld_legal
-from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, STEP_TURN_UP, WINDOW_BEFORE_PLAY
-from engine.play.scoring import add_card_point_captures, score_hand
-from engine.play.sweep_claims import grade_claims
+from engine.play.schedule import after_full_deal, annul, finish, held_all_trumps, next_step
 from engine.play.tables import GameTables, check_seat
-from engine.play.tricks import answer_apply, answer_legal, play_apply, play_card, play_legal, play_mask, start_play
+from engine.play.tricks import answer_apply, answer_legal, play_apply, play_card, play_legal, play_mask
 from engine.play.turned import apply as turned_apply
 from engine.play.turned import legal as turned_legal
-from engine.play.turned import run_step as turned_step
 from engine.play.view import View, build_view
 
 
@@ -235,91 +218,21 @@ class State(StateData):
         if start:
             self._next_step()
 
-    # --- the schedule -----------------------------------------------------------------------------
-    def _deal(self, k: int) -> None:
-        for seat in range(self.n):   # every seat gets its next k cards; who is served first changes nothing
-            cards = self.dealt[seat]
-            start = self.given[seat]
-            packet = 0
-            for i in range(start, start + k):
-                packet |= 1 << cards[i]
-            # `x[i] = x[i] | v`, not `x[i] |= v`: compiled, an augmented list item is a generic number call
-            self.hands[seat] = self.hands[seat] | packet
-            self.received[seat] = self.received[seat] | packet
-            self.given[seat] = start + k
-        if self.seventh:
-            take_seventh_card(self)
-        if self.last_card:
-            take_last_card(self)
-
+    # --- the schedule (engine/play/schedule.py), which the phase modules reach through StateData's hooks --------
     def _after_full_deal(self) -> bool:
-        """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
-        g = self.game
-        an = g.rules.annul
-        if an.all_of_rank >= 0:
-            every = g.rank_masks[an.all_of_rank]
-            for s in range(self.n):
-                if dealt_mask(self, s) & every == every:
-                    self._annul(f"seat {s} holds every {g.layout.ranks[an.all_of_rank]}", ANNUL_ALL_OF_RANK)
-                    return True
-        return an.pointless_hand_may_redeal and start_pointless(self)
+        return after_full_deal(self)
 
     def _next_step(self) -> None:
-        """Run the schedule, then the stages after it, until a player must act or the hand stops."""
-        schedule = self.game.rules.schedule
-        exposing = self.game.rules.play.bidders_partner_exposed
-        while self.status == "in_progress":
-            if exposing:
-                expose_partners(self)
-            if self.step < len(schedule):
-                code = schedule[self.step]
-                self.step += 1
-                if self._schedule_step(code):
-                    return
-                continue
-            if self._after_schedule():
-                return
+        next_step(self)
 
-    def _schedule_step(self, code: int) -> bool:
-        """One step of the schedule; True when the hand now waits for a player (or stopped)."""
-        special = self.special
-        if special is not None and (code == STEP_TRUMP or code == STEP_SECOND_AUCTION
-                                    or (code > 0 and special.stops_deal)):
-            return False   # a declaration of the auction holds the hand: its trump, no more bidding
-        if code > 0:
-            self._deal(code)
-            return (self.given[0] >= len(self.dealt[0]) and not self.game.completes
-                    and self._after_full_deal())
-        if code <= STEP_TURN_UP:   # the turned card, the stock, trump choices without an auction
-            return turned_step(self, code)
-        if code == STEP_AUCTION:
-            start_auction(self)
-        elif code == STEP_TRUMP:
-            start_trump(self)
-        elif code == STEP_SECOND_AUCTION:
-            start_second_auction(self)
-        return True
+    def _annul(self, reason: str, code: int) -> None:
+        annul(self, reason, code)
 
-    def _after_schedule(self) -> bool:
-        """The stages after the schedule, one at a time: declarations, the checks before play, the opening, play.
-        True when the hand now waits for a player (or stopped)."""
-        if self.stage == 0:
-            self.stage = 1
-            return start_declarations(self)
-        if self.stage == 1:
-            self.stage = 2
-            an = self.game.rules.annul
-            if (an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self.trump >= 0
-                    and self._held_all_trumps()):
-                return True
-            d = self.game.rules.doubling
-            return d is not None and d.window == WINDOW_BEFORE_PLAY and start_doubling(self)
-        if self.stage == 2:
-            self.stage = 3
-            if start_opening(self):
-                return True
-        start_play(self)
-        return True
+    def _held_all_trumps(self) -> bool:
+        return held_all_trumps(self)
+
+    def _finish(self) -> None:
+        finish(self)
 
     # --- the hooks through which the auction reaches the contract steps (StateData declares them) -------------
     def _start_trump(self) -> None:
@@ -333,48 +246,6 @@ class State(StateData):
 
     def _declare_in_auction(self, a: Action) -> None:
         declare_in_auction(self, a)
-
-    def _annul(self, reason: str, code: int) -> None:
-        self.status = "annulled"
-        self.annul_reason = reason
-        self.annul_code = code
-        self.phase = DONE
-        self.to_act = -1
-
-    def _held_all_trumps(self) -> bool:
-        """annul.bidding_team_held_all_trumps: annul when the bidding side was dealt every trump."""
-        team = self.hand_teams[self.hand_team_of[self.bidder]]
-        held = 0
-        for s in team:
-            held |= dealt_mask(self, s)
-        tm = self.trump_mask
-        if held & tm == tm:
-            self._annul("the bidding team held every trump", ANNUL_HELD_ALL_TRUMPS)
-            return True
-        return False
-
-    def _finish(self) -> None:
-        g = self.game
-        an = g.rules.annul
-        # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
-        # included), not after an accepted surrender or a concession, which end the hand by agreement
-        shown = self.special is not None and not self.special.played
-        if self.surrender != SURRENDER_ACCEPTED and not self.conceded and not shown and self.trump >= 0:
-            if an.trump_never_exposed and self.concealed:
-                self._annul("the trump was never exposed", ANNUL_NEVER_EXPOSED)
-                return
-            if an.bidding_team_held_all_trumps and not an.held_all_trumps_before_play and self._held_all_trumps():
-                return
-        if g.rules.captures:
-            add_card_point_captures(self)
-        self._made, self._game_points = score_hand(self)
-        if self.claim >= 0:   # a claim's value replaces the hand's score, or is added to it
-            self._game_points = claim_score(self, self._game_points)
-        if g.rules.claims and not self.grading:
-            self._game_points = grade_claims(self, self._game_points)
-        self.status = "complete"
-        self.phase = DONE
-        self.to_act = -1
 
     # --- the public interface -----------------------------------------------------------------------
     @property
