@@ -299,13 +299,6 @@ class State(StateData):
             raise ArgumentError(f"card id {card!r} is not playable now")
         play_card(self, self.to_act, card)
 
-    # the card play of the search bots' rollouts (engine/bots), which call these on the state
-    def _play_mask(self) -> int:
-        return play_mask(self)
-
-    def _play_card_id(self, p: int, card: int) -> None:
-        play_card(self, p, card)
-
     def _contract_legal(self) -> Sequence[Action]:
         """The legal actions between the auction and the tricks (and none once the hand is over)."""
         ph = self.phase
