@@ -26,9 +26,9 @@ def progress(message: str) -> None:
     print(f"jacknine: {message}", file=sys.stderr, flush=True)
 
 
-HOT_PATH = ("actions", "base", "rules", "game", "sure_sweep", "auction", "contract", "tricks", "scoring", "banked",
-            "melds", "combinations", "obligations", "trump_modes", "turned", "claims", "state", "playout", "view",
-            "sweep_proof", "sweep_claims")
+HOT_PATH = ("actions", "base", "rules", "tables", "game", "sure_sweep", "auction", "contract", "tricks", "scoring",
+            "banked", "melds", "combinations", "obligations", "trump_modes", "turned", "claims", "state", "playout",
+            "view", "sweep_proof", "sweep_claims", "schedule")
 # engine/play/ also holds the View every bot decision builds and the sweep prover with the claims' grading.
 # engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, and the heuristic (its
 # card play, what it reads from its view in info.py, its special-contract estimates in special.py), compiled too.

@@ -37,6 +37,7 @@ from engine.play.compile import load_game
 from engine.play.explain import why_illegal
 from engine.play.game import Game
 from engine.play.state import State
+from engine.play.tricks import play_card, play_mask
 from engine.play.view import View
 
 DEFAULT = ("twenty-eight,twenty-nine,fifty-six,three-hundred-and-four,thunee,seventh-card,twenty-eight-3p,"
@@ -66,7 +67,7 @@ def refusal(sampler: Sampler, cand: Candidate) -> str:
             return f"{where}: not his turn (seat to act {'bidder' if state.to_act == bidder else 'other'})"
         try:
             if a.verb == "play" and state.phase == PLAY:
-                mask = state._play_mask()
+                mask = play_mask(state)
                 card = -1
                 if not a.arg:
                     card = blank_play(state, mask, plan.known_plays[a.seat])
@@ -78,7 +79,7 @@ def refusal(sampler: Sampler, cand: Candidate) -> str:
                         break
                 if card < 0:
                     return f"{where}: {_blank(why_illegal(state, a))}"
-                state._play_card_id(a.seat, card)
+                play_card(state, a.seat, card)
             else:
                 state.apply(a)     # an illegal action raises with the engine's reason
         except JacknineError as e:

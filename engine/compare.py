@@ -30,7 +30,7 @@ from engine.bots.base import Bot, check_bot_spec
 from engine.executor import Executor, InlineExecutor, chunks, make_executor
 from engine.play.actions import Action
 from engine.play.base import PLAY
-from engine.play.game import Game
+from engine.play.game import Game, GameTables
 from engine.play.rules import Rules
 from engine.play.state import State
 from engine.tournament import Z95, mean_ci
@@ -38,7 +38,7 @@ from engine.tournament import Z95, mean_ci
 PLAIN_VERBS = ("bid", "pass", "play", "trump")   # every hand's contract and play: not a mechanism
 
 
-def mechanism(game: Game, action: Action) -> str:
+def mechanism(game: GameTables, action: Action) -> str:
     """The mechanism an action uses: its verb, with its argument where that is a word (`declare NAME`, `show
     pair`, `trump seventh`) rather than a number, a card or a suit; '' for the plain verbs."""
     arg = action.arg

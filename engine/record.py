@@ -15,7 +15,7 @@ from engine.errors import ArgumentError, IllegalActionError, RecordError, Rulese
 from engine.play.actions import Action
 from engine.play.base import AUCTION, RAISE, UNDECIDED
 from engine.play.compile import load_game
-from engine.play.game import Game
+from engine.play.game import Game, GameTables
 from engine.play.state import State
 from engine.play.trump_modes import mode_name
 from engine.text import escaped, quoted
@@ -275,7 +275,7 @@ def replay(record: HandRecord, game: Game | None = None) -> Replay:
     return Replay(game, state, None)
 
 
-def ruleset_reference(game: Game, folder: Path | None = None) -> str:
+def ruleset_reference(game: GameTables, folder: Path | None = None) -> str:
     """How a record kept in `folder` names the game's rule file: a shipped name as it is, a file by its path
     relative to the folder (absolute without one) - never by the file's `name:`, which may be a shipped one."""
     ref = game.ref

@@ -14,7 +14,7 @@ from engine.errors import ArgumentError
 from engine.play.actions import Action, bid_terms
 from engine.play.banked import banked_bound
 from engine.play.base import MELDS, PHASE_NAMES, PLAY, UNDECIDED
-from engine.play.game import NO_TRUMP, Game
+from engine.play.game import NO_TRUMP, Game, GameTables
 from engine.play.rules import COMBOS_DECLARED, REFOLD_WHEN_MARKED, STEP_CHOOSE_TRUMP
 from engine.play.state import State
 from engine.play.view import View, hand_order, public_history
@@ -407,7 +407,7 @@ def infostate_key(state: State, seat: int) -> str:
     return f"seat {seat} dealt {own} | " + ", ".join(str(a) for a in public_history(state, seat))
 
 
-def hands_to_order(game: Game, hands: list[list[int]], dealer: int) -> list[int]:
+def hands_to_order(game: GameTables, hands: list[list[int]], dealer: int) -> list[int]:
     """The pack order that `deal_in_order` deals into `hands` (its inverse)."""
     order: list[int] = []
     pos = [0] * game.n

@@ -309,7 +309,9 @@ def world_drawer(state: State, seat: int) -> WorldDrawer:
     """The drawer of the worlds `seat` cannot tell from `state` (its own cards in the order it received them)."""
     view = state.view(seat)
     assert isinstance(view, View)
-    return WorldDrawer(state.game, view, list(state.dealt[seat][:state.given[seat]]))
+    game = state.game
+    assert isinstance(game, Game)   # a state's game is the Game that dealt it (typed by its tables below it)
+    return WorldDrawer(game, view, list(state.dealt[seat][:state.given[seat]]))
 
 
 def resample(state: State, seat: int, rng: random.Random, attempts: int = ATTEMPTS,

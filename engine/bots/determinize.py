@@ -19,6 +19,7 @@ from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, STEP_TRUMP
 from engine.play.state import State
+from engine.play.tricks import play_card, play_mask
 from engine.play.view import View
 
 if TYPE_CHECKING:
@@ -481,16 +482,16 @@ def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, m
             if state.to_act != a.seat:
                 return None
             if a.verb == "play" and state.phase == PLAY:
-                mask = state._play_mask()
+                mask = play_mask(state)
                 if not a.arg:
                     c = blank_play(state, mask, replay.known_plays[a.seat])
                     if c < 0:
                         return None
-                    state._play_card_id(a.seat, c)
+                    play_card(state, a.seat, c)
                     continue
                 for c in game.code_ids[a.arg]:
                     if mask >> c & 1:
-                        state._play_card_id(a.seat, c)
+                        play_card(state, a.seat, c)
                         break
                 else:
                     return None

@@ -27,6 +27,7 @@ from engine.play.actions import Action
 from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.state import State
+from engine.play.tricks import play_card, play_mask
 from engine.play.view import View
 
 ROLLOUTS = 240             # rollouts per decision: fewer legal actions buy more sampled worlds
@@ -98,9 +99,9 @@ class PimcBot(ViewBot):
 def apply_first(state: State, action: Action) -> None:
     """`state.apply(action)`; a card is played by id, as `apply` would play it, without building the legal actions."""
     if action.verb == "play" and state.phase == PLAY and action.seat == state.to_act:
-        mask = state._play_mask()
+        mask = play_mask(state)
         for c in state.game.code_ids[action.arg]:
             if mask >> c & 1:
-                state._play_card_id(action.seat, c)
+                play_card(state, action.seat, c)
                 return
     state.apply(action)

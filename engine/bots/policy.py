@@ -29,7 +29,7 @@ from engine.bots.model import (
 from engine.bots.special import SpecialRules
 from engine.play.actions import Action
 from engine.play.base import ANSWER, AUCTION, DECLARE, DOUBLING, MELDS, PLAY, POINTLESS, RAISE, TRUMP, UNDECIDED
-from engine.play.game import NO_TRUMP, Game
+from engine.play.game import NO_TRUMP, GameTables
 from engine.play.rules import STEP_AUCTION, SWEEP_REQUIRED
 from engine.play.state import State
 from engine.play.sure_sweep import is_sure_sweep
@@ -143,7 +143,7 @@ def state_facts(state: State, seat: int) -> Facts:
                  state.high_suit if state.phase == AUCTION else "")
 
 
-def forced_bid(game: Game, history: Sequence[Action], dealer: int) -> bool:
+def forced_bid(game: GameTables, history: Sequence[Action], dealer: int) -> bool:
     """Whether the one bid of the auction so far was forced on its bidder: the first hand obliged to open, or the
     dealer made to bid after every other seat passed. Only doubling reads it: without doubling steps, False."""
     a = game.rules.auction
@@ -166,7 +166,7 @@ def forced_bid(game: Game, history: Sequence[Action], dealer: int) -> bool:
     return a.dealer_must_bid and bid.seat == dealer and speeches == game.n
 
 
-def suit_named(game: Game, code: str) -> int:
+def suit_named(game: GameTables, code: str) -> int:
     """The suit a bid's suit code names: NO_TRUMP for 'NT', UNDECIDED for none."""
     if not code:
         return UNDECIDED

@@ -19,8 +19,9 @@ from engine.bots.model import TRICK_WORTH
 from engine.bots.policy import ContractPolicy
 from engine.play.actions import Action
 from engine.play.base import PLAY
-from engine.play.game import NO_TRUMP, TRUMP_POWER, Game, card_power, winning_index
+from engine.play.game import NO_TRUMP, TRUMP_POWER, GameTables, card_power, winning_index
 from engine.play.state import State
+from engine.play.tricks import play_card, play_mask
 
 EXPLORE = 0.05             # share of rollout moves made at random, so rollouts do not all agree
 CARD_POINT_WEIGHT = 0.01   # breaks ties between actions that score the same game points
@@ -30,7 +31,7 @@ TABLES_KEPT = 64           # games whose policy tables a process keeps
 class Tables:
     """What the policy looks up for one game and one strength order (a reversed no-trump hand has its own)."""
 
-    def __init__(self, game: Game, strength: list[int]) -> None:
+    def __init__(self, game: GameTables, strength: list[int]) -> None:
         self.game = game
         self.strength = strength
         top = 0
@@ -153,7 +154,7 @@ def rollout(state: State, rand: Callable[[], float], contract: ContractPolicy | 
                 t = tables_for(state)
             continue
         p = state.to_act
-        mask = state._play_mask()
+        mask = play_mask(state)
         extras = state._extras
         n_extra = len(extras)
         distinct = distinct_cards(t, mask)
@@ -162,20 +163,20 @@ def rollout(state: State, rand: Callable[[], float], contract: ContractPolicy | 
             if n_extra:
                 state.apply(extras[0])
             else:
-                state._play_card_id(p, first_playable(t, mask, nth_card(distinct, 0)))
+                play_card(state, p, first_playable(t, mask, nth_card(distinct, 0)))
             continue
         if rand() < EXPLORE:
             k = int(rand() * count)
             if k < n_extra:
                 state.apply(extras[k])
             else:
-                state._play_card_id(p, first_playable(t, mask, nth_card(distinct, k - n_extra)))
+                play_card(state, p, first_playable(t, mask, nth_card(distinct, k - n_extra)))
             continue
         k = _choice(state, t, p, mask, extras)
         if k < 0:
             state.apply(extras[-1 - k])
         else:
-            state._play_card_id(p, first_playable(t, mask, k))
+            play_card(state, p, first_playable(t, mask, k))
 
 
 def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) -> int:

@@ -51,6 +51,7 @@ from engine.play.base import AUCTION, PLAY
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, STEP_AUCTION, STEP_TRUMP
 from engine.play.state import State
+from engine.play.tricks import play_card, play_mask
 
 PLAY_MISMATCH = math.log(0.5)   # a losing card that was not the cheapest the player could play: half as likely
 TEMPER = 1.0                    # likelihoods are raised to this power before resampling
@@ -542,7 +543,7 @@ class Sampler:
                 if probe:
                     self._read_context(state, i)
                 if a.verb == "play" and state.phase == PLAY:
-                    mask = state._play_mask()
+                    mask = play_mask(state)
                     card = -1
                     if not a.arg:   # played face down, unseen
                         card = blank_play(state, mask, replay.known_plays[a.seat])
@@ -552,7 +553,7 @@ class Sampler:
                             break
                     if card < 0:
                         return None
-                    state._play_card_id(a.seat, card)
+                    play_card(state, a.seat, card)
                 else:
                     state.apply(a)
         except JacknineError:

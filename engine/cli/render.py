@@ -8,14 +8,14 @@ from typing import Any
 from engine.cards import SUIT_NAMES
 from engine.play.banked import banked_words
 from engine.play.base import AUCTION, RAISE, UNDECIDED
-from engine.play.game import NO_TRUMP, Game
+from engine.play.game import NO_TRUMP, GameTables
 from engine.play.match import annulled_dealer_words
 from engine.play.state import State
 from engine.record import Replay
 from engine.text import escaped, quoted
 
 
-def hand_text(game: Game, cards: list[int]) -> str:
+def hand_text(game: GameTables, cards: list[int]) -> str:
     """A hand sorted by suit then rank (high first), suits separated by two spaces."""
     by_suit: dict[int, list[int]] = {}
     for c in cards:
@@ -89,7 +89,7 @@ def meld_summary(state: State) -> list[str]:
     return ["  " + "; ".join(parts)]
 
 
-def mode_words(game: Game, mode: int) -> str:
+def mode_words(game: GameTables, mode: int) -> str:
     """A trump mode as a player says it: its name, and whether every suit or none plays as trumps."""
     md = game.rules.trump.modes[mode]
     return f"{md.name} ({'all trumps' if md.all_trumps else 'no trump suit'})"

@@ -6,6 +6,11 @@ verb `raise`). A round ends when every player other than the standing bidder has
 bid or doubling step (a round of one turn each: when everyone has spoken). Speeches other than bids and passes:
 `partner` (the partner speaks in the asker's place, or hands the speech back once), the doubling steps of a
 doubling window inside the auction, and the `change` marker of a holder who lays a new trump card.
+
+Functions over the hand's data (StateData). The special contracts offered as speeches (`declare NAME`) and the
+trump step that follows the auction live with the contract steps, which import this module: the auction reaches
+them through StateData's hooks (`_declarations_as_bids`, `_declare_in_auction`, `_start_trump`,
+`_regroup_for_declarer`), which State implements.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from typing import Final
 
 from engine.play.actions import Action
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_REDEAL, AUCTION, RAISE, UNDECIDED, StateData
-from engine.play.game import BidTable
 from engine.play.rules import (
     ONE_SUIT_FIRST_HAND,
     ONE_SUIT_NOBODY,
@@ -22,493 +26,491 @@ from engine.play.rules import (
     REFOLD_WHEN_MARKED,
     ROLE_HOLDER,
     ROLE_PARTNERS,
-    AuctionRules,
 )
 from engine.play.trump_modes import set_named_trump
 
 NO_BID: Final = 1 << 30   # a minimum no bid reaches: the player may not bid
 
 
-class AuctionPhase(StateData):
-    # The round under way: its rules and its table of bids (set when a round starts; plain fields, read often).
-    arules: AuctionRules
-    atable: BidTable
-
-    @property
-    def _round_rules(self) -> AuctionRules:
-        return self.arules
-
-    @property
-    def _table(self) -> BidTable:
-        return self.atable
-
-    def _start_auction(self) -> None:
-        g = self.game
-        a = g.rules.auction
-        self.round = self.contract_round = 1
-        self.arules = a
-        self.atable = g.rounds[0]
-        self.phase = AUCTION
-        if a.redeal_automatic:
-            for i in range(a.redeal_seats):
-                seat = (self.first + i) % self.n
-                if self._weak_first_cards(seat):
-                    self._annul(f"seat {seat}'s first cards carry {self._weak_words()}", ANNUL_REDEAL)
-                    return
-        if a.default_bidder:   # the first hand holds a standing bid of 0
-            self.high_bidder = self.first
-        self.to_act = self.first
-
-    def _start_second_auction(self) -> None:
-        """The round after the full deal: the contract holder holds the standing bid and speaks first."""
-        g = self.game
-        a = g.rules.second_auction
-        assert a is not None
-        self.round = 2
-        self.arules = a
-        self.atable = g.rounds[1]
-        self.phase = RAISE if a.verb == "raise" else AUCTION
-        self.high, self.high_bidder = self.bid, self.bidder
-        self.passes = self.round_bids = self.passers = 0
-        self.last_was_pass = False
-        self.lapses = 0
-        self.refold = False
-        # (bids made, passes and speeches of round 1 count for nothing here: no later round reads them)
-        if a.once:
-            self.queue = self._speakers(a.speakers)
-            self._ask_next_in_turn()
-        else:
-            self.to_act = self.bidder
-
-    def _speakers(self, roles: tuple[int, ...]) -> list[int]:
-        """The seats of a round of one turn each, in order: by role, each seat once, round the table from the
-        holder (kept per holder: the same few orders recur)."""
-        cache = self.atable.speakers_of
-        key = self.bidder
-        found = cache.get(key)
-        if found is not None:
-            return list(found)
-        order = self._seats_from(self.bidder)
-        team = self.hand_team_of[self.bidder]
-        out: list[int] = []
-        alone = self.game.rules.table.bidder_plays_alone
-        for role in roles:
-            for s in order:
-                if s in out:
-                    continue
-                if role == ROLE_HOLDER:
-                    wanted = s == self.bidder
-                elif role == ROLE_PARTNERS:
-                    wanted = s != self.bidder and self.hand_team_of[s] == team and not alone
-                else:   # ROLE_OTHERS, ROLE_EVERYONE: everyone not listed yet
-                    wanted = True
-                if wanted:
-                    out.append(s)
-        cache[key] = tuple(out)
-        return out
-
-    # --- who may do what ------------------------------------------------------------------------
-    def _weak_first_cards(self, seat: int) -> bool:
-        """The seat's cards total no more than the redeal threshold (no points at all, by default)."""
-        g = self.game
-        limit = g.rules.auction.redeal_max_points
-        held = self.hands[seat]
-        if not limit:
-            return not held & g.point_mask
-        return self._points_of(held) <= limit
-
-    def _points_of(self, cards: int) -> int:
-        points = self.game.points
-        total = 0
-        while cards:
-            low = cards & -cards
-            total += points[low.bit_length() - 1]
-            cards ^= low
-        return total
-
-    def _weak_words(self) -> str:
-        limit = self.game.rules.auction.redeal_max_points
-        return "no points" if not limit else f"at most {limit} points"
-
-    def _dealer_forced(self, seat: int) -> bool:
-        return (self.arules.dealer_must_bid and self.high_bidder < 0 and seat == self.dealer
-                and self.passes >= self.n - 1)
-
-    def _min_bid(self, seat: int) -> int:
-        """The lowest value `seat` may bid now (NO_BID: none)."""
-        g = self.game
-        a = self.arules
-        hb = self.high_bidder
-        if hb < 0:
-            lo = a.bid_min
-        else:
-            if (hb == seat and not a.raise_own) or (self.doubled and g.doubling_closes):
-                return NO_BID   # not over his own standing bid; no bid after a double that closes the auction
-            if a.only_opponents and self.hand_team_of[hb] == self.hand_team_of[seat]:
-                return NO_BID
-            if a.hold and (seat - self.first) % self.n < (hb - self.first) % self.n:
-                lo = self.high  # an earlier speaker may hold (equal) a later bid
-            else:
-                lo = self.high + 1
-        po = a.partner_overcall
-        if (po is not None and hb >= 0 and hb != seat and g.team_of[hb] == g.team_of[seat]
-                and (self.last_was_pass or not po.only_after_a_pass)):
-            if po.forbidden:
-                return NO_BID
-            lo = max(lo, po.min)
-        if a.second_bid_min >= 0 and self.bids_made[seat]:
-            lo = max(lo, a.second_bid_min)
-        if a.after_first_speech_min >= 0 and self.spoke[seat]:
-            lo = max(lo, a.after_first_speech_min)
-        return lo
-
-    def _one_suit_barred(self, seat: int) -> bool:
-        rule = self.game.rules.auction.one_suit_barred
-        if rule == ONE_SUIT_NOBODY or self.round != 1 or (rule == ONE_SUIT_FIRST_HAND and seat != self.first):
-            return False
-        held = self.hands[seat]
-        return sum(1 for m in self.game.suit_masks if held & m) == 1
-
-    def _may_demand_redeal(self, seat: int) -> bool:
-        a = self.game.rules.auction
-        return (not self.spoke[seat] and self.round == 1 and not a.redeal_automatic and self.asker < 0
-                and (seat - self.first) % self.n < a.redeal_seats and self._weak_first_cards(seat))
-
-    def _bid_span(self, p: int) -> tuple[int, int]:
-        """The indexes (in the round's bids) of the lowest and highest bid `p` may make (lo > hi: none)."""
-        a = self.arules
-        table = self.atable
-        if self._dealer_forced(p):
-            i = table.index_at_least(a.forced_bid)
-            return i, i
-        if table.simple:   # the next value above the standing bid
-            count = table.count
-            if self.high_bidder < 0:
-                return 0, count - 1
-            at_least = table.at_least
-            v = self.high + 1
-            lo = at_least[v] if v < len(at_least) else count
-            return (lo, count - 1) if lo < count else (1, 0)
-        lo_value = self._min_bid(p)
-        if lo_value >= NO_BID or self._one_suit_barred(p):
-            return 1, 0
-        lo = table.index_at_least(lo_value)
-        if lo >= table.count:
-            return 1, 0
-        return lo, (lo if a.exact_step else table.count - 1)
-
-    def _auction_legal(self) -> tuple[Action, ...]:
-        g = self.game
-        a = self.arules
-        table = self.atable
-        p = self.to_act
-        if table.simple and not a.dealer_must_bid:   # the common case, inlined: bids above the standing one
-            count = table.count
-            hi = count - 1
-            if self.high_bidder < 0:
-                lo = 0
-            else:
-                at_least = table.at_least
-                v = self.high + 1
-                lo = at_least[v] if v < len(at_least) else count
-                if lo >= count:
-                    lo, hi = 1, 0
-        else:
-            lo, hi = self._bid_span(p)
-        if a.dealer_must_bid and self._dealer_forced(p):
-            may_pass = False
-        else:
-            may_pass = not (a.first_hand_must_bid and p == self.first and not self.spoke[p] and lo <= hi)
-        redeal = a.redeal_seats > 0 and self._may_demand_redeal(p)
-        base = table.choices(p, redeal, may_pass, lo, hi)
-        if not table.speeches:
-            return base
-        extra: list[Action] = []
-        if a.partner_speech and self._may_ask_partner(p):
-            extra.append(g.action(p, "partner"))
-        if g.auction_doubling:
-            step = self._auction_double(p)
-            if step:
-                extra.append(g.action(p, step))
-        if self.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED and p == self.bidder:
-            # the holder may say, at any of his speeches, that he will lay a new trump card if he stays holder
-            if may_pass:
-                extra.append(g.action(p, "pass", "change"))
-            extra.extend(g.action(p, b.verb, b.arg + " change") for b in base if b.verb == a.verb)
-        if g.declarations_in_auction:
-            extra.extend(self._declarations_as_bids(p))
-        return base + tuple(extra) if extra else base
-
-    # --- hooks for special contracts offered as speeches (`declare NAME`), filled in by the declarations -------
-    def _declarations_as_bids(self, seat: int) -> list[Action]:
-        """The `declare NAME` speeches `seat` may make at this turn of the auction (Game.declarations_in_auction
-        tells whether any can be). A declaration that stands is the standing bid: `high_bidder` is its declarer,
-        `_min_bid` must then leave no number to bid over it, and `_end_round()` ends the round at once."""
-        return []
-
-    def _declare_in_auction(self, a: Action) -> None:
-        """Apply a `declare NAME` speech of the auction (see `_declarations_as_bids`)."""
-        raise NotImplementedError
-
-    def _may_ask_partner(self, p: int) -> bool:
-        """`partner`: at one's own turn, or once to hand the speech back."""
-        if self.asker >= 0:
-            return self.arules.hand_back and not self.handed_back and p != self.asker
-        return self._partner_of(p) >= 0
-
-    def _partner_of(self, seat: int) -> int:
-        """The seat's one partner (-1: none, or more than one)."""
-        if self.game.rules.table.bidder_plays_alone:
-            return -1
-        team = self.game.rules.table.teams[self.game.team_of[seat]]
-        return team[1] if len(team) == 2 and team[0] == seat else team[0] if len(team) == 2 else -1
-
-    def _auction_double(self, p: int) -> str:
-        """The doubling step `p` may say now in the auction ('' for none): the next step of the standing bid, said
-        by a player of its side at his turn."""
-        d = self.game.rules.doubling
-        assert d is not None
-        hb = self.high_bidder
-        if hb < 0 or not self.round_bids or self.dbl_step >= len(d.steps) or self.asker >= 0:
-            return ""
-        st = d.steps[self.dbl_step]
-        if (self.hand_team_of[p] == self.hand_team_of[hb]) != st.by_bidding_team:
-            return ""
-        if d.cap and self.multiplier * st.multiplier > d.cap:
-            return ""
-        return st.name
-
-    # --- applying ---------------------------------------------------------------------------------
-    def _auction_apply(self, a: Action) -> None:
-        p = a.seat
-        verb = a.verb
-        rules = self.arules
-        if verb != "pass" and verb != rules.verb and self._other_speech(a):
-            return
-        owner = p   # whose turn this speech is
-        if self.asker >= 0:
-            # the speech of both: the partner's own next turn lapses (he spoke, or handed the speech back)
-            owner = self.asker
-            partner = self._partner_of(owner)
-            self.lapses |= 1 << partner
-            self.spoke[partner] = True
-            self.spoke[owner] = True   # the first speech of both: no redeal, no first-speech bid after it
-            self.asker = -1
-            self.handed_back = False
-        self.spoke[p] = True
-        if verb == "pass":
-            if a.arg:
-                self.refold = True       # `pass change`
-            if rules.pass_is_final:
-                self.passed[owner] = True
-            if owner != self.high_bidder and not self.passers >> owner & 1:
-                self.passers |= 1 << owner   # each player counts once: a lapsed turn may bring him round again
-                self.passes += 1
-            self.last_was_pass = True
-        elif verb == rules.verb:
-            forced = rules.dealer_must_bid and self._dealer_forced(p)
-            value, suit, change = self.game.bid_terms(a.arg)
-            self.high = value
-            self.high_suit = suit
-            self.high_bidder = p
-            if self.round == 2:
-                self._second_round_bid(p, change)
-            self.passes = self.passers = 0
-            self.bids_made[p] = self.bids_made[p] + 1   # (not +=: see State._deal)
-            self.round_bids += 1
-            self.last_was_pass = False
-            if self.game.auction_doubling:
-                self.multiplier, self.added, self.dbl_step, self.doubled = 1, 0, 0, False  # a bid cancels
-            if forced or (rules.ends_at_max_bid and self.high >= rules.top):
-                self._end_round()
+def start_auction(st: StateData) -> None:
+    g = st.game
+    a = g.rules.auction
+    st.round = st.contract_round = 1
+    st.arules = a
+    st.atable = g.rounds[0]
+    st.phase = AUCTION
+    if a.redeal_automatic:
+        for i in range(a.redeal_seats):
+            seat = (st.first + i) % st.n
+            if _weak_first_cards(st, seat):
+                st._annul(f"seat {seat}'s first cards carry {_weak_words(st)}", ANNUL_REDEAL)
                 return
-        else:   # a doubling step of the standing bid
-            self._apply_double_step()
-            self.passes = self.passers = 0
-            if self.game.doubling_closes:
-                self._close_after_double(owner)
-                return
-        if verb == "pass" and self.doubled and self.game.doubling_closes:
-            self._closed_pass()
-            return
-        self._next_speaker(owner)
+    if a.default_bidder:   # the first hand holds a standing bid of 0
+        st.high_bidder = st.first
+    st.to_act = st.first
 
-    def _close_after_double(self, owner: int) -> None:
-        """doubling.closes_auction: after a step nobody bids; the players entitled to the next step (if any is
-        left) speak once each, in turn from `owner`; the auction ends with that step or their passes."""
-        hb = self.high_bidder
-        step = self._auction_double(hb) or self._auction_double((hb + 1) % self.n)
-        d = self.game.rules.doubling
-        assert d is not None
-        if not step:
-            self.queue = []
-        else:
-            by_bidders = d.steps[self.dbl_step].by_bidding_team
-            team = self.hand_team_of[hb]
-            self.queue = [s for s in self._seats_from((owner + 1) % self.n)
-                          if (self.hand_team_of[s] == team) == by_bidders]
-        if self.queue:
-            self.to_act = self.queue[0]
-        else:
-            self._end_round()
 
-    def _closed_pass(self) -> None:
-        if self.queue:
-            self.queue.pop(0)
-        if self.queue:
-            self.to_act = self.queue[0]
-        else:
-            self._end_round()
+def start_second_auction(st: StateData) -> None:
+    """The round after the full deal: the contract holder holds the standing bid and speaks first."""
+    g = st.game
+    a = g.rules.second_auction
+    assert a is not None
+    st.round = 2
+    st.arules = a
+    st.atable = g.rounds[1]
+    st.phase = RAISE if a.verb == "raise" else AUCTION
+    st.high, st.high_bidder = st.bid, st.bidder
+    st.passes = st.round_bids = st.passers = 0
+    st.last_was_pass = False
+    st.lapses = 0
+    st.refold = False
+    # (bids made, passes and speeches of round 1 count for nothing here: no later round reads them)
+    if a.once:
+        st.queue = _speakers(st, a.speakers)
+        _ask_next_in_turn(st)
+    else:
+        st.to_act = st.bidder
 
-    def _other_speech(self, a: Action) -> bool:
-        """`partner`, `redeal` and `declare NAME` (True: applied; the turn's speech is not over or the hand is);
-        a doubling step is applied with the bids and passes."""
-        p = a.seat
-        verb = a.verb
-        if verb == "partner":
-            if self.asker < 0:
-                self.asker = p
-                self.to_act = self._partner_of(p)
-            else:
-                self.handed_back = True
-                self.to_act = self.asker
-            return True
-        if verb == "redeal":
-            self.spoke[p] = True
-            limit = self.arules.redeal_max_points
-            what = "a pointless hand" if not limit else f"at most {limit} points in the first cards"
-            self._annul(f"seat {p} demanded a redeal with {what}", ANNUL_REDEAL)
-            return True
-        if verb == "declare":
-            self._declare_in_auction(a)
-            return True
+
+def _speakers(st: StateData, roles: tuple[int, ...]) -> list[int]:
+    """The seats of a round of one turn each, in order: by role, each seat once, round the table from the
+    holder (kept per holder: the same few orders recur)."""
+    cache = st.atable.speakers_of
+    key = st.bidder
+    found = cache.get(key)
+    if found is not None:
+        return list(found)
+    order = st._seats_from(st.bidder)
+    team = st.hand_team_of[st.bidder]
+    out: list[int] = []
+    alone = st.game.rules.table.bidder_plays_alone
+    for role in roles:
+        for s in order:
+            if s in out:
+                continue
+            if role == ROLE_HOLDER:
+                wanted = s == st.bidder
+            elif role == ROLE_PARTNERS:
+                wanted = s != st.bidder and st.hand_team_of[s] == team and not alone
+            else:   # ROLE_OTHERS, ROLE_EVERYONE: everyone not listed yet
+                wanted = True
+            if wanted:
+                out.append(s)
+    cache[key] = tuple(out)
+    return out
+
+# --- who may do what ------------------------------------------------------------------------
+
+
+def _weak_first_cards(st: StateData, seat: int) -> bool:
+    """The seat's cards total no more than the redeal threshold (no points at all, by default)."""
+    g = st.game
+    limit = g.rules.auction.redeal_max_points
+    held = st.hands[seat]
+    if not limit:
+        return not held & g.point_mask
+    return points_in(st, held) <= limit
+
+
+def points_in(st: StateData, cards: int) -> int:
+    points = st.game.points
+    total = 0
+    while cards:
+        low = cards & -cards
+        total += points[low.bit_length() - 1]
+        cards ^= low
+    return total
+
+
+def _weak_words(st: StateData) -> str:
+    limit = st.game.rules.auction.redeal_max_points
+    return "no points" if not limit else f"at most {limit} points"
+
+
+def dealer_forced(st: StateData, seat: int) -> bool:
+    return (st.arules.dealer_must_bid and st.high_bidder < 0 and seat == st.dealer
+            and st.passes >= st.n - 1)
+
+
+def min_bid(st: StateData, seat: int) -> int:
+    """The lowest value `seat` may bid now (NO_BID: none)."""
+    g = st.game
+    a = st.arules
+    hb = st.high_bidder
+    if hb < 0:
+        lo = a.bid_min
+    else:
+        if (hb == seat and not a.raise_own) or (st.doubled and g.doubling_closes):
+            return NO_BID   # not over his own standing bid; no bid after a double that closes the auction
+        if a.only_opponents and st.hand_team_of[hb] == st.hand_team_of[seat]:
+            return NO_BID
+        if a.hold and (seat - st.first) % st.n < (hb - st.first) % st.n:
+            lo = st.high  # an earlier speaker may hold (equal) a later bid
+        else:
+            lo = st.high + 1
+    po = a.partner_overcall
+    if (po is not None and hb >= 0 and hb != seat and g.team_of[hb] == g.team_of[seat]
+            and (st.last_was_pass or not po.only_after_a_pass)):
+        if po.forbidden:
+            return NO_BID
+        lo = max(lo, po.min)
+    if a.second_bid_min >= 0 and st.bids_made[seat]:
+        lo = max(lo, a.second_bid_min)
+    if a.after_first_speech_min >= 0 and st.spoke[seat]:
+        lo = max(lo, a.after_first_speech_min)
+    return lo
+
+
+def one_suit_barred(st: StateData, seat: int) -> bool:
+    rule = st.game.rules.auction.one_suit_barred
+    if rule == ONE_SUIT_NOBODY or st.round != 1 or (rule == ONE_SUIT_FIRST_HAND and seat != st.first):
         return False
+    held = st.hands[seat]
+    return sum(1 for m in st.game.suit_masks if held & m) == 1
 
-    def _second_round_bid(self, p: int, marked: bool) -> None:
-        """A bid of a later round: the contract's value moves at once; who will hold it, and whether the holder
-        lays a new trump card."""
-        rules = self.arules
-        if marked or (p == self.bidder and rules.holder_refolds == REFOLD_WHEN_BIDDING):
-            self.refold = True
-        if rules.team_keeps_holder and self.hand_team_of[p] == self.hand_team_of[self.bidder]:
-            self.high_bidder = self.bidder   # a raise by the holder's own side keeps the holder
-        self._set_bid(self.high)
 
-    def _apply_double_step(self) -> None:
-        d = self.game.rules.doubling
-        assert d is not None
-        st = d.steps[self.dbl_step]
-        self.multiplier *= st.multiplier
-        self.added += st.adds
-        self.doubled = True
-        self.dbl_step += 1
+def _may_demand_redeal(st: StateData, seat: int) -> bool:
+    a = st.game.rules.auction
+    return (not st.spoke[seat] and st.round == 1 and not a.redeal_automatic and st.asker < 0
+            and (seat - st.first) % st.n < a.redeal_seats and _weak_first_cards(st, seat))
 
-    def _next_speaker(self, owner: int) -> None:
-        """After `owner`'s turn: end the round, or give the turn to the next speaker."""
-        rules = self.arules
-        if rules.once:
-            self.queue.pop(0)
-            self._ask_next_in_turn()
-            return
-        n = self.n
-        if (self.passes >= n - 1 or rules.pass_is_final) and self._round_over():
-            return
-        nxt = owner + 1
-        if nxt == n:
-            nxt = 0
-        if not (self.lapses or rules.pass_is_final or rules.partner_speech):   # common: the next seat speaks
-            self.to_act = nxt
-            return
-        final = rules.pass_is_final
-        for _ in range(2 * n):
-            if final and self.passed[nxt]:
-                nxt = (nxt + 1) % n
-                continue
-            if self.lapses >> nxt & 1:   # he spoke for his partner: this turn lapses (neither a bid nor a pass)
-                self.lapses ^= 1 << nxt
-                nxt = (nxt + 1) % n
-                continue
-            if nxt == self.high_bidder and rules.partner_speech and not self.game.auction_doubling:
-                nxt = (nxt + 1) % n   # a lapse brought the turn round to the holder: he is passed over
-                continue
-            break
-        self.to_act = nxt
 
-    def _ask_next_in_turn(self) -> None:
-        """A round of one turn each: the next speaker in the queue (a lapsed turn is dropped)."""
-        q = self.queue
-        rules = self.arules
-        while q and (self.lapses >> q[0] & 1 or (rules.ask_only_if_able and self._cannot_bid(q[0]))):
-            self.lapses &= ~(1 << q[0])
-            q.pop(0)
-        if q:
-            self.to_act = q[0]
+def bid_span(st: StateData, p: int) -> tuple[int, int]:
+    """The indexes (in the round's bids) of the lowest and highest bid `p` may make (lo > hi: none)."""
+    a = st.arules
+    table = st.atable
+    if dealer_forced(st, p):
+        i = table.index_at_least(a.forced_bid)
+        return i, i
+    if table.simple:   # the next value above the standing bid
+        count = table.count
+        if st.high_bidder < 0:
+            return 0, count - 1
+        at_least = table.at_least
+        v = st.high + 1
+        lo = at_least[v] if v < len(at_least) else count
+        return (lo, count - 1) if lo < count else (1, 0)
+    lo_value = min_bid(st, p)
+    if lo_value >= NO_BID or one_suit_barred(st, p):
+        return 1, 0
+    lo = table.index_at_least(lo_value)
+    if lo >= table.count:
+        return 1, 0
+    return lo, (lo if a.exact_step else table.count - 1)
+
+
+def auction_legal(st: StateData) -> tuple[Action, ...]:
+    g = st.game
+    a = st.arules
+    table = st.atable
+    p = st.to_act
+    if table.simple and not a.dealer_must_bid:   # the common case, inlined: bids above the standing one
+        count = table.count
+        hi = count - 1
+        if st.high_bidder < 0:
+            lo = 0
         else:
-            self._end_round()
+            at_least = table.at_least
+            v = st.high + 1
+            lo = at_least[v] if v < len(at_least) else count
+            if lo >= count:
+                lo, hi = 1, 0
+    else:
+        lo, hi = bid_span(st, p)
+    if a.dealer_must_bid and dealer_forced(st, p):
+        may_pass = False
+    else:
+        may_pass = not (a.first_hand_must_bid and p == st.first and not st.spoke[p] and lo <= hi)
+    redeal = a.redeal_seats > 0 and _may_demand_redeal(st, p)
+    base = table.choices(p, redeal, may_pass, lo, hi)
+    if not table.speeches:
+        return base
+    extra: list[Action] = []
+    if a.partner_speech and _may_ask_partner(st, p):
+        extra.append(g.action(p, "partner"))
+    if g.auction_doubling:
+        step = _auction_double(st, p)
+        if step:
+            extra.append(g.action(p, step))
+    if st.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED and p == st.bidder:
+        # the holder may say, at any of his speeches, that he will lay a new trump card if he stays holder
+        if may_pass:
+            extra.append(g.action(p, "pass", "change"))
+        extra.extend(g.action(p, b.verb, b.arg + " change") for b in base if b.verb == a.verb)
+    if g.declarations_in_auction:
+        extra.extend(st._declarations_as_bids(p))
+    return base + tuple(extra) if extra else base
 
-    def _cannot_bid(self, seat: int) -> bool:
-        lo, hi = self._bid_span(seat)
-        return lo > hi
 
-    def _round_over(self) -> bool:
-        """End the round if everyone else has passed (or annul on an all-pass)."""
-        if self.arules.pass_is_final:
-            others_out = all(self.passed[s] for s in range(self.n) if s != self.high_bidder)
+def _may_ask_partner(st: StateData, p: int) -> bool:
+    """`partner`: at one's own turn, or once to hand the speech back."""
+    if st.asker >= 0:
+        return st.arules.hand_back and not st.handed_back and p != st.asker
+    return _partner_of(st, p) >= 0
+
+
+def _partner_of(st: StateData, seat: int) -> int:
+    """The seat's one partner (-1: none, or more than one)."""
+    if st.game.rules.table.bidder_plays_alone:
+        return -1
+    team = st.game.rules.table.teams[st.game.team_of[seat]]
+    return team[1] if len(team) == 2 and team[0] == seat else team[0] if len(team) == 2 else -1
+
+
+def _auction_double(st: StateData, p: int) -> str:
+    """The doubling step `p` may say now in the auction ('' for none): the next step of the standing bid, said
+    by a player of its side at his turn."""
+    d = st.game.rules.doubling
+    assert d is not None
+    hb = st.high_bidder
+    if hb < 0 or not st.round_bids or st.dbl_step >= len(d.steps) or st.asker >= 0:
+        return ""
+    step = d.steps[st.dbl_step]
+    if (st.hand_team_of[p] == st.hand_team_of[hb]) != step.by_bidding_team:
+        return ""
+    if d.cap and st.multiplier * step.multiplier > d.cap:
+        return ""
+    return step.name
+
+# --- applying ---------------------------------------------------------------------------------
+
+
+def auction_apply(st: StateData, a: Action) -> None:
+    p = a.seat
+    verb = a.verb
+    rules = st.arules
+    if verb != "pass" and verb != rules.verb and _other_speech(st, a):
+        return
+    owner = p   # whose turn this speech is
+    if st.asker >= 0:
+        # the speech of both: the partner's own next turn lapses (he spoke, or handed the speech back)
+        owner = st.asker
+        partner = _partner_of(st, owner)
+        st.lapses |= 1 << partner
+        st.spoke[partner] = True
+        st.spoke[owner] = True   # the first speech of both: no redeal, no first-speech bid after it
+        st.asker = -1
+        st.handed_back = False
+    st.spoke[p] = True
+    if verb == "pass":
+        if a.arg:
+            st.refold = True       # `pass change`
+        if rules.pass_is_final:
+            st.passed[owner] = True
+        if owner != st.high_bidder and not st.passers >> owner & 1:
+            st.passers |= 1 << owner   # each player counts once: a lapsed turn may bring him round again
+            st.passes += 1
+        st.last_was_pass = True
+    elif verb == rules.verb:
+        forced = rules.dealer_must_bid and dealer_forced(st, p)
+        value, suit, change = st.game.bid_terms(a.arg)
+        st.high = value
+        st.high_suit = suit
+        st.high_bidder = p
+        if st.round == 2:
+            _second_round_bid(st, p, change)
+        st.passes = st.passers = 0
+        st.bids_made[p] = st.bids_made[p] + 1   # (not +=: see State._deal)
+        st.round_bids += 1
+        st.last_was_pass = False
+        if st.game.auction_doubling:
+            st.multiplier, st.added, st.dbl_step, st.doubled = 1, 0, 0, False  # a bid cancels
+        if forced or (rules.ends_at_max_bid and st.high >= rules.top):
+            end_round(st)
+            return
+    else:   # a doubling step of the standing bid
+        _apply_double_step(st)
+        st.passes = st.passers = 0
+        if st.game.doubling_closes:
+            _close_after_double(st, owner)
+            return
+    if verb == "pass" and st.doubled and st.game.doubling_closes:
+        _closed_pass(st)
+        return
+    _next_speaker(st, owner)
+
+
+def _close_after_double(st: StateData, owner: int) -> None:
+    """doubling.closes_auction: after a step nobody bids; the players entitled to the next step (if any is
+    left) speak once each, in turn from `owner`; the auction ends with that step or their passes."""
+    hb = st.high_bidder
+    step = _auction_double(st, hb) or _auction_double(st, (hb + 1) % st.n)
+    d = st.game.rules.doubling
+    assert d is not None
+    if not step:
+        st.queue = []
+    else:
+        by_bidders = d.steps[st.dbl_step].by_bidding_team
+        team = st.hand_team_of[hb]
+        st.queue = [s for s in st._seats_from((owner + 1) % st.n)
+                      if (st.hand_team_of[s] == team) == by_bidders]
+    if st.queue:
+        st.to_act = st.queue[0]
+    else:
+        end_round(st)
+
+
+def _closed_pass(st: StateData) -> None:
+    if st.queue:
+        st.queue.pop(0)
+    if st.queue:
+        st.to_act = st.queue[0]
+    else:
+        end_round(st)
+
+
+def _other_speech(st: StateData, a: Action) -> bool:
+    """`partner`, `redeal` and `declare NAME` (True: applied; the turn's speech is not over or the hand is);
+    a doubling step is applied with the bids and passes."""
+    p = a.seat
+    verb = a.verb
+    if verb == "partner":
+        if st.asker < 0:
+            st.asker = p
+            st.to_act = _partner_of(st, p)
         else:
-            others_out = self.passes >= (self.n - 1 if self.high_bidder >= 0 else self.n)
-        if not others_out:
-            return False
-        if self.high_bidder >= 0:
-            self._end_round()
-        else:
-            self._annul("every player passed", ANNUL_ALL_PASS)
+            st.handed_back = True
+            st.to_act = st.asker
         return True
+    if verb == "redeal":
+        st.spoke[p] = True
+        limit = st.arules.redeal_max_points
+        what = "a pointless hand" if not limit else f"at most {limit} points in the first cards"
+        st._annul(f"seat {p} demanded a redeal with {what}", ANNUL_REDEAL)
+        return True
+    if verb == "declare":
+        st._declare_in_auction(a)
+        return True
+    return False
 
-    def _end_round(self) -> None:
-        if self.round == 2:
-            self._end_second_auction()
-        else:
-            self._end_auction()
 
-    def _end_auction(self) -> None:
-        g = self.game
-        self.bidder = self.high_bidder
-        self._set_bid(self.high)
-        if g.rules.table.bidder_plays_alone:
-            self._regroup_for_declarer(self.bidder)
-            self.team_points = [0] * len(self.hand_teams)
-        if g.rules.trump.in_bid:
-            set_named_trump(self, self.high_suit)
-            self.concealed = False
-            self.exposed_trick = 1 if self.trump >= 0 else 0
-        self._next_step()
+def _second_round_bid(st: StateData, p: int, marked: bool) -> None:
+    """A bid of a later round: the contract's value moves at once; who will hold it, and whether the holder
+    lays a new trump card."""
+    rules = st.arules
+    if marked or (p == st.bidder and rules.holder_refolds == REFOLD_WHEN_BIDDING):
+        st.refold = True
+    if rules.team_keeps_holder and st.hand_team_of[p] == st.hand_team_of[st.bidder]:
+        st.high_bidder = st.bidder   # a raise by the holder's own side keeps the holder
+    st._set_bid(st.high)
 
-    def _end_second_auction(self) -> None:
-        if self.round_bids:
-            self.contract_round = 2
-        if self.high_bidder != self.bidder or self.refold:
-            self._hand_over_contract(self.high_bidder)
-        else:
-            self._next_step()
 
-    def _hand_over_contract(self, holder: int) -> None:
-        """The holder of the top bid takes the trump step again: the trump card laid so far returns to its owner's
-        hand and the holder lays one from his full hand."""
-        if self.indicator >= 0 and self.concealed:
-            self.hands[self.folder] |= 1 << self.indicator
-        self.indicator = -1
-        self.seventh = False
-        self._set_trump(UNDECIDED)
-        self.exposed_trick = 0
-        self.bidder = holder
-        if self.game.rules.table.bidder_plays_alone:
-            self._regroup_for_declarer(holder)
-        self.rechoosing = True
-        self._start_trump()
+def _apply_double_step(st: StateData) -> None:
+    d = st.game.rules.doubling
+    assert d is not None
+    step = d.steps[st.dbl_step]
+    st.multiplier *= step.multiplier
+    st.added += step.adds
+    st.doubled = True
+    st.dbl_step += 1
 
-    # Implemented by the contract steps; declared here so this module can be type-checked on its own.
-    def _regroup_for_declarer(self, declarer: int) -> None:
-        raise NotImplementedError
 
-    def _start_trump(self) -> None:
-        raise NotImplementedError
+def _next_speaker(st: StateData, owner: int) -> None:
+    """After `owner`'s turn: end the round, or give the turn to the next speaker."""
+    rules = st.arules
+    if rules.once:
+        st.queue.pop(0)
+        _ask_next_in_turn(st)
+        return
+    n = st.n
+    if (st.passes >= n - 1 or rules.pass_is_final) and _round_over(st):
+        return
+    nxt = owner + 1
+    if nxt == n:
+        nxt = 0
+    if not (st.lapses or rules.pass_is_final or rules.partner_speech):   # common: the next seat speaks
+        st.to_act = nxt
+        return
+    final = rules.pass_is_final
+    for _ in range(2 * n):
+        if final and st.passed[nxt]:
+            nxt = (nxt + 1) % n
+            continue
+        if st.lapses >> nxt & 1:   # he spoke for his partner: this turn lapses (neither a bid nor a pass)
+            st.lapses ^= 1 << nxt
+            nxt = (nxt + 1) % n
+            continue
+        if nxt == st.high_bidder and rules.partner_speech and not st.game.auction_doubling:
+            nxt = (nxt + 1) % n   # a lapse brought the turn round to the holder: he is passed over
+            continue
+        break
+    st.to_act = nxt
+
+
+def _ask_next_in_turn(st: StateData) -> None:
+    """A round of one turn each: the next speaker in the queue (a lapsed turn is dropped)."""
+    q = st.queue
+    rules = st.arules
+    while q and (st.lapses >> q[0] & 1 or (rules.ask_only_if_able and _cannot_bid(st, q[0]))):
+        st.lapses &= ~(1 << q[0])
+        q.pop(0)
+    if q:
+        st.to_act = q[0]
+    else:
+        end_round(st)
+
+
+def _cannot_bid(st: StateData, seat: int) -> bool:
+    lo, hi = bid_span(st, seat)
+    return lo > hi
+
+
+def _round_over(st: StateData) -> bool:
+    """End the round if everyone else has passed (or annul on an all-pass)."""
+    if st.arules.pass_is_final:
+        others_out = all(st.passed[s] for s in range(st.n) if s != st.high_bidder)
+    else:
+        others_out = st.passes >= (st.n - 1 if st.high_bidder >= 0 else st.n)
+    if not others_out:
+        return False
+    if st.high_bidder >= 0:
+        end_round(st)
+    else:
+        st._annul("every player passed", ANNUL_ALL_PASS)
+    return True
+
+
+def end_round(st: StateData) -> None:
+    if st.round == 2:
+        _end_second_auction(st)
+    else:
+        _end_auction(st)
+
+
+def _end_auction(st: StateData) -> None:
+    g = st.game
+    st.bidder = st.high_bidder
+    st._set_bid(st.high)
+    if g.rules.table.bidder_plays_alone:
+        st._regroup_for_declarer(st.bidder)
+        st.team_points = [0] * len(st.hand_teams)
+    if g.rules.trump.in_bid:
+        set_named_trump(st, st.high_suit)
+        st.concealed = False
+        st.exposed_trick = 1 if st.trump >= 0 else 0
+    st._next_step()
+
+
+def _end_second_auction(st: StateData) -> None:
+    if st.round_bids:
+        st.contract_round = 2
+    if st.high_bidder != st.bidder or st.refold:
+        _hand_over_contract(st, st.high_bidder)
+    else:
+        st._next_step()
+
+
+def _hand_over_contract(st: StateData, holder: int) -> None:
+    """The holder of the top bid takes the trump step again: the trump card laid so far returns to its owner's
+    hand and the holder lays one from his full hand."""
+    if st.indicator >= 0 and st.concealed:
+        st.hands[st.folder] |= 1 << st.indicator
+    st.indicator = -1
+    st.seventh = False
+    st._set_trump(UNDECIDED)
+    st.exposed_trick = 0
+    st.bidder = holder
+    if st.game.rules.table.bidder_plays_alone:
+        st._regroup_for_declarer(holder)
+    st.rechoosing = True
+    st._start_trump()

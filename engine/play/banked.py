@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Final
 
 from engine.play.base import StateData
-from engine.play.game import Game
 from engine.play.rules import (
     FAILED_ALL_MELDS,
     FAILED_BOTH_TOTALS,
@@ -23,6 +22,7 @@ from engine.play.rules import (
     TIES_MAKER_SCORES_NOTHING,
     BankedRules,
 )
+from engine.play.tables import GameTables
 
 # what the melds and the trump marriage of one side may add in a hand, at most (a bound for the learning
 # environments' utilities; no deal of the family's files comes near it)
@@ -297,7 +297,7 @@ def deal_winner(state: StateData) -> int:
     return score_banked(state).winner
 
 
-def banked_bound(game: Game) -> int:
+def banked_bound(game: GameTables) -> int:
     """A bound on what one side banks in a hand, before any multiplier: every card point (or a sweep's fixed
     card points), a sweep's bonus, the fixed points with the top bid, and MELD_ALLOWANCE for melds and marriage."""
     r = game.rules

@@ -1,4 +1,5 @@
-"""The data of a hand in progress, shared by the phase modules (auction, contract steps, tricks, scoring)."""
+"""The data of a hand in progress, shared by the phase modules (auction, contract steps, tricks, scoring): each is
+a module of functions over `StateData`; `State` (engine/play/state.py) is this data with the public interface."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.play.actions import Action
-from engine.play.game import Game
-from engine.play.rules import ContractRules
+from engine.play.rules import AuctionRules, ContractRules
+from engine.play.tables import BidTable, GameTables
 
 # The codes below are `Final`: a compiled build then uses them as C constants, where a plain module global would be
 # looked up by name in the module's dict at every use (several times per action on the hot path).
@@ -105,9 +106,10 @@ class Result:
 
 
 class StateData:
-    """Fields of `State`; declared once here so each phase module can be type-checked on its own."""
+    """Fields of `State`; declared once here so each phase module can be type-checked on its own, and the hooks
+    through which a phase module reaches what imports it (State implements them)."""
 
-    game: Game
+    game: GameTables
     dealer: int
     n: int
     first: int
@@ -120,12 +122,16 @@ class StateData:
     to_act: int
     history: list[Action]
     status: str
+    stage: int               # the stages after the schedule passed so far (State._after_schedule)
     annul_reason: str
     annul_code: int          # ANNUL_*
     match_scores: list[int]
     match_target: int | None # the match's winning score when this hand was dealt (an event may have moved it)
     new_match_target: int    # -1; else the winning score this hand sets for the rest of the match
     # auction
+    # The round under way: its rules and its table of bids (set when a round starts; plain fields, read often).
+    arules: AuctionRules
+    atable: BidTable
     round: int               # the round of bidding under way or last held (1, 2)
     contract_round: int      # the round whose bid fixed the contract
     high: int
@@ -191,6 +197,14 @@ class StateData:
     constraint: int
     caller: int
     team_points: list[int]
+    resume_to: int
+    _extras: list[Action]    # with _legal_mask: the other actions of the seat to play (call, show pair, ...)
+    _mask_ready: bool        # _legal_mask and _extras are those of the current position
+    after: list[int]        # the seat that plays after each seat (sitting-out partners skipped)
+    trick_size: int
+    plain_play: bool        # no pair or surrender to offer: the inlined legal-card path applies
+    duty_play: bool         # the same, with play.obligations: once the trump is open, obligations.playable
+    led: int                # the suit led to the current trick
     # the Jass-group mechanisms (rule files' per-role cards, trump modes, melds, the trump marriage) read and write
     points_of: list[int]     # each card's points in this hand (the trump's own points once a trump suit is set)
     all_trumps: bool         # a trump mode in which every suit plays as the trump suit (duties apply to the suit led)
@@ -237,6 +251,8 @@ class StateData:
     pushed: bool             # choose_trump: the choice was pushed to the partner
     _legal: tuple[Action, ...] | None
     _legal_mask: int
+    _game_points: list[int] | None   # the hand's score once it is over
+    _made: bool | None
 
     @property
     def controller(self) -> int:
@@ -250,9 +266,6 @@ class StateData:
         """The seat that laid the indicator (or named the secret trump): the bidder who chose the trump, even when
         a special contract moved the contract or a later round of bidding is under way."""
         return self.folder
-
-    def _dealt_mask(self, seat: int) -> int:
-        raise NotImplementedError
 
     def _after_full_deal(self) -> bool:
         raise NotImplementedError
@@ -268,7 +281,18 @@ class StateData:
         self.trump_mode = -1
         self.all_trumps = False
 
-    # Implemented by State; declared here so the phase modules can call them.
+    # Implemented by State; declared here so the phase modules can call them (State imports the phase modules, so
+    # they reach back through these, never by importing State).
+    def legal_actions(self) -> tuple[Action, ...]:
+        raise NotImplementedError
+
+    def apply(self, action: object) -> None:
+        raise NotImplementedError
+
+    def _restart(self) -> StateData:
+        """A new hand on the same deal, where the match stood when this one was dealt (no action taken yet)."""
+        raise NotImplementedError
+
     def _annul(self, reason: str, code: int) -> None:
         raise NotImplementedError
 
@@ -279,6 +303,24 @@ class StateData:
         raise NotImplementedError
 
     def _held_all_trumps(self) -> bool:
+        raise NotImplementedError
+
+    # Implemented by State with the contract steps (engine/play/contract.py), which import the auction: the
+    # auction reaches them through these.
+    def _start_trump(self) -> None:
+        raise NotImplementedError
+
+    def _regroup_for_declarer(self, declarer: int) -> None:
+        raise NotImplementedError
+
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        """The `declare NAME` speeches `seat` may make at this turn of the auction (Game.declarations_in_auction
+        tells whether any can be). A declaration that stands is the standing bid: `high_bidder` is its declarer,
+        `_min_bid` must then leave no number to bid over it, and `_end_round()` ends the round at once."""
+        raise NotImplementedError
+
+    def _declare_in_auction(self, a: Action) -> None:
+        """Apply a `declare NAME` speech of the auction (see `_declarations_as_bids`)."""
         raise NotImplementedError
 
     def _concede(self) -> None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from engine.play.actions import Action
 from engine.play.base import UNDECIDED, StateData
-from engine.play.game import winning_index
 from engine.play.melds import side_showed_meld
 from engine.play.rules import ClaimRules
 from engine.play.scoring import counting_team
+from engine.play.tables import winning_index
 
 
 def _offered(state: StateData, seat: int, c: ClaimRules) -> bool:

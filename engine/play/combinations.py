@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine.play.base import Combo, StateData
-from engine.play.game import Game
 from engine.play.rules import (
     COMBOS_DECLARED,
     KEY_CARDS,
@@ -28,6 +27,7 @@ from engine.play.rules import (
     KEY_VALUE,
     CombinationRules,
 )
+from engine.play.tables import GameTables
 
 SEQUENCE: Final = 0
 FOUR_OF_A_KIND: Final = 1
@@ -63,7 +63,7 @@ def holds_meld(state: StateData, cards: int) -> bool:
     if cr.shortest > len(cr.natural):
         return False
     table = g.run_holdings
-    if table:   # one lookup per suit (Game's table of the holdings with a run)
+    if table:   # one lookup per suit (GameTables's table of the holdings with a run)
         block = g.block
         whole = (1 << block) - 1
         for suit in range(g.nsuits):
@@ -101,7 +101,7 @@ def _runs(cr: CombinationRules, places: int) -> list[tuple[int, int]]:
     return out
 
 
-def _sequences(g: Game, seat: int, cards: int) -> list[Combo]:
+def _sequences(g: GameTables, seat: int, cards: int) -> list[Combo]:
     cr = g.rules.combinations
     assert cr is not None
     out: list[Combo] = []
@@ -123,7 +123,7 @@ def _sequences(g: Game, seat: int, cards: int) -> list[Combo]:
     return out
 
 
-def _quads(g: Game, seat: int, cards: int) -> list[Combo]:
+def _quads(g: GameTables, seat: int, cards: int) -> list[Combo]:
     cr = g.rules.combinations
     assert cr is not None
     out: list[Combo] = []
@@ -145,7 +145,7 @@ def hand_melds(state: StateData, seat: int, cards: int) -> list[Combo]:
     return game_melds(state.game, seat, cards)
 
 
-def game_melds(g: Game, seat: int, cards: int) -> list[Combo]:
+def game_melds(g: GameTables, seat: int, cards: int) -> list[Combo]:
     """`hand_melds` read from the game alone (the bots weigh the melds of cards they imagine)."""
     quads = _quads(g, seat, cards)
     best: list[Combo] = []

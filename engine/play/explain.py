@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.cards import SUIT_NAMES
 from engine.play.actions import CHANGE, VERBS, Action
+from engine.play.auction import bid_span, dealer_forced, min_bid, one_suit_barred
 from engine.play.base import (
     ANSWER,
     AUCTION,
@@ -23,24 +23,23 @@ from engine.play.base import (
     TAKE,
     TRUMP,
     TRUMP_IF_ABLE,
+    StateData,
 )
+from engine.play.contract import holding
 from engine.play.obligations import why_refused
 from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
 from engine.play.sure_sweep import is_sure_sweep
 from engine.play.turned import VERBS_HERE as TURNED_VERBS
 from engine.play.turned import why_not as turned_why
 
-if TYPE_CHECKING:
-    from engine.play.state import State
 
-
-def _suit_name(state: State, suit: int) -> str:
+def _suit_name(state: StateData, suit: int) -> str:
     return SUIT_NAMES[state.game.layout.suits[suit]]
 
 
-def why_illegal(state: State, a: Action) -> str:
+def why_illegal(state: StateData, a: Action) -> str:
     """A one-line reason; assumes `a` is not among `state.legal_actions()`."""
-    if state.is_terminal:
+    if state.status != "in_progress":
         return "the hand is over"
     if a.seat != state.to_act:
         return f"it is seat {state.to_act}'s turn, not seat {a.seat}'s"
@@ -62,8 +61,8 @@ def why_illegal(state: State, a: Action) -> str:
     if ph == PLAY and a.verb == "play":
         return _why_card(state, a)
     if ph == RAISE:
-        lo, hi = state._bid_span(a.seat)
-        return f"a raise must be at least {state._table.values[lo]}" if lo <= hi else "no raise is possible"
+        lo, hi = bid_span(state, a.seat)
+        return f"a raise must be at least {state.atable.values[lo]}" if lo <= hi else "no raise is possible"
     if ph == AUCTION and a.arg == CHANGE:
         return "only the contract holder marks a speech change, in the second auction"
     if ph == TRUMP:
@@ -72,7 +71,7 @@ def why_illegal(state: State, a: Action) -> str:
     return f"'{a.notation}' is not allowed now"
 
 
-def _why_declare(state: State, a: Action) -> str:
+def _why_declare(state: StateData, a: Action) -> str:
     """Why a declaration the rule file defines cannot be made now: its window, who may make it, his cards."""
     c = state.game.contracts[a.arg]
     if state.special is not None:
@@ -89,7 +88,7 @@ def _why_declare(state: State, a: Action) -> str:
         return f"{c.name} is declared after the full deal, when the players are asked in turn"
     if not c.anyone and not c.sole_winner and a.seat != state.bidder:
         return f"only the bidder may declare {c.name}"
-    sure = is_sure_sweep(state.game, state._holding(a.seat))
+    sure = is_sure_sweep(state.game, holding(state, a.seat))
     if c.sure_sweep == SWEEP_FORBIDDEN and sure:
         return f"{c.name} may not be declared with a sure sweep (cards certain to win every trick)"
     if c.sure_sweep == SWEEP_REQUIRED and not sure:
@@ -98,11 +97,11 @@ def _why_declare(state: State, a: Action) -> str:
     return f"'{a.notation}' is not allowed now"
 
 
-def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
+def _wrong_verb(state: StateData, a: Action, verbs: set[str]) -> str:
     """Why a known verb is not among the legal ones: each verb's own reason, else what the phase allows."""
     ph = state.phase
     if a.verb == "pass" and ph == AUCTION:
-        if state._dealer_forced(a.seat):
+        if dealer_forced(state, a.seat):
             return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
         return "the first hand must open the bidding"
     if a.verb == "call":
@@ -120,7 +119,7 @@ def _wrong_verb(state: State, a: Action, verbs: set[str]) -> str:
     return f"'{a.verb}' is not allowed during the {PHASE_NAMES[ph]}"
 
 
-def _why_call(state: State, p: int) -> str:
+def _why_call(state: StateData, p: int) -> str:
     """Why seat `p` may not call for the concealed trump now."""
     g = state.game
     if g.rules.play.blind_cut:
@@ -137,8 +136,8 @@ def _why_call(state: State, p: int) -> str:
     return "you may not call for the trump now"
 
 
-def _why_partner(state: State, p: int) -> str:
-    if state.phase not in (AUCTION, RAISE) or not state._round_rules.partner_speech:
+def _why_partner(state: StateData, p: int) -> str:
+    if state.phase not in (AUCTION, RAISE) or not state.arules.partner_speech:
         return "there is no partner speech here"
     if state.asker >= 0:
         return "the speech was handed back to you: bid or pass" if p == state.asker else \
@@ -146,19 +145,19 @@ def _why_partner(state: State, p: int) -> str:
     return "you have no partner to speak for you"
 
 
-def _why_redeal(state: State, p: int) -> str:
+def _why_redeal(state: StateData, p: int) -> str:
     if state.phase == TRUMP:
         return "you may ask for a new deal only with few enough points in your cards"
     return "you may demand a redeal only with a pointless hand at your first turn"
 
 
-def _why_show(state: State, p: int) -> str:
+def _why_show(state: StateData, p: int) -> str:
     if not state.game.has_pair:
         return "this game has no pair to show"
     return _why_pair(state, p)
 
 
-def _why_surrender(state: State, p: int) -> str:
+def _why_surrender(state: StateData, p: int) -> str:
     if not state.game.has_surrender:
         return "this game has no surrender"
     if state.bidder >= 0 and state.hand_team_of[p] == state.hand_team_of[state.bidder]:
@@ -168,7 +167,7 @@ def _why_surrender(state: State, p: int) -> str:
     return "the opponents may offer to surrender only while the bidding team has won every trick"
 
 
-def _why_announce(state: State, p: int) -> str:
+def _why_announce(state: StateData, p: int) -> str:
     from engine.play.combinations import announcing, hand_melds
 
     if not announcing(state):
@@ -184,7 +183,7 @@ def _why_announce(state: State, p: int) -> str:
     return "you may not announce now"
 
 
-def _why_pair(state: State, p: int) -> str:
+def _why_pair(state: StateData, p: int) -> str:
     """The first condition of the pair rule that fails, in the order the state checks them."""
     g = state.game
     pr = g.rules.pair
@@ -211,7 +210,7 @@ def _why_pair(state: State, p: int) -> str:
 
 
 # The verbs whose refusal has a reason of its own, whatever the phase (after the auction's doubling words).
-_VERB_REASONS: dict[str, Callable[[State, int], str]] = {
+_VERB_REASONS: dict[str, Callable[[StateData, int], str]] = {
     "partner": _why_partner,
     "redeal": _why_redeal,
     "announce": _why_announce,
@@ -219,7 +218,7 @@ _VERB_REASONS: dict[str, Callable[[State, int], str]] = {
     "surrender": _why_surrender,
 }
 
-def _why_auction_double(state: State, a: Action) -> str:
+def _why_auction_double(state: StateData, a: Action) -> str:
     g = state.game
     d = g.rules.doubling
     if d is None or not g.auction_doubling:
@@ -242,7 +241,7 @@ def _why_auction_double(state: State, a: Action) -> str:
     return f"{a.verb} would pass the cap of x{d.cap}"
 
 
-def _why_bid(state: State, a: Action) -> str:
+def _why_bid(state: StateData, a: Action) -> str:
     """The first rule of the auction a bid breaks, checked in order: its form, the bidder, its value, its minimum."""
     parts = a.arg.split()
     if parts and parts[-1] == CHANGE:
@@ -255,7 +254,7 @@ def _why_bid(state: State, a: Action) -> str:
     return _bid_form(state, parts) or _bid_bidder(state, a) or _bid_value(state, v) or _bid_minimum(state, a, v)
 
 
-def _bid_form(state: State, parts: list[str]) -> str:
+def _bid_form(state: StateData, parts: list[str]) -> str:
     """A bid names a trump exactly when the file's bids name one."""
     g = state.game
     in_bid = g.rules.trump.in_bid
@@ -267,29 +266,29 @@ def _bid_form(state: State, parts: list[str]) -> str:
     return ""
 
 
-def _bid_bidder(state: State, a: Action) -> str:
+def _bid_bidder(state: StateData, a: Action) -> str:
     """Whether this seat may bid at all now: one-suited hands, opponents only, no overbidding a partner."""
     g = state.game
-    au = state._round_rules
-    if state._one_suit_barred(a.seat):
+    au = state.arules
+    if one_suit_barred(state, a.seat):
         return "you may not bid while holding cards of one suit only"
     hb = state.high_bidder
     if au.only_opponents and hb >= 0 and state.hand_team_of[hb] == state.hand_team_of[a.seat]:
         return ("only an opponent of the standing bidder may bid" if hb != a.seat
                 else "you hold the standing bid: only your opponents may bid now")
     po = au.partner_overcall
-    if po is not None and po.forbidden and state._min_bid(a.seat) > au.top and hb >= 0 \
+    if po is not None and po.forbidden and min_bid(state, a.seat) > au.top and hb >= 0 \
             and g.team_of[hb] == g.team_of[a.seat]:
         return "you may not overbid your partner's bid"
     return ""
 
 
-def _bid_value(state: State, v: int) -> str:
+def _bid_value(state: StateData, v: int) -> str:
     """Whether the number is one of the auction's bid values at all."""
-    au = state._round_rules
+    au = state.arules
     if v > au.top:
         return f"bids go up to {au.top}"
-    if v >= au.bid_min and v not in state._table.values:
+    if v >= au.bid_min and v not in state.atable.values:
         extra = [x for x in au.values if x > au.bid_max]
         if extra:
             return (f"bids go in steps of {au.bid_step} from {au.bid_min} to {au.bid_max}, then "
@@ -298,13 +297,13 @@ def _bid_value(state: State, v: int) -> str:
     return ""
 
 
-def _bid_minimum(state: State, a: Action, v: int) -> str:
+def _bid_minimum(state: StateData, a: Action, v: int) -> str:
     """The lowest bid this seat may make now, and the rule that sets it."""
-    au = state._round_rules
-    table = state._table
-    lo_value = state._min_bid(a.seat)
+    au = state.arules
+    table = state.atable
+    lo_value = min_bid(state, a.seat)
     lo = table.values[table.index_at_least(lo_value)] if table.index_at_least(lo_value) < table.count else au.top
-    if state._dealer_forced(a.seat):
+    if dealer_forced(state, a.seat):
         return f"the dealer must bid {au.forced_bid}"
     if state.high_bidder >= 0 and v <= state.high:
         return f"a bid must be higher than {state.high}"
@@ -313,9 +312,9 @@ def _bid_minimum(state: State, a: Action, v: int) -> str:
     return _bid_floor(state, lo_value, v) or f"a bid must be at least {lo}"
 
 
-def _bid_floor(state: State, lo_value: int, v: int) -> str:
+def _bid_floor(state: StateData, lo_value: int, v: int) -> str:
     """The auction rule that raised this seat's minimum to `lo_value`, if the bid is below it."""
-    au = state._round_rules
+    au = state.arules
     po = au.partner_overcall
     if po is not None and po.min >= 0 and lo_value == po.min and v < po.min:
         return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
@@ -328,7 +327,7 @@ def _bid_floor(state: State, lo_value: int, v: int) -> str:
     return ""
 
 
-def _why_card(state: State, a: Action) -> str:
+def _why_card(state: StateData, a: Action) -> str:
     """Why a card may not be played: not held, a caller's duty, the folded indicator, the lead, then following."""
     g = state.game
     p = a.seat
@@ -352,7 +351,7 @@ def _why_card(state: State, a: Action) -> str:
     return _why_not_following(state, a, card)
 
 
-def _caller_duty(state: State) -> str:
+def _caller_duty(state: StateData) -> str:
     """The card a player who called for the trump owes now."""
     if state.constraint == INDICATOR:
         return "you exposed the trump and must now play the indicator card"
@@ -361,7 +360,7 @@ def _caller_duty(state: State) -> str:
     return "you called for the trump and must play a trump"
 
 
-def _folded_card(state: State) -> str:
+def _folded_card(state: StateData) -> str:
     """Why the folded trump card may not be played from the table yet."""
     if state.game.rules.play.blind_cut:
         return ("the folded card is played only to cut a suit led by another that you cannot follow, or as "
@@ -369,7 +368,7 @@ def _folded_card(state: State) -> str:
     return "the indicator is face down: expose it by calling before you play it"
 
 
-def _why_not_following(state: State, a: Action, card: int) -> str:
+def _why_not_following(state: StateData, a: Action, card: int) -> str:
     """Why `card` may not be played to a trick already led: obligations, following suit, the concealed trump."""
     g = state.game
     p = a.seat

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engine.errors import ArgumentError
 from engine.play.banked import deal_winner
 from engine.play.base import ANNUL_ALL_PASS, ANNUL_HELD_ALL_TRUMPS, ANNUL_REDEAL
-from engine.play.game import Game, check_seat, check_seed
+from engine.play.game import Game, GameTables, check_seat, check_seed
 from engine.play.rules import SCORE_BANKED
 from engine.play.state import State
 
@@ -23,7 +23,7 @@ class HandOutcome:
     state: State
 
 
-def annulled_deal_passes(game: Game, annul_code: int) -> bool:
+def annulled_deal_passes(game: GameTables, annul_code: int) -> bool:
     """Whether the next player deals after a hand annulled for this reason (else the same dealer deals again)."""
     m = game.rules.match
     if annul_code == ANNUL_ALL_PASS:
@@ -35,7 +35,7 @@ def annulled_deal_passes(game: Game, annul_code: int) -> bool:
     return m.next_after_annul
 
 
-def annulled_dealer_words(game: Game, annul_code: int) -> str:
+def annulled_dealer_words(game: GameTables, annul_code: int) -> str:
     return "the deal passes on" if annulled_deal_passes(game, annul_code) else "the same dealer deals again"
 
 

@@ -18,7 +18,6 @@ from typing import Final
 
 from engine.cards import SUIT_NAMES
 from engine.play.base import StateData
-from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.rules import (
     LED_TRUMP_ANY,
     LED_TRUMP_HEAD_UNLESS_PARTNER,
@@ -30,6 +29,7 @@ from engine.play.rules import (
     VOID_MUST_TRUMP_UNLESS_PARTNER,
     ObligationRules,
 )
+from engine.play.tables import NO_TRUMP, GameTables, winning_index
 
 # Which duty decided the playable cards (`duty`), for the explanation of a refused card
 FREE: Final = 0              # any card
@@ -248,7 +248,7 @@ def _top_card(state: StateData, suit: int) -> str:
 
 
 # --- what a play shows (the bots' reading of a view) ---------------------------------------------------
-def shows_no_trump(game: Game, cards: list[int], seats: list[int], i: int, trump: int, strength: list[int],
+def shows_no_trump(game: GameTables, cards: list[int], seats: list[int], i: int, trump: int, strength: list[int],
                    team_of: list[int]) -> bool:
     """Whether the `i`-th card of a trick (`cards`, played by `seats`), played with an open `trump`, shows that its
     player held no trump: a plain suit led that he did not follow, a card that is no trump, and duties that bound

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from engine.play.base import PLAY
 from engine.play.state import State
+from engine.play.tricks import play_card, play_mask
 
 
 def random_playout(state: State, rand: Callable[[], float]) -> None:
@@ -23,7 +24,7 @@ def random_playout(state: State, rand: Callable[[], float]) -> None:
             legal = state.legal_actions()
             state.apply(legal[int(rand() * len(legal))])
             continue
-        mask = state._play_mask()
+        mask = play_mask(state)
         extras = state._extras
         others = len(extras)
         choices = ((mask | mask >> 1) & first_copies) if double else mask
@@ -38,4 +39,4 @@ def random_playout(state: State, rand: Callable[[], float]) -> None:
         card = (choices & -choices).bit_length() - 1
         if not mask >> card & 1:  # only the second copy of this card is playable
             card += 1
-        state._play_card_id(state.to_act, card)
+        play_card(state, state.to_act, card)

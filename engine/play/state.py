@@ -1,8 +1,11 @@
 """State: one hand in progress. The phase machine runs the rule file's schedule; each phase lives in its own
-module (auction, contract steps, tricks) and scoring in `scoring.py`.
+module (auction, contract steps, tricks, the turned card, melds) as functions over the hand's data, and scoring in
+`scoring.py`.
 
-The phase classes form one inheritance chain (StateData <- AuctionPhase <- ContractPhases <- TrickPhase <- State)
-rather than mixins, because mypyc, which can compile these modules, supports single inheritance only."""
+State is that data (StateData, engine/play/base.py) plus the public interface (legal_actions, apply, view, clone,
+result) and the schedule, which dispatch to the phase modules. The phase modules are siblings: none imports this
+module; where one must reach another that imports it, or the schedule, it calls a hook StateData declares and
+State implements (`_next_step`, `_finish`, `_start_trump`, ...)."""
 
 from __future__ import annotations
 
@@ -10,16 +13,13 @@ from collections.abc import Sequence
 
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
+from engine.play.auction import auction_apply, auction_legal
 from engine.play.base import (
-    ANNUL_ALL_OF_RANK,
-    ANNUL_HELD_ALL_TRUMPS,
-    ANNUL_NEVER_EXPOSED,
     ANSWER,
     AUCTION,
     CHOOSE,
     DEALING,
     DECLARE,
-    DONE,
     DOUBLING,
     EXCHANGE,
     MELDS,
@@ -29,23 +29,32 @@ from engine.play.base import (
     PLAY,
     POINTLESS,
     RAISE,
-    SURRENDER_ACCEPTED,
     TAKE,
     TRUMP,
     UNDECIDED,
     Result,
+    StateData,
     Trick,
 )
-from engine.play.claims import claim_score
-from engine.play.game import Game, check_seat
+from engine.play.contract import (
+    declarations_as_bids,
+    declare_apply,
+    declare_in_auction,
+    declare_legal,
+    doubling_apply,
+    doubling_legal,
+    pointless_apply,
+    regroup_for_declarer,
+    start_trump,
+    trump_apply,
+    trump_legal,
+)
 from engine.play.melds import meld_apply, meld_legal
-from engine.play.rules import STEP_AUCTION, STEP_SECOND_AUCTION, STEP_TRUMP, STEP_TURN_UP, WINDOW_BEFORE_PLAY
-from engine.play.scoring import add_card_point_captures, score_hand
-from engine.play.sweep_claims import grade_claims
-from engine.play.tricks import TrickPhase
+from engine.play.schedule import after_full_deal, annul, finish, held_all_trumps, next_step
+from engine.play.tables import GameTables, check_seat
+from engine.play.tricks import answer_apply, answer_legal, play_apply, play_card, play_legal, play_mask
 from engine.play.turned import apply as turned_apply
 from engine.play.turned import legal as turned_legal
-from engine.play.turned import run_step as turned_step
 from engine.play.view import View, build_view
 
 
@@ -56,13 +65,13 @@ def _holds(legal: tuple[Action, ...], action: Action) -> bool:
     return False
 
 
-class State(TrickPhase):
+class State(StateData):
     """A hand of one game: `legal_actions()`, `apply(action)`, `view(seat)`, `result`, `clone()`.
 
     Not thread-safe: a State used by two threads at once is corrupted without an error (nothing is locked on the
     hot path); give each thread its own `clone()`, or guard one with a lock."""
 
-    def __init__(self, game: Game, dealer: int, dealt: list[list[int]],
+    def __init__(self, game: GameTables, dealer: int, dealt: list[list[int]],
                  match_scores: list[int] | None = None, start: bool = True,
                  match_target: int | None = None, blank: bool = False, stock: list[int] | None = None) -> None:
         n = game.n
@@ -204,138 +213,39 @@ class State(TrickPhase):
         self._legal_mask = 0
         self._extras = []
         self._mask_ready = False
-        self._game_points: list[int] | None = None
-        self._made: bool | None = None
+        self._game_points = None
+        self._made = None
         if start:
             self._next_step()
 
-    # --- the schedule -----------------------------------------------------------------------------
-    def _deal(self, k: int) -> None:
-        for seat in range(self.n):   # every seat gets its next k cards; who is served first changes nothing
-            cards = self.dealt[seat]
-            start = self.given[seat]
-            packet = 0
-            for i in range(start, start + k):
-                packet |= 1 << cards[i]
-            # `x[i] = x[i] | v`, not `x[i] |= v`: compiled, an augmented list item is a generic number call
-            self.hands[seat] = self.hands[seat] | packet
-            self.received[seat] = self.received[seat] | packet
-            self.given[seat] = start + k
-        if self.seventh:
-            self._take_seventh_card()
-        if self.last_card:
-            self._take_last_card()
-
+    # --- the schedule (engine/play/schedule.py), which the phase modules reach through StateData's hooks --------
     def _after_full_deal(self) -> bool:
-        """Checks once every card is dealt; True when the hand stops here (annulled or a question asked)."""
-        g = self.game
-        an = g.rules.annul
-        if an.all_of_rank >= 0:
-            every = g.rank_masks[an.all_of_rank]
-            for s in range(self.n):
-                if self._dealt_mask(s) & every == every:
-                    self._annul(f"seat {s} holds every {g.layout.ranks[an.all_of_rank]}", ANNUL_ALL_OF_RANK)
-                    return True
-        return an.pointless_hand_may_redeal and self._start_pointless()
+        return after_full_deal(self)
 
     def _next_step(self) -> None:
-        """Run the schedule, then the stages after it, until a player must act or the hand stops."""
-        schedule = self.game.rules.schedule
-        exposing = self.game.rules.play.bidders_partner_exposed
-        while self.status == "in_progress":
-            if exposing:
-                self._expose_partners()
-            if self.step < len(schedule):
-                code = schedule[self.step]
-                self.step += 1
-                if self._schedule_step(code):
-                    return
-                continue
-            if self._after_schedule():
-                return
-
-    def _schedule_step(self, code: int) -> bool:
-        """One step of the schedule; True when the hand now waits for a player (or stopped)."""
-        special = self.special
-        if special is not None and (code == STEP_TRUMP or code == STEP_SECOND_AUCTION
-                                    or (code > 0 and special.stops_deal)):
-            return False   # a declaration of the auction holds the hand: its trump, no more bidding
-        if code > 0:
-            self._deal(code)
-            return (self.given[0] >= len(self.dealt[0]) and not self.game.completes
-                    and self._after_full_deal())
-        if code <= STEP_TURN_UP:   # the turned card, the stock, trump choices without an auction
-            return turned_step(self, code)
-        if code == STEP_AUCTION:
-            self._start_auction()
-        elif code == STEP_TRUMP:
-            self._start_trump()
-        elif code == STEP_SECOND_AUCTION:
-            self._start_second_auction()
-        return True
-
-    def _after_schedule(self) -> bool:
-        """The stages after the schedule, one at a time: declarations, the checks before play, the opening, play.
-        True when the hand now waits for a player (or stopped)."""
-        if self.stage == 0:
-            self.stage = 1
-            return self._start_declarations()
-        if self.stage == 1:
-            self.stage = 2
-            an = self.game.rules.annul
-            if (an.bidding_team_held_all_trumps and an.held_all_trumps_before_play and self.trump >= 0
-                    and self._held_all_trumps()):
-                return True
-            d = self.game.rules.doubling
-            return d is not None and d.window == WINDOW_BEFORE_PLAY and self._start_doubling()
-        if self.stage == 2:
-            self.stage = 3
-            if self._start_opening():
-                return True
-        self._start_play()
-        return True
+        next_step(self)
 
     def _annul(self, reason: str, code: int) -> None:
-        self.status = "annulled"
-        self.annul_reason = reason
-        self.annul_code = code
-        self.phase = DONE
-        self.to_act = -1
+        annul(self, reason, code)
 
     def _held_all_trumps(self) -> bool:
-        """annul.bidding_team_held_all_trumps: annul when the bidding side was dealt every trump."""
-        team = self.hand_teams[self.hand_team_of[self.bidder]]
-        held = 0
-        for s in team:
-            held |= self._dealt_mask(s)
-        tm = self.trump_mask
-        if held & tm == tm:
-            self._annul("the bidding team held every trump", ANNUL_HELD_ALL_TRUMPS)
-            return True
-        return False
+        return held_all_trumps(self)
 
     def _finish(self) -> None:
-        g = self.game
-        an = g.rules.annul
-        # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
-        # included), not after an accepted surrender or a concession, which end the hand by agreement
-        shown = self.special is not None and not self.special.played
-        if self.surrender != SURRENDER_ACCEPTED and not self.conceded and not shown and self.trump >= 0:
-            if an.trump_never_exposed and self.concealed:
-                self._annul("the trump was never exposed", ANNUL_NEVER_EXPOSED)
-                return
-            if an.bidding_team_held_all_trumps and not an.held_all_trumps_before_play and self._held_all_trumps():
-                return
-        if g.rules.captures:
-            add_card_point_captures(self)
-        self._made, self._game_points = score_hand(self)
-        if self.claim >= 0:   # a claim's value replaces the hand's score, or is added to it
-            self._game_points = claim_score(self, self._game_points)
-        if g.rules.claims and not self.grading:
-            self._game_points = grade_claims(self, self._game_points)
-        self.status = "complete"
-        self.phase = DONE
-        self.to_act = -1
+        finish(self)
+
+    # --- the hooks through which the auction reaches the contract steps (StateData declares them) -------------
+    def _start_trump(self) -> None:
+        start_trump(self)
+
+    def _regroup_for_declarer(self, declarer: int) -> None:
+        regroup_for_declarer(self, declarer)
+
+    def _declarations_as_bids(self, seat: int) -> list[Action]:
+        return declarations_as_bids(self, seat)
+
+    def _declare_in_auction(self, a: Action) -> None:
+        declare_in_auction(self, a)
 
     # --- the public interface -----------------------------------------------------------------------
     @property
@@ -358,9 +268,9 @@ class State(TrickPhase):
         if legal is None:
             ph = self.phase
             if ph == PLAY:
-                legal = self._play_legal()
+                legal = play_legal(self)
             elif ph == AUCTION or ph == RAISE:
-                legal = self._auction_legal()
+                legal = auction_legal(self)
             else:
                 legal = tuple(self._contract_legal())
             self._legal = legal
@@ -372,14 +282,14 @@ class State(TrickPhase):
         are other actions (see `other_actions`)."""
         if self.phase != PLAY:
             return 0
-        return self._legal_mask if self._mask_ready else self._play_mask()
+        return self._legal_mask if self._mask_ready else play_mask(self)
 
     def other_actions(self) -> list[Action]:
         """In the play phase, the legal actions that are not cards (call, show pair, surrender); a new list."""
         if self.phase != PLAY:
             return []
         if not self._mask_ready:
-            self._play_mask()
+            play_mask(self)
         return list(self._extras)
 
     def play_card_id(self, card: object) -> None:
@@ -387,21 +297,21 @@ class State(TrickPhase):
         # `object`, not `int`: compiled, an int parameter would take True for card 1 before the check saw it
         if not isinstance(card, int) or isinstance(card, bool) or card < 0 or not (self.card_mask() >> card & 1):
             raise ArgumentError(f"card id {card!r} is not playable now")
-        self._play_card_id(self.to_act, card)
+        play_card(self, self.to_act, card)
 
     def _contract_legal(self) -> Sequence[Action]:
         """The legal actions between the auction and the tricks (and none once the hand is over)."""
         ph = self.phase
         if ph == TRUMP:
-            return self._trump_legal()
+            return trump_legal(self)
         if ph == DOUBLING:
-            return self._doubling_legal()
+            return doubling_legal(self)
         if ph == POINTLESS:
             return [self.game.action(self.to_act, "pass"), self.game.action(self.to_act, "redeal")]
         if ph == DECLARE:
-            return self._declare_legal()
+            return declare_legal(self)
         if ph == ANSWER:
-            return self._answer_legal()
+            return answer_legal(self)
         if ph == MELDS:
             return meld_legal(self)
         if ph == TAKE or ph == CHOOSE or ph == EXCHANGE:
@@ -439,7 +349,7 @@ class State(TrickPhase):
                 mask = self._legal_mask
                 for c in ids:
                     if mask >> c & 1:
-                        self._play_card_id(action.seat, c)
+                        play_card(self, action.seat, c)
                         return
         legal = self.legal_actions()
         # legal actions are interned, so identity decides (an equal action from elsewhere is interned first)
@@ -454,19 +364,19 @@ class State(TrickPhase):
         self._mask_ready = False
         ph = self.phase
         if ph == PLAY:
-            self._play_apply(action)
+            play_apply(self, action)
         elif ph == AUCTION or ph == RAISE:
-            self._auction_apply(action)
+            auction_apply(self, action)
         elif ph == TRUMP:
-            self._trump_apply(action)
+            trump_apply(self, action)
         elif ph == DOUBLING:
-            self._doubling_apply(action)
+            doubling_apply(self, action)
         elif ph == POINTLESS:
-            self._pointless_apply(action)
+            pointless_apply(self, action)
         elif ph == DECLARE:
-            self._declare_apply(action)
+            declare_apply(self, action)
         elif ph == ANSWER:
-            self._answer_apply(action)
+            answer_apply(self, action)
         elif ph == MELDS:
             meld_apply(self, action)
         elif ph == TAKE or ph == CHOOSE or ph == EXCHANGE:
@@ -629,11 +539,15 @@ class State(TrickPhase):
         """The trump suit's letter (None for no-trumps or not chosen yet): not for players' eyes."""
         return self.game.layout.suits[self.trump] if self.trump >= 0 else None
 
+    def _restart(self) -> State:
+        return State(self.game, self.dealer, self.dealt, self.match_scores, match_target=self.match_target,
+                     stock=self.stock)
+
     def view(self, seat: object) -> View:
         """What `seat` may see: its cards and everything public (engine.play.view)."""
         return build_view(self, check_seat(seat, self.n))
 
-    def __reduce__(self) -> tuple[object, tuple[Game, int, list[list[int]], list[int], int | None, list[Action],
+    def __reduce__(self) -> tuple[object, tuple[GameTables, int, list[list[int]], list[int], int | None, list[Action],
                                                  list[int]]]:
         # a hand is rebuilt by replaying its actions on its deal: play is deterministic, and a compiled class has
         # no __dict__ for pickle to copy
@@ -641,7 +555,7 @@ class State(TrickPhase):
                            list(self.history), self.stock))
 
 
-def _rebuilt(game: Game, dealer: int, dealt: list[list[int]], match_scores: list[int], match_target: int | None,
+def _rebuilt(game: GameTables, dealer: int, dealt: list[list[int]], match_scores: list[int], match_target: int | None,
              history: list[Action], stock: list[int] | None = None) -> State:
     state = State(game, dealer, dealt, match_scores, match_target=match_target, stock=stock)
     for action in history:

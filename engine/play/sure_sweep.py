@@ -4,10 +4,10 @@ instead of played (special.contracts[].sure_sweep)."""
 
 from __future__ import annotations
 
-from engine.play.game import NO_TRUMP, Game
+from engine.play.tables import NO_TRUMP, GameTables
 
 
-def is_sure_sweep(game: Game, holding: int) -> bool:
+def is_sure_sweep(game: GameTables, holding: int) -> bool:
     """Every card held either outranks every card of its suit the holder lacks, or has above it in that suit at
     least as many of his own cards as he lacks cards of that suit: led from the top, his higher cards draw all the
     others first, even if one opponent holds them all. A whole suit always passes."""

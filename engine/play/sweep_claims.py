@@ -20,16 +20,11 @@ nothing during play, and only hands with a claim or a sweep are replayed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.play.actions import Action
+from engine.play.base import StateData
 from engine.play.claims import last_trick_certain
 from engine.play.rules import SCORE_EXCHANGE, ClaimRules
 from engine.play.sweep_proof import bounded_sweep, sweep_card, sweep_provable
-
-if TYPE_CHECKING:
-    from engine.play.base import StateData as StateBase
-    from engine.play.state import State as StateData
 
 SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of cards played before it
 # What grading one hand's claims may cost: positions of the sweep prover over all the searches the grading runs
@@ -45,7 +40,7 @@ SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of car
 GRADING_BUDGET = 10_000_000
 
 
-def remaining_claim_actions(st: StateBase, p: int) -> list[Action]:
+def remaining_claim_actions(st: StateData, p: int) -> list[Action]:
     """The claims of the remaining tricks `p` may make at this turn to play."""
     team = st.hand_team_of[p]
     for t in st.tricks:
@@ -92,7 +87,7 @@ def claimed_line(st: StateData, seat: int) -> int:
     return sweep_card(st, seat)
 
 
-def cards_played(st: StateBase, trick_size: int) -> int:
+def cards_played(st: StateData, trick_size: int) -> int:
     return len(st.tricks) * trick_size + len(st.trick_cards)
 
 
@@ -108,9 +103,7 @@ def _sweeper(st: StateData) -> int:
 
 
 def _replay(st: StateData) -> StateData:
-    from engine.play.state import State
-
-    replay = State(st.game, st.dealer, st.dealt, st.match_scores, match_target=st.match_target, stock=st.stock)
+    replay = st._restart()
     replay.grading = True
     return replay
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.play.base import UNDECIDED
-from engine.play.game import TRUMP_POWER
+from engine.play.tables import TRUMP_POWER
 
 if TYPE_CHECKING:
     from engine.play.base import StateData

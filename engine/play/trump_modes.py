@@ -8,7 +8,7 @@ switches the state's `strength`, `points_of`, `trump_multiplier`, `trump_mode` a
 from __future__ import annotations
 
 from engine.play.base import StateData
-from engine.play.game import NO_TRUMP
+from engine.play.tables import NO_TRUMP
 
 
 def set_mode(st: StateData, mode: int) -> None:

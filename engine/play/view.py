@@ -24,17 +24,14 @@ import dataclasses
 import types
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.play.actions import Action
-from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED, TrickRecord
-from engine.play.game import NO_TRUMP, Game
+from engine.play.base import PHASE_NAMES, PLAY, UNDECIDED, StateData, TrickRecord
 from engine.play.sweep_claims import claimed_line, provable_claims
+from engine.play.tables import NO_TRUMP, GameTables
 
-if TYPE_CHECKING:
-    from engine.play.state import State
-
-Writer = Callable[[Game, Any], Any]
+Writer = Callable[[GameTables, Any], Any]
 _WRITE = "write"
 _OPTIONAL = "optional"
 _UNWRITTEN = "unwritten"
@@ -49,7 +46,7 @@ def fact(write: Writer | None = None, *, optional: bool = False, default: Any = 
     return field(default=default, metadata=meta)
 
 
-def hand_order(game: Game, mask: int) -> list[int]:
+def hand_order(game: GameTables, mask: int) -> list[int]:
     """The card ids of `mask` as a hand is shown: by suit, strongest first."""
     ids: list[int] = []
     m = mask
@@ -60,29 +57,29 @@ def hand_order(game: Game, mask: int) -> list[int]:
     return sorted(ids, key=lambda c: (game.suit_of[c], -game.strength[c]))
 
 
-def write_card(game: Game, card: int | None) -> str | None:
+def write_card(game: GameTables, card: int | None) -> str | None:
     return game.codes[card] if card is not None else None
 
 
-def write_cards(game: Game, mask: int) -> list[str]:
+def write_cards(game: GameTables, mask: int) -> list[str]:
     return [game.codes[c] for c in hand_order(game, mask)]
 
 
-def write_card_list(game: Game, cards: tuple[int, ...]) -> list[str]:
+def write_card_list(game: GameTables, cards: tuple[int, ...]) -> list[str]:
     return [game.codes[c] for c in cards]
 
 
-def write_suit(game: Game, suit: int | None) -> str | None:
+def write_suit(game: GameTables, suit: int | None) -> str | None:
     if suit is None:
         return None
     return "NT" if suit == NO_TRUMP else game.layout.suits[suit]
 
 
-def write_actions(game: Game, actions: tuple[Action, ...]) -> list[str]:
+def write_actions(game: GameTables, actions: tuple[Action, ...]) -> list[str]:
     return [str(a) for a in actions]
 
 
-def write_notations(game: Game, actions: tuple[Action, ...]) -> list[str]:
+def write_notations(game: GameTables, actions: tuple[Action, ...]) -> list[str]:
     return [a.notation for a in actions]
 
 
@@ -94,7 +91,7 @@ ACTIONS: Writer = write_actions
 NOTATIONS: Writer = write_notations
 
 
-def to_json(game: Game, value: Any) -> Any:
+def to_json(game: GameTables, value: Any) -> Any:
     """A fact as JSON: a record by its fields (each by its writer), tuples and lists item by item."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {}
@@ -112,17 +109,17 @@ def to_json(game: Game, value: Any) -> Any:
     return value
 
 
-def write_trick(game: Game, t: TrickView) -> dict[str, Any]:
+def write_trick(game: GameTables, t: TrickView) -> dict[str, Any]:
     return {"leader": t.leader,
             "cards": [[s, game.codes[c] if c >= 0 else None] for s, c in zip(t.seats, t.cards, strict=True)],
             "winner": t.winner, "points": t.points}
 
 
-def write_card_masks(game: Game, masks: tuple[int, ...]) -> list[list[str]]:
+def write_card_masks(game: GameTables, masks: tuple[int, ...]) -> list[list[str]]:
     return [write_cards(game, m) for m in masks]
 
 
-def write_tricks(game: Game, tricks: tuple[TrickView, ...]) -> list[dict[str, Any]]:
+def write_tricks(game: GameTables, tricks: tuple[TrickView, ...]) -> list[dict[str, Any]]:
     return [write_trick(game, t) for t in tricks]
 
 
@@ -165,7 +162,7 @@ class View:
     """What `seat` may know now (see the module's docstring). `game` is the game the view is of (not a fact:
     it is neither compared nor written)."""
 
-    game: Game = field(compare=False, repr=False, metadata={_UNWRITTEN: True})
+    game: GameTables = field(compare=False, repr=False, metadata={_UNWRITTEN: True})
     seat: int = fact()
     ruleset: str = fact()
     players: int = fact()
@@ -247,7 +244,7 @@ class View:
 class _Numbering:
     """Card ids as the view numbers them: a double pack's copies of one card in the order the view shows them."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GameTables) -> None:
         self.game = game
         self.same = game.layout.copies == 1
         self.used = 0
@@ -274,7 +271,7 @@ FACE_DOWN = -1
 FACE_DOWN_CODE = "??"
 
 
-def unseen_face_down(state: State, seat: int) -> int:
+def unseen_face_down(state: StateData, seat: int) -> int:
     """The cards played face down that `seat` has not seen: the current trick's (every seat's but his own), and
     those that stayed face down for good (his own and, for the trumper who looked at them, all excepted)."""
     out = state.face_down
@@ -292,7 +289,7 @@ def unseen_face_down(state: State, seat: int) -> int:
     return out
 
 
-def _known_trump(state: State, seat: int) -> int | None:
+def _known_trump(state: StateData, seat: int) -> int | None:
     if state.trump == UNDECIDED:
         return None
     if state.concealed and seat != state.folder:
@@ -300,7 +297,7 @@ def _known_trump(state: State, seat: int) -> int | None:
     return state.trump
 
 
-def public_history(state: State, seat: int) -> tuple[Action, ...]:
+def public_history(state: StateData, seat: int) -> tuple[Action, ...]:
     """The hand's actions as `seat` saw them: another seat's trump chosen face down has its argument blank, and
     so has a card played face down that he did not see."""
     blind = state.game.rules.play.blind_cut
@@ -347,7 +344,7 @@ def _finished(t: TrickRecord) -> TrickView:
     return v
 
 
-def build_view(state: State, seat: int) -> View:
+def build_view(state: StateData, seat: int) -> View:
     g = state.game
     # Card ids are numbered in the order the view shows them (see _Numbering): the hand, the seat's own face-down
     # card, the tricks, the current trick, the exposed hands, the melds, the turned card, the stock's bottom.
@@ -400,7 +397,7 @@ def build_view(state: State, seat: int) -> View:
     )
 
 
-def _indicator_facts(state: State, seat: int, ids: _Numbering) -> tuple[int | None, list[int]]:
+def _indicator_facts(state: StateData, seat: int, ids: _Numbering) -> tuple[int | None, list[int]]:
     """The trump indicator card as `seat` sees it (his own face-down card; None for the others) and the number of
     cards each seat holds (the face-down card is still one of the bidder's)."""
     owns_indicator = state.concealed and state.indicator >= 0
@@ -411,7 +408,7 @@ def _indicator_facts(state: State, seat: int, ids: _Numbering) -> tuple[int | No
     return indicator, sizes
 
 
-def _card_points(state: State, down: int) -> tuple[int, ...]:
+def _card_points(state: StateData, down: int) -> tuple[int, ...]:
     """Each hand team's card points, less those of the cards played face down that the seat did not see (`down`):
     those are not his to count."""
     card_points = list(state.team_points)
@@ -423,7 +420,7 @@ def _card_points(state: State, down: int) -> tuple[int, ...]:
     return tuple(card_points)
 
 
-def _contract_facts(state: State) -> tuple[int | None, int | None, int | None, int | None]:
+def _contract_facts(state: StateData) -> tuple[int | None, int | None, int | None, int | None]:
     """The contract's bidder, bid and target, and the auction round that fixed it (where rounds matter): all None
     while there is no contract."""
     if state.bidder < 0:
@@ -431,7 +428,7 @@ def _contract_facts(state: State) -> tuple[int | None, int | None, int | None, i
     return state.bidder, state.bid, state.target, state.contract_round if state.game.rounds_matter else None
 
 
-def _claim_facts(state: State, seat: int, legal: tuple[Action, ...], hand: int) -> tuple[tuple[Action, ...],
+def _claim_facts(state: StateData, seat: int, legal: tuple[Action, ...], hand: int) -> tuple[tuple[Action, ...],
                                                                                         int | None]:
     """The claims among `legal` that `seat` can prove now, and the card of the line he claimed with, in the view's
     numbering of his `hand` (a double pack's copies): (), None where the file has no claims."""
@@ -450,21 +447,21 @@ def _seats_in(mask: int, n: int) -> tuple[int, ...]:
     return tuple(s for s in range(n) if mask >> s & 1)
 
 
-def _shown_melds(state: State) -> tuple[int, ...]:
+def _shown_melds(state: StateData) -> tuple[int, ...]:
     """Per seat, the cards of the melds the engine showed that he still holds; () where the file shows none."""
     if not state.meld_suits:
         return ()
     return tuple(state.melded[s] & state.hands[s] for s in range(state.game.n))
 
 
-def _trump_mode_name(state: State, known: int | None) -> str | None:
+def _trump_mode_name(state: StateData, known: int | None) -> str | None:
     """The named trump mode of the hand, where there is one and the seat knows the trump."""
     if state.trump_mode < 0 or known is None:
         return None
     return state.game.mode_names[state.trump_mode]
 
 
-def _turned_facts(state: State, ids: _Numbering) -> tuple[int | None, int | None, int | None]:
+def _turned_facts(state: StateData, ids: _Numbering) -> tuple[int | None, int | None, int | None]:
     """The card turned for trump, the stock's bottom card shown, and the card turned up for take-or-pass, where
     there are (numbered in this order, after everything else)."""
     turned = ids.of(state.turned) if state.turned >= 0 else None
@@ -473,7 +470,7 @@ def _turned_facts(state: State, ids: _Numbering) -> tuple[int | None, int | None
     return turned, bottom, turned_up
 
 
-def _combination_facts(state: State, ids: _Numbering) -> tuple[tuple[AnnouncedMeld, ...], tuple[int, ...],
+def _combination_facts(state: StateData, ids: _Numbering) -> tuple[tuple[AnnouncedMeld, ...], tuple[int, ...],
                                                                 tuple[int, ...], tuple[int, ...]]:
     """The view's facts of the melds of the European games (announced, marriages, meld points, marriage points):
     none for files without them."""
@@ -496,18 +493,18 @@ def _combination_facts(state: State, ids: _Numbering) -> tuple[tuple[AnnouncedMe
 NATIVE = not isinstance(hand_order, types.FunctionType)
 
 
-def _make_view(*, game: Game, seat: int, ruleset: str, players: int, dealer: int, phase: str, to_act: int, hand: int,
-               hand_sizes: tuple[int, ...], teams: tuple[tuple[int, ...], ...], history: tuple[Action, ...], bidder:
-               int | None, bid: int | None, target: int | None, trump_concealed: bool, trump: int | None, indicator:
-               int | None, exposed_in_trick: int | None, multiplier: int, special: str | None, sitting_out: tuple[int,
-               ...], trick: TrickView, tricks: tuple[TrickView, ...], card_points: tuple[int, ...], match_scores:
-               tuple[int, ...], legal: tuple[Action, ...], status: str, auction_round: int, contract_round: int |
-               None, speaking_for: int | None, handed_back: bool, added: int, conceded: bool, match_target: int |
-               None, exposed: tuple[ExposedHand, ...], dummies: tuple[int, ...], controller: int | None, melds:
-               tuple[int, ...], provable: tuple[Action, ...], sweep_line: int | None, trump_mode: str | None,
-               trump_multiplier: int, announced: tuple[AnnouncedMeld, ...], marriages: tuple[int, ...], meld_points:
-               tuple[int, ...], marriage_points: tuple[int, ...], turned: int | None, stock_bottom: int | None,
-               turned_up: int | None) -> View:
+def _make_view(*, game: GameTables, seat: int, ruleset: str, players: int, dealer: int, phase: str, to_act: int, hand:
+               int, hand_sizes: tuple[int, ...], teams: tuple[tuple[int, ...], ...], history: tuple[Action, ...],
+               bidder: int | None, bid: int | None, target: int | None, trump_concealed: bool, trump: int | None,
+               indicator: int | None, exposed_in_trick: int | None, multiplier: int, special: str | None, sitting_out:
+               tuple[int, ...], trick: TrickView, tricks: tuple[TrickView, ...], card_points: tuple[int, ...],
+               match_scores: tuple[int, ...], legal: tuple[Action, ...], status: str, auction_round: int,
+               contract_round: int | None, speaking_for: int | None, handed_back: bool, added: int, conceded: bool,
+               match_target: int | None, exposed: tuple[ExposedHand, ...], dummies: tuple[int, ...], controller: int |
+               None, melds: tuple[int, ...], provable: tuple[Action, ...], sweep_line: int | None, trump_mode: str |
+               None, trump_multiplier: int, announced: tuple[AnnouncedMeld, ...], marriages: tuple[int, ...],
+               meld_points: tuple[int, ...], marriage_points: tuple[int, ...], turned: int | None, stock_bottom: int |
+               None, turned_up: int | None) -> View:
     """`View(...)` with these fields; compiled, the record is filled field by field (the same record: frozen,
     compared and written as any other; tests/test_view.py checks that every field is set here)."""
     if not NATIVE:
