@@ -34,9 +34,10 @@ SEAT_FACTOR = 1000   # a claim is kept as seat * SEAT_FACTOR + the number of car
 # first-moment rule decides: on the behaviour test's hands where one seat holds a whole suit, the earlier turns'
 # proofs ran past it, so `first_moment` changed no hand in 600 (100,000 still did). Correct answers come first:
 # the bound stays this high. With the prover compiled the random hands no longer come near it: the slowest hand of
-# `benchmarks/random_hands.py three-hundred-and-four 20000 --slowest 8` took 0.26 s on a loaded machine (and under
-# 1 ms timed alone). Hands played by bots can still spend one search's NODE_BUDGET on a turn that is never proved
-# (the heuristic's hand 163 of tests/test_claims_provable.py: 200,000 positions, 25 s compiled under load 20).
+# `benchmarks/random_hands.py three-hundred-and-four 20000 --slowest 8` took 0.04 s to 0.26 s in two runs on a
+# loaded machine (the slowest ones take under 1 ms timed alone: the rest is the machine). Hands played by bots
+# can still spend one search's NODE_BUDGET on a turn that is never proved (the heuristic's hand 163 of
+# tests/test_claims_provable.py: 200,000 positions, 25 s compiled under load 20).
 GRADING_BUDGET = 10_000_000
 
 
