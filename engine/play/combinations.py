@@ -57,9 +57,14 @@ def holds_meld(state: StateData, cards: int) -> bool:
     g = state.game
     cr = g.rules.combinations
     assert cr is not None
-    for r in range(len(cr.quads)):
-        if cr.quads[r] and (cards & g.rank_masks[r]).bit_count() >= 4:
-            return True
+    quads = cr.quads
+    for r in range(len(quads)):
+        if quads[r]:
+            m = cards & g.rank_masks[r]     # at least four bits: three cleared leave one (no bit_count, a method
+            m &= m - 1                      # call when compiled)
+            m &= m - 1
+            if m & (m - 1):
+                return True
     if cr.shortest > len(cr.natural):
         return False
     table = g.run_holdings
@@ -296,6 +301,12 @@ def marriage_on_play(state: StateData, p: int, card: int) -> None:
     rank = g.rank_of[card]
     if mr.in_trick or rank not in mr.ranks or not marriage_suits(state) >> suit & 1:
         return
+    held = 0
+    for h in state.hands:
+        held |= h
+    for r in mr.ranks:   # a card of the marriage still in some hand (each copy): he has not played it
+        if r != rank and not g.rank_masks[r] & g.suit_masks[suit] & ~held:
+            return
     mine = 0
     for t in state.tricks:
         for i, s in enumerate(t.seats):

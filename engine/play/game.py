@@ -131,6 +131,9 @@ class Game:
         self.play_action = self._card_actions("play")
         self.pass_action = self._seat_actions("pass")
         self.call_action = self._seat_actions("call")   # a void player's call for the trump
+        self.announce_action = self._seat_actions("announce")   # melds announced in trick 1 (combinations)
+        # the legal actions of a choose_trump step, per seat * 2 + (may push), made as they occur (turned.py)
+        self.choose_actions: dict[int, tuple[Action, ...]] = {}
         # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur: a list
         # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
         self._play_table, self._play_rows = _play_caches(n, nsuits, self.block)

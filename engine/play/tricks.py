@@ -123,7 +123,7 @@ class TrickPhase(ContractPhases):
         g = self.game
         extras: list[Action] = []
         if not self.tricks and g.rules.combinations is not None and announcing(self) and may_announce(self, p):
-            extras.append(g.action(p, "announce"))
+            extras.append(g.announce_action[p])
         if g.has_pair and self._pair_allowed(p):
             extras.append(g.action(p, "show", "pair"))
         if self._surrender_allowed(p):
