@@ -110,7 +110,11 @@ def _sequences(g: Game, seat: int, cards: int) -> list[Combo]:
     cr = g.rules.combinations
     assert cr is not None
     out: list[Combo] = []
+    table = g.run_holdings
+    whole = (1 << g.block) - 1
     for suit in range(g.nsuits):
+        if table and not table[cards >> (suit * g.block) & whole]:
+            continue    # no run in this suit (Game's table)
         held = cards & g.suit_masks[suit]
         places = 0
         m = held
@@ -134,6 +138,11 @@ def _quads(g: Game, seat: int, cards: int) -> list[Combo]:
     out: list[Combo] = []
     for r, value in enumerate(cr.quads):
         if not value:
+            continue
+        m = cards & g.rank_masks[r]     # fewer than four of the rank: none of each suit either
+        m &= m - 1
+        m &= m - 1
+        if not m & (m - 1):
             continue
         ids = 0
         for suit in range(g.nsuits):    # one card of each suit (of a double pack's copies, the first)
