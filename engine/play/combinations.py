@@ -57,14 +57,20 @@ def holds_meld(state: StateData, cards: int) -> bool:
     g = state.game
     cr = g.rules.combinations
     assert cr is not None
-    quads = cr.quads
-    for r in range(len(quads)):
-        if quads[r]:
-            m = cards & g.rank_masks[r]     # at least four bits: three cleared leave one (no bit_count, a method
-            m &= m - 1                      # call when compiled)
-            m &= m - 1
-            if m & (m - 1):
-                return True
+    positions = g.quad_positions
+    if positions >= 0:     # four suits, one copy: a rank held in every suit (Game's table)
+        b = g.block
+        if cards & (cards >> b) & (cards >> (2 * b)) & (cards >> (3 * b)) & positions:
+            return True
+    else:
+        quads = cr.quads
+        for r in range(len(quads)):
+            if quads[r]:
+                m = cards & g.rank_masks[r]     # at least four bits: three cleared leave one (no bit_count, a
+                m &= m - 1                      # method call when compiled)
+                m &= m - 1
+                if m & (m - 1):
+                    return True
     if cr.shortest > len(cr.natural):
         return False
     table = g.run_holdings
@@ -162,6 +168,8 @@ def hand_melds(state: StateData, seat: int, cards: int) -> list[Combo]:
 def game_melds(g: Game, seat: int, cards: int) -> list[Combo]:
     """`hand_melds` read from the game alone (the bots weigh the melds of cards they imagine)."""
     quads = _quads(g, seat, cards)
+    if not quads:   # one arrangement: the runs
+        return _sequences(g, seat, cards)
     best: list[Combo] = []
     best_key = (-1, -1, -1)
     for pick in range(1 << len(quads)):

@@ -122,6 +122,9 @@ class Game:
         # combinations: per holding of one suit (its bits in the suit's block), whether it holds a run that counts
         # as a meld (engine/play/combinations.py reads it; empty: no run counts, or a suit is too large for a table)
         self.run_holdings = _run_holdings(rules, self.rank_of, self.block)
+        # combinations: the positions in a suit's block of the ranks whose four of a kind count, where four of a
+        # rank means one of each of four suits (four suits, one copy); -1 elsewhere (the melds are counted)
+        self.quad_positions = _quad_positions(rules, self.rank_of, self.block, nsuits, d.copies)
         # trump_marriage counted in_hand: the cards of its ranks, whose play may complete a marriage (0: none)
         mr = rules.marriage
         self.marriage_play_mask = _mask_where([mr is not None and not mr.in_trick and r in mr.ranks
@@ -615,6 +618,20 @@ def _run_holdings(rules: Rules, rank_of: list[int], block: int) -> list[bool]:
         for _ in range(cr.shortest - 1):
             run &= run >> 1
         out.append(run != 0)
+    return out
+
+
+def _quad_positions(rules: Rules, rank_of: list[int], block: int, nsuits: int, copies: int) -> int:
+    """The bits of a suit's block whose rank's four of a kind counts as a meld (combinations.four_of_a_kind),
+    where holding four of a rank is holding it in each suit (four suits, one copy: the four suits' blocks ANDed
+    together find it); -1 where it is not (the cards of the rank are counted instead)."""
+    cr = rules.combinations
+    if cr is None or nsuits != 4 or copies != 1:
+        return -1
+    out = 0
+    for pos in range(block):
+        if cr.quads[rank_of[pos]]:
+            out |= 1 << pos
     return out
 
 
