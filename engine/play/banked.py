@@ -234,10 +234,14 @@ def target_reached(state: StateData) -> bool:
     sides = len(state.hand_teams)
     # every credit is a count of points (never negative), so a side's credits only grow from stage to stage: when
     # no side reaches the target with all of them, none does at an earlier stage (the common case, checked cheaply)
-    scores, mult = state.match_scores, state.trump_multiplier
-    if all(scores[_match_team(state, t)]
-           + (state.marriage_points[t] + state.team_points[t] + state.meld_points[t]) * mult < target
-           for t in range(sides)):
+    scores, mult, team_of = state.match_scores, state.trump_multiplier, state.game.team_of
+    marriage, tricks, melds = state.marriage_points, state.team_points, state.meld_points
+    near = False
+    for t, seats in enumerate(state.hand_teams):
+        if scores[team_of[seats[0]]] + (marriage[t] + tricks[t] + melds[t]) * mult >= target:
+            near = True
+            break
+    if not near:
         return False
     for stage in (STOP_MARRIAGE, STOP_MELDS, STOP_TRICKS):
         for t in range(sides):

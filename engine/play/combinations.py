@@ -57,9 +57,20 @@ def holds_meld(state: StateData, cards: int) -> bool:
     g = state.game
     cr = g.rules.combinations
     assert cr is not None
-    for r in range(len(cr.quads)):
-        if cr.quads[r] and (cards & g.rank_masks[r]).bit_count() >= 4:
+    positions = g.quad_positions
+    if positions >= 0:     # four suits, one copy: a rank held in every suit (Game's table)
+        b = g.block
+        if cards & (cards >> b) & (cards >> (2 * b)) & (cards >> (3 * b)) & positions:
             return True
+    else:
+        quads = cr.quads
+        for r in range(len(quads)):
+            if quads[r]:
+                m = cards & g.rank_masks[r]     # at least four bits: three cleared leave one (no bit_count, a
+                m &= m - 1                      # method call when compiled)
+                m &= m - 1
+                if m & (m - 1):
+                    return True
     if cr.shortest > len(cr.natural):
         return False
     table = g.run_holdings
@@ -105,7 +116,11 @@ def _sequences(g: GameTables, seat: int, cards: int) -> list[Combo]:
     cr = g.rules.combinations
     assert cr is not None
     out: list[Combo] = []
+    table = g.run_holdings
+    whole = (1 << g.block) - 1
     for suit in range(g.nsuits):
+        if table and not table[cards >> (suit * g.block) & whole]:
+            continue    # no run in this suit (Game's table)
         held = cards & g.suit_masks[suit]
         places = 0
         m = held
@@ -130,6 +145,11 @@ def _quads(g: GameTables, seat: int, cards: int) -> list[Combo]:
     for r, value in enumerate(cr.quads):
         if not value:
             continue
+        m = cards & g.rank_masks[r]     # fewer than four of the rank: none of each suit either
+        m &= m - 1
+        m &= m - 1
+        if not m & (m - 1):
+            continue
         ids = 0
         for suit in range(g.nsuits):    # one card of each suit (of a double pack's copies, the first)
             one = cards & g.rank_masks[r] & g.suit_masks[suit]
@@ -148,6 +168,8 @@ def hand_melds(state: StateData, seat: int, cards: int) -> list[Combo]:
 def game_melds(g: GameTables, seat: int, cards: int) -> list[Combo]:
     """`hand_melds` read from the game alone (the bots weigh the melds of cards they imagine)."""
     quads = _quads(g, seat, cards)
+    if not quads:   # one arrangement: the runs
+        return _sequences(g, seat, cards)
     best: list[Combo] = []
     best_key = (-1, -1, -1)
     for pick in range(1 << len(quads)):
@@ -296,6 +318,12 @@ def marriage_on_play(state: StateData, p: int, card: int) -> None:
     rank = g.rank_of[card]
     if mr.in_trick or rank not in mr.ranks or not marriage_suits(state) >> suit & 1:
         return
+    held = 0
+    for h in state.hands:
+        held |= h
+    for r in mr.ranks:   # a card of the marriage still in some hand (each copy): he has not played it
+        if r != rank and not g.rank_masks[r] & g.suit_masks[suit] & ~held:
+            return
     mine = 0
     for t in state.tricks:
         for i, s in enumerate(t.seats):

@@ -119,6 +119,9 @@ class GameTables:
         # combinations: per holding of one suit (its bits in the suit's block), whether it holds a run that counts
         # as a meld (engine/play/combinations.py reads it; empty: no run counts, or a suit is too large for a table)
         self.run_holdings = _run_holdings(rules, self.rank_of, self.block)
+        # combinations: the positions in a suit's block of the ranks whose four of a kind count, where four of a
+        # rank means one of each of four suits (four suits, one copy); -1 elsewhere (the melds are counted)
+        self.quad_positions = _quad_positions(rules, self.rank_of, self.block, nsuits, d.copies)
         # trump_marriage counted in_hand: the cards of its ranks, whose play may complete a marriage (0: none)
         mr = rules.marriage
         self.marriage_play_mask = _mask_where([mr is not None and not mr.in_trick and r in mr.ranks
@@ -128,6 +131,9 @@ class GameTables:
         self.play_action = self._card_actions("play")
         self.pass_action = self._seat_actions("pass")
         self.call_action = self._seat_actions("call")   # a void player's call for the trump
+        self.announce_action = self._seat_actions("announce")   # melds announced in trick 1 (combinations)
+        # the legal actions of a choose_trump step, per seat * 2 + (may push), made as they occur (turned.py)
+        self.choose_actions: dict[int, tuple[Action, ...]] = {}
         # per seat and suit: suit-bits value -> the play actions of those cards, filled as hands occur: a list
         # indexed by the holding where a suit is small (at most 4096 holdings), else a dict of those that occur
         self._play_table, self._play_rows = _play_caches(n, nsuits, self.block)
@@ -575,6 +581,20 @@ def _run_holdings(rules: Rules, rank_of: list[int], block: int) -> list[bool]:
         out.append(run != 0)
     return out
 
+
+
+def _quad_positions(rules: Rules, rank_of: list[int], block: int, nsuits: int, copies: int) -> int:
+    """The bits of a suit's block whose rank's four of a kind counts as a meld (combinations.four_of_a_kind),
+    where holding four of a rank is holding it in each suit (four suits, one copy: the four suits' blocks ANDed
+    together find it); -1 where it is not (the cards of the rank are counted instead)."""
+    cr = rules.combinations
+    if cr is None or nsuits != 4 or copies != 1:
+        return -1
+    out = 0
+    for pos in range(block):
+        if cr.quads[rank_of[pos]]:
+            out |= 1 << pos
+    return out
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)

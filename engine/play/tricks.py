@@ -119,7 +119,7 @@ def _play_extras(st: StateData, p: int) -> list[Action]:
     g = st.game
     extras: list[Action] = []
     if not st.tricks and g.rules.combinations is not None and announcing(st) and may_announce(st, p):
-        extras.append(g.action(p, "announce"))
+        extras.append(g.announce_action[p])
     if g.has_pair and _pair_allowed(st, p):
         extras.append(g.action(p, "show", "pair"))
     if _surrender_allowed(st, p):

@@ -22,6 +22,7 @@ Functions over the state, as melds.py and claims.py are; State calls `run_step` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from engine.play.actions import Action
@@ -84,15 +85,12 @@ def choice_words(st: StateData) -> list[str]:
     return words
 
 
-def legal(st: StateData) -> list[Action]:
+def legal(st: StateData) -> Sequence[Action]:
     g = st.game
     p = st.to_act
     ph = st.phase
     if ph == CHOOSE:
-        out = [g.action(p, "trump", w) for w in choice_words(st)]
-        if g.rules.deal.may_push and not st.pushed and partner_of(st, p) >= 0:
-            out.append(g.action(p, "push"))
-        return out
+        return _choose_legal(st, p)
     if ph == EXCHANGE:
         return [g.action(p, "exchange"), g.action(p, "pass")]
     d = g.rules.deal
@@ -110,6 +108,21 @@ def legal(st: StateData) -> list[Action]:
             out.append(g.action(p, "pass"))
     if d.schmeiss and (st.take_round == 1 or p != st.dealer):   # the second round's last word names or passes
         out.append(g.action(p, "schmeiss"))
+    return out
+
+
+def _choose_legal(st: StateData, p: int) -> tuple[Action, ...]:
+    """`p`'s choice at a choose_trump step: a suit, NT or a mode, and the push while he may (one tuple per seat
+    and push, kept by the game: the same every hand)."""
+    g = st.game
+    push = g.rules.deal.may_push and not st.pushed and partner_of(st, p) >= 0
+    key = 2 * p + (1 if push else 0)
+    out = g.choose_actions.get(key)
+    if out is None:
+        made = [g.action(p, "trump", w) for w in choice_words(st)]
+        if push:
+            made.append(g.action(p, "push"))
+        out = g.choose_actions[key] = tuple(made)
     return out
 
 
