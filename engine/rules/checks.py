@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from engine.play.rules import SEVENTH_CARD
+from engine.rules.checks_ranks import ranks_of_the_deck
 from engine.rules.messages import Finding
 from engine.rules.model import (
     Band,
@@ -225,43 +226,10 @@ def lone_bidder_sits_alone(rs: Ruleset) -> Iterator[Finding]:
 
 # -------------------------------------------------------------------------------------------- deck
 def deck_names_unique(rs: Ruleset) -> Iterator[Finding]:
-    for key, names in (("ranks", rs.deck.ranks), ("suits", rs.deck.suits)):
-        for i, name in enumerate(names):
-            if name in names[:i]:
-                yield Finding(("deck", key, i), f"{name} is listed twice")
-
-
-def ranks_exist(rs: Ruleset) -> Iterator[Finding]:
-    """Every rank named anywhere is one of the deck's ranks.
-
-    A points entry of 0 for a rank outside the deck changes nothing, and is allowed: it is the only way a house
-    rule that drops a rank can cancel the points its parent gave it (mappings merge, so keys cannot be removed).
-    """
-    ranks = set(rs.deck.ranks)
-    where = f"deck.ranks is {' '.join(rs.deck.ranks)}"
-    for r, value in rs.deck.points.items():
-        if r not in ranks and value:
-            yield Finding((*POINTS, r), f"rank {r} is not in the deck ({where})", "key", depends=(RANKS,),
-                          fix=f"also set deck.points.{r}: 0 in this file (points of a rank outside the deck "
-                          "can be zeroed, not removed)")
-    for g, group in enumerate(rs.deck.rank_ties):
-        for i, r in enumerate(group):
-            if r not in ranks:
-                yield Finding(("deck", "rank_ties", g, i), f"rank {r} is not in the deck ({where})",
-                              depends=(RANKS,))
-    for i, r in enumerate(rs.play.no_discard_before_suit_led):
-        if r not in ranks:
-            yield Finding(("play", "no_discard_before_suit_led", i), f"rank {r} is not in the deck ({where})",
-                          depends=(RANKS,))
-    if rs.special.pair is not None:
-        for i, r in enumerate(rs.special.pair.ranks):
-            if r not in ranks:
-                yield Finding(("special", "pair", "ranks", i), f"rank {r} is not in the deck ({where})",
-                              depends=(RANKS,))
-    rank = rs.annul.one_hand_holds_all_of
-    if rank is not None and rank not in ranks:
-        yield Finding(("annul", "one_hand_holds_all_of"), f"rank {rank} is not in the deck ({where})",
-                      depends=(RANKS,))
+    """The deck's suits, each once (its ranks, and every other rank list, are engine/rules/checks_ranks.py's)."""
+    for i, name in enumerate(rs.deck.suits):
+        if name in rs.deck.suits[:i]:
+            yield Finding(("deck", "suits", i), f"{name} is listed twice")
 
 
 def rank_ties_are_groups(rs: Ruleset) -> Iterator[Finding]:
@@ -646,9 +614,6 @@ def captures_fit(rs: Ruleset) -> Iterator[Finding]:
                           hint=" (e.g. rank: J)", anchor="value")
         elif c.trigger == "last_trick" and c.rank is not None:
             yield Finding((*path, "rank"), "the last trick needs no rank; remove it")
-        elif c.rank is not None and c.rank not in rs.deck.ranks:
-            yield Finding((*path, "rank"), f"rank {c.rank} is not in the deck (deck.ranks is "
-                          f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
         if c.kind == "transfer" and not _two_sides(rs):
             yield Finding((*path, "kind"), "a transfer is taken from the other side, and here a hand has more than "
                           "two sides", depends=(TEAMS, ALONE))
@@ -904,8 +869,6 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
         yield from _cover(path, bands, "pair band", every)
     if not pair.ranks:
         yield Finding(("special", "pair", "ranks"), "a pair needs at least one rank")
-    if len(set(pair.ranks)) != len(pair.ranks):
-        yield Finding(("special", "pair", "ranks"), "a rank is listed twice")
     if pair.target_bounds is not None:
         low, high = pair.target_bounds
         if low > high:
@@ -1130,7 +1093,7 @@ def melds_fit(rs: Ruleset) -> Iterator[Finding]:
 
 
 CHECKS: tuple[Check, ...] = (
-    teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_exist, rank_ties_are_groups,
+    teams_partition_seats, lone_bidder_sits_alone, deck_names_unique, ranks_of_the_deck, rank_ties_are_groups,
     deal_fits_deck, auction_given, schedule_steps, bid_range_fits_points, bids_are_bounded, bids_named_in_range,
     dealer_forced_bid_is_a_bid, partners_exist, pointless_redeal_seats, raisers_listed_once, trump_options_agree,
     contract_names_unique, contract_scores_signed, declarations_fit,

@@ -1,7 +1,7 @@
 """Checks across fields for the melds of the European games (sections `combinations` and `trump_marriage`): the
-natural order is the deck's ranks once each, the runs fit a suit, the ranks named are in the deck, the ranking
-names each key once, and nothing gives a concealed trump away. The same form as engine/rules/checks.py, which
-runs these after its own."""
+runs fit a suit, the ranking names each key once, and nothing gives a concealed trump away (the natural order
+being the deck's ranks once each, and every rank named being of the deck, is engine/rules/checks_ranks.py's).
+The same form as engine/rules/checks.py, which runs these after its own."""
 
 from __future__ import annotations
 
@@ -20,25 +20,6 @@ CONCEALED = ("trump", "concealed")
 OLD_MELDS = ("special", "melds")
 
 
-def order_is_the_ranks(rs: Ruleset) -> Iterator[Finding]:
-    c = rs.combinations
-    if c is None:
-        return
-    ranks = rs.deck.ranks
-    where = f"deck.ranks is {' '.join(ranks)}"
-    for i, r in enumerate(c.order):
-        if r not in ranks:
-            yield Finding((*COMBOS, "order", i), f"rank {r} is not in the deck ({where})", depends=(RANKS,),
-                          hint="; the natural order lists every rank of the deck once, high to low")
-        elif r in c.order[:i]:
-            yield Finding((*COMBOS, "order", i), f"{r} is listed twice in the natural order",
-                          hint="; list every rank of the deck once, high to low")
-    missing = [r for r in ranks if r not in c.order]
-    if missing:
-        yield Finding((*COMBOS, "order"), f"the natural order leaves out {' '.join(missing)} ({where})",
-                      depends=(RANKS,), hint="; list every rank of the deck once, high to low")
-
-
 def runs_fit_a_suit(rs: Ruleset) -> Iterator[Finding]:
     c = rs.combinations
     if c is None:
@@ -48,10 +29,6 @@ def runs_fit_a_suit(rs: Ruleset) -> Iterator[Finding]:
         if n > size:
             yield Finding((*COMBOS, "sequences", n), f"a run of {n} cannot be held: a suit has {size} ranks",
                           "key", depends=(RANKS,), hint=f"; use lengths from 2 to {size}")
-    for r in c.four_of_a_kind:
-        if r not in rs.deck.ranks:
-            yield Finding((*COMBOS, "four_of_a_kind", r), f"rank {r} is not in the deck "
-                          f"(deck.ranks is {' '.join(rs.deck.ranks)})", "key", depends=(RANKS,))
     if len(rs.deck.suits) * rs.deck.copies < 4 and any(c.four_of_a_kind.values()):
         yield Finding((*COMBOS, "four_of_a_kind"), "four of a kind needs four cards of a rank: the deck has "
                       f"{len(rs.deck.suits) * rs.deck.copies}", depends=(("deck", "suits"), COPIES))
@@ -79,13 +56,6 @@ def marriage_fits(rs: Ruleset) -> Iterator[Finding]:
     t = rs.trump_marriage
     if t is None:
         return
-    ranks = rs.deck.ranks
-    for i, r in enumerate(t.ranks):
-        if r not in ranks:
-            yield Finding((*MARRIAGE, "ranks", i), f"rank {r} is not in the deck (deck.ranks is {' '.join(ranks)})",
-                          depends=(RANKS,))
-        elif r in t.ranks[:i]:
-            yield Finding((*MARRIAGE, "ranks", i), f"{r} is listed twice")
     if not t.ranks:
         yield Finding((*MARRIAGE, "ranks"), "a marriage needs its ranks", hint="; e.g. ranks: [K, Q]")
     if rs.trump.concealed:
@@ -93,4 +63,4 @@ def marriage_fits(rs: Ruleset) -> Iterator[Finding]:
                       depends=(CONCEALED,), hint="; set trump.concealed: false, or remove trump_marriage")
 
 
-COMBINATION_CHECKS: tuple[Check, ...] = (order_is_the_ranks, runs_fit_a_suit, ranking_keys_unique, marriage_fits)
+COMBINATION_CHECKS: tuple[Check, ...] = (runs_fit_a_suit, ranking_keys_unique, marriage_fits)

@@ -15,7 +15,6 @@ CONTRACTS = ("special", "contracts")
 MELDS = ("special", "melds")
 CLAIMS = ("special", "claims")
 ADJUST = ("scoring", "target_adjustments")
-RANKS = ("deck", "ranks")
 CONCEALED, CHOSEN = ("trump", "concealed"), ("trump", "chosen")
 
 
@@ -74,18 +73,8 @@ def melds_fit(rs: Ruleset) -> Iterator[Finding]:
     path = MELDS
     if not md.ranks:
         yield Finding((*path, "ranks"), "a meld needs at least one rank")
-    for j, r in enumerate(md.ranks):
-        if r not in rs.deck.ranks:
-            yield Finding((*path, "ranks", j), f"rank {r} is not in the deck (deck.ranks is "
-                          f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
-        elif r in md.ranks[:j]:
-            yield Finding((*path, "ranks", j), f"{r} is listed twice")
-    if md.extra is not None:
-        if md.extra.rank not in rs.deck.ranks:
-            yield Finding((*path, "extra", "rank"), f"rank {md.extra.rank} is not in the deck (deck.ranks is "
-                          f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
-        elif md.extra.rank in md.ranks:
-            yield Finding((*path, "extra", "rank"), f"{md.extra.rank} is already one of the meld's ranks")
+    if md.extra is not None and md.extra.rank in md.ranks and md.extra.rank in rs.deck.ranks:
+        yield Finding((*path, "extra", "rank"), f"{md.extra.rank} is already one of the meld's ranks")
     tricks = _tricks(rs)
     for i, t in enumerate(md.after_tricks):
         if t >= tricks:

@@ -1,6 +1,6 @@
-"""Checks across fields for the card-play obligations (play.obligations): duties that bind nobody, ranks the deck
-lacks, a partner's exemption at a table without partners, and the play rules the obligations replace. The same
-form as engine/rules/checks.py, which runs these after its own."""
+"""Checks across fields for the card-play obligations (play.obligations): duties that bind nobody, a partner's
+exemption at a table without partners, and the play rules the obligations replace. The same form as
+engine/rules/checks.py, which runs these after its own."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from engine.rules.model import Ruleset
 Check = Callable[[Ruleset], Iterator[Finding]]
 
 OB = ("play", "obligations")
-RANKS = ("deck", "ranks")
 TEAMS, ALONE = ("table", "teams"), ("table", "bidder_plays_alone")
 
 
@@ -22,7 +21,7 @@ def _no_partners(rs: Ruleset) -> bool:
 
 def obligations_bind(rs: Ruleset) -> Iterator[Finding]:
     """Every duty stated binds somebody: overtrumping needs a player bound to trump, a forced undertrump needs the
-    overtrump duty it is the fallback of, the ranks never forced are in the deck."""
+    overtrump duty it is the fallback of. (The ranks never forced, each once and of the deck: checks_ranks.py.)"""
     ob = rs.play.obligations
     if ob is None:
         return
@@ -34,13 +33,6 @@ def obligations_bind(rs: Ruleset) -> Iterator[Finding]:
         yield Finding((*OB, "undertrump"), "forced says what a player bound to trump does when he cannot overtrump: "
                       "without overtrump: required any trump already does", depends=((*OB, "overtrump"),),
                       hint="; set overtrump: required, or undertrump: allowed")
-    ranks = set(rs.deck.ranks)
-    for i, r in enumerate(ob.never_forced):
-        if r not in ranks:
-            yield Finding((*OB, "never_forced", i), f"rank {r} is not in the deck (deck.ranks is "
-                          f"{' '.join(rs.deck.ranks)})", depends=(RANKS,))
-        elif r in ob.never_forced[:i]:
-            yield Finding((*OB, "never_forced", i), f"{r} is listed twice")
 
 
 def partner_exemptions_fit(rs: Ruleset) -> Iterator[Finding]:

@@ -8,11 +8,10 @@ from collections.abc import Callable, Iterator
 
 from engine.cards import canonical_card, canonical_suit
 from engine.rules.messages import Finding
-from engine.rules.model import Rank, Ruleset
+from engine.rules.model import Ruleset
 
 Check = Callable[[Ruleset], Iterator[Finding]]
 
-RANKS = ("deck", "ranks")
 TRUMP_RANKS, TRUMP_POINTS = ("deck", "trump_ranks"), ("deck", "trump_points")
 MODES = ("trump", "modes")
 CHOSEN, DECLARED, CONCEALED = ("trump", "chosen"), ("trump", "declared_as"), ("trump", "concealed")
@@ -21,38 +20,10 @@ RESERVED = ("nt", "seventh", "last", "change", "spade", "spades", "heart", "hear
             "clubs")
 
 
-def _order(path: tuple[str | int, ...], order: list[Rank], ranks: list[Rank]) -> Iterator[Finding]:
-    """`order` is the deck's ranks, each once, in some order."""
-    deck = " ".join(ranks)
-    for i, r in enumerate(order):
-        if r not in ranks:
-            yield Finding((*path, i), f"rank {r} is not in the deck (deck.ranks is {deck})", depends=(RANKS,))
-        elif r in order[:i]:
-            yield Finding((*path, i), f"{r} is listed twice")
-    missing = [r for r in ranks if r not in order]
-    if missing:
-        yield Finding(path, f"every rank of the deck is ordered here, and {' '.join(missing)} "
-                      f"{'is' if len(missing) == 1 else 'are'} missing (deck.ranks is {deck})", depends=(RANKS,),
-                      hint="; list the deck's ranks in this order, highest first")
-
-
-def _points(path: tuple[str | int, ...], points: dict[Rank, int], ranks: list[Rank]) -> Iterator[Finding]:
-    for r, value in points.items():
-        if r not in ranks and value:
-            yield Finding((*path, r), f"rank {r} is not in the deck (deck.ranks is {' '.join(ranks)})", "key",
-                          depends=(RANKS,))
-
-
 def trump_tables_fit(rs: Ruleset) -> Iterator[Finding]:
-    """The trump suit's order is a permutation of the deck's ranks, its points name ranks of the deck."""
+    """Tied ranks and a trump suit ordered apart are not combined. (The trump suit's order being the deck's ranks
+    and its points naming ranks of the deck: the model's types say it, engine/rules/checks_ranks.py checks it.)"""
     d = rs.deck
-    if d.trump_ranks is not None:
-        yield from _order(TRUMP_RANKS, d.trump_ranks, d.ranks)
-    if d.trump_points is not None:
-        yield from _points(TRUMP_POINTS, d.trump_points, d.ranks)
-    for i, md in enumerate(rs.trump.modes):
-        yield from _order((*MODES, i, "ranks"), md.ranks, d.ranks)
-        yield from _points((*MODES, i, "points"), md.points, d.ranks)
     if d.rank_ties and (d.trump_ranks is not None or rs.trump.modes):
         yield Finding(("deck", "rank_ties"), "tied ranks are not supported together with the trump suit's own "
                       "order (deck.trump_ranks) or trump modes (trump.modes)", depends=(TRUMP_RANKS, MODES))

@@ -7,6 +7,7 @@ closed sets of named options (Literal types), never expressions. Cross-field che
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,6 +19,33 @@ Suit = Literal["S", "H", "D", "C"]
 Seat = Annotated[int, Field(ge=0, le=11)]
 Points = Annotated[int, Field(ge=0, le=1000)]
 RaiseBy = Literal["bidder", "partner"]
+
+
+@dataclass(frozen=True)
+class RankList:
+    """What a list of ranks must be besides ranks of the deck. Every `Rank` of the model, wherever it stands (a
+    field, a list, a map's keys), is checked against deck.ranks from its type alone, by
+    engine/rules/checks_ranks.py: a new field typed with Rank needs no check of its own. This marker, set with
+    `Annotated`, adds what a list says beyond that (the words are those validate prints)."""
+
+    once: bool = False  # each rank at most once: "{rank} is listed twice"
+    every: bool = False  # every rank of the deck: the ranks left out are named
+    deck: bool = False  # the deck's own list, the one the others are checked against (only `once` applies)
+    twice: str = "{rank} is listed twice"
+    missing: str = "every rank of the deck is ordered here, and {ranks} {are} missing"
+    outside_hint: str = ""
+    twice_hint: str = ""
+    missing_hint: str = "; list the deck's ranks in this order, highest first"
+
+
+_NATURAL_HINT = "; list every rank of the deck once, high to low"
+DeckRanks = Annotated[list[Rank], RankList(once=True, deck=True)]
+UniqueRanks = Annotated[list[Rank], RankList(once=True)]
+RankOrder = Annotated[list[Rank], RankList(once=True, every=True)]  # the deck's ranks, in some order
+NaturalOrder = Annotated[list[Rank], RankList(
+    once=True, every=True, twice="{rank} is listed twice in the natural order", missing="the natural order leaves "
+    "out {ranks}", outside_hint="; the natural order lists every rank of the deck once, high to low",
+    twice_hint=_NATURAL_HINT, missing_hint=_NATURAL_HINT)]
 
 
 # Typed default factories: a bare list literal would be inferred as list[str], not a list of the Literal.
@@ -72,7 +100,7 @@ class Deck(Section):
     """The cards, their order and their point values."""
 
     suits: list[Suit] = Field(default_factory=lambda: _all_suits(), description="The suits in the deck.")
-    ranks: list[Rank] = Field(description="Ranks from highest to lowest (T is the ten).", min_length=1)
+    ranks: DeckRanks = Field(description="Ranks from highest to lowest (T is the ten).", min_length=1)
     copies: Annotated[int, Field(ge=1, le=2)] = Field(
         1, description="Copies of each card (2: a double pack).")
     rank_ties: list[list[Rank]] = Field(
@@ -80,7 +108,7 @@ class Deck(Section):
         description="Groups of ranks that beat each other only by order of play: the first played wins.")
     points: dict[Rank, Points] = Field(description="Card points by rank; ranks not listed are worth 0.")
     last_trick_bonus: Points = Field(0, description="Extra card points for winning the last trick.")
-    trump_ranks: list[Rank] | None = Field(
+    trump_ranks: RankOrder | None = Field(
         None, description="Ranks of the trump suit from highest to lowest, where they differ from `ranks` (which "
         "then order the plain suits only): the same ranks in another order. Absent: the trump suit keeps `ranks`.")
     trump_points: dict[Rank, Points] | None = Field(
@@ -302,7 +330,7 @@ class TrumpMode(Section):
     trumps: Literal["none", "all"] = Field(
         description="none: there is no trump suit; all: every suit plays as the trump suit (nobody can trump, and "
         "the duties in trumps apply to the suit led).")
-    ranks: list[Rank] = Field(description="The order in every suit, highest first: the deck's ranks in any order.")
+    ranks: RankOrder = Field(description="The order in every suit, highest first: the deck's ranks in any order.")
     points: dict[Rank, Points] = Field(description="Card points by rank in every suit; ranks not listed are worth 0.")
     multiplier: Annotated[int, Field(ge=1, le=100)] = Field(
         1, description="The hand's score is multiplied by this.")
@@ -403,7 +431,7 @@ class Obligations(Section):
         "same, but the ban holds while he has any card other than such a lower trump (a higher trump included).")
     trump_while_following: bool = Field(
         False, description="A player holding the suit led may play a trump instead of following.")
-    never_forced: list[Rank] = Field(
+    never_forced: UniqueRanks = Field(
         default_factory=list, description="Trump ranks that never bind their holder: a player whose only trumps "
         "are of these ranks may play any card when a trump is led or when he would have to trump (the Swiss "
         "Jack of trumps). Not in an all-trumps mode.")
@@ -460,7 +488,7 @@ class PairBand(Section):
 class Pair(Section):
     """Showing King and Queen of trumps moves the target."""
 
-    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks making the pair.")
+    ranks: UniqueRanks = Field(default_factory=lambda: _king_queen(), description="The ranks making the pair.")
     bidding_team: list[PairBand] = Field(description="Target change when the bidding team shows it, by bid.")
     opponents: int = Field(4, description="Target change when an opponent shows it.")
     needs_trump_exposed: bool = Field(
@@ -562,7 +590,7 @@ class Meld(Section):
     once a hand), before the next lead. What a meld does is scoring.target_adjustments: melds."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `show NAME SUIT`.")]
-    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The ranks the meld needs.")
+    ranks: UniqueRanks = Field(default_factory=lambda: _king_queen(), description="The ranks the meld needs.")
     plain_value: int = Field(description="Its value in a plain suit.")
     trump_value: int = Field(description="Its value in the trump suit.")
     extra: MeldExtra | None = Field(None, description="A further card that raises the value when also held.")
@@ -741,7 +769,7 @@ class Combinations(Section):
     announced before one's first card and compared between the sides (declared), or counted in each trick by
     the cards it holds, for the side that wins it (in_trick)."""
 
-    order: list[Rank] = Field(
+    order: NaturalOrder = Field(
         description="The natural order for sequences, high to low: every rank of the deck once (not the order in "
         "which cards win tricks).")
     sequences: dict[Annotated[int, Field(ge=2, le=13)], Points] = Field(
@@ -769,7 +797,7 @@ class TrumpMarriage(Section):
     """The King and Queen of trumps (or the ranks listed) as a fixed bonus to a side, kept whatever happens to
     the contract."""
 
-    ranks: list[Rank] = Field(default_factory=lambda: _king_queen(), description="The trump ranks of the marriage.")
+    ranks: UniqueRanks = Field(default_factory=lambda: _king_queen(), description="The trump ranks of the marriage.")
     value: Points = Field(20, description="What it is worth.")
     counted: Literal["in_hand", "in_trick"] = Field(
         "in_hand", description="in_hand: held together by one player, credited to his side (and announced by the "
