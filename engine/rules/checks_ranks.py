@@ -87,29 +87,37 @@ def _model(m: BaseModel, path: KeyPath, deck: _Deck) -> Iterator[Finding]:
 
 
 def _value(value: Any, tp: Any, path: KeyPath, mark: RankList, deck: _Deck) -> Iterator[Finding]:
-    if value is None:
-        return
     if isinstance(value, BaseModel):
-        yield from _model(value, path, deck)
-        return
+        return _model(value, path, deck)
     tp, mark = _strip(tp, mark)
-    args = typing.get_args(tp)
+    if value is None:
+        return iter(())
     if _is_rank(tp):
-        yield from _outside(value, path, mark, deck)
-    elif isinstance(value, list) and typing.get_origin(tp) is list:
-        if _is_rank(_strip(args[0], mark)[0]):
-            yield from _rank_list(value, path, mark, deck)
-        else:
-            for i, v in enumerate(value):
-                yield from _value(v, args[0], (*path, i), PLAIN, deck)
-    elif isinstance(value, tuple) and args:
-        for i, v in enumerate(value):
-            yield from _value(v, args[min(i, len(args) - 1)], (*path, i), PLAIN, deck)
-    elif isinstance(value, dict) and len(args) == 2:
-        if _is_rank(_strip(args[0], PLAIN)[0]):
-            yield from _rank_keys(value, path, deck)
-        for k, v in value.items():
-            yield from _value(v, args[1], (*path, k), PLAIN, deck)
+        return _outside(value, path, mark, deck)
+    if isinstance(value, list | tuple):
+        return _items(value, tp, path, mark, deck)
+    if isinstance(value, dict):
+        return _map(value, tp, path, deck)
+    return iter(())
+
+
+def _items(value: list[Any] | tuple[Any, ...], tp: Any, path: KeyPath, mark: RankList,
+           deck: _Deck) -> Iterator[Finding]:
+    """A list (one item type) or a tuple (one type per place)."""
+    types_ = typing.get_args(tp)[:1] if typing.get_origin(tp) is list else typing.get_args(tp)
+    if typing.get_origin(tp) is list and _is_rank(_strip(types_[0], mark)[0]):
+        yield from _rank_list(list(value), path, mark, deck)
+        return
+    for i, v in enumerate(value):
+        yield from _value(v, types_[min(i, len(types_) - 1)], (*path, i), PLAIN, deck)
+
+
+def _map(value: dict[Any, Any], tp: Any, path: KeyPath, deck: _Deck) -> Iterator[Finding]:
+    key, item = typing.get_args(tp)
+    if _is_rank(_strip(key, PLAIN)[0]):
+        yield from _rank_keys(value, path, deck)
+    for k, v in value.items():
+        yield from _value(v, item, (*path, k), PLAIN, deck)
 
 
 # ---------------------------------------------------------------------------------------- the findings
@@ -127,8 +135,13 @@ def _rank_list(ranks: list[str], path: KeyPath, mark: RankList, deck: _Deck) -> 
         elif mark.once and r in seen:
             yield Finding((*path, i), mark.twice.format(rank=r), hint=mark.twice_hint)
         seen.add(r)
-    missing = [r for r in deck.ranks if r not in seen]
-    if mark.every and missing:
+    if mark.every:
+        yield from _missing(seen, path, mark, deck)
+
+
+def _missing(named: set[str], path: KeyPath, mark: RankList, deck: _Deck) -> Iterator[Finding]:
+    missing = [r for r in deck.ranks if r not in named]
+    if missing:
         words = mark.missing.format(ranks=" ".join(missing), are="is" if len(missing) == 1 else "are")
         yield Finding(path, f"{words} ({deck.where})", depends=(RANKS,), hint=mark.missing_hint)
 
