@@ -31,6 +31,7 @@ from engine.rules.model import (
     StepName,
     TakeOrPass,
     TakeOrPassStep,
+    TrumpOpening,
     TurnUpStep,
 )
 from engine.rules.yamlpos import KeyPath, dotted
@@ -262,24 +263,32 @@ def deal_fits_deck(rs: Ruleset) -> Iterator[Finding]:
 def _stock_fits(rs: Ruleset, names: list[str]) -> Iterator[Finding]:
     """A deal with a turned card or a stock: what it gives out fits the deck, and the hands come out equal."""
     size, used = deck_size(rs), cards_used(rs)
-    turn = next((x.turn_up for x in rs.schedule if isinstance(x, TurnUpStep)), None)
-    turned = 1 if "turn_up" in names and (turn is None or turn.card == "stock") else 0
     c = complete_step(rs)
     if c is not None:
-        at = names.index("complete")
-        taker = c.taker + (1 if c.turned_to_taker else 0)
-        if taker != c.others:
-            yield Finding((*SCHEDULE, at, "complete"), f"the taker would receive {taker} cards"
-                          f"{' (the turned card and ' + str(c.taker) + ' more)' if c.turned_to_taker else ''} and "
-                          f"each other player {c.others}: the hands must come out equal",
-                          hint=f" (e.g. taker: {c.others - 1 if c.turned_to_taker else c.others})")
-    given = used + (turned if c is None or not c.turned_to_taker else 0)
+        yield from _hands_come_out_equal(c, names.index("complete"))
+    given = used + (_turned_from_stock(rs, names) if c is None or not c.turned_to_taker else 0)
     if given + (1 if c is not None and c.show_bottom else 0) > size:
         yield Finding(SCHEDULE, f"the deal needs {given} cards (the turned card included) but the deck has {size}",
                       depends=(PLAYERS, *DECK_SIZE))
     elif used < size and "stock" not in names:
         yield Finding(SCHEDULE, f"the deal gives out {used} of the deck's {size} cards: say `stock` in the schedule "
                       "to leave the rest undealt", depends=(PLAYERS, *DECK_SIZE), hint=" (add the step: - stock)")
+
+
+def _turned_from_stock(rs: Ruleset, names: list[str]) -> int:
+    """1 when a turn_up step turns the stock's next card (not the dealer's own)."""
+    turn = next((x.turn_up for x in rs.schedule if isinstance(x, TurnUpStep)), None)
+    return 1 if "turn_up" in names and (turn is None or turn.card == "stock") else 0
+
+
+def _hands_come_out_equal(c: Complete, at: int) -> Iterator[Finding]:
+    """The complete step gives the taker (the turned card counted) as many cards as each other player."""
+    taker = c.taker + (1 if c.turned_to_taker else 0)
+    if taker != c.others:
+        yield Finding((*SCHEDULE, at, "complete"), f"the taker would receive {taker} cards"
+                      f"{' (the turned card and ' + str(c.taker) + ' more)' if c.turned_to_taker else ''} and "
+                      f"each other player {c.others}: the hands must come out equal",
+                      hint=f" (e.g. taker: {c.others - 1 if c.turned_to_taker else c.others})")
 
 
 def _deal_procedure_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
@@ -319,18 +328,26 @@ def _turned_card_steps(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
 def _steps_after_taking(at: dict[str, int], deals: list[int]) -> Iterator[Finding]:
     """complete after take_or_pass and last of the deal; exchange_low_trump after the turned card and the trump."""
     if "complete" in at:
-        if "take_or_pass" not in at or at["complete"] < at["take_or_pass"]:
-            yield Finding((*SCHEDULE, at["complete"]), "complete needs a take_or_pass step before it (it deals by "
-                          "who took)")
-        if deals and deals[-1] > at["complete"]:
-            yield Finding((*SCHEDULE, deals[-1]), "no deal step after complete: complete ends the deal")
+        yield from _complete_step_place(at, deals)
     if "exchange_low_trump" in at:
-        fixed = [at[x] for x in ("take_or_pass", "choose_trump", "auction") if x in at]
-        if "turn_up" not in at:
-            yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump needs a turn_up step (the card "
-                          "the lowest trump is exchanged for)", hint=" (add - turn_up after the first packets)")
-        elif not fixed or at["exchange_low_trump"] < max(fixed):
-            yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump comes after the trump is fixed")
+        yield from _exchange_step_place(at)
+
+
+def _complete_step_place(at: dict[str, int], deals: list[int]) -> Iterator[Finding]:
+    if "take_or_pass" not in at or at["complete"] < at["take_or_pass"]:
+        yield Finding((*SCHEDULE, at["complete"]), "complete needs a take_or_pass step before it (it deals by "
+                      "who took)")
+    if deals and deals[-1] > at["complete"]:
+        yield Finding((*SCHEDULE, deals[-1]), "no deal step after complete: complete ends the deal")
+
+
+def _exchange_step_place(at: dict[str, int]) -> Iterator[Finding]:
+    fixed = [at[x] for x in ("take_or_pass", "choose_trump", "auction") if x in at]
+    if "turn_up" not in at:
+        yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump needs a turn_up step (the card "
+                      "the lowest trump is exchanged for)", hint=" (add - turn_up after the first packets)")
+    elif not fixed or at["exchange_low_trump"] < max(fixed):
+        yield Finding((*SCHEDULE, at["exchange_low_trump"]), "exchange_low_trump comes after the trump is fixed")
 
 
 def _deal_step_options(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
@@ -339,12 +356,17 @@ def _deal_step_options(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     if top is not None and top.schmeiss and rs.table.players != 2:
         yield Finding((*SCHEDULE, at["take_or_pass"], "take_or_pass", "schmeiss"), "schmeiss is an offer to the "
                       "one other player: only with two players", depends=(PLAYERS,))
+    yield from _dealers_own_turned_card(rs, at)
+    yield from _deal_step_choices(rs, at, top)
+
+
+def _dealers_own_turned_card(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
+    """complete and exchange_low_trump need the turned card of the stock, not the dealer's own."""
     turn = next((x.turn_up for x in rs.schedule if isinstance(x, TurnUpStep)), None)
-    if turn is not None and turn.card == "dealer_last" and ("complete" in at or "exchange_low_trump" in at):
-        step = "complete" if "complete" in at else "exchange_low_trump"
+    step = next((x for x in ("complete", "exchange_low_trump") if x in at), None)
+    if turn is not None and turn.card == "dealer_last" and step is not None:
         yield Finding((*SCHEDULE, at[step]), f"{step} works with a turned card of the stock; here the turned card "
                       "is the dealer's own (turn_up: {card: dealer_last})")
-    yield from _deal_step_choices(rs, at, top)
 
 
 def _deal_step_choices(rs: Ruleset, at: dict[str, int], top: TakeOrPass | None) -> Iterator[Finding]:
@@ -368,11 +390,8 @@ def auction_given(rs: Ruleset) -> Iterator[Finding]:
 def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
     names: list[tuple[int, str]] = [(i, step_name(s)) for i, s in enumerate(rs.schedule)
                                     if not isinstance(s, DealStep)]
-    seen: set[str] = set()
-    for i, name in names:
-        if name in seen:
-            yield Finding((*SCHEDULE, i), f"{name} appears more than once")
-        seen.add(name)
+    seen = {name for _, name in names}
+    yield from _steps_once(names)
     chooses = "take_or_pass" in seen or "choose_trump" in seen
     if "auction" not in seen and not chooses:
         yield Finding(SCHEDULE, "the schedule needs an auction step (or take_or_pass, or choose_trump)")
@@ -383,6 +402,14 @@ def schedule_steps(rs: Ruleset) -> Iterator[Finding]:
     yield from _schedule_trump_step(rs, at, chooses)
     yield from _schedule_sections(rs, at)
     yield from _schedule_late_bidding(rs, at)
+
+
+def _steps_once(names: list[tuple[int, str]]) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for i, name in names:
+        if name in seen:
+            yield Finding((*SCHEDULE, i), f"{name} appears more than once")
+        seen.add(name)
 
 
 def _schedule_trump_step(rs: Ruleset, at: dict[str, int], chooses: bool) -> Iterator[Finding]:
@@ -400,12 +427,23 @@ def _schedule_trump_step(rs: Ruleset, at: dict[str, int], chooses: bool) -> Iter
 
 def _schedule_sections(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     """The raise and second_auction steps go with their sections, and only one of the two."""
+    yield from _raise_section(rs, at)
+    yield from _second_auction_section(rs, at)
+    if "raise" in at and "second_auction" in at:
+        yield Finding((*SCHEDULE, at["second_auction"]), "a raise and a second auction are two forms of the one "
+                      "round of bidding after the full deal: keep one of them", fix="also set raise: null")
+
+
+def _raise_section(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     if rs.raise_ is not None and "raise" not in at:
         yield Finding(RAISE, "there is a raise section but no raise step in the schedule", depends=(SCHEDULE,),
                       fix="also override raise (raise: null)")
     if rs.raise_ is None and "raise" in at:
         yield Finding((*SCHEDULE, at["raise"]), "the schedule has a raise step but there is no raise section",
                       depends=(RAISE,), hint=" (raise: {min: N})", fix="also override schedule (without raise)")
+
+
+def _second_auction_section(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     if rs.second_auction is not None and "second_auction" not in at:
         yield Finding(SECOND, "there is a second_auction section but no second_auction step in the schedule",
                       depends=(SCHEDULE,), fix="also override second_auction (second_auction: null)")
@@ -413,23 +451,21 @@ def _schedule_sections(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
         yield Finding((*SCHEDULE, at["second_auction"]), "the schedule has a second_auction step but there is no "
                       "second_auction section", depends=(SECOND,), hint=" (second_auction: {bids: {min: N, max: M}})",
                       fix="also override schedule (without second_auction)")
-    if "raise" in at and "second_auction" in at:
-        yield Finding((*SCHEDULE, at["second_auction"]), "a raise and a second auction are two forms of the one "
-                      "round of bidding after the full deal: keep one of them", fix="also set raise: null")
 
 
 def _schedule_late_bidding(rs: Ruleset, at: dict[str, int]) -> Iterator[Finding]:
     """The second auction and the raise come after the auction (and trump step) and the last deal."""
-    if "second_auction" in at:
-        last_deal = max(i for i, s in enumerate(rs.schedule) if isinstance(s, DealStep))
-        if at["second_auction"] < last_deal or at["second_auction"] < at.get("auction", 0) or \
-                at["second_auction"] < at.get("trump", 0):
-            yield Finding((*SCHEDULE, at["second_auction"]), "the second auction comes after the auction, the "
-                          "trump step and the last deal")
-    if "raise" in at:
-        last_deal = max(i for i, s in enumerate(rs.schedule) if isinstance(s, DealStep))
-        if at["raise"] < last_deal or at["raise"] < at.get("auction", 0):
-            yield Finding((*SCHEDULE, at["raise"]), "the raise comes after the auction and the last deal")
+    if "second_auction" in at and at["second_auction"] < _after(rs, at, "auction", "trump"):
+        yield Finding((*SCHEDULE, at["second_auction"]), "the second auction comes after the auction, the "
+                      "trump step and the last deal")
+    if "raise" in at and at["raise"] < _after(rs, at, "auction"):
+        yield Finding((*SCHEDULE, at["raise"]), "the raise comes after the auction and the last deal")
+
+
+def _after(rs: Ruleset, at: dict[str, int], *steps: str) -> int:
+    """The latest place among the last deal step and these steps (0 for a step the schedule lacks)."""
+    last_deal = max(i for i, s in enumerate(rs.schedule) if isinstance(s, DealStep))
+    return max(last_deal, *(at.get(step, 0) for step in steps))
 
 
 # ------------------------------------------------------------------------------------------- auction
@@ -688,28 +724,34 @@ def trump_options_agree(rs: Ruleset) -> Iterator[Finding]:
         yield Finding(CONCEALED, "a trump named in the bid is public", depends=(CHOSEN,),
                       hint="; set concealed: false", fix="also set trump.concealed: false")
     if trump.seventh_card:
-        if trump.chosen != "after_auction" or not trump.concealed:
-            yield Finding(SEVENTH, "the seventh card is a concealed indicator: it needs chosen: after_auction and "
-                          "concealed: true", depends=(CHOSEN, CONCEALED))
-        if cards_per_player(rs) < SEVENTH_CARD:
-            yield Finding(SEVENTH, f"players get only {cards_per_player(rs)} cards, so there is no seventh card",
-                          depends=(SCHEDULE,))
-        elif rs.second_auction is not None:
-            yield Finding(SEVENTH, "after the second auction a new holder chooses the trump again with every card "
-                          "dealt, so their seventh card is already in their hand and a hand would be played with "
-                          "no trump", depends=(SECOND,), fix="also set second_auction: null")
-        elif rs.raise_ is not None and rs.raise_.others_may_raise:
-            yield Finding(SEVENTH, "after the second auction a new bidder chooses the trump again with every card "
-                          "dealt, so their seventh card is already in their hand and a hand would be played with "
-                          "no trump", depends=(("raise", "others_may_raise"),),
-                          fix="also set raise.others_may_raise: false")
-        else:
-            before = cards_before(rs, "trump")
-            if before is not None and before >= SEVENTH_CARD:
-                yield Finding(SEVENTH, f"each player holds {before} cards before the trump step, so the bidder's "
-                              "seventh card is already in their hand and a hand would be played with no trump; "
-                              "deal it after the trump step", depends=(SCHEDULE,),
-                              fix="also override schedule (the seventh card dealt after the trump step)")
+        yield from _seventh_card_fits(rs)
+
+
+def _seventh_card_fits(rs: Ruleset) -> Iterator[Finding]:
+    """The seventh card: a concealed indicator, dealt to the bidder after the trump step, never chosen anew."""
+    trump = rs.trump
+    if trump.chosen != "after_auction" or not trump.concealed:
+        yield Finding(SEVENTH, "the seventh card is a concealed indicator: it needs chosen: after_auction and "
+                      "concealed: true", depends=(CHOSEN, CONCEALED))
+    if cards_per_player(rs) < SEVENTH_CARD:
+        yield Finding(SEVENTH, f"players get only {cards_per_player(rs)} cards, so there is no seventh card",
+                      depends=(SCHEDULE,))
+    elif rs.second_auction is not None:
+        yield Finding(SEVENTH, "after the second auction a new holder chooses the trump again with every card "
+                      "dealt, so their seventh card is already in their hand and a hand would be played with "
+                      "no trump", depends=(SECOND,), fix="also set second_auction: null")
+    elif rs.raise_ is not None and rs.raise_.others_may_raise:
+        yield Finding(SEVENTH, "after the second auction a new bidder chooses the trump again with every card "
+                      "dealt, so their seventh card is already in their hand and a hand would be played with "
+                      "no trump", depends=(("raise", "others_may_raise"),),
+                      fix="also set raise.others_may_raise: false")
+    else:
+        before = cards_before(rs, "trump")
+        if before is not None and before >= SEVENTH_CARD:
+            yield Finding(SEVENTH, f"each player holds {before} cards before the trump step, so the bidder's "
+                          "seventh card is already in their hand and a hand would be played with no trump; "
+                          "deal it after the trump step", depends=(SCHEDULE,),
+                          fix="also override schedule (the seventh card dealt after the trump step)")
 
 
 # ------------------------------------------------------------------------------------------ specials
@@ -999,22 +1041,28 @@ def blind_cut_and_opening_fit(rs: Ruleset) -> Iterator[Finding]:
     t, pl = rs.trump, rs.play
     card_laid = t.concealed and t.declared_as == "card" and t.chosen == "after_auction"
     if pl.blind_cut:
-        if not card_laid:
-            yield Finding(("play", "blind_cut"), "the blind cut is played while a trump card lies face down: it "
-                          "needs trump.concealed: true, declared_as: card and chosen: after_auction",
-                          depends=(CONCEALED, DECLARED, CHOSEN), hint="; remove blind_cut")
-        if pl.reveal.call == "compulsory_first_void":
-            yield Finding(("play", "reveal", "call"), "with the blind cut nobody calls for the trump: a void "
-                          "player plays face down", depends=(("play", "blind_cut"),), hint="; set call: optional")
-        if t.seventh_card:
-            yield Finding(("play", "blind_cut"), "the blind cut turns up the folded card laid from hand; the "
-                          "seventh card is not supported with it", depends=(SEVENTH,), hint="; remove seventh_card")
+        yield from _blind_cut_fits(rs, card_laid)
     if pl.bidder_while_concealed.lead_trump_suit == "not_to_first_trick" and not t.concealed:
         yield Finding(("play", "bidder_while_concealed", "lead_trump_suit"), "the trump is never concealed here: "
                       "nothing to keep from trick 1", depends=(CONCEALED,), hint="; remove lead_trump_suit")
-    o = t.opening
-    if o is None:
-        return
+    if t.opening is not None:
+        yield from _opening_fits(rs, t.opening, card_laid)
+
+
+def _blind_cut_fits(rs: Ruleset, card_laid: bool) -> Iterator[Finding]:
+    if not card_laid:
+        yield Finding(("play", "blind_cut"), "the blind cut is played while a trump card lies face down: it "
+                      "needs trump.concealed: true, declared_as: card and chosen: after_auction",
+                      depends=(CONCEALED, DECLARED, CHOSEN), hint="; remove blind_cut")
+    if rs.play.reveal.call == "compulsory_first_void":
+        yield Finding(("play", "reveal", "call"), "with the blind cut nobody calls for the trump: a void "
+                      "player plays face down", depends=(("play", "blind_cut"),), hint="; set call: optional")
+    if rs.trump.seventh_card:
+        yield Finding(("play", "blind_cut"), "the blind cut turns up the folded card laid from hand; the "
+                      "seventh card is not supported with it", depends=(SEVENTH,), hint="; remove seventh_card")
+
+
+def _opening_fits(rs: Ruleset, o: TrumpOpening, card_laid: bool) -> Iterator[Finding]:
     if not card_laid:
         yield Finding(("trump", "opening"), "opening takes a folded trump card back into the hand: it needs "
                       "trump.concealed: true, declared_as: card and chosen: after_auction",
