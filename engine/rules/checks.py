@@ -21,9 +21,11 @@ from engine.rules.model import (
     Band,
     BidRange,
     ChooseTrumpStep,
+    Claim,
     Complete,
     CompleteStep,
     DealStep,
+    Doubling,
     PairBand,
     Ruleset,
     ScheduleStep,
@@ -674,16 +676,7 @@ def concede_fits(rs: Ruleset) -> Iterator[Finding]:
 def counting_side_fits(rs: Ruleset) -> Iterator[Finding]:
     sc = rs.scoring
     if sc.counted_by == "opponents":
-        if not _two_sides(rs):
-            yield Finding(("scoring", "counted_by"), "the bidders' opponents count as one side, and here a hand "
-                          "has more than two sides", depends=(TEAMS, ALONE))
-        if sc.below_half_loss_multiplier > 1:
-            yield Finding(("scoring", "below_half_loss_multiplier"), "the bidders' card points are not counted "
-                          "here (counted_by: opponents), so half the bid is never measured",
-                          depends=(("scoring", "counted_by"),))
-        if sc.shortfall_loss is not None:
-            yield Finding(("scoring", "shortfall_loss"), "the bidders' card points are not counted here "
-                          "(counted_by: opponents), so no shortfall is measured", depends=(("scoring", "counted_by"),))
+        yield from _counted_by_opponents(rs)
     if "call" in sc.target_adjustments and sc.target is None:
         yield Finding(("scoring", "target_adjustments"), "the call lowers a fixed target; with none the target is "
                       "the bid itself", depends=(("scoring", "target"),), hint="; set scoring.target too")
@@ -693,6 +686,21 @@ def counting_side_fits(rs: Ruleset) -> Iterator[Finding]:
     if sc.target is not None and sc.target > total_points(rs):
         yield Finding(("scoring", "target"), f"{sc.target} is more than the {total_points(rs)} points in the game",
                       depends=DECK_POINTS)
+
+
+def _counted_by_opponents(rs: Ruleset) -> Iterator[Finding]:
+    """The opponents' points counted: two sides, and no rule that measures the bidders' own points."""
+    sc = rs.scoring
+    if not _two_sides(rs):
+        yield Finding(("scoring", "counted_by"), "the bidders' opponents count as one side, and here a hand "
+                      "has more than two sides", depends=(TEAMS, ALONE))
+    if sc.below_half_loss_multiplier > 1:
+        yield Finding(("scoring", "below_half_loss_multiplier"), "the bidders' card points are not counted "
+                      "here (counted_by: opponents), so half the bid is never measured",
+                      depends=(("scoring", "counted_by"),))
+    if sc.shortfall_loss is not None:
+        yield Finding(("scoring", "shortfall_loss"), "the bidders' card points are not counted here "
+                      "(counted_by: opponents), so no shortfall is measured", depends=(("scoring", "counted_by"),))
 
 
 def sets_fit(rs: Ruleset) -> Iterator[Finding]:
@@ -798,14 +806,7 @@ def _declaration_window(rs: Ruleset, c: SpecialContract, path: KeyPath, tricks: 
                         first_deal: int) -> Iterator[Finding]:
     """When it is declared: before which trick, by whom, stopping the deal, in an auction the schedule has."""
     if c.window == "before_trick":
-        if c.trick is None:
-            yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
-                          hint="; add trick: N (it is declared before leading trick N)")
-        elif c.trick > tricks:
-            yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
-        if not c.played:
-            yield Finding((*path, "played"), "a declaration during play is played out",
-                          hint="; remove played: false")
+        yield from _before_trick(c, path, tricks)
     elif c.trick is not None:
         yield Finding((*path, "trick"), "trick is the number of the trick a declaration is made before; "
                       "it needs window: before_trick", hint="; remove trick or set window: before_trick")
@@ -813,17 +814,34 @@ def _declaration_window(rs: Ruleset, c: SpecialContract, path: KeyPath, tricks: 
         yield Finding((*path, "who"), "sole_winner is a player who has won every trick so far: it needs "
                       "window: before_trick", hint="; set who: anyone or bidder")
     if c.deal == "stops":
-        if c.window != "first_auction":
-            yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
-                          hint="; remove deal: stops or set window: first_auction")
-        elif first_deal >= tricks:
-            yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
-                          "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
+        yield from _deal_stops(c, path, tricks, first_deal)
     if c.window == "first_auction" and c.who != "anyone":
         yield Finding((*path, "who"), "nobody holds the contract during the first auction: a declaration "
                       "there is open to any player", hint="; set who: anyone")
     if c.window == "first_auction" and "auction" not in rs.schedule:
         yield Finding((*path, "window"), "the schedule has no auction", depends=(SCHEDULE,))
+
+
+def _before_trick(c: SpecialContract, path: KeyPath, tricks: int) -> Iterator[Finding]:
+    """A declaration before a trick: the trick's number, within the hand; played out."""
+    if c.trick is None:
+        yield Finding((*path, "window"), "a declaration before a trick needs the trick's number",
+                      hint="; add trick: N (it is declared before leading trick N)")
+    elif c.trick > tricks:
+        yield Finding((*path, "trick"), f"there are only {tricks} tricks in a hand", depends=(SCHEDULE,))
+    if not c.played:
+        yield Finding((*path, "played"), "a declaration during play is played out",
+                      hint="; remove played: false")
+
+
+def _deal_stops(c: SpecialContract, path: KeyPath, tricks: int, first_deal: int) -> Iterator[Finding]:
+    """A declaration that stops the deal: in the first auction, with cards still to deal."""
+    if c.window != "first_auction":
+        yield Finding((*path, "deal"), "only a declaration in the first auction can stop the deal",
+                      hint="; remove deal: stops or set window: first_auction")
+    elif first_deal >= tricks:
+        yield Finding((*path, "deal"), "every card is dealt before the first auction: nothing is left to "
+                      "stop", depends=(SCHEDULE,), hint="; remove deal: stops")
 
 
 def _declaration_partner(rs: Ruleset, c: SpecialContract, path: KeyPath) -> Iterator[Finding]:
@@ -868,35 +886,48 @@ def doubling_can_happen(rs: Ruleset) -> Iterator[Finding]:
     if doubling is None:
         return
     path = ("special", "doubling")
-    if rs.trump.chosen != "after_auction" and doubling.window == "after_trump":
-        yield Finding(path, "doubling comes right after the trump step, and there is none with trump.chosen: "
-                      "in_bid; nobody could double", depends=(CHOSEN,),
-                      hint="; set window: in_auction or before_play")
-    if doubling.window == "in_auction":
-        for key in ("auto_double", "fixed_stake"):
-            if getattr(doubling, key) is not None:
-                yield Finding((*path, key), f"{key} belongs to a doubling window after the auction; in the auction "
-                              "a higher bid cancels the doubling", depends=((*path, "window"),))
-    if doubling.closes_auction and doubling.window != "in_auction":
-        yield Finding((*path, "closes_auction"), "closes_auction ends the bidding at a doubling step said in the "
-                      "auction; this window is after it", depends=((*path, "window"),),
-                      hint="; set window: in_auction or remove closes_auction")
+    yield from _doubling_window(rs, doubling, path)
     for i, st in enumerate(doubling.steps):
         if st.adds is not None and "multiplier" in st.model_fields_set:
             yield Finding((*path, "steps", i), "a step multiplies (multiplier) or adds (adds), not both")
-    auto = doubling.auto_double.multiplier if doubling.auto_double else 1
     if doubling.cap is not None:
-        if doubling.cap < auto:
-            yield Finding((*path, "cap"), f"the cap {doubling.cap} is below the automatic {auto}",
-                          depends=((*path, "auto_double"),))
-        elif doubling.cap < doubling.steps[0].multiplier:
-            yield Finding((*path, "cap"), f"the cap {doubling.cap} is below the first step's "
-                          f"x{doubling.steps[0].multiplier}; nobody could ever double", depends=((*path, "steps"),))
+        yield from _cap_lets_a_step_in(doubling, path, doubling.cap)
     stake = doubling.fixed_stake
     if stake is not None and not any(s.by == "bidding_team" for s in doubling.steps[1:]):
         yield Finding((*path, "fixed_stake"), f"the bidder says {stake.name} in a bidding_team step after the first "
                       "double, and there is none here; nobody could say it",
                       depends=((*path, "steps"),))
+
+
+def _doubling_window(rs: Ruleset, doubling: Doubling, path: KeyPath) -> Iterator[Finding]:
+    """The window exists, and the options said in it belong to it."""
+    if rs.trump.chosen != "after_auction" and doubling.window == "after_trump":
+        yield Finding(path, "doubling comes right after the trump step, and there is none with trump.chosen: "
+                      "in_bid; nobody could double", depends=(CHOSEN,),
+                      hint="; set window: in_auction or before_play")
+    if doubling.window == "in_auction":
+        yield from _after_auction_options(doubling, path)
+    if doubling.closes_auction and doubling.window != "in_auction":
+        yield Finding((*path, "closes_auction"), "closes_auction ends the bidding at a doubling step said in the "
+                      "auction; this window is after it", depends=((*path, "window"),),
+                      hint="; set window: in_auction or remove closes_auction")
+
+
+def _after_auction_options(doubling: Doubling, path: KeyPath) -> Iterator[Finding]:
+    for key in ("auto_double", "fixed_stake"):
+        if getattr(doubling, key) is not None:
+            yield Finding((*path, key), f"{key} belongs to a doubling window after the auction; in the auction "
+                          "a higher bid cancels the doubling", depends=((*path, "window"),))
+
+
+def _cap_lets_a_step_in(doubling: Doubling, path: KeyPath, cap: int) -> Iterator[Finding]:
+    auto = doubling.auto_double.multiplier if doubling.auto_double else 1
+    if cap < auto:
+        yield Finding((*path, "cap"), f"the cap {cap} is below the automatic {auto}",
+                      depends=((*path, "auto_double"),))
+    elif cap < doubling.steps[0].multiplier:
+        yield Finding((*path, "cap"), f"the cap {cap} is below the first step's "
+                      f"x{doubling.steps[0].multiplier}; nobody could ever double", depends=((*path, "steps"),))
 
 
 def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
@@ -912,20 +943,25 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
     if not pair.ranks:
         yield Finding(("special", "pair", "ranks"), "a pair needs at least one rank")
     if pair.target_bounds is not None:
-        low, high = pair.target_bounds
-        if low > high:
-            yield Finding(("special", "pair", "target_bounds"), f"{low} is above {high}")
-        elif high > total_points(rs):
-            yield Finding(("special", "pair", "target_bounds"),
-                          f"{high} is more than the {total_points(rs)} points in the game", depends=DECK_POINTS)
-        elif every and (low > every[0] or high < every[-1]):
-            # a bound that leaves out bids would move a contract's target past its own bid (a bid of 30 played
-            # to a target of 28); mostly a bound inherited from a game whose bid range a house rule changed
-            yield Finding(("special", "pair", "target_bounds"),
-                          f"the target bounds {low}-{high} do not cover the bids {every[0]}-{every[-1]}: a pair "
-                          f"would move a target past its bid", depends=BID_RANGE,
-                          fix=f"also set special.pair.target_bounds for these bids ([{every[0]}, {every[-1]}], or "
-                          "null for the bid range)")
+        yield from _pair_bounds(rs, pair.target_bounds, every)
+
+
+def _pair_bounds(rs: Ruleset, bounds: tuple[int, int], every: list[int]) -> Iterator[Finding]:
+    """The pair's target bounds: the right way up, within the game's points, covering every bid."""
+    low, high = bounds
+    if low > high:
+        yield Finding(("special", "pair", "target_bounds"), f"{low} is above {high}")
+    elif high > total_points(rs):
+        yield Finding(("special", "pair", "target_bounds"),
+                      f"{high} is more than the {total_points(rs)} points in the game", depends=DECK_POINTS)
+    elif every and (low > every[0] or high < every[-1]):
+        # a bound that leaves out bids would move a contract's target past its own bid (a bid of 30 played
+        # to a target of 28); mostly a bound inherited from a game whose bid range a house rule changed
+        yield Finding(("special", "pair", "target_bounds"),
+                      f"the target bounds {low}-{high} do not cover the bids {every[0]}-{every[-1]}: a pair "
+                      f"would move a target past its bid", depends=BID_RANGE,
+                      fix=f"also set special.pair.target_bounds for these bids ([{every[0]}, {every[-1]}], or "
+                      "null for the bid range)")
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -953,24 +989,29 @@ def _cover(path: KeyPath, bands: list[tuple[int, Band | PairBand]], what: str, v
     the right way up (`_bands_inside`)."""
     if not values or any(b.bids[0] > b.bids[1] for _, b in bands):
         return
-    lo = values[0]
-    order = sorted(bands, key=lambda ib: ib[1].bids)
-    expected = lo
-    for i, band in order:
-        a, b = band.bids
-        if a > expected:
-            missing = [v for v in values if expected <= v < a]
-            if missing:
-                yield Finding((*path, i, "bids"), f"{_run(missing)} in no {what}{of_round}",
-                              depends=BID_RANGE if expected == lo else ())
-        elif a < expected:
-            twice = [v for v in values if a <= v <= min(b, expected - 1)]
-            if twice:
-                yield Finding((*path, i, "bids"), f"{_run(twice)} in two {what}s{of_round}")
-        expected = max(expected, b + 1)
+    expected = values[0]
+    for i, band in sorted(bands, key=lambda ib: ib[1].bids):
+        yield from _gap_or_overlap((*path, i, "bids"), band.bids, expected, values, what, of_round)
+        expected = max(expected, band.bids[1] + 1)
     rest = [v for v in values if v >= expected]
     if rest:
         yield Finding(path, f"{_run(rest)} in no {what}{of_round}", depends=(BID_MAX, BID_MIN))
+
+
+def _gap_or_overlap(path: KeyPath, bids: tuple[int, int], expected: int, values: list[int], what: str,
+                    of_round: str) -> Iterator[Finding]:
+    """A band (in order of its bids) against `expected`, the first bid no earlier band covers: the bids it skips,
+    or those it covers again."""
+    a, b = bids
+    if a > expected:
+        missing = [v for v in values if expected <= v < a]
+        if missing:
+            yield Finding(path, f"{_run(missing)} in no {what}{of_round}",
+                          depends=BID_RANGE if expected == values[0] else ())
+    elif a < expected:
+        twice = [v for v in values if a <= v <= min(b, expected - 1)]
+        if twice:
+            yield Finding(path, f"{_run(twice)} in two {what}s{of_round}")
 
 
 def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
@@ -983,16 +1024,28 @@ def score_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
     if not every:
         return
     yield from _bands_inside(path, list(enumerate(rs.scoring.bands)), "band", every)
+    yield from _rounds_covered(rs, rounds)
+    yield from _band_rounds_and_signs(rs, rounds)
+
+
+def _rounds_covered(rs: Ruleset, rounds: dict[int, list[int]]) -> Iterator[Finding]:
+    """Each round's bids covered by the bands for that round; the same finding for both rounds is said once."""
+    path = ("scoring", "bands")
+    marked = len(rounds) > 1 and any(b.round is not None for b in rs.scoring.bands)
     seen: set[tuple[KeyPath, str]] = set()
     for r, values in rounds.items():
         bands: list[tuple[int, Band | PairBand]] = [(i, b) for i, b in enumerate(rs.scoring.bands)
                                                     if b.round in (None, r)]
-        of_round = f" (for a contract of round {r})" if len(rounds) > 1 and any(
-            b.round is not None for b in rs.scoring.bands) else ""
+        of_round = f" (for a contract of round {r})" if marked else ""
         for f in _cover(path, bands, "band", values, of_round):
-            if (f.path, f.message) not in seen:  # the same finding for both rounds is said once
+            if (f.path, f.message) not in seen:
                 seen.add((f.path, f.message))
                 yield f
+
+
+def _band_rounds_and_signs(rs: Ruleset, rounds: dict[int, list[int]]) -> Iterator[Finding]:
+    """A band's round exists; made is a gain and failed a loss."""
+    path = ("scoring", "bands")
     for i, band in enumerate(rs.scoring.bands):
         if band.round is not None and band.round not in rounds:
             yield Finding((*path, i, "round"), "there is no second auction or raise, so every contract is fixed "
@@ -1098,24 +1151,27 @@ def claims_fit(rs: Ruleset) -> Iterator[Finding]:
     checked with the other claims, in checks_declarations)."""
     tricks = cards_per_player(rs)
     for i, c in enumerate(rs.special.claims):
-        path = ("special", "claims", i)
-        if c.claims != "remaining_tricks_by_side":
-            continue
-        if any(x.claims == "remaining_tricks_by_side" for x in rs.special.claims[:i]):
-            yield Finding(path, "jacknine grades one claim of the remaining tricks per file",
-                          hint="; keep one claim")
-        if not _two_sides(rs):
-            yield Finding(path, "a claim for a side needs two sides in a hand", depends=(TEAMS, ALONE))
-        r = c.rewards
-        if r.on_time_before_trick is not None and r.on_time_before_trick > tricks:
-            yield Finding((*path, "rewards", "on_time_before_trick"), f"there are only {tricks} tricks",
-                          depends=(SCHEDULE,))
-        if c.who != "unbeaten_side":
-            yield Finding((*path, "who"), "the remaining tricks are claimed by a side that has won every trick so "
-                          "far", hint="; set who: unbeaten_side")
-        if c.first_moment and c.certainty == "none":
-            yield Finding((*path, "first_moment"), "the side's first moment is the first turn at which the sweep "
-                          "could be proved: it needs certainty: provable", hint="; set first_moment: false")
+        if c.claims == "remaining_tricks_by_side":
+            yield from _remaining_tricks_claim(rs, i, c, tricks)
+
+
+def _remaining_tricks_claim(rs: Ruleset, i: int, c: Claim, tricks: int) -> Iterator[Finding]:
+    path = ("special", "claims", i)
+    if any(x.claims == "remaining_tricks_by_side" for x in rs.special.claims[:i]):
+        yield Finding(path, "jacknine grades one claim of the remaining tricks per file",
+                      hint="; keep one claim")
+    if not _two_sides(rs):
+        yield Finding(path, "a claim for a side needs two sides in a hand", depends=(TEAMS, ALONE))
+    r = c.rewards
+    if r.on_time_before_trick is not None and r.on_time_before_trick > tricks:
+        yield Finding((*path, "rewards", "on_time_before_trick"), f"there are only {tricks} tricks",
+                      depends=(SCHEDULE,))
+    if c.who != "unbeaten_side":
+        yield Finding((*path, "who"), "the remaining tricks are claimed by a side that has won every trick so "
+                      "far", hint="; set who: unbeaten_side")
+    if c.first_moment and c.certainty == "none":
+        yield Finding((*path, "first_moment"), "the side's first moment is the first turn at which the sweep "
+                      "could be proved: it needs certainty: provable", hint="; set first_moment: false")
 
 
 def melds_fit(rs: Ruleset) -> Iterator[Finding]:
