@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.rules.messages import Finding
-from engine.rules.model import Banked, Ruleset
+from engine.rules.model import Banked, BankedAllTricks, Ruleset
 
 Check = Callable[[Ruleset], Iterator[Finding]]
 
@@ -59,6 +59,15 @@ def banked_fits(rs: Ruleset) -> Iterator[Finding]:
 
 
 def _banked_options(rs: Ruleset, b: Banked) -> Iterator[Finding]:
+    yield from _fixed_points(rs, b)
+    if b.success == "none":
+        yield from _no_contract_options(b)
+    if b.all_tricks is not None:
+        yield from _sweep_fits(rs, b, b.all_tricks)
+
+
+def _fixed_points(rs: Ruleset, b: Banked) -> Iterator[Finding]:
+    """failed_fixed exactly where a rule reads it; the doubled rule's doubling steps."""
     fixed_needed = b.failed_defenders == "fixed_and_bid" or (
         b.doubled == "fixed_and_bid_times_multiplier" and b.success != "none")
     if fixed_needed and b.failed_fixed is None:
@@ -72,61 +81,89 @@ def _banked_options(rs: Ruleset, b: Banked) -> Iterator[Finding]:
     if b.doubled == "fixed_and_bid_times_multiplier" and rs.special.doubling is None:
         yield Finding((*BANKED, "doubled"), "there are no doubling steps (special.doubling)",
                       depends=(("special", "doubling"),), hint="; remove it")
-    if b.success == "none":
-        unused = [("ties", b.ties != "failed"), ("add_bid", b.add_bid),
-                  ("failed_defenders", b.failed_defenders != "all_points_and_their_melds"),
-                  ("doubled", b.doubled != "multiplies_all")]
-        for name, stated in unused:
-            if stated:
-                yield Finding((*BANKED, name), "with success: none there is no contract to make or fail",
-                              depends=(SUCCESS,), hint="; remove it")
-    at = b.all_tricks
-    if at is not None:
-        if at.card_points is None and at.bonus is None and at.bid_from is None:
-            yield Finding((*BANKED, "all_tricks"), "say what a sweep is worth: card_points (capot) or bonus (pit)")
-        if at.card_points is not None and at.bonus is not None:
-            yield Finding((*BANKED, "all_tricks", "bonus"), "a sweep counts either fixed card_points or a bonus, "
-                          "not both", depends=((*BANKED, "all_tricks", "card_points"),))
-        if at.bid_from is not None:
-            from engine.rules.checks import auction_values
 
-            if b.success == "none":
-                yield Finding((*BANKED, "all_tricks", "bid_from"), "with success: none there are no bids",
-                              depends=(SUCCESS,))
-            elif not any(v >= at.bid_from for v in auction_values(rs)):
-                yield Finding((*BANKED, "all_tricks", "bid_from"), f"no bid reaches {at.bid_from}",
-                              depends=(("auction", "bids"),), hint="; add it to auction.bids.extra")
+
+def _no_contract_options(b: Banked) -> Iterator[Finding]:
+    """With success: none, the options of a contract are left out."""
+    unused = [("ties", b.ties != "failed"), ("add_bid", b.add_bid),
+              ("failed_defenders", b.failed_defenders != "all_points_and_their_melds"),
+              ("doubled", b.doubled != "multiplies_all")]
+    for name, stated in unused:
+        if stated:
+            yield Finding((*BANKED, name), "with success: none there is no contract to make or fail",
+                          depends=(SUCCESS,), hint="; remove it")
+
+
+def _sweep_fits(rs: Ruleset, b: Banked, at: BankedAllTricks) -> Iterator[Finding]:
+    """A sweep is worth card points or a bonus (one of them); a sweep bid is a bid that exists."""
+    if at.card_points is None and at.bonus is None and at.bid_from is None:
+        yield Finding((*BANKED, "all_tricks"), "say what a sweep is worth: card_points (capot) or bonus (pit)")
+    if at.card_points is not None and at.bonus is not None:
+        yield Finding((*BANKED, "all_tricks", "bonus"), "a sweep counts either fixed card_points or a bonus, "
+                      "not both", depends=((*BANKED, "all_tricks", "card_points"),))
+    if at.bid_from is not None:
+        yield from _sweep_bid_fits(rs, b, at.bid_from)
+
+
+def _sweep_bid_fits(rs: Ruleset, b: Banked, bid_from: int) -> Iterator[Finding]:
+    from engine.rules.checks import auction_values
+
+    if b.success == "none":
+        yield Finding((*BANKED, "all_tricks", "bid_from"), "with success: none there are no bids",
+                      depends=(SUCCESS,))
+    elif not any(v >= bid_from for v in auction_values(rs)):
+        yield Finding((*BANKED, "all_tricks", "bid_from"), f"no bid reaches {bid_from}",
+                      depends=(("auction", "bids"),), hint="; add it to auction.bids.extra")
 
 
 def match_form_fits(rs: Ruleset) -> Iterator[Finding]:
     """A match of a number of deals has no winning score; one that ends mid-deal needs one, and banked scoring
     with no contract."""
     m = rs.match
-    stated = m.model_fields_set
     if m.deals is not None:
-        for name in ("win_at", "lose_at"):
-            if name in stated and getattr(m, name) is not None:
-                yield Finding(("match", name), "the match is a number of deals (match.deals): the highest total "
-                              "wins", depends=(DEALS,), hint=f"; remove {name}, or deals")
-        if m.sets is not None:
-            yield Finding(("match", "sets"), "the match is a number of deals (match.deals): it is not won by sets",
-                          depends=(DEALS,), hint="; remove sets, or deals")
+        yield from _deals_match(rs)
     if rs.scoring.method == "banked":
-        if m.deals is None and "win_at" not in stated:
-            yield Finding(METHOD, "banked points need a winning score in points (match.win_at) or a number of "
-                          "deals (match.deals); the default win_at of 6 is for game points",
-                          hint="; write match: {win_at: 501, lose_at: null}, or match: {deals: 16}")
-        if m.lose_at is not None and "lose_at" in stated and m.deals is None:
-            yield Finding(("match", "lose_at"), "banked scores never go down, so nobody can lose by a score",
-                          depends=(METHOD,), hint="; write lose_at: null")
+        yield from _banked_match(rs)
     if m.ends_mid_deal:
-        if m.deals is not None or m.win_at is None:
-            yield Finding(("match", "ends_mid_deal"), "ending mid-deal needs a winning score (match.win_at)",
-                          depends=(WIN_AT, DEALS))
-        sc = rs.scoring
-        if sc.method != "banked" or (sc.banked or Banked()).success != "none":
-            yield Finding(("match", "ends_mid_deal"), "ending mid-deal needs banked scoring with no contract "
-                          "(scoring.method: banked, banked.success: none)", depends=(METHOD, SUCCESS))
+        yield from _mid_deal_match(rs)
+
+
+def _deals_match(rs: Ruleset) -> Iterator[Finding]:
+    """A match of a number of deals: no winning or losing score, no sets."""
+    m = rs.match
+    stated = m.model_fields_set
+    for name in ("win_at", "lose_at"):
+        if name in stated and getattr(m, name) is not None:
+            yield Finding(("match", name), "the match is a number of deals (match.deals): the highest total "
+                          "wins", depends=(DEALS,), hint=f"; remove {name}, or deals")
+    if m.sets is not None:
+        yield Finding(("match", "sets"), "the match is a number of deals (match.deals): it is not won by sets",
+                      depends=(DEALS,), hint="; remove sets, or deals")
+
+
+def _banked_match(rs: Ruleset) -> Iterator[Finding]:
+    """Banked points: a winning score in points or a number of deals, and no losing score."""
+    m = rs.match
+    stated = m.model_fields_set
+    if m.deals is None and "win_at" not in stated:
+        yield Finding(METHOD, "banked points need a winning score in points (match.win_at) or a number of "
+                      "deals (match.deals); the default win_at of 6 is for game points",
+                      hint="; write match: {win_at: 501, lose_at: null}, or match: {deals: 16}")
+    if m.lose_at is not None and "lose_at" in stated and m.deals is None:
+        yield Finding(("match", "lose_at"), "banked scores never go down, so nobody can lose by a score",
+                      depends=(METHOD,), hint="; write lose_at: null")
+
+
+def _mid_deal_match(rs: Ruleset) -> Iterator[Finding]:
+    """Ending mid-deal: a winning score, banked scoring with no contract."""
+    m = rs.match
+    if m.deals is not None or m.win_at is None:
+        yield Finding(("match", "ends_mid_deal"), "ending mid-deal needs a winning score (match.win_at)",
+                      depends=(WIN_AT, DEALS))
+    sc = rs.scoring
+    if sc.method != "banked" or (sc.banked or Banked()).success != "none":
+        yield Finding(("match", "ends_mid_deal"), "ending mid-deal needs banked scoring with no contract "
+                      "(scoring.method: banked, banked.success: none)", depends=(METHOD, SUCCESS))
 
 
 BANKED_CHECKS: tuple[Check, ...] = (bands_fit_the_method, banked_fits, match_form_fits)

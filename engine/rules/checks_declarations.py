@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from engine.rules.messages import Finding
-from engine.rules.model import Declarations, Ruleset
+from engine.rules.model import Claim, Declarations, Meld, Ruleset, SpecialContract
+from engine.rules.yamlpos import KeyPath
 
 Check = Callable[[Ruleset], Iterator[Finding]]
 
@@ -42,21 +43,32 @@ def declarations_fit(rs: Ruleset) -> Iterator[Finding]:
     for i, c in enumerate(sp.contracts):
         path = (*CONTRACTS, i)
         if c.failed_to_partner is not None:
-            if rs.table.bidder_plays_alone or c.partner == "sits_out":
-                yield Finding((*path, "failed_to_partner"), "the declarer's partners win no tricks here (they sit "
-                              "out, or the declarer has none)", depends=((*path, "partner"), ("table",
-                                                                                              "bidder_plays_alone")))
-            elif c.failed_to_partner > 0:
-                yield Finding((*path, "failed_to_partner"), "a failure is what the declarers lose (0 or less)")
-        for j, off in enumerate(c.switches_off):
-            if off in c.switches_off[:j]:
-                yield Finding((*path, "switches_off", j), f"{off} is listed twice")
-            elif off == "melds" and sp.melds is None:
-                yield Finding((*path, "switches_off", j), "there are no melds here (special.melds) to switch off",
-                              depends=(MELDS,))
-            elif off == "claims" and not sp.claims:
-                yield Finding((*path, "switches_off", j), "there are no claims here (special.claims) to switch off",
-                              depends=(CLAIMS,))
+            yield from _failed_to_partner(rs, c, path, c.failed_to_partner)
+        yield from _switches_off(rs, c, path)
+
+
+def _failed_to_partner(rs: Ruleset, c: SpecialContract, path: KeyPath, failed: int) -> Iterator[Finding]:
+    """The score of a trick lost to the partner: the declarer has a playing partner, and it is a loss."""
+    if rs.table.bidder_plays_alone or c.partner == "sits_out":
+        yield Finding((*path, "failed_to_partner"), "the declarer's partners win no tricks here (they sit "
+                      "out, or the declarer has none)", depends=((*path, "partner"), ("table",
+                                                                                      "bidder_plays_alone")))
+    elif failed > 0:
+        yield Finding((*path, "failed_to_partner"), "a failure is what the declarers lose (0 or less)")
+
+
+def _switches_off(rs: Ruleset, c: SpecialContract, path: KeyPath) -> Iterator[Finding]:
+    """Each rule switched off once, and one the file has."""
+    sp = rs.special
+    for j, off in enumerate(c.switches_off):
+        if off in c.switches_off[:j]:
+            yield Finding((*path, "switches_off", j), f"{off} is listed twice")
+        elif off == "melds" and sp.melds is None:
+            yield Finding((*path, "switches_off", j), "there are no melds here (special.melds) to switch off",
+                          depends=(MELDS,))
+        elif off == "claims" and not sp.claims:
+            yield Finding((*path, "switches_off", j), "there are no claims here (special.claims) to switch off",
+                          depends=(CLAIMS,))
 
 
 def melds_fit(rs: Ruleset) -> Iterator[Finding]:
@@ -75,6 +87,13 @@ def melds_fit(rs: Ruleset) -> Iterator[Finding]:
         yield Finding((*path, "ranks"), "a meld needs at least one rank")
     if md.extra is not None and md.extra.rank in md.ranks and md.extra.rank in rs.deck.ranks:
         yield Finding((*path, "extra", "rank"), f"{md.extra.rank} is already one of the meld's ranks")
+    yield from _meld_windows(rs, md)
+    if md.target_bounds is not None and md.target_bounds[0] > md.target_bounds[1]:
+        yield Finding((*MELDS, "target_bounds"), "the lower bound is above the upper one")
+
+
+def _meld_windows(rs: Ruleset, md: Meld) -> Iterator[Finding]:
+    """The tricks after which melds are shown: each once, and followed by a lead."""
     tricks = _tricks(rs)
     for i, t in enumerate(md.after_tricks):
         if t >= tricks:
@@ -82,8 +101,6 @@ def melds_fit(rs: Ruleset) -> Iterator[Finding]:
                           "led: nobody could use a meld", depends=(("schedule",), ("table", "players")))
         elif t in md.after_tricks[:i]:
             yield Finding((*MELDS, "after_tricks", i), f"{t} is listed twice")
-    if md.target_bounds is not None and md.target_bounds[0] > md.target_bounds[1]:
-        yield Finding((*MELDS, "target_bounds"), "the lower bound is above the upper one")
 
 
 def claims_fit(rs: Ruleset) -> Iterator[Finding]:
@@ -99,14 +116,20 @@ def claims_fit(rs: Ruleset) -> Iterator[Finding]:
         if r.on_time < 0 or r.failed > 0 or (r.on_time_by_counting_side is not None and r.on_time_by_counting_side < 0):
             yield Finding((*path, "rewards"), "on_time is what the caller's side wins (0 or more), failed what it "
                           "loses (0 or less)")
-        if c.who == "side_showed_meld" and sp.melds is None:
-            yield Finding((*path, "who"), "no meld can be shown here (special.melds)", depends=(MELDS,))
-        if c.melds_beat_opponents_by is not None and sp.melds is None:
-            yield Finding((*path, "melds_beat_opponents_by"), "there are no melds here (special.melds) to count",
-                          depends=(MELDS,))
-        if c.barred_within is not None and rs.match.win_at is None:
-            yield Finding((*path, "barred_within"), "the match has no winning score (match.win_at) to be short of",
-                          depends=(("match", "win_at"),))
+        yield from _claim_needs(rs, c, path)
+
+
+def _claim_needs(rs: Ruleset, c: Claim, path: KeyPath) -> Iterator[Finding]:
+    """What a claim's conditions read is in the file: melds to show or count, a winning score to be short of."""
+    sp = rs.special
+    if c.who == "side_showed_meld" and sp.melds is None:
+        yield Finding((*path, "who"), "no meld can be shown here (special.melds)", depends=(MELDS,))
+    if c.melds_beat_opponents_by is not None and sp.melds is None:
+        yield Finding((*path, "melds_beat_opponents_by"), "there are no melds here (special.melds) to count",
+                      depends=(MELDS,))
+    if c.barred_within is not None and rs.match.win_at is None:
+        yield Finding((*path, "barred_within"), "the match has no winning score (match.win_at) to be short of",
+                      depends=(("match", "win_at"),))
 
 
 DECLARATION_CHECKS: tuple[Check, ...] = (trump_visibility_fits, declarations_fit, melds_fit, claims_fit)
