@@ -6,7 +6,7 @@ file of an `extends` chain set them ("default" when no file did).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.rules.checks import (
@@ -15,6 +15,7 @@ from engine.rules.checks import (
     cards_used,
     deck_size,
     has_indicator_card,
+    step_name,
     total_points,
 )
 from engine.rules.explain_banked import banked_lines, match_lines
@@ -133,6 +134,27 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
         yield f"Winning the last trick is worth {d.last_trick_bonus} more.", (_p("deck", "last_trick_bonus"),)
     for i, b in enumerate(rs.special.capture_bonuses):
         yield _capture(rs, b), (_p("special", "capture_bonuses", i),)
+    yield from _trump_suit_tables(rs)
+    most = " (the most any trump choice gives)" if d.trump_points is not None or rs.trump.modes else ""
+    yield f"{total_points(rs)} points in all{most}.", (_p("deck", "points"), _p("deck", "last_trick_bonus"),
+                                                       _p("special", "capture_bonuses"), _p("deck", "trump_points"),
+                                                       _p("trump", "modes"))
+    yield from _ties(rs)
+
+
+def _ties(rs: Ruleset) -> Iterator[Line]:
+    """Cards that beat each other only by order of play: tied ranks, identical copies."""
+    d = rs.deck
+    for g, group in enumerate(d.rank_ties):
+        yield f"{' and '.join(group)} rank equal: of two in one trick the first played wins.", (
+            _p("deck", "rank_ties", g),)
+    if d.copies == 2:
+        yield "Of two identical cards in one trick the first played wins.", (_p("deck", "copies"),)
+
+
+def _trump_suit_tables(rs: Ruleset) -> Iterator[Line]:
+    """The trump suit's own order and points, where they differ from the plain suits'."""
+    d = rs.deck
     if d.trump_ranks is not None:
         yield (f"In the trump suit the ranks go {' '.join(d.trump_ranks)} from high to low (the other suits keep "
                "the order above)."), (_p("deck", "trump_ranks"),)
@@ -140,15 +162,6 @@ def _deck(rs: Ruleset) -> Iterator[Line]:
         trump = ", ".join(f"{r} {v}" for r, v in d.trump_points.items() if v and r in d.ranks)
         yield (f"In the trump suit the card points are {trump or 'none'}; other ranks 0 (the other suits count as "
                "above)."), (_p("deck", "trump_points"),)
-    most = " (the most any trump choice gives)" if d.trump_points is not None or rs.trump.modes else ""
-    yield f"{total_points(rs)} points in all{most}.", (_p("deck", "points"), _p("deck", "last_trick_bonus"),
-                                                       _p("special", "capture_bonuses"), _p("deck", "trump_points"),
-                                                       _p("trump", "modes"))
-    for g, group in enumerate(d.rank_ties):
-        yield f"{' and '.join(group)} rank equal: of two in one trick the first played wins.", (
-            _p("deck", "rank_ties", g),)
-    if d.copies == 2:
-        yield "Of two identical cards in one trick the first played wins.", (_p("deck", "copies"),)
 
 
 def _schedule(rs: Ruleset) -> Iterator[Line]:
@@ -174,42 +187,54 @@ def _schedule(rs: Ruleset) -> Iterator[Line]:
 
 def _deal_procedure(rs: Ruleset, step: ScheduleStep) -> str:
     """A schedule step of the turned card, the stock and the trump choices without an auction, in words."""
-    if step == "turn_up":
-        return "The next card is turned face up for all to see."
-    if isinstance(step, TurnUpStep):
-        if step.turn_up.card == "dealer_last":
-            return "The dealer's last card is shown face up for all to see; he keeps it."
-        return "The next card is turned face up for all to see."
-    if step == "stock":
-        return "The rest of the pack stays undealt (the stock): nobody sees it."
-    if step == "exchange_low_trump":
-        return (f"The holder of the trump {rs.deck.ranks[-1]} may exchange it for the card lying face up (say "
-                "`exchange`, or `pass`), before the first lead; it scores nothing.")
-    if step == "choose_trump" or isinstance(step, ChooseTrumpStep):
-        ch = step.choose_trump if isinstance(step, ChooseTrumpStep) else ChooseTrump()
-        nt = " or no-trumps" if rs.trump.no_trumps else ""
-        push = (" Instead he may say `push`: his partner must then choose (he may not push back)."
-                if ch.may_push else "")
-        return (f"No auction: the first hand names the trump suit{nt} (`trump SUIT`); his side plays the contract, "
-                f"and the first hand leads.{push}")
-    if step == "take_or_pass" or isinstance(step, TakeOrPassStep):
-        top = step.take_or_pass if isinstance(step, TakeOrPassStep) else TakeOrPass()
-        again = ("the same dealer deals again" if rs.match.next_dealer.after_all_pass == "same"
-                 else "the deal passes to the next player")
-        text = ("From the first hand, each player in turn may `take` (the turned card's suit becomes trumps and he "
-                "plays the contract) or `pass`. ")
-        if top.if_all_pass == "first_hand_names":
-            text += "If all pass, the first hand must name the trump suit (`trump SUIT`, any suit) and plays it."
-        else:
-            text += ("If all pass, a second round: each may name another suit as trumps (`trump SUIT`) or pass; if "
-                     f"all pass again the cards are thrown in and {again}.")
-        if top.dealer_must_choose:
-            text += " In the second round the dealer may not pass: he must name a suit."
-        if top.schmeiss:
-            text += (" In either round a player may say `schmeiss` instead: if the other player accepts, the cards "
-                     "are thrown in and the same dealer deals again; if he refuses, he must play the contract - "
-                     "in the turned suit in the first round, in a suit he names in the second.")
-        return text
+    return _PROCEDURES[step_name(step)](rs, step)
+
+
+def _stock_words(rs: Ruleset, step: ScheduleStep) -> str:
+    return "The rest of the pack stays undealt (the stock): nobody sees it."
+
+
+def _exchange_words(rs: Ruleset, step: ScheduleStep) -> str:
+    return (f"The holder of the trump {rs.deck.ranks[-1]} may exchange it for the card lying face up (say "
+            "`exchange`, or `pass`), before the first lead; it scores nothing.")
+
+
+def _turn_up_words(rs: Ruleset, step: ScheduleStep) -> str:
+    if isinstance(step, TurnUpStep) and step.turn_up.card == "dealer_last":
+        return "The dealer's last card is shown face up for all to see; he keeps it."
+    return "The next card is turned face up for all to see."
+
+
+def _choose_trump_words(rs: Ruleset, step: ScheduleStep) -> str:
+    ch = step.choose_trump if isinstance(step, ChooseTrumpStep) else ChooseTrump()
+    nt = " or no-trumps" if rs.trump.no_trumps else ""
+    push = (" Instead he may say `push`: his partner must then choose (he may not push back)."
+            if ch.may_push else "")
+    return (f"No auction: the first hand names the trump suit{nt} (`trump SUIT`); his side plays the contract, "
+            f"and the first hand leads.{push}")
+
+
+def _take_or_pass_words(rs: Ruleset, step: ScheduleStep) -> str:
+    top = step.take_or_pass if isinstance(step, TakeOrPassStep) else TakeOrPass()
+    again = ("the same dealer deals again" if rs.match.next_dealer.after_all_pass == "same"
+             else "the deal passes to the next player")
+    text = ("From the first hand, each player in turn may `take` (the turned card's suit becomes trumps and he "
+            "plays the contract) or `pass`. ")
+    if top.if_all_pass == "first_hand_names":
+        text += "If all pass, the first hand must name the trump suit (`trump SUIT`, any suit) and plays it."
+    else:
+        text += ("If all pass, a second round: each may name another suit as trumps (`trump SUIT`) or pass; if "
+                 f"all pass again the cards are thrown in and {again}.")
+    if top.dealer_must_choose:
+        text += " In the second round the dealer may not pass: he must name a suit."
+    if top.schmeiss:
+        text += (" In either round a player may say `schmeiss` instead: if the other player accepts, the cards "
+                 "are thrown in and the same dealer deals again; if he refuses, he must play the contract - "
+                 "in the turned suit in the first round, in a suit he names in the second.")
+    return text
+
+
+def _complete_words(rs: Ruleset, step: ScheduleStep) -> str:
     assert isinstance(step, CompleteStep)
     c = step.complete
     card = "the turned card and " if c.turned_to_taker else ""
@@ -220,6 +245,11 @@ def _deal_procedure(rs: Ruleset, step: ScheduleStep) -> str:
     if c.show_bottom:
         out += " Then the stock's bottom card is shown to all, for information only."
     return out
+
+
+_PROCEDURES: dict[str, Callable[[Ruleset, ScheduleStep], str]] = {
+    "turn_up": _turn_up_words, "stock": _stock_words, "exchange_low_trump": _exchange_words,
+    "choose_trump": _choose_trump_words, "take_or_pass": _take_or_pass_words, "complete": _complete_words}
 
 
 def _bid_words(bids: BidRange) -> str:
@@ -376,17 +406,37 @@ def _second_auction(rs: Ruleset) -> Iterator[Line]:
 
 def _trump(rs: Ruleset) -> Iterator[Line]:
     t = rs.trump
+    yield _trump_choice(rs)
+    yield from _trump_instead(rs)
+    yield from _trump_opening(rs)
+    if t.shown_at_first_lead and t.concealed:
+        yield ("The trump is shown to all as the first card of trick 1 is led, and counts from that card on; a "
+               "trump card laid face down returns to its owner's hand."), (_p("trump", "shown_at_first_lead"),)
+    if t.no_trumps and t.no_trumps_ranking == "reversed":
+        order = " ".join(reversed(rs.deck.ranks))
+        yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
+            _p("trump", "no_trumps_ranking"),)
+    yield from _trump_modes(rs)
+
+
+def _trump_choice(rs: Ruleset) -> Line:
+    """How the trump is fixed and made known."""
+    t = rs.trump
     paths = (_p("trump", "chosen"), _p("trump", "declared_as"), _p("trump", "concealed"))
     if t.chosen == "in_bid":
         nt = "; after a no-trumps bid the highest card of the led suit wins" if t.no_trumps else ""
-        yield f"The final bid's suit is trump, known to all as soon as the auction ends{nt}.", paths
-    elif not t.concealed:
-        yield "The final bidder announces the trump suit face up; trumps count from the first trick.", paths
-    elif t.declared_as == "card":
-        yield ("The final bidder lays a card of the trump suit face down (the indicator); it is not part of "
-               "their hand until the trump is exposed, when it joins it."), paths
-    else:
-        yield "The final bidder names the trump suit secretly and keeps all their cards.", paths
+        return f"The final bid's suit is trump, known to all as soon as the auction ends{nt}.", paths
+    if not t.concealed:
+        return "The final bidder announces the trump suit face up; trumps count from the first trick.", paths
+    if t.declared_as == "card":
+        return ("The final bidder lays a card of the trump suit face down (the indicator); it is not part of "
+                "their hand until the trump is exposed, when it joins it."), paths
+    return "The final bidder names the trump suit secretly and keeps all their cards.", paths
+
+
+def _trump_instead(rs: Ruleset) -> Iterator[Line]:
+    """What the bidder may do instead of choosing a suit: no-trumps, the seventh card, the last card, a redeal."""
+    t = rs.trump
     if t.no_trumps and t.chosen == "after_auction":
         secret = ", kept secret like a suit until it is exposed" if t.concealed else ""
         yield f"The final bidder may choose no-trumps instead of a suit (`trump NT`){secret}.", (
@@ -403,7 +453,10 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
     if t.may_redeal is not None:
         yield (f"Instead of choosing the trump, a bidder whose cards total at most {t.may_redeal.max_points} points "
                "may ask for a new deal (`redeal`)."), (_p("trump", "may_redeal"),)
-    o = t.opening
+
+
+def _trump_opening(rs: Ruleset) -> Iterator[Line]:
+    o = rs.trump.opening
     if o is not None and o.by_choice:
         duty = "; having opened, on lead to trick 1 he must lead a trump if he holds one" if o.lead_trump_after \
             else ""
@@ -414,14 +467,6 @@ def _trump(rs: Ruleset) -> Iterator[Line]:
         yield (f"A contract of {o.from_bid} or more still concealed at the end of trick {o.after_trick} is opened "
                "then: the folded card is shown and rejoins the hand."), (
             _p("trump", "opening", "after_trick"), _p("trump", "opening", "from_bid"))
-    if t.shown_at_first_lead and t.concealed:
-        yield ("The trump is shown to all as the first card of trick 1 is led, and counts from that card on; a "
-               "trump card laid face down returns to its owner's hand."), (_p("trump", "shown_at_first_lead"),)
-    if t.no_trumps and t.no_trumps_ranking == "reversed":
-        order = " ".join(reversed(rs.deck.ranks))
-        yield f"In a no-trumps hand the ranks run the other way: {order} from high to low.", (
-            _p("trump", "no_trumps_ranking"),)
-    yield from _trump_modes(rs)
 
 
 def _trump_modes(rs: Ruleset) -> Iterator[Line]:
