@@ -30,6 +30,8 @@ from engine.rules.model import (
     Claim,
     CompleteStep,
     DealStep,
+    Doubling,
+    DoublingStep,
     Meld,
     PartnerSpeech,
     Ruleset,
@@ -918,17 +920,27 @@ def _pair(rs: Ruleset) -> Iterator[Line]:
 def _doubling(rs: Ruleset) -> Iterator[Line]:
     d = rs.special.doubling
     assert d is not None
+    steps = _doubling_steps(rs, d)
+    yield _doubling_window(d, steps)
+    yield from _doubling_options(rs, d)
+
+
+def _doubling_side(rs: Ruleset, d: Doubling, st: DoublingStep) -> str:
+    """Who says a doubling step: in the auction, by the standing bid; after it, by the contract."""
     w = _Words(rs)
+    if d.window == "in_auction":
+        return "an opponent of the standing bid" if st.by == "opponents" else (
+            "the standing bidder" if w.alone else "a player of the standing bid's side")
+    return w.an_opponent if st.by == "opponents" else w.bidders
+
+
+def _doubling_steps(rs: Ruleset, d: Doubling) -> list[str]:
+    """Each step in words, with what the steps so far make in all."""
     steps: list[str] = []
     product = 1
     added = 0
-    in_auction = d.window == "in_auction"
     for st in d.steps:
-        if in_auction:
-            side = "an opponent of the standing bid" if st.by == "opponents" else (
-                "the standing bidder" if w.alone else "a player of the standing bid's side")
-        else:
-            side = w.an_opponent if st.by == "opponents" else w.bidders
+        side = _doubling_side(rs, d, st)
         if st.adds is not None:
             added += st.adds
             in_all = f", +{added} in all" if added != st.adds else ""
@@ -937,20 +949,28 @@ def _doubling(rs: Ruleset) -> Iterator[Line]:
         product *= st.multiplier
         in_all = f", x{product} in all" if product != st.multiplier else ""
         steps.append(f"{side} may {st.name} (x{st.multiplier}{in_all})")
+    return steps
+
+
+def _doubling_window(d: Doubling, steps: list[str]) -> Line:
+    in_auction = d.window == "in_auction"
     if in_auction and d.closes_auction:
-        yield (f"In the auction, at their turn, {', then '.join(steps)}. After the first of them nobody bids "
-               "again: the players entitled to the next step say it or pass, each once, and the auction ends with "
-               "it or their passes."), (_p("special", "doubling", "steps"), _p("special", "doubling", "window"),
-                                        _p("special", "doubling", "closes_auction"))
-    elif in_auction:
-        yield (f"In the auction, at their turn, {', then '.join(steps)}; each once per bid. A higher bid cancels "
-               "them, and the auction goes on."), (_p("special", "doubling", "steps"),
-                                                   _p("special", "doubling", "window"))
-    else:
-        when = "After the trump is chosen" if d.window == "after_trump" else "After every other step, just before "\
-            "the first lead"
-        yield f"{when}, {', then '.join(steps)}.", (_p("special", "doubling", "steps"),
+        return (f"In the auction, at their turn, {', then '.join(steps)}. After the first of them nobody bids "
+                "again: the players entitled to the next step say it or pass, each once, and the auction ends with "
+                "it or their passes."), (_p("special", "doubling", "steps"), _p("special", "doubling", "window"),
+                                         _p("special", "doubling", "closes_auction"))
+    if in_auction:
+        return (f"In the auction, at their turn, {', then '.join(steps)}; each once per bid. A higher bid cancels "
+                "them, and the auction goes on."), (_p("special", "doubling", "steps"),
                                                     _p("special", "doubling", "window"))
+    when = "After the trump is chosen" if d.window == "after_trump" else "After every other step, just before "\
+        "the first lead"
+    return f"{when}, {', then '.join(steps)}.", (_p("special", "doubling", "steps"),
+                                                 _p("special", "doubling", "window"))
+
+
+def _doubling_options(rs: Ruleset, d: Doubling) -> Iterator[Line]:
+    """The automatic double, the cap and the fixed stake."""
     if d.auto_double is not None:
         yield (f"Bids of {d.auto_double.from_bid} or more are worth x{d.auto_double.multiplier} from the "
                "start."), (_p("special", "doubling", "auto_double"),)
@@ -979,6 +999,21 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
                         f"The stake is exchanged between {w.bidders} and {w.each_other} separately, so stakes "
                         "are conserved.")}
     yield how[sc.method], (_p("scoring", "method"),)
+    yield from _target(rs, w)
+    for i, band in enumerate(sc.bands):
+        lo, hi = band.bids
+        bids = f"Bid {lo}" if lo == hi else f"Bids {lo}-{hi}"
+        if band.round is not None:
+            bids += f" fixed in round {band.round}"
+        who = "the bidder" if w.alone else "the bidders"
+        yield f"{bids}: {_stake(rs, band.made, band.failed, who)}.", (
+            _p("scoring", "bands", i), _p("scoring", "method"))
+    yield from _larger_losses(rs, w)
+
+
+def _target(rs: Ruleset, w: _Words) -> Iterator[Line]:
+    """Whose card points count against what target."""
+    sc = rs.scoring
     target = "the bid" if sc.target is None else str(sc.target)
     if sc.target is not None and "call" in sc.target_adjustments:
         target += ", less the bid"
@@ -991,14 +1026,11 @@ def _scoring(rs: Ruleset) -> Iterator[Line]:
     elif sc.target is not None:
         yield f"{w.bidders.capitalize()} must take {target} card points.", (
             _p("scoring", "target"), _p("scoring", "target_adjustments"))
-    for i, band in enumerate(sc.bands):
-        lo, hi = band.bids
-        bids = f"Bid {lo}" if lo == hi else f"Bids {lo}-{hi}"
-        if band.round is not None:
-            bids += f" fixed in round {band.round}"
-        who = "the bidder" if w.alone else "the bidders"
-        yield f"{bids}: {_stake(rs, band.made, band.failed, who)}.", (
-            _p("scoring", "bands", i), _p("scoring", "method"))
+
+
+def _larger_losses(rs: Ruleset, w: _Words) -> Iterator[Line]:
+    """Losses beyond the band's: below half the bid, short of it by a lot."""
+    sc = rs.scoring
     if sc.below_half_loss_multiplier > 1:
         yield (f"Taking less than half the bid in card points multiplies the loss by "
                f"{sc.below_half_loss_multiplier}."), (_p("scoring", "below_half_loss_multiplier"),)
@@ -1024,13 +1056,25 @@ def _match(rs: Ruleset) -> Iterator[Line]:
         yield (f"Scores are kept in sets: a {unit} reaching +{m.sets.at} opens a red set, -{m.sets.at} a black one, "
                f"and its score returns to 0; sets of one colour open on every side cancel one for one. A {unit} "
                f"with {m.sets.win_sets} red sets open wins the match."), (_p("match", "sets"),)
-    nd = m.next_dealer
+    yield from _next_dealer(rs, unit)
+
+
+def _next_dealer(rs: Ruleset, unit: str) -> Iterator[Line]:
+    """Who deals after a scored hand, and after one that is not scored."""
+    nd = rs.match.next_dealer
     nd_path = ("match", "next_dealer")
     if nd.after_hand == "next":
         yield "After a scored hand the deal passes to the next player (first hand).", (_p(*nd_path, "after_hand"),)
     else:
         yield (f"After a scored hand the dealer deals again while his {unit}'s score is below another {unit}'s; "
                "otherwise the deal passes to the next player."), (_p(*nd_path, "after_hand"),)
+    yield _unscored_dealer(rs)
+
+
+def _unscored_dealer(rs: Ruleset) -> Line:
+    """Who deals after a hand that is not scored, by how it ended."""
+    nd = rs.match.next_dealer
+    nd_path = ("match", "next_dealer")
     kinds = {"after_all_pass": "an all-pass", "after_void": "a hand annulled because the bidding side held every "
              "trump", "after_redeal": "a redeal someone asked for", "after_annul": "any other annulled hand"}
     au = rs.auction
@@ -1040,12 +1084,11 @@ def _match(rs: Ruleset) -> Iterator[Line]:
     passes = [what for key, what in kinds.items() if getattr(nd, key) == "next"]
     paths = tuple(_p(*nd_path, key) for key in kinds)
     if not passes:
-        yield f"After a hand that is not scored {unscored} the same dealer deals again.", paths
-    elif len(passes) == len(kinds):
-        yield f"After a hand that is not scored {unscored} the deal passes on too.", paths
-    else:
-        yield (f"After {', '.join(passes[:-1]) + ' or ' if len(passes) > 1 else ''}{passes[-1]} the deal passes "
-               "on; after any other hand that is not scored the same dealer deals again."), paths
+        return f"After a hand that is not scored {unscored} the same dealer deals again.", paths
+    if len(passes) == len(kinds):
+        return f"After a hand that is not scored {unscored} the deal passes on too.", paths
+    return (f"After {', '.join(passes[:-1]) + ' or ' if len(passes) > 1 else ''}{passes[-1]} the deal passes "
+            "on; after any other hand that is not scored the same dealer deals again."), paths
 
 
 def _annul(rs: Ruleset) -> Iterator[Line]:
