@@ -23,22 +23,26 @@ from engine.rules.explain_combinations import combination_lines
 from engine.rules.explain_obligations import obligation_lines
 from engine.rules.load import Report
 from engine.rules.model import (
+    AllTricks,
     BidRange,
     CaptureBonus,
     ChooseTrump,
     ChooseTrumpStep,
     Claim,
     CompleteStep,
+    Concede,
     DealStep,
     Doubling,
     DoublingStep,
     Meld,
+    Pair,
     PartnerSpeech,
     Ruleset,
     ScheduleStep,
     SpecialContract,
     TakeOrPass,
     TakeOrPassStep,
+    TrumpMode,
     TurnUpStep,
 )
 from engine.rules.yamlpos import KeyPath
@@ -476,17 +480,20 @@ def _trump_modes(rs: Ruleset) -> Iterator[Line]:
     t = rs.trump
     where = "a bid may name" if t.chosen == "in_bid" else "the trump may be"
     for i, md in enumerate(t.modes):
-        points = ", ".join(f"{r} {v}" for r, v in md.points.items() if v and r in rs.deck.ranks) or "none"
-        kind = ("every suit plays as trumps: nobody can trump, and the duties in trumps apply to the suit led"
-                if md.trumps == "all" else "there is no trump suit")
-        times = f"; the hand's score is multiplied by {md.multiplier}" if md.multiplier != 1 else ""
-        after = " (after the suits, in this order)" if t.chosen == "in_bid" else ""
-        yield (f"Instead of a suit {where} `{md.name}`{after}: {kind}; in every suit the ranks go "
-               f"{' '.join(md.ranks)} from high to low and the card points are {points}, other ranks 0{times}."), (
-            _p("trump", "modes", i),)
+        yield _mode(rs, md, where), (_p("trump", "modes", i),)
     by_suit = [f"{v} when {su} is trump" for su, v in t.suit_multipliers.items() if v != 1]
     if by_suit:
         yield f"The hand's score is multiplied by {', '.join(by_suit)}.", (_p("trump", "suit_multipliers"),)
+
+
+def _mode(rs: Ruleset, md: TrumpMode, where: str) -> str:
+    points = ", ".join(f"{r} {v}" for r, v in md.points.items() if v and r in rs.deck.ranks) or "none"
+    kind = ("every suit plays as trumps: nobody can trump, and the duties in trumps apply to the suit led"
+            if md.trumps == "all" else "there is no trump suit")
+    times = f"; the hand's score is multiplied by {md.multiplier}" if md.multiplier != 1 else ""
+    after = " (after the suits, in this order)" if rs.trump.chosen == "in_bid" else ""
+    return (f"Instead of a suit {where} `{md.name}`{after}: {kind}; in every suit the ranks go "
+            f"{' '.join(md.ranks)} from high to low and the card points are {points}, other ranks 0{times}.")
 
 
 def _play(rs: Ruleset) -> Iterator[Line]:
@@ -502,6 +509,11 @@ def _play(rs: Ruleset) -> Iterator[Line]:
         yield from _blind_cut(rs)
     elif rs.trump.concealed and not rs.trump.shown_at_first_lead:
         yield from _concealed(rs)
+    yield from _play_restrictions(rs)
+
+
+def _play_restrictions(rs: Ruleset) -> Iterator[Line]:
+    """The single rules on leads, discards and undertrumps, and the cards laid face up."""
     if rs.play.exhausted_trumps:
         yield ("Exhausted trumps: a bidder who led a trump that no other player followed must lead trumps from "
                "then on while he holds any (not in special contracts)."), (_p("play", "exhausted_trumps"),)
@@ -646,7 +658,6 @@ def _raise(rs: Ruleset) -> Iterator[Line]:
 
 def _special(rs: Ruleset) -> Iterator[Line]:
     s = rs.special
-    w = _Words(rs)
     if s.pair is not None:
         yield from _pair(rs)
     for i, c in enumerate(s.contracts):
@@ -659,24 +670,33 @@ def _special(rs: Ruleset) -> Iterator[Line]:
         else:
             yield _claim(rs, cl), (_p("special", "claims", i),)
     if s.all_tricks is not None:
-        yield f"If {w.bidders} wins every trick, the score is multiplied by {s.all_tricks.multiplier}.", (
-            _p("special", "all_tricks"),)
-        if s.all_tricks.surrender is not None:
-            m = s.all_tricks.surrender.refused_loss_multiplier
-            yield (f"Until {w.bidders} loses a trick, {w.an_opponent} may offer to surrender at their turn to "
-                   "play; if the bidder accepts, the hand counts as made at the single score; if refused, losing "
-                   f"a trick costs {w.bidders} {m} times the failed score."), (
-                _p("special", "all_tricks", "surrender"),)
+        yield from _sweep(rs, s.all_tricks)
     if s.doubling is not None:
         yield from _doubling(rs)
     if s.concede is not None:
-        moments = {"after_first_auction": "instead of laying the trump card after the first auction",
-                   "after_second_auction": "instead of laying it anew after the second auction (a holder who "
-                                           "keeps it concedes in play)",
-                   "in_play": "at any of his turns to play while his side has not reached its target"}
-        when = "; ".join(moments[x] for x in s.concede.when)
-        yield (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
-               "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
+        yield _concede(s.concede)
+
+
+def _sweep(rs: Ruleset, sweep: AllTricks) -> Iterator[Line]:
+    w = _Words(rs)
+    yield f"If {w.bidders} wins every trick, the score is multiplied by {sweep.multiplier}.", (
+        _p("special", "all_tricks"),)
+    if sweep.surrender is not None:
+        m = sweep.surrender.refused_loss_multiplier
+        yield (f"Until {w.bidders} loses a trick, {w.an_opponent} may offer to surrender at their turn to "
+               "play; if the bidder accepts, the hand counts as made at the single score; if refused, losing "
+               f"a trick costs {w.bidders} {m} times the failed score."), (
+            _p("special", "all_tricks", "surrender"),)
+
+
+def _concede(concede: Concede) -> Line:
+    moments = {"after_first_auction": "instead of laying the trump card after the first auction",
+               "after_second_auction": "instead of laying it anew after the second auction (a holder who "
+                                       "keeps it concedes in play)",
+               "in_play": "at any of his turns to play while his side has not reached its target"}
+    when = "; ".join(moments[x] for x in concede.when)
+    return (f"The contract holder may concede (`concede`) {when}: play stops and the contract counts as "
+            "failed, scored as a contract of the round that fixed it."), (_p("special", "concede"),)
 
 
 def _remaining_claim(rs: Ruleset, c: Claim, i: int) -> Iterator[Line]:
@@ -897,11 +917,7 @@ def _pair(rs: Ruleset) -> Iterator[Line]:
     pair = rs.special.pair
     assert pair is not None
     w = _Words(rs)
-    needs = [text for text, on in (
-        ("the trump is exposed", pair.needs_trump_exposed),
-        (f"their {w.side} has won a trick", pair.needs_won_trick and not pair.right_after_winning),
-        (f"their {w.side} won the trick just played", pair.right_after_winning)) if on]
-    when = f" once {' and '.join(needs)}" if needs else ""
+    when = _pair_moment(pair, w)
     yield (f"Pair: a player holding {' and '.join(pair.ranks)} of trumps may show them at their turn to play"
            f"{when}; once per {w.side}, and not in a special contract."), (_p("special", "pair", "ranks"),)
     if not pair.needs_trump_exposed and rs.trump.concealed:
@@ -915,6 +931,15 @@ def _pair(rs: Ruleset) -> Iterator[Line]:
     yield f"Shown by {w.an_opponent}: target {_signed(pair.opponents)}.", (_p("special", "pair", "opponents"),)
     lo, hi = pair.target_bounds or (rs.auction.bids.min, rs.auction.bids.max)
     yield f"The target stays within {lo}-{hi}.", (_p("special", "pair", "target_bounds"),)
+
+
+def _pair_moment(pair: Pair, w: _Words) -> str:
+    """When the pair may be shown, in words (empty: at any turn to play)."""
+    needs = [text for text, on in (
+        ("the trump is exposed", pair.needs_trump_exposed),
+        (f"their {w.side} has won a trick", pair.needs_won_trick and not pair.right_after_winning),
+        (f"their {w.side} won the trick just played", pair.right_after_winning)) if on]
+    return f" once {' and '.join(needs)}" if needs else ""
 
 
 def _doubling(rs: Ruleset) -> Iterator[Line]:
@@ -1135,20 +1160,25 @@ def _origin_note(report: Report, paths: tuple[KeyPath, ...]) -> str:
 def show(report: Report, origin: bool = False) -> str:
     rs = report.ruleset
     assert rs is not None
+    out = _heading(report, rs)
+    for title, section in SECTIONS:
+        if rs.table.bidder_plays_alone and section is _table:
+            title = "Players"
+        lines = list(section(rs))
+        if lines:
+            out += ["", title]
+            out += [f"  {text}" + (_origin_note(report, paths) if origin else "") for text, paths in lines]
+    return "\n".join(out) + "\n"
+
+
+def _heading(report: Report, rs: Ruleset) -> list[str]:
+    """The name and description, the files it is built from, its sources and notes."""
     out = [f"{rs.name}: {one_line(rs.description)}"]
     if len(report.chain) > 1:
         out.append("Built from: " + " <- ".join(one_line(f) for f in report.chain))
     out.extend(f"Source: {one_line(s)}" for s in rs.sources)
     out.extend(f"Note: {one_line(n)}" for n in rs.notes)
-    for title, section in SECTIONS:
-        if rs.table.bidder_plays_alone and section is _table:
-            title = "Players"
-        lines = list(section(rs))
-        if not lines:
-            continue
-        out += ["", title]
-        out += [f"  {text}" + (_origin_note(report, paths) if origin else "") for text, paths in lines]
-    return "\n".join(out) + "\n"
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- diff
@@ -1168,16 +1198,20 @@ def _flow(value: Any) -> str:
 def _changes(a: Any, b: Any, path: str, out: list[str]) -> None:
     """Walk both sides; a mapping on both sides is compared key by key, anything else as a whole."""
     if isinstance(a, dict) and isinstance(b, dict):
-        for key in list(a) + [k for k in b if k not in a]:
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in a or key not in b:
-                old = _flow(a[key]) if key in a else "(not set)"
-                new = _flow(b[key]) if key in b else "(not set)"
-                out.append(f"{sub}: {old} -> {new}")
-            else:
-                _changes(a[key], b[key], sub, out)
+        _map_changes(a, b, path, out)
     elif a != b:
         out.append(f"{path}: {_flow(a)} -> {_flow(b)}")
+
+
+def _map_changes(a: dict[str, Any], b: dict[str, Any], path: str, out: list[str]) -> None:
+    for key in list(a) + [k for k in b if k not in a]:
+        sub = f"{path}.{key}" if path else str(key)
+        if key not in a or key not in b:
+            old = _flow(a[key]) if key in a else "(not set)"
+            new = _flow(b[key]) if key in b else "(not set)"
+            out.append(f"{sub}: {old} -> {new}")
+        else:
+            _changes(a[key], b[key], sub, out)
 
 
 def rules_data(rs: Ruleset) -> dict[str, Any]:
