@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.rules.model import Ruleset
+from engine.rules.model import Obligations, Ruleset
 from engine.rules.yamlpos import KeyPath
 
 Line = tuple[str, tuple[KeyPath, ...]]
@@ -21,15 +21,28 @@ def obligation_lines(rs: Ruleset) -> Iterator[Line]:
     if ob is None:
         return
     partners = not rs.table.bidder_plays_alone and any(len(t) > 1 for t in rs.table.teams)
-    if ob.trump_while_following:
-        yield ("Follow suit if you can, or play a trump instead: a trump may always be played. Unable to follow, "
-               "play any card unless a duty below says otherwise."), (_p("trump_while_following"),)
-    else:
-        yield "Follow suit if you can; otherwise play any card unless a duty below says otherwise.", (
-            _p("trump_while_following"),)
+    yield _following(ob)
     if rs.trump.concealed:
         yield ("The duties below apply once the trump is exposed; until then the rules of the concealed trump "
                "apply."), (OB, ("trump", "concealed"))
+    yield from _trumping(ob, partners)
+    yield from _over_and_under(ob)
+    if ob.never_forced:
+        names = " or ".join(ob.never_forced)
+        yield (f"Never forced: a player whose only trumps are the {names} of trumps need not play them, when a "
+               f"trump is led or when he would have to trump; he may play any card."), (_p("never_forced"),)
+
+
+def _following(ob: Obligations) -> Line:
+    if ob.trump_while_following:
+        return ("Follow suit if you can, or play a trump instead: a trump may always be played. Unable to follow, "
+                "play any card unless a duty below says otherwise."), (_p("trump_while_following"),)
+    return "Follow suit if you can; otherwise play any card unless a duty below says otherwise.", (
+        _p("trump_while_following"),)
+
+
+def _trumping(ob: Obligations, partners: bool) -> Iterator[Line]:
+    """The duty on a trump lead, and the duty to trump when void."""
     head = {"any_trump": "any trump",
             "head_trick": "a trump that beats every trump already in the trick if you can" + (
                 ", even over your partner" if partners else "") + "; otherwise any trump",
@@ -42,6 +55,10 @@ def obligation_lines(rs: Ruleset) -> Iterator[Line]:
             "must_trump_unless_partner_winning": "must play a trump if you hold one, unless your partner holds "
             "the trick (then any card)"}[ob.void]
     yield f"When a plain suit is led and you cannot follow, you {void}.", (_p("void"),)
+
+
+def _over_and_under(ob: Obligations) -> Iterator[Line]:
+    """Overtrumping, and what a player bound to trump does when he cannot; the undertrump ban."""
     if ob.overtrump == "required":
         unable = {"allowed": "you may play any card",
                   "forced": "you must still play a lower trump",
@@ -60,7 +77,3 @@ def obligation_lines(rs: Ruleset) -> Iterator[Line]:
     elif ob.overtrump == "free" and ob.void != "free":
         yield "A trump played when you must trump need not beat the trumps already in the trick.", (
             _p("overtrump"),)
-    if ob.never_forced:
-        names = " or ".join(ob.never_forced)
-        yield (f"Never forced: a player whose only trumps are the {names} of trumps need not play them, when a "
-               f"trump is led or when he would have to trump; he may play any card."), (_p("never_forced"),)
