@@ -19,10 +19,10 @@ import json
 import os
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
@@ -77,16 +77,18 @@ def catalog() -> tuple[CatalogEntry, ...]:
         data, _ = safeyaml.load(path.read_text(encoding="utf-8"), CATALOG, "catalog")
     except (OSError, UnicodeDecodeError, UnreadableError):
         return ()
-    out: list[CatalogEntry] = []
     families = data.get("families") if isinstance(data, dict) else None
-    for fam in families if isinstance(families, list) else []:
-        if not isinstance(fam, dict):
-            continue
-        for g in fam.get("games") or []:
-            if isinstance(g, dict) and isinstance(g.get("file"), str):
-                out.append(CatalogEntry(g["file"], str(fam.get("family", "")), str(g.get("line", "")),
-                                        tuple(str(a) for a in g.get("aliases") or [])))
-    return tuple(out)
+    return tuple(entry for fam in (families if isinstance(families, list) else []) for entry in _games(fam))
+
+
+def _games(fam: Any) -> Iterator[CatalogEntry]:
+    """The well-formed games of one family of the catalog."""
+    if not isinstance(fam, dict):
+        return
+    for g in fam.get("games") or []:
+        if isinstance(g, dict) and isinstance(g.get("file"), str):
+            yield CatalogEntry(g["file"], str(fam.get("family", "")), str(g.get("line", "")),
+                               tuple(str(a) for a in g.get("aliases") or []))
 
 
 def aliases() -> dict[str, str]:
@@ -189,12 +191,21 @@ def locate(ref: str | Path, base_dir: Path | None = None) -> Path | None:
         shipped = shipped_rulesets().get(text)
         if shipped is not None:
             return shipped
-        try:
-            here = base_dir or Path.cwd()
-        except OSError:
+        if not _taken_here(text, base_dir):
             return None
-        if not _something_at(here / text):
-            return None
+    return _as_path(text, base_dir)
+
+
+def _taken_here(name: str, base_dir: Path | None) -> bool:
+    """Whether a bare name (not a shipped game) is taken in the folder (`base_dir`, else the working directory)."""
+    try:
+        here = base_dir or Path.cwd()
+    except OSError:
+        return False
+    return _something_at(here / name)
+
+
+def _as_path(text: str, base_dir: Path | None) -> Path:
     p = Path(text)
     try:
         p = p.expanduser()
@@ -333,50 +344,61 @@ def _resolve(path: Path, stack: list[Path], problems: list[Problem], budget: _Ch
     chain = [doc.file]
     if parent_ref is None:
         return data, origins, chain
-
-    def at_extends(message: str) -> None:
-        pos = doc.values[("extends",)]
-        problems.append(Problem(doc.file, pos.line, pos.column, "extends", message))
-
     for required in ("name", "description"):
         if required not in doc.data:
             problems.append(Problem(doc.file, 1, 1, required,
                                     "required key is missing (a file that extends another states its own)"))
-    if not isinstance(parent_ref, str) or not parent_ref.strip():
-        at_extends(f"expected a shipped rule file's name or a path, got {messages.describe(parent_ref)}")
-        return data, origins, chain
-    parent = locate(parent_ref, path.parent)
-    names = " -> ".join([display_name(p) for p in stack] + [doc.file])
-    if parent is None:
-        at_extends(f"no shipped rule file named {quoted(parent_ref)}{_did_you_mean(parent_ref)} (chain: {names})")
-        return data, origins, chain
-    unreadable = safefile.not_regular(parent, "rule file")
-    if unreadable == "no such file":
-        stem = Path(parent_ref).name.removesuffix(".yaml").removesuffix(".yml")
-        did = _did_you_mean(stem) if stem in shipped_rulesets() else ""
-        did = did.replace("did you mean", "a shipped game is named without .yaml: did you mean")
-        # a file that is not there is input that cannot be read (exit 2, as for the file named on the command line)
+    parent, problem = _parent(doc, parent_ref, path, stack, budget)
+    if problem is not None or parent is None:
         pos = doc.values[("extends",)]
-        raise UnreadableError(doc.file, f"extends: parent file not found: {display_name(parent)}{did} "
-                              f"(chain: {names})", pos.line, pos.column)
-    if unreadable is not None:
-        at_extends(f"parent file {display_name(parent)}: {unreadable} (chain: {names})")
-        return data, origins, chain
-    if any(_resolved(parent) == _resolved(p) for p in [*stack, path]):
-        at_extends(f"extends cycle: {names} -> {display_name(parent)}")
-        return data, origins, chain
-    if len(stack) >= MAX_CHAIN:
-        at_extends(f"extends chain longer than {MAX_CHAIN} files (chain: {names})")
-        return data, origins, chain
-    too_much = budget.values_message() if budget.values_left < 0 else budget.over(parent)
-    if too_much is not None:
-        at_extends(f"parent file {display_name(parent)} not read: {too_much} (chain: {names})")
+        problems.append(Problem(doc.file, pos.line, pos.column, "extends", problem or ""))
         return data, origins, chain
     base, base_origins, base_chain = _resolve(parent, [*stack, path], problems, budget)
     merged = _merge(base, data)
     merged_origins: Origins = {}
     _merged_origins(merged, (), origins, base_origins, merged_origins)
     return merged, merged_origins, [*base_chain, doc.file]
+
+
+def _parent(doc: Document, parent_ref: Any, path: Path, stack: list[Path],
+            budget: _ChainBudget) -> tuple[Path | None, str | None]:
+    """The parent file `extends` names, and what is wrong with it (said at `extends`; the chain stops there)."""
+    if not isinstance(parent_ref, str) or not parent_ref.strip():
+        return None, f"expected a shipped rule file's name or a path, got {messages.describe(parent_ref)}"
+    parent = locate(parent_ref, path.parent)
+    names = " -> ".join([display_name(p) for p in stack] + [doc.file])
+    if parent is None:
+        return None, f"no shipped rule file named {quoted(parent_ref)}{_did_you_mean(parent_ref)} (chain: {names})"
+    return parent, _parent_unusable(doc, parent_ref, parent, path, stack, budget, names)
+
+
+def _parent_unusable(doc: Document, parent_ref: str, parent: Path, path: Path, stack: list[Path],
+                     budget: _ChainBudget, names: str) -> str | None:
+    """Why the parent cannot be read as the next file of the chain (None: it can)."""
+    unreadable = safefile.not_regular(parent, "rule file")
+    if unreadable == "no such file":
+        _missing_parent(doc, parent_ref, parent, names)
+    if unreadable is not None:
+        return f"parent file {display_name(parent)}: {unreadable} (chain: {names})"
+    if any(_resolved(parent) == _resolved(p) for p in [*stack, path]):
+        return f"extends cycle: {names} -> {display_name(parent)}"
+    if len(stack) >= MAX_CHAIN:
+        return f"extends chain longer than {MAX_CHAIN} files (chain: {names})"
+    too_much = budget.values_message() if budget.values_left < 0 else budget.over(parent)
+    if too_much is not None:
+        return f"parent file {display_name(parent)} not read: {too_much} (chain: {names})"
+    return None
+
+
+def _missing_parent(doc: Document, parent_ref: str, parent: Path, names: str) -> NoReturn:
+    """A parent file that is not there is input that cannot be read (exit 2, as for the file named on the command
+    line)."""
+    stem = Path(parent_ref).name.removesuffix(".yaml").removesuffix(".yml")
+    did = _did_you_mean(stem) if stem in shipped_rulesets() else ""
+    did = did.replace("did you mean", "a shipped game is named without .yaml: did you mean")
+    pos = doc.values[("extends",)]
+    raise UnreadableError(doc.file, f"extends: parent file not found: {display_name(parent)}{did} "
+                          f"(chain: {names})", pos.line, pos.column)
 
 
 def _normalise_rank_keys(doc: Document, problems: list[Problem]) -> tuple[dict[str, Any], Origins]:
@@ -387,12 +409,7 @@ def _normalise_rank_keys(doc: Document, problems: list[Problem]) -> tuple[dict[s
     """
     data, origins = dict(doc.data), _origins(doc)
     for map_path in RANK_KEYED:
-        parent: Any = data
-        for part in map_path[:-1]:
-            child = parent.get(part) if isinstance(parent, dict) else None
-            if not isinstance(child, dict):
-                break
-            parent[part] = parent = dict(child)
+        parent = _copied_parent(data, map_path)
         table = parent.get(map_path[-1]) if isinstance(parent, dict) else None
         if not isinstance(table, dict) or "10" not in table:
             continue
@@ -403,10 +420,27 @@ def _normalise_rank_keys(doc: Document, problems: list[Problem]) -> tuple[dict[s
             parent[map_path[-1]] = {k: v for k, v in table.items() if k != "10"}  # said once is enough
             continue
         parent[map_path[-1]] = {("T" if k == "10" else k): v for k, v in table.items()}
-        moved = (*map_path, "10")
-        for old in [p for p in origins if p[: len(moved)] == moved]:
-            origins[(*map_path, "T", *old[len(moved):])] = origins.pop(old)
+        _move_origins(origins, map_path)
     return data, origins
+
+
+def _copied_parent(data: dict[str, Any], map_path: KeyPath) -> Any:
+    """The mapping that holds the table at `map_path` (or the deepest one reached), each mapping on the way
+    copied into its parent so the cached document is never edited."""
+    parent: Any = data
+    for part in map_path[:-1]:
+        child = parent.get(part) if isinstance(parent, dict) else None
+        if not isinstance(child, dict):
+            break
+        parent[part] = parent = dict(child)
+    return parent
+
+
+def _move_origins(origins: Origins, map_path: KeyPath) -> None:
+    """Where `10:` was written is where `T:` now is."""
+    moved = (*map_path, "10")
+    for old in [p for p in origins if p[: len(moved)] == moved]:
+        origins[(*map_path, "T", *old[len(moved):])] = origins.pop(old)
 
 
 # ------------------------------------------------------------------------------------------ public API
@@ -430,6 +464,13 @@ def check_ruleset(ref: str | Path) -> Report:
         report.problems.extend(report.problem(path, _huge_message(value)) for path, value in huge)
         report.problems = _in_reading_order(report.problems, report.file)
         return report
+    _validate(report, data)
+    report.problems = _in_reading_order(report.problems, report.file)
+    return report
+
+
+def _validate(report: Report, data: dict[str, Any]) -> None:
+    """The models, then (on a ruleset they accept) the checks across fields."""
     try:
         report.ruleset = Ruleset.model_validate_json(json.dumps(data), strict=True)
     except ValidationError as e:
@@ -441,8 +482,6 @@ def check_ruleset(ref: str | Path) -> Report:
         blame = _Blame(report)
         report.cross_field = [blame.problem(f) for f in checks.run(report.ruleset)]
         report.problems.extend(report.cross_field)
-    report.problems = _in_reading_order(report.problems, report.file)
-    return report
 
 
 def _huge_numbers(value: Any, path: KeyPath) -> Iterable[tuple[KeyPath, int]]:
