@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,38 +139,51 @@ def describe_type(tp: Any, constraints: list[Any] | None = None) -> str:
     """A type as a rule-file author reads it: `whole number, at least 0`, `one of a, b`, `list of ...`."""
     inner, found, nullable = _unwrap(tp)
     found = [*(constraints or []), *found]
-    origin = typing.get_origin(inner)
-    text: str
-    if inner is bool:
-        text = "true or false"
-    elif inner is int:
-        text = "whole number"
-    elif inner is str:
-        text = "text"
-    elif origin is typing.Literal:
-        values = typing.get_args(inner)
-        text = ("`" + str(values[0]) + "`" if len(values) == 1
-                else "one of " + ", ".join(f"`{v}`" for v in values))
-    elif isinstance(inner, type) and issubclass(inner, BaseModel):
-        text = _model_name(inner)
-    elif origin is list:
-        text = "list of " + describe_type(typing.get_args(inner)[0])
-    elif origin is tuple:
-        parts = [describe_type(a) for a in typing.get_args(inner)]
-        text = "pair [" + ", ".join(parts) + "]" if len(parts) == 2 else "[" + ", ".join(parts) + "]"
-    elif origin is dict:
-        key, value = typing.get_args(inner)
-        text = f"mapping from {describe_type(key)} to {describe_type(value)}"
-    elif origin in (typing.Union, types.UnionType):
-        text = " or ".join(describe_type(a) for a in typing.get_args(inner))
-    else:
-        text = getattr(inner, "__name__", str(inner))
+    text = _type_words(inner)
     bounds = _bounds(found)
     if bounds:
         text += f" ({bounds})"
     if nullable:
         text += ", or null"
     return text
+
+
+_SCALAR_WORDS = ((bool, "true or false"), (int, "whole number"), (str, "text"))
+
+
+def _literal_words(inner: Any) -> str:
+    values = typing.get_args(inner)
+    return "`" + str(values[0]) + "`" if len(values) == 1 else "one of " + ", ".join(f"`{v}`" for v in values)
+
+
+def _tuple_words(inner: Any) -> str:
+    parts = [describe_type(a) for a in typing.get_args(inner)]
+    return "pair [" + ", ".join(parts) + "]" if len(parts) == 2 else "[" + ", ".join(parts) + "]"
+
+
+def _dict_words(inner: Any) -> str:
+    key, value = typing.get_args(inner)
+    return f"mapping from {describe_type(key)} to {describe_type(value)}"
+
+
+def _union_words(inner: Any) -> str:
+    return " or ".join(describe_type(a) for a in typing.get_args(inner))
+
+
+_COMPOSITE_WORDS: dict[Any, Callable[[Any], str]] = {
+    typing.Literal: _literal_words, list: lambda inner: "list of " + describe_type(typing.get_args(inner)[0]),
+    tuple: _tuple_words, dict: _dict_words, typing.Union: _union_words, types.UnionType: _union_words}
+
+
+def _type_words(inner: Any) -> str:
+    """A type with its Annotated and Optional taken off, in words (without its bounds)."""
+    scalar = next((words for t, words in _SCALAR_WORDS if inner is t), None)
+    if scalar is not None:
+        return scalar
+    if isinstance(inner, type) and issubclass(inner, BaseModel):
+        return _model_name(inner)
+    words = _COMPOSITE_WORDS.get(typing.get_origin(inner))
+    return words(inner) if words is not None else getattr(inner, "__name__", str(inner))
 
 
 def _models_in(tp: Any) -> list[type[BaseModel]]:
@@ -266,15 +279,35 @@ def _built_example(tp: Any, info: FieldInfo | None) -> str:
     truth value, a number within the bounds."""
     inner, constraints, _ = _unwrap(tp)
     default = None if info is None or info.is_required() else info.get_default(call_default_factory=True)
-    origin = typing.get_origin(inner)
+    scalar = _scalar_example(inner, constraints, default)
+    if scalar is not None:
+        return scalar
+    composite = _composite_example(inner)
+    return composite if composite is not None else _yaml_inline(default)
+
+
+def _scalar_example(inner: Any, constraints: list[Any], default: Any) -> str | None:
+    """The other truth value, an option other than the default, a number within the bounds, a text."""
     if inner is bool:
         return _yaml_inline(not default)
-    if origin is typing.Literal:
+    if typing.get_origin(inner) is typing.Literal:
         values = [v for v in typing.get_args(inner) if v != default] or list(typing.get_args(inner))
         return _yaml_inline(values[0])
     if inner is int:
-        low = next((c.ge for c in constraints if getattr(c, "ge", None) is not None), 0)
-        return _yaml_inline(max(low, 2 if default is None else default + 1))
+        return _number_example(constraints, default)
+    if inner is str:
+        return "example"
+    return None
+
+
+def _number_example(constraints: list[Any], default: Any) -> str:
+    low = next((c.ge for c in constraints if getattr(c, "ge", None) is not None), 0)
+    return _yaml_inline(max(low, 2 if default is None else default + 1))
+
+
+def _composite_example(inner: Any) -> str | None:
+    """A section with its required keys, a list of one item, a pair, a mapping of one key."""
+    origin = typing.get_origin(inner)
     if isinstance(inner, type) and issubclass(inner, BaseModel):
         parts = {}
         for name, field in inner.model_fields.items():
@@ -288,9 +321,7 @@ def _built_example(tp: Any, info: FieldInfo | None) -> str:
     if origin is dict:
         key, value = typing.get_args(inner)
         return "{" + _built_example(key, None) + ": " + _built_example(value, None) + "}"
-    if inner is str:
-        return "example"
-    return _yaml_inline(default)
+    return None
 
 
 def rows() -> list[FieldRow]:
@@ -406,11 +437,17 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m engine.rules.reference write|check [DOCS]", file=sys.stderr)
         return 2
     docs = Path(args[1]) if len(args) == 2 else Path(__file__).resolve().parents[2] / "docs"
-    if args[0] == "check":
-        bad = stale(docs)
-        for rel in bad:
-            print(f"{docs / rel}: differs from what `{GENERATOR}` writes", file=sys.stderr)
-        return 1 if bad else 0
+    return _check(docs) if args[0] == "check" else _write(docs)
+
+
+def _check(docs: Path) -> int:
+    bad = stale(docs)
+    for rel in bad:
+        print(f"{docs / rel}: differs from what `{GENERATOR}` writes", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def _write(docs: Path) -> int:
     want = pages()
     for rel in stale(docs):
         target = docs / rel
