@@ -10,7 +10,7 @@ import difflib
 import functools
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -88,23 +88,36 @@ def type_at(path: KeyPath) -> Any:
     """The annotation the model expects at `path` (union branches are picked by their pydantic tag)."""
     tp: Any = Ruleset
     for part in path:
-        tp = unwrap_type(tp)
-        origin = typing.get_origin(tp)
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            fields = {(f.alias or n): f for n, f in tp.model_fields.items()}
-            if not isinstance(part, str) or part not in fields:
-                return None
-            tp = fields[part].annotation
-        elif origin in (list, tuple) and isinstance(part, int):
-            args = typing.get_args(tp)
-            tp = args[min(part, len(args) - 1)] if origin is tuple else args[0]
-        elif origin is dict:
-            tp = typing.get_args(tp)[1]
-        elif origin in (typing.Union, types.UnionType):
-            tp = next((a for a in typing.get_args(tp) if getattr(a, "__name__", None) == part), None)
-        else:
+        tp = _type_below(unwrap_type(tp), part)
+        if tp is None:
             return None
     return unwrap_type(tp)
+
+
+def _type_below(tp: Any, part: str | int) -> Any:
+    """The annotation one step down from `tp` (its own Annotated and Optional taken off) at `part`, or None."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        fields = {(f.alias or n): f for n, f in tp.model_fields.items()}
+        return fields[part].annotation if isinstance(part, str) and part in fields else None
+    below = _BELOW.get(typing.get_origin(tp))
+    return below(tp, part) if below is not None else None
+
+
+def _item_type(tp: Any, part: str | int) -> Any:
+    if not isinstance(part, int):
+        return None
+    args = typing.get_args(tp)
+    return args[min(part, len(args) - 1)] if typing.get_origin(tp) is tuple else args[0]
+
+
+def _branch_type(tp: Any, part: str | int) -> Any:
+    """A union's branch, named in the path by its class (pydantic's tag)."""
+    return next((a for a in typing.get_args(tp) if getattr(a, "__name__", None) == part), None)
+
+
+_BELOW: dict[Any, Callable[[Any, str | int], Any]] = {
+    list: _item_type, tuple: _item_type, dict: lambda tp, part: typing.get_args(tp)[1],
+    typing.Union: _branch_type, types.UnionType: _branch_type}
 
 
 def _key_type_at(path: KeyPath) -> Any:
@@ -192,24 +205,34 @@ def _one(err: ErrorDetails, loc: tuple[Any, ...], type_path: tuple[Any, ...] | N
         loc, tpath = loc[:-1], tpath[:-1]
     path: KeyPath = tuple(loc)
     if kind == "extra_forbidden":
-        known = keys_at(tpath[:-1])
-        hint = suggest(str(path[-1]), known)
-        if hint:
-            return Finding(path, f"unknown key (did you mean '{hint}'?)", "key")
-        home = homes_of(str(path[-1]), tuple(tpath[:-1]))
-        if home:
-            return Finding(path, f"unknown key here; it belongs under {' or '.join(home)}", "key")
-        return Finding(path, "unknown key; known keys here: " + ", ".join(known), "key")
+        return _unknown_key(path, tpath)
     if kind == "missing":
-        if isinstance(path[-1], int):  # a short [low, high] pair
-            size = len(typing.get_args(type_at(tpath[:-1]))) or 2
-            return Finding(path[:-1], f"expected {size} items, got {path[-1]}")
-        hint = _MISSING_HINTS.get(tuple(x for x in path if isinstance(x, str)), "")
-        return Finding(path, "required key is missing" + hint, "parent")
+        return _missing(path, tpath)
     if kind == "literal_error":
         expected = literal_values(_key_type_at(tpath) if is_key else type_at(tpath))
         return Finding(path, _bad_choice(value, expected, is_key), "key" if is_key else "value")
     return Finding(path, _plain(kind, value, ctx, path))
+
+
+def _unknown_key(path: KeyPath, tpath: KeyPath) -> Finding:
+    """A key the section does not know: a near miss, a key of another section, or the keys it knows."""
+    known = keys_at(tpath[:-1])
+    hint = suggest(str(path[-1]), known)
+    if hint:
+        return Finding(path, f"unknown key (did you mean '{hint}'?)", "key")
+    home = homes_of(str(path[-1]), tuple(tpath[:-1]))
+    if home:
+        return Finding(path, f"unknown key here; it belongs under {' or '.join(home)}", "key")
+    return Finding(path, "unknown key; known keys here: " + ", ".join(known), "key")
+
+
+def _missing(path: KeyPath, tpath: KeyPath) -> Finding:
+    """A required key left out, or a [low, high] pair one item short."""
+    if isinstance(path[-1], int):  # a short [low, high] pair
+        size = len(typing.get_args(type_at(tpath[:-1]))) or 2
+        return Finding(path[:-1], f"expected {size} items, got {path[-1]}")
+    hint = _MISSING_HINTS.get(tuple(x for x in path if isinstance(x, str)), "")
+    return Finding(path, "required key is missing" + hint, "parent")
 
 
 # What to write where a required key whose meaning is not plain from its name is missing (by its path, list
@@ -255,25 +278,38 @@ def _plain(kind: str, value: Any, ctx: dict[str, Any], path: KeyPath) -> str:
         return f"expected true or false, got text {value!r} (write {_YAML11_BOOLS[value.lower()]})"
     if kind in _TYPE_NAMES:
         return f"expected {_TYPE_NAMES[kind]}, got {describe(value)}"
-    if kind in ("greater_than_equal", "greater_than"):
-        bound = ctx.get("ge", ctx.get("gt"))
-        return f"must be at least {bound}" if kind == "greater_than_equal" else f"must be more than {bound}"
-    if kind in ("less_than_equal", "less_than"):
-        bound = ctx.get("le", ctx.get("lt"))
-        return f"must be at most {bound}" if kind == "less_than_equal" else f"must be less than {bound}"
-    if kind == "too_short":
-        if ctx.get("field_type") == "Tuple":
-            return f"expected {ctx.get('min_length')} items, got {ctx.get('actual_length')}"
-        return f"needs at least {ctx.get('min_length')} item(s)"
-    if kind == "too_long":
-        if ctx.get("field_type") == "Tuple":
-            return f"expected {ctx.get('max_length')} items, got {ctx.get('actual_length')}"
-        return f"allows at most {ctx.get('max_length')} item(s)"
-    if kind == "string_pattern_mismatch":
-        pattern = str(ctx.get("pattern", ""))
-        case = "letters" if "A-Z" in pattern else "lower-case letters"
-        start = " starting with a letter or digit" if "0-9][" in pattern else " starting with a letter"
-        return f"{_short(str(value))!r} is not a valid name: use {case}, digits and hyphens,{start}"
-    if kind == "frozen_set_type" or kind == "set_type":
-        return f"expected a list, got {describe(value)}"
-    return f"invalid value {describe(value)}"
+    words = _PLAIN_WORDS.get(kind)
+    return words(kind, value, ctx) if words is not None else f"invalid value {describe(value)}"
+
+
+# a bound broken: the context keys that hold it (the first found), and the words
+_BOUNDS = {"greater_than_equal": ("ge", "gt", "must be at least"), "greater_than": ("ge", "gt", "must be more than"),
+           "less_than_equal": ("le", "lt", "must be at most"), "less_than": ("le", "lt", "must be less than")}
+
+
+def _bound(kind: str, value: Any, ctx: dict[str, Any]) -> str:
+    first, second, words = _BOUNDS[kind]
+    return f"{words} {ctx.get(first, ctx.get(second))}"
+
+
+def _length(kind: str, value: Any, ctx: dict[str, Any]) -> str:
+    key, words = ("min_length", "needs at least") if kind == "too_short" else ("max_length", "allows at most")
+    if ctx.get("field_type") == "Tuple":
+        return f"expected {ctx.get(key)} items, got {ctx.get('actual_length')}"
+    return f"{words} {ctx.get(key)} item(s)"
+
+
+def _name(kind: str, value: Any, ctx: dict[str, Any]) -> str:
+    pattern = str(ctx.get("pattern", ""))
+    case = "letters" if "A-Z" in pattern else "lower-case letters"
+    start = " starting with a letter or digit" if "0-9][" in pattern else " starting with a letter"
+    return f"{_short(str(value))!r} is not a valid name: use {case}, digits and hyphens,{start}"
+
+
+def _a_set(kind: str, value: Any, ctx: dict[str, Any]) -> str:
+    return f"expected a list, got {describe(value)}"
+
+
+_PLAIN_WORDS: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
+    **dict.fromkeys(_BOUNDS, _bound), "too_short": _length, "too_long": _length,
+    "string_pattern_mismatch": _name, "frozen_set_type": _a_set, "set_type": _a_set}

@@ -49,23 +49,21 @@ def _overlay(node: Any, defs: dict[str, Any], made: dict[str, Any]) -> Any:
         return [_overlay(v, defs, made) for v in node]
     if not isinstance(node, dict):
         return node
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "required":
-            continue
-        if key == "$ref":
-            name = value.rsplit("/", 1)[-1]
-            if name + OVERLAY not in made:
-                made[name + OVERLAY] = {}  # placeholder against recursion
-                made[name + OVERLAY] = _overlay(defs[name], defs, made)
-            out[key] = f"#/definitions/{name}{OVERLAY}"
-        elif key in ("items", "additionalItems", "additionalProperties", "propertyNames", "not"):
-            out[key] = value
-        elif key == "properties":
-            out[key] = {k: _overlay(v, defs, made) for k, v in value.items()}
-        else:
-            out[key] = _overlay(value, defs, made)
-    return out
+    return {key: _overlay_entry(key, value, defs, made) for key, value in node.items() if key != "required"}
+
+
+def _overlay_entry(key: str, value: Any, defs: dict[str, Any], made: dict[str, Any]) -> Any:
+    if key == "$ref":
+        name = value.rsplit("/", 1)[-1]
+        if name + OVERLAY not in made:
+            made[name + OVERLAY] = {}  # placeholder against recursion
+            made[name + OVERLAY] = _overlay(defs[name], defs, made)
+        return f"#/definitions/{name}{OVERLAY}"
+    if key in ("items", "additionalItems", "additionalProperties", "propertyNames", "not"):
+        return value
+    if key == "properties":
+        return {k: _overlay(v, defs, made) for k, v in value.items()}
+    return _overlay(value, defs, made)
 
 
 def _property(defs: dict[str, Any], path: KeyPath) -> dict[str, Any]:
