@@ -20,6 +20,7 @@ from engine.rules.checks import (
 )
 from engine.rules.explain_banked import banked_lines, match_lines
 from engine.rules.explain_combinations import combination_lines
+from engine.rules.explain_fields import said_lines
 from engine.rules.explain_obligations import obligation_lines
 from engine.rules.load import Report
 from engine.rules.model import (
@@ -156,6 +157,7 @@ def _ties(rs: Ruleset) -> Iterator[Line]:
             _p("deck", "rank_ties", g),)
     if d.copies == 2:
         yield "Of two identical cards in one trick the first played wins.", (_p("deck", "copies"),)
+    yield from said_lines(d, ("deck",))
 
 
 def _trump_suit_tables(rs: Ruleset) -> Iterator[Line]:
@@ -530,6 +532,7 @@ def _play_restrictions(rs: Ruleset) -> Iterator[Line]:
         yield (f"Once every card is dealt and the bidder is known, the bidder's {partners} his cards face up for "
                "everyone to see, to the end of the hand; he still chooses his own plays."), (
             _p("play", "exposed_after_deal"),)
+    yield from said_lines(rs.play, ("play",))
 
 
 def _concealed(rs: Ruleset) -> Iterator[Line]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.rules.explain_fields import said_lines
 from engine.rules.model import Combinations, Ruleset, TrumpMarriage
 from engine.rules.yamlpos import KeyPath
 
@@ -71,5 +72,7 @@ def _marriage(t: TrumpMarriage) -> Iterator[Line]:
 def combination_lines(rs: Ruleset) -> Iterator[Line]:
     if rs.combinations is not None:
         yield from _combinations(rs.combinations)
+        yield from said_lines(rs.combinations, ("combinations",))
     if rs.trump_marriage is not None:
         yield from _marriage(rs.trump_marriage)
+        yield from said_lines(rs.trump_marriage, ("trump_marriage",))

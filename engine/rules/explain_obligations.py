@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.rules.explain_fields import said_lines
 from engine.rules.model import Obligations, Ruleset
 from engine.rules.yamlpos import KeyPath
 
@@ -27,10 +28,7 @@ def obligation_lines(rs: Ruleset) -> Iterator[Line]:
                "apply."), (OB, ("trump", "concealed"))
     yield from _trumping(ob, partners)
     yield from _over_and_under(ob)
-    if ob.never_forced:
-        names = " or ".join(ob.never_forced)
-        yield (f"Never forced: a player whose only trumps are the {names} of trumps need not play them, when a "
-               f"trump is led or when he would have to trump; he may play any card."), (_p("never_forced"),)
+    yield from said_lines(ob, OB)
 
 
 def _following(ob: Obligations) -> Line:

@@ -38,6 +38,21 @@ class RankList:
     missing_hint: str = "; list the deck's ranks in this order, highest first"
 
 
+@dataclass(frozen=True)
+class Said:
+    """What `show` says of a field that is set (not empty, zero or false), set with `Annotated`: `words` with
+    {value} standing for the value (a list's items joined by `join`). engine/rules/explain_fields.py says it at
+    the end of its section's lines (deck, play, play.obligations, combinations, trump_marriage), so a field whose
+    sentence needs no other rule needs no code in `show`."""
+
+    words: str
+    join: str = " or "
+
+    def sentence(self, value: object) -> str:
+        shown = self.join.join(str(v) for v in value) if isinstance(value, list) else str(value)
+        return self.words.format(value=shown)
+
+
 _NATURAL_HINT = "; list every rank of the deck once, high to low"
 DeckRanks = Annotated[list[Rank], RankList(once=True, deck=True)]
 UniqueRanks = Annotated[list[Rank], RankList(once=True)]
@@ -431,7 +446,9 @@ class Obligations(Section):
         "same, but the ban holds while he has any card other than such a lower trump (a higher trump included).")
     trump_while_following: bool = Field(
         False, description="A player holding the suit led may play a trump instead of following.")
-    never_forced: UniqueRanks = Field(
+    never_forced: Annotated[UniqueRanks, Said(
+        "Never forced: a player whose only trumps are the {value} of trumps need not play them, when a trump is led "
+        "or when he would have to trump; he may play any card.")] = Field(
         default_factory=list, description="Trump ranks that never bind their holder: a player whose only trumps "
         "are of these ranks may play any card when a trump is led or when he would have to trump (the Swiss "
         "Jack of trumps). Not in an all-trumps mode.")

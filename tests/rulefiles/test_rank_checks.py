@@ -1,6 +1,9 @@
-"""Every rank the model can hold is checked against the deck by the one check read from the model's types
+"""A new per-card property needs no code in the checks or the explain modules.
+
+Every rank the model can hold is checked against the deck by the one check read from the model's types
 (engine/rules/checks_ranks.py): the places are found here from the model's annotations, independently of the
-check, so a new field typed with Rank is covered (or this test fails) without a line in a checks module."""
+check, so a new field typed with Rank is covered (or this test fails) without a line in a checks module. A field
+marked `Said` is said by `show` from its marker (engine/rules/explain_fields.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from engine.rules import checks
 from engine.rules.checks_ranks import ranks_of_the_deck
-from engine.rules.model import Deck, Obligations, Play, Rank, RankList, Ruleset, UniqueRanks
+from engine.rules.model import Deck, Obligations, Play, Rank, RankList, Ruleset, Table, UniqueRanks
 from engine.rules.yamlpos import KeyPath
 
 DECK = ["A", "K", "Q", "J"]
@@ -147,3 +150,25 @@ def _set(model: Any, path: KeyPath, value: Any) -> Any:
     if isinstance(model, list):
         return [_set(v, rest, value) if i == head else v for i, v in enumerate(model)]
     return {k: (_set(v, rest, value) if k == head else v) for k, v in model.items()}
+
+
+def test_a_new_field_with_its_sentence_is_said_by_show_with_no_code() -> None:
+    """A field marked with `Said` is said at the end of its section's lines: a subclass stands for tomorrow's
+    obligations (the explain modules are not touched), and the sentence comes out with its path."""
+    from engine.rules.explain_obligations import obligation_lines
+    from engine.rules.model import Said
+
+    class Tomorrow(Obligations):
+        lowest_first: Annotated[UniqueRanks, Said("Lowest first: the {value} of trumps are played first.",
+                                                  join=" and ")] = Field(default_factory=list)
+
+    rs = _with_deck(_skeleton(Ruleset, table=_skeleton(Table, teams=[[0, 2], [1, 3]]),
+                              play=Play(obligations=Tomorrow(never_forced=["J"], lowest_first=["Q", "K"]))))
+    lines = list(obligation_lines(rs))
+    assert lines[-2:] == [
+        ("Never forced: a player whose only trumps are the J of trumps need not play them, when a trump is led or "
+         "when he would have to trump; he may play any card.", (("play", "obligations", "never_forced"),)),
+        ("Lowest first: the Q and K of trumps are played first.", (("play", "obligations", "lowest_first"),))]
+    quiet = _with_deck(_skeleton(Ruleset, table=_skeleton(Table, teams=[[0, 2], [1, 3]]),
+                                 play=Play(obligations=Tomorrow())))
+    assert not any("Lowest first" in text for text, _ in obligation_lines(quiet))   # not set: not said
