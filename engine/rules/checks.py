@@ -940,8 +940,6 @@ def pair_bands_cover_bids(rs: Ruleset) -> Iterator[Finding]:
         path = ("special", "pair", "bidding_team")
         yield from _bands_inside(path, bands, "pair band", every)
         yield from _cover(path, bands, "pair band", every)
-    if not pair.ranks:
-        yield Finding(("special", "pair", "ranks"), "a pair needs at least one rank")
     if pair.target_bounds is not None:
         yield from _pair_bounds(rs, pair.target_bounds, every)
 

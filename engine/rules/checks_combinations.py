@@ -56,8 +56,6 @@ def marriage_fits(rs: Ruleset) -> Iterator[Finding]:
     t = rs.trump_marriage
     if t is None:
         return
-    if not t.ranks:
-        yield Finding((*MARRIAGE, "ranks"), "a marriage needs its ranks", hint="; e.g. ranks: [K, Q]")
     if rs.trump.concealed:
         yield Finding(MARRIAGE, "crediting the trump marriage would give the concealed trump away", "key",
                       depends=(CONCEALED,), hint="; set trump.concealed: false, or remove trump_marriage")

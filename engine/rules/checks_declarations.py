@@ -83,8 +83,6 @@ def melds_fit(rs: Ruleset) -> Iterator[Finding]:
                       hint="; add melds to scoring.target_adjustments", fix="also add melds to "
                       "scoring.target_adjustments")
     path = MELDS
-    if not md.ranks:
-        yield Finding((*path, "ranks"), "a meld needs at least one rank")
     if md.extra is not None and md.extra.rank in md.ranks and md.extra.rank in rs.deck.ranks:
         yield Finding((*path, "extra", "rank"), f"{md.extra.rank} is already one of the meld's ranks")
     yield from _meld_windows(rs, md)

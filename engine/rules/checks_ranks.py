@@ -128,6 +128,8 @@ def _outside(rank: str, path: KeyPath, mark: RankList, deck: _Deck) -> Iterator[
 
 
 def _rank_list(ranks: list[str], path: KeyPath, mark: RankList, deck: _Deck) -> Iterator[Finding]:
+    if mark.empty and not ranks:
+        yield Finding(path, mark.empty, hint=mark.empty_hint)
     seen: set[str] = set()
     for i, r in enumerate(ranks):
         if not mark.deck and r not in deck.members:

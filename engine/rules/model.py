@@ -31,11 +31,13 @@ class RankList:
     once: bool = False  # each rank at most once: "{rank} is listed twice"
     every: bool = False  # every rank of the deck: the ranks left out are named
     deck: bool = False  # the deck's own list, the one the others are checked against (only `once` applies)
+    empty: str = ""  # said when the list is empty (no words: an empty list is fine)
     twice: str = "{rank} is listed twice"
     missing: str = "every rank of the deck is ordered here, and {ranks} {are} missing"
     outside_hint: str = ""
     twice_hint: str = ""
     missing_hint: str = "; list the deck's ranks in this order, highest first"
+    empty_hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -505,7 +507,8 @@ class PairBand(Section):
 class Pair(Section):
     """Showing King and Queen of trumps moves the target."""
 
-    ranks: UniqueRanks = Field(default_factory=lambda: _king_queen(), description="The ranks making the pair.")
+    ranks: Annotated[list[Rank], RankList(once=True, empty="a pair needs at least one rank")] = Field(
+        default_factory=lambda: _king_queen(), description="The ranks making the pair.")
     bidding_team: list[PairBand] = Field(description="Target change when the bidding team shows it, by bid.")
     opponents: int = Field(4, description="Target change when an opponent shows it.")
     needs_trump_exposed: bool = Field(
@@ -607,7 +610,8 @@ class Meld(Section):
     once a hand), before the next lead. What a meld does is scoring.target_adjustments: melds."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", description="Used as `show NAME SUIT`.")]
-    ranks: UniqueRanks = Field(default_factory=lambda: _king_queen(), description="The ranks the meld needs.")
+    ranks: Annotated[list[Rank], RankList(once=True, empty="a meld needs at least one rank")] = Field(
+        default_factory=lambda: _king_queen(), description="The ranks the meld needs.")
     plain_value: int = Field(description="Its value in a plain suit.")
     trump_value: int = Field(description="Its value in the trump suit.")
     extra: MeldExtra | None = Field(None, description="A further card that raises the value when also held.")
@@ -814,7 +818,9 @@ class TrumpMarriage(Section):
     """The King and Queen of trumps (or the ranks listed) as a fixed bonus to a side, kept whatever happens to
     the contract."""
 
-    ranks: UniqueRanks = Field(default_factory=lambda: _king_queen(), description="The trump ranks of the marriage.")
+    ranks: Annotated[list[Rank], RankList(once=True, empty="a marriage needs its ranks",
+                                          empty_hint="; e.g. ranks: [K, Q]")] = Field(
+        default_factory=lambda: _king_queen(), description="The trump ranks of the marriage.")
     value: Points = Field(20, description="What it is worth.")
     counted: Literal["in_hand", "in_trick"] = Field(
         "in_hand", description="in_hand: held together by one player, credited to his side (and announced by the "
