@@ -41,7 +41,7 @@ def ranks_of_the_deck(rs: Ruleset) -> Iterator[Finding]:
 
 # ------------------------------------------------------------------------------ the model, read by type
 def _is_rank(tp: Any) -> bool:
-    return typing.get_origin(tp) is typing.Literal and tp == Rank
+    return tp is Rank or (typing.get_origin(tp) is typing.Literal and tp == Rank)
 
 
 def _strip(tp: Any, mark: RankList) -> tuple[Any, RankList]:
@@ -116,8 +116,9 @@ def _map(value: dict[Any, Any], tp: Any, path: KeyPath, deck: _Deck) -> Iterator
     key, item = typing.get_args(tp)
     if _is_rank(_strip(key, PLAIN)[0]):
         yield from _rank_keys(value, path, deck)
-    for k, v in value.items():
-        yield from _value(v, item, (*path, k), PLAIN, deck)
+    if _holds_rank(item):
+        for k, v in value.items():
+            yield from _value(v, item, (*path, k), PLAIN, deck)
 
 
 # ---------------------------------------------------------------------------------------- the findings
