@@ -2,7 +2,9 @@
 
 Every field has a plain English name and a default that matches the family's most common practice, so a rule
 file states what its game does and a house rule states only what it changes. Mechanisms that really differ are
-closed sets of named options (Literal types), never expressions. Cross-field checks live in `checks.py`.
+closed sets of named options (Literal types), never expressions. Cross-field checks live in `checks.py`; a
+field typed with `Rank` is checked against the deck from its type alone (`checks_ranks.py`, with `RankList` for
+what a list adds), and a field marked `Said` is said by `show` from its marker (`explain_fields.py`).
 """
 
 from __future__ import annotations
