@@ -8,8 +8,9 @@ seat's cards at its last speech, the trump played, the seat's place from the dea
 speech, and the share of the pack its side took less its seats' share. It prints, for several sets of terms, the
 least-squares fit's explained share of the variance (R²), the residual spread and the weights: z and the curve
 (bidding.py's reading), then the trump's length and the top ranks held in the trump and in the side suits, the
-seat's place, and the partners' and opponents' z. Last, by band of z, the share taken against what the pooled curve
-of that kind of auction in engine/bots/bidding.py (BID_FIT) says. The seed is not an evaluation seed (those are 1-3 and 9).
+seat's place, and the partners' and opponents' z. Last, by band of z, the share taken against what the pooled
+curve of that kind of auction in engine/bots/bidding.py (BID_FIT) says. The seed is not an evaluation seed (those
+are 1-3 and 9).
 """
 
 from __future__ import annotations
