@@ -21,6 +21,7 @@ import math
 from collections import defaultdict
 from typing import Any
 
+from engine.bots.model import model_for
 from engine.bots.registry import make_bot
 from engine.play.actions import Action
 from engine.play.base import AUCTION, PHASE_NAMES, PLAY
@@ -73,8 +74,20 @@ def kind_of(state: State, seat: int) -> str:
     return "over an opponent"
 
 
+def hand_of(state: State, seat: int) -> int:
+    """The seat's cards, its own face-down trump card counted."""
+    own = 1 << state.indicator if state.concealed and state.indicator >= 0 and seat == state.folder else 0
+    return state.hands[seat] | own
+
+
+def spoken(state: State) -> str:
+    """The auction's speeches so far, one letter each: b a bid, p a pass."""
+    return "".join("b" if a.verb == "bid" else "p" for a in state.history if a.verb in ("bid", "pass"))
+
+
 def deal_rows(game: Game, seed: int, index: int, every: bool = False) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
+    model = model_for(game)
     dealer = index % game.n
     cards = game.shuffled_deal(deal_seed(seed, index), dealer)
     stock = game.shuffled_stock(deal_seed(seed, index))
@@ -103,7 +116,8 @@ def deal_rows(game: Game, seed: int, index: int, every: bool = False) -> list[di
                     gb = side_gain(finish(b_state, bots_for()), seat)
                     rows.append({"deal": index, "seating": k, "who": SPECS[arr[who]], "kind": kind_of(state, seat),
                                  "high": state.high, "took": describe(game, state, seat, act),
-                                 "other": describe(game, state, seat, alt), "gain": ga - gb, "nth": found})
+                                 "other": describe(game, state, seat, alt), "gain": ga - gb, "nth": found,
+                                 "z": round(model.z(hand_of(state, seat)), 3), "spoken": spoken(state)})
             state.apply(act)
     return rows
 

@@ -109,10 +109,18 @@ def speeches(game: Game, hands: int, seed: int, least: float | None = None, kind
                     c = state.clone()
                     c.apply(a)
                     gains.append(side_gain(finish(c, game, seed, i), seat))
+                options = passing + bids
+                suit = m.best_trump(k.held, False)[0]
+                ranks = game.layout.ranks
                 out.append({"kind": kind, "high": k.facts.high, "z": round(z, 3),
                             "margin": rules.worth(m.value_of(bids[0]), rnd, mean, sd)
                             - rules.pass_value(k, strengths, sd, rnd),
-                            "gains": gains})
+                            "gains": gains, "chose": options.index(act) if act in options else -1,
+                            "held": k.held.bit_count(), "spoken": sum(1 for a in state.history if a.seat >= 0
+                                                                      and a.verb in ("bid", "pass")),
+                            "trump_len": (k.held & game.suit_masks[suit]).bit_count() if suit >= 0 else 0,
+                            "tops": [sum(1 for c in range(game.size) if k.held >> c & 1
+                                         and game.rank_of[c] == r) for r in range(min(2, len(ranks)))]})
             state.apply(act)
     if tried is not None:
         tried.append(i + 1)

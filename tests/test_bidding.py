@@ -143,16 +143,15 @@ def test_overcall_margin_where_the_bid_buys_only_the_contract() -> None:
     assert abs(flat.overcall_gain(20, 16, 1) - 0.3) < 1e-9           # one band, made 1, failed -1
 
 
-def test_forced_first_speech_steps_up_with_a_strong_hand() -> None:
-    """The first hand obliged to open bids one step above the lowest, in the same band, with a hand at least
-    FORCED_STEP_Z strong (the step gained when played out); an average hand, or a later forced speech, bids the
-    lowest."""
+def test_forced_first_speech_bids_the_lowest_of_its_band() -> None:
+    """The first hand obliged to open bids the lowest bid, strong hand or not: a step above it in the same band
+    (the forced step of before) lost in duplicate against heuristic:v1 (docs/bidding.md, "The forced opening")."""
     game = load_game("twenty-eight")
     legal = bids(0, *range(14, 29), passing=False)
-    assert speak(game, "JS 9S 7S QH", legal, seat=0).arg == "15"
+    assert speak(game, "JS 9S 7S QH", legal, seat=0).arg == "14"
     assert speak(game, "JS 9H AD 7C", legal, seat=0).arg == "14"   # z about 0.3
-    # after a speech the same hand, forced, bids the lowest
-    assert speak(game, "JS 9S 7S QH", legal, seat=0, speeches=(0, 0b1000)).arg == "14"
+    three = load_game("twenty-eight-3p")
+    assert speak(three, "JS 9S AS QS", bids(0, *range(12, 29), passing=False), seat=0).arg == "12"
 
 
 def test_thunee_recalls_over_an_opponents_call_with_a_strong_hand() -> None:

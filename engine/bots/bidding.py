@@ -77,11 +77,6 @@ FLOOR_CUT = 0.1        # over an opponent's bid in its own band, on part of the 
 #                        the lowest bid, seed 404) and the duplicate against heuristic:v1 gained (seed 77)
 OPEN_GAIN = 0.0        # the same for an opening there: played out, openings lost to passing at every margin below
 #                        0.5, but 0.5 lost in duplicate against heuristic:v1 (it then takes the contracts passed)
-FORCED_STEP_Z = 1.0    # the auction's first speech, obliged to bid: one step above the lowest (same band) from this
-#                        strength. Played out (benchmarks/bid_rollouts.py --kind "forced opening", seed 404, 1,200
-#                        first hands of a file whose first hand must open): the step over the lowest bid lost below z
-#                        0 (-0.22) and from 0 to 1 (-0.14), and gained from 1 (+0.12, +0.15, +0.19 in the bands 1-1.5,
-#                        1.5-2, 2-2.5); two steps lost in every band
 RECALL_Z = 2.25        # where the opponents count against a target each call lowers, the next call over an
 #                        opponent's lowest call from this strength (standard deviations). Played out
 #                        (benchmarks/bid_rollouts.py --contested 2.0 --kind "over an opponent" --min-z 2.0, seed 405,
@@ -312,7 +307,10 @@ class AuctionRules:
             if ev > best_ev:
                 best, best_ev = a, ev
         if passing is None:
-            return self.forced_step(k, bids, best, z, rnd)
+            # obliged to bid: the bid worth most (the lowest, unless a higher band pays). A step above the lowest
+            # in the same band (FORCED_STEP_Z before) lost in duplicate against heuristic:v1 (docs/bidding.md,
+            # "The forced opening")
+            return best
         gain = BID_GAIN
         floor = True
         same = False
@@ -335,18 +333,6 @@ class AuctionRules:
         if floor and self.worth_next(k, est, bids[0]):
             return bids[0]
         return passing
-
-    def forced_step(self, k: Knowledge, bids: Sequence[Action], best: Action, z: float, rnd: int) -> Action:
-        """A speech the rules oblige: the bid worth most, or, for the auction's first speech at its lowest bid,
-        the next bid in the same band where the hand is at least FORCED_STEP_Z strong - the stakes are the same,
-        the hand makes one point more about as often, and an opponent must go one step higher to take the
-        contract (played out: docs/bidding.md)."""
-        if (best is not bids[0] or len(bids) < 2 or z < FORCED_STEP_Z or k.facts.speeches != (0, 0)
-                or k.standing >= 0):
-            return best
-        v0 = self.model.value_of(bids[0])
-        v1 = self.model.value_of(bids[1])
-        return bids[1] if self.band(v1, rnd) == self.band(v0, rnd) else best
 
     def same_band(self, bid: int, high: int, rnd: int) -> bool:
         """Whether a bid of `bid` over the standing `high` is scored as the standing bid is (its band's stakes):
