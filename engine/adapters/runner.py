@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from typing import Any
 
 from engine.adapters.encoding import ActionSpace, Observation, best_other, canonical
 from engine.play.base import PLAY, UNDECIDED
@@ -26,6 +27,9 @@ from engine.play.state import State
 ILLEGAL = -1       # `EnvCore.step`: the action is not legal now (nothing changed)
 TRICK_ENDED = 1    # `EnvCore.step` flags: the action ended a trick ...
 HAND_ENDED = 2     # ... or the hand
+DEAD_STEP = -2     # `AecDriver.step`: the agent selected is done (PettingZoo's dead step, for the environment)
+NOT_AN_INT = -3    # `AecDriver.step`: the action is not a plain int (the environment converts it)
+MASKS_KEPT = 16384     # masks kept by their legal actions (then the store starts again)
 
 
 class Layout:
@@ -248,6 +252,236 @@ class Parts:
         out.append(zeros[self.n_actions - pos])
 
 
+class Rows:
+    """Each seat's observation row kept by what it was made from (the seat's cards, the cards played, the trick's
+    positions, the one-hot positions and the few values), so that bringing a row up to date writes only what
+    changed since that seat's last observation: `refresh` appends the positions to set to 1.0 (`ones`), to 0.0
+    (`zeros`) and to another value (`vidx`, `vval`), each plus `base`, for the caller to write; a card played is a
+    bit or two. A row never made (a new hand), or one made from the view (cards played face down), is made whole
+    by the caller (`Parts.row`) when `refresh` says so. The positions are those of `Observation.state_bits`, the
+    values computed as it computes them, so a kept row equals the whole encoding (tests/test_rl_fast.py holds it
+    at every step of every shipped file)."""
+
+    def __init__(self, parts: Parts, count: int) -> None:
+        ob = parts.ob
+        self.p = parts
+        self.ob = ob
+        n = self.n = parts.n
+        self.csize = parts.csize
+        self.size = ob.size
+        self.top = ob.top
+        self.total = ob.total
+        self.o_exposed = ob.offsets["exposed"] if ob.exposes else -1
+        self.o_mode = ob.offsets["trump_mode"] if ob.modes >= 0 else -1
+        # per row (count of them): what it was made from; valid False: made whole next time
+        self.valid = [False] * count
+        self.hand = [0] * count
+        self.played = [0] * count
+        self.shown = [-1] * count
+        self.trick = [[-1] * n for _ in range(count)]
+        self.trump = [-1] * count
+        self.phase = [-1] * count
+        self.bidder = [-1] * count
+        self.to_act = [-1] * count
+        self.contract = [[0, 0, 0, 0] for _ in range(count)]     # bid, target, multiplier, concealed
+        self.points = [[0, 0] for _ in range(count)]             # mine, theirs
+        self.bids = [[0] * n for _ in range(count)]
+        self.exposed = [[0] * n for _ in range(count)]
+        self.mode = [[-1, 0] for _ in range(count)]             # position (-1: none), multiplier
+        self.ones: list[int] = []
+        self.zeros: list[int] = []
+        self.vidx: list[int] = []
+        self.vval: list[float] = []
+
+    def invalidate(self, first: int, count: int) -> None:
+        for r in range(first, first + count):
+            self.valid[r] = False
+
+    def clear(self) -> None:
+        self.ones.clear()
+        self.zeros.clear()
+        self.vidx.clear()
+        self.vval.clear()
+
+    def _cards(self, base: int, old: int, new: int) -> None:
+        changed = old ^ new
+        ones = self.ones
+        zeros = self.zeros
+        while changed:
+            low = changed & -changed
+            pos = base + low.bit_length() - 1
+            if new & low:
+                ones.append(pos)
+            else:
+                zeros.append(pos)
+            changed ^= low
+
+    def _move(self, base: int, old: int, new: int) -> None:
+        if old >= 0:
+            self.zeros.append(base + old)
+        if new >= 0:
+            self.ones.append(base + new)
+
+    def _value(self, pos: int, value: float) -> None:
+        self.vidx.append(pos)
+        self.vval.append(value)
+
+    def refresh(self, r: int, st: State, seat: int, bids: list[int], base: int) -> bool:
+        """Row `r` (seat `seat`'s in `st`): append what changed since it was last made, at `base` + position, and
+        note what it is now made from; False when the caller must make it whole (`Parts.row`) instead (nothing
+        appended then)."""
+        if st.face_down or st.hidden:
+            self.valid[r] = False     # the view's encoding: made whole, and whole again next time
+            return False
+        p = self.p
+        ob = self.ob
+        n = self.n
+        csize = self.csize
+        copies = p.copies
+        fmask = p.first_mask
+        fc = ob.first_copy
+        hands = st.hands
+        valid = self.valid[r]
+        # the seat's cards
+        hand = canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat]
+        if valid and hand != self.hand[r]:
+            self._cards(base + ob.o_hand, self.hand[r], hand)
+        self.hand[r] = hand
+        # the cards played before this trick (not the indicator laid face down); the card shown
+        received = st.received
+        played = 0
+        for s in range(n):
+            played |= received[s] & ~hands[s]
+        concealed = st.concealed
+        indicator = st.indicator if concealed else -1
+        shown = -1
+        if indicator >= 0:
+            played &= ~(1 << indicator)
+            if seat == st.folder:
+                shown = fc[indicator]
+        elif st.turned >= 0:
+            shown = fc[st.turned]
+        cards = st.trick_cards
+        trick_seats = st.trick_seats
+        for c in cards:
+            played &= ~(1 << c)
+        if copies != 1:
+            played = canonical(played, copies, fmask)
+        if valid and played != self.played[r]:
+            self._cards(base + ob.o_played, self.played[r], played)
+        self.played[r] = played
+        if valid and shown != self.shown[r]:
+            self._move(base + ob.o_indicator, self.shown[r], shown)
+        self.shown[r] = shown
+        # the trick, by relative seat
+        now = p.now
+        for k in range(n):
+            now[k] = -1
+        for i in range(len(cards)):
+            now[(trick_seats[i] - seat) % n] = fc[cards[i]]
+        kept = self.trick[r]
+        o_trick = base + ob.o_trick
+        for k in range(n):
+            if now[k] != kept[k]:
+                if valid:
+                    self._move(o_trick + k * csize, kept[k], now[k])
+                kept[k] = now[k]
+        # trump, phase, bidder, seat to act
+        trump = st.trump
+        unknown = trump == UNDECIDED or (concealed and seat != st.folder)
+        pos = p.nsuits + 1 if unknown else p.nsuits if trump < 0 else trump
+        if valid and pos != self.trump[r]:
+            self._move(base + ob.o_trump, self.trump[r], pos)
+        self.trump[r] = pos
+        pos = st.phase
+        if valid and pos != self.phase[r]:
+            self._move(base + ob.o_phase, self.phase[r], pos)
+        self.phase[r] = pos
+        bidder = st.bidder
+        pos = (bidder - seat) % n if bidder >= 0 else n
+        if valid and pos != self.bidder[r]:
+            self._move(base + ob.o_bidder, self.bidder[r], pos)
+        self.bidder[r] = pos
+        to_act = st.to_act
+        pos = (to_act - seat) % n if to_act >= 0 else n
+        if valid and pos != self.to_act[r]:
+            self._move(base + ob.o_to_act, self.to_act[r], pos)
+        self.to_act[r] = pos
+        # the contract: bid, target, multiplier, concealed
+        con = self.contract[r]
+        bid = st.bid if bidder >= 0 else 0
+        target = st.target if bidder >= 0 else 0
+        mult = st.multiplier
+        conc = 1 if concealed else 0
+        o = base + ob.o_contract
+        top = self.top
+        if valid:
+            if bid != con[0]:
+                self._value(o, bid / top)
+            if target != con[1]:
+                self._value(o + 1, target / top)
+            if mult != con[2]:
+                self._value(o + 2, mult / 8.0)
+            if conc != con[3]:
+                (self.ones if conc else self.zeros).append(o + 3)
+        con[0] = bid
+        con[1] = target
+        con[2] = mult
+        con[3] = conc
+        # the card points: the seat's team's, the most any other team took
+        pts = st.team_points
+        team = st.hand_team_of[seat]
+        mine = pts[team]
+        theirs = best_other(pts, team)
+        kp = self.points[r]
+        o = base + ob.o_card_points
+        if valid:
+            if mine != kp[0]:
+                self._value(o, mine / self.total)
+            if theirs != kp[1]:
+                self._value(o + 1, theirs / self.total)
+        kp[0] = mine
+        kp[1] = theirs
+        # each seat's last bid, by relative seat
+        kb = self.bids[r]
+        o = base + ob.o_bids
+        for k in range(n):
+            b = bids[(seat + k) % n]
+            if b < 0:
+                b = 0
+            if b != kb[k]:
+                if valid:
+                    self._value(o + k, b / top)
+                kb[k] = b
+        if self.o_exposed >= 0:
+            ke = self.exposed[r]
+            o = base + self.o_exposed
+            for k in range(n):
+                s = (seat + k) % n
+                bits = canonical(hands[s], copies, fmask) if s != seat and st.exposed >> s & 1 else 0
+                if bits != ke[k]:
+                    if valid:
+                        self._cards(o + k * csize, ke[k], bits)
+                    ke[k] = bits
+        if self.o_mode >= 0:
+            km = self.mode[r]
+            pos = -1
+            m = 1
+            if not unknown:
+                pos = st.trump_mode
+                m = st.trump_multiplier
+            o = base + self.o_mode
+            if valid:
+                if pos != km[0]:
+                    self._move(o, km[0], pos)
+                if m != km[1]:
+                    self._value(o + p.modes, m / 8.0)
+            km[0] = pos
+            km[1] = m
+        self.valid[r] = True
+        return valid
+
+
 def floats(values: list[float]) -> bytes:
     """The values as float32 bytes (the machine's order, as numpy reads them)."""
     return array("f", values).tobytes()
@@ -327,13 +561,25 @@ class EnvCore:
         self.bits = 0
         self.others: list[int] = NO_INDICES
         self.mask_key: object = 0
+        # each seat's row, kept up to date by what changed (`refresh`): float32 arrays given by the environment
+        # (numpy), written through memoryviews of them
+        self.kept = Rows(layout.parts, layout.game.n)
+        self.arrays: list[Any] = []
+        self.views: list[Any] = []
         self.start(state)
+
+    def keep_rows(self, arrays: list[Any]) -> None:
+        """Keep each seat's row in `arrays` (one writable float32 array a seat, of the observation's size)."""
+        self.arrays = arrays
+        self.views = [memoryview(a) for a in arrays]
+        self.kept.invalidate(0, self.lay.game.n)
 
     def start(self, state: State) -> None:
         """A new hand (to act or over): the bids start empty, the mask is that of its seat to act."""
         self.state = state
         self.bids = [-1] * self.lay.game.n
         self.tricks = len(state.tricks)
+        self.kept.invalidate(0, self.lay.game.n)
         self._legal()
 
     def _legal(self) -> None:
@@ -383,6 +629,29 @@ class EnvCore:
         out: list[bytes] = []
         self.parts.row(out, self.state, seat, self.bids)
         return bytearray(b"".join(out))
+
+    def refresh(self, seat: int) -> Any:
+        """The seat's kept row (`keep_rows`) brought up to date: only what changed since its last observation is
+        written (a row never made, or made from the view, is made whole)."""
+        kept = self.kept
+        row = self.views[seat]
+        st = self.state
+        if kept.refresh(seat, st, seat, self.bids, 0):
+            for pos in kept.ones:
+                row[pos] = 1.0
+            for pos in kept.zeros:
+                row[pos] = 0.0
+            vidx = kept.vidx
+            if vidx:
+                vval = kept.vval
+                for i in range(len(vidx)):
+                    row[vidx[i]] = vval[i]
+            kept.clear()
+        else:
+            out: list[bytes] = []
+            self.parts.row(out, st, seat, self.bids)
+            row[0:kept.size] = memoryview(b"".join(out)).cast("f")
+        return self.arrays[seat]
 
 
 class VectorCore:
@@ -483,3 +752,110 @@ class VectorCore:
         self.dones = dones
         self._show()
         return ended
+
+
+class AecDriver:
+    """The common step of the AEC environment (engine/rl/aec.py) and its `last()`, compiled: the environment's
+    dicts (`bind`, at every reset) updated in place, the seat's kept row handed out (`copy`: as a new array), the
+    masks kept read-only by their legal actions. What is not common (a trick or a hand ended, a dead agent, an
+    action that is not an int, an illegal one) is returned as a flag for the environment to handle."""
+
+    def __init__(self, core: EnvCore, env: Any, agents: list[str], zero_mask: Any, new_mask: Any,
+                 copy: bool = True) -> None:
+        self.core = core
+        self.env = env
+        self.agents = agents
+        self.seat_of = {a: s for s, a in enumerate(agents)}
+        self.zero = zero_mask
+        self.mask = zero_mask
+        self.new_mask = new_mask    # int8 bytes -> the read-only mask array
+        self.masks: dict[object, Any] = {}
+        self.copy = copy
+        self.over = False
+        self.rewarded = False
+        self.rewards: dict[str, float] = {}
+        self.cumulative: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+
+    def bind(self, rewards: dict[str, float], cumulative: dict[str, float], terminations: dict[str, bool],
+             truncations: dict[str, bool], infos: dict[str, dict[str, Any]]) -> None:
+        self.rewards = rewards
+        self.cumulative = cumulative
+        self.terminations = terminations
+        self.truncations = truncations
+        self.infos = infos
+        self.over = False
+        self.rewarded = False
+
+    def select_mask(self) -> Any:
+        """The mask of the seat to act now (kept by its key; made and kept the first time)."""
+        core = self.core
+        key = core.mask_key
+        mask = self.masks.get(key)
+        if mask is None:
+            if len(self.masks) >= MASKS_KEPT:
+                self.masks.clear()
+            mask = self.masks[key] = self.new_mask(core.mask())
+        self.mask = mask
+        return mask
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.seat_of[agent]
+        row = self.core.refresh(seat)
+        return {"observation": row.copy() if self.copy else row,
+                "action_mask": self.mask if self.core.state.to_act == seat else self.zero}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent: str = self.env.agent_selection
+        obs = self.observe(agent) if observe else None
+        return obs, self.cumulative[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+
+    def step(self, action: object) -> int:
+        """Apply the agent selected's action: 0 (the next seat selected, its mask in `infos`), or the flags of
+        `EnvCore.step` (TRICK_ENDED, HAND_ENDED: the environment books them and selects), ILLEGAL (nothing
+        changed), DEAD_STEP or NOT_AN_INT (nothing done)."""
+        env = self.env
+        agent: str = env.agent_selection
+        if self.over or self.truncations[agent]:
+            return DEAD_STEP
+        if isinstance(action, bool) or not isinstance(action, int):
+            return NOT_AN_INT
+        core = self.core
+        flags = core.step(action)
+        if flags == ILLEGAL:
+            return ILLEGAL
+        if self.rewarded:
+            rewards = self.rewards
+            for a in self.agents:
+                if a in rewards:
+                    rewards[a] = 0.0
+            self.rewarded = False
+        self.cumulative[agent] = 0.0
+        infos = self.infos
+        infos[agent] = {}
+        if flags == 0:
+            nxt = self.agents[core.state.to_act]
+            env.agent_selection = nxt
+            infos[nxt] = {"action_mask": self.select_mask()}
+        return flags
+
+
+class AgentIter:
+    """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `left` times)."""
+
+    def __init__(self, env: Any, left: int) -> None:
+        self.env = env
+        self.left = left
+
+    def __iter__(self) -> AgentIter:
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if self.left <= 0 or not env.agents:
+            raise StopIteration
+        self.left -= 1
+        agent: str = env.agent_selection
+        return agent
