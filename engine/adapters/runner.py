@@ -252,6 +252,31 @@ class Parts:
         out.append(zeros[self.n_actions - pos])
 
 
+class Kept:
+    """What one kept row was made from (`Rows`): native fields, so nothing is boxed to note or compare them."""
+
+    def __init__(self, n: int) -> None:
+        self.valid = False     # False: made whole next time
+        self.hand = 0
+        self.played = 0
+        self.shown = -1
+        self.trick = [-1] * n
+        self.trump = -1
+        self.phase = -1
+        self.bidder = -1
+        self.to_act = -1
+        self.bid = 0
+        self.target = 0
+        self.mult = 0
+        self.conc = 0
+        self.mine = 0
+        self.theirs = 0
+        self.bids = [0] * n
+        self.exposed = [0] * n
+        self.mode = -1
+        self.mode_mult = 0
+
+
 class Rows:
     """Each seat's observation row kept by what it was made from (the seat's cards, the cards played, the trick's
     positions, the one-hot positions and the few values), so that bringing a row up to date writes only what
@@ -273,29 +298,17 @@ class Rows:
         self.total = ob.total
         self.o_exposed = ob.offsets["exposed"] if ob.exposes else -1
         self.o_mode = ob.offsets["trump_mode"] if ob.modes >= 0 else -1
-        # per row (count of them): what it was made from; valid False: made whole next time
-        self.valid = [False] * count
-        self.hand = [0] * count
-        self.played = [0] * count
-        self.shown = [-1] * count
-        self.trick = [[-1] * n for _ in range(count)]
-        self.trump = [-1] * count
-        self.phase = [-1] * count
-        self.bidder = [-1] * count
-        self.to_act = [-1] * count
-        self.contract = [[0, 0, 0, 0] for _ in range(count)]     # bid, target, multiplier, concealed
-        self.points = [[0, 0] for _ in range(count)]             # mine, theirs
-        self.bids = [[0] * n for _ in range(count)]
-        self.exposed = [[0] * n for _ in range(count)]
-        self.mode = [[-1, 0] for _ in range(count)]             # position (-1: none), multiplier
+        # per row (count of them): what it was made from
+        self.rows = [Kept(n) for _ in range(count)]
         self.ones: list[int] = []
         self.zeros: list[int] = []
         self.vidx: list[int] = []
         self.vval: list[float] = []
 
     def invalidate(self, first: int, count: int) -> None:
+        rows = self.rows
         for r in range(first, first + count):
-            self.valid[r] = False
+            rows[r].valid = False
 
     def clear(self) -> None:
         self.ones.clear()
@@ -330,8 +343,9 @@ class Rows:
         """Row `r` (seat `seat`'s in `st`): append what changed since it was last made, at `base` + position, and
         note what it is now made from; False when the caller must make it whole (`Parts.row`) instead (nothing
         appended then)."""
+        kr = self.rows[r]
         if st.face_down or st.hidden:
-            self.valid[r] = False     # the view's encoding: made whole, and whole again next time
+            kr.valid = False     # the view's encoding: made whole, and whole again next time
             return False
         p = self.p
         ob = self.ob
@@ -341,12 +355,12 @@ class Rows:
         fmask = p.first_mask
         fc = ob.first_copy
         hands = st.hands
-        valid = self.valid[r]
+        valid = kr.valid
         # the seat's cards
         hand = canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat]
-        if valid and hand != self.hand[r]:
-            self._cards(base + ob.o_hand, self.hand[r], hand)
-        self.hand[r] = hand
+        if valid and hand != kr.hand:
+            self._cards(base + ob.o_hand, kr.hand, hand)
+        kr.hand = hand
         # the cards played before this trick (not the indicator laid face down); the card shown
         received = st.received
         played = 0
@@ -367,19 +381,19 @@ class Rows:
             played &= ~(1 << c)
         if copies != 1:
             played = canonical(played, copies, fmask)
-        if valid and played != self.played[r]:
-            self._cards(base + ob.o_played, self.played[r], played)
-        self.played[r] = played
-        if valid and shown != self.shown[r]:
-            self._move(base + ob.o_indicator, self.shown[r], shown)
-        self.shown[r] = shown
+        if valid and played != kr.played:
+            self._cards(base + ob.o_played, kr.played, played)
+        kr.played = played
+        if valid and shown != kr.shown:
+            self._move(base + ob.o_indicator, kr.shown, shown)
+        kr.shown = shown
         # the trick, by relative seat
         now = p.now
         for k in range(n):
             now[k] = -1
         for i in range(len(cards)):
             now[(trick_seats[i] - seat) % n] = fc[cards[i]]
-        kept = self.trick[r]
+        kept = kr.trick
         o_trick = base + ob.o_trick
         for k in range(n):
             if now[k] != kept[k]:
@@ -390,25 +404,24 @@ class Rows:
         trump = st.trump
         unknown = trump == UNDECIDED or (concealed and seat != st.folder)
         pos = p.nsuits + 1 if unknown else p.nsuits if trump < 0 else trump
-        if valid and pos != self.trump[r]:
-            self._move(base + ob.o_trump, self.trump[r], pos)
-        self.trump[r] = pos
+        if valid and pos != kr.trump:
+            self._move(base + ob.o_trump, kr.trump, pos)
+        kr.trump = pos
         pos = st.phase
-        if valid and pos != self.phase[r]:
-            self._move(base + ob.o_phase, self.phase[r], pos)
-        self.phase[r] = pos
+        if valid and pos != kr.phase:
+            self._move(base + ob.o_phase, kr.phase, pos)
+        kr.phase = pos
         bidder = st.bidder
         pos = (bidder - seat) % n if bidder >= 0 else n
-        if valid and pos != self.bidder[r]:
-            self._move(base + ob.o_bidder, self.bidder[r], pos)
-        self.bidder[r] = pos
+        if valid and pos != kr.bidder:
+            self._move(base + ob.o_bidder, kr.bidder, pos)
+        kr.bidder = pos
         to_act = st.to_act
         pos = (to_act - seat) % n if to_act >= 0 else n
-        if valid and pos != self.to_act[r]:
-            self._move(base + ob.o_to_act, self.to_act[r], pos)
-        self.to_act[r] = pos
+        if valid and pos != kr.to_act:
+            self._move(base + ob.o_to_act, kr.to_act, pos)
+        kr.to_act = pos
         # the contract: bid, target, multiplier, concealed
-        con = self.contract[r]
         bid = st.bid if bidder >= 0 else 0
         target = st.target if bidder >= 0 else 0
         mult = st.multiplier
@@ -416,34 +429,33 @@ class Rows:
         o = base + ob.o_contract
         top = self.top
         if valid:
-            if bid != con[0]:
+            if bid != kr.bid:
                 self._value(o, bid / top)
-            if target != con[1]:
+            if target != kr.target:
                 self._value(o + 1, target / top)
-            if mult != con[2]:
+            if mult != kr.mult:
                 self._value(o + 2, mult / 8.0)
-            if conc != con[3]:
+            if conc != kr.conc:
                 (self.ones if conc else self.zeros).append(o + 3)
-        con[0] = bid
-        con[1] = target
-        con[2] = mult
-        con[3] = conc
+        kr.bid = bid
+        kr.target = target
+        kr.mult = mult
+        kr.conc = conc
         # the card points: the seat's team's, the most any other team took
         pts = st.team_points
         team = st.hand_team_of[seat]
         mine = pts[team]
         theirs = best_other(pts, team)
-        kp = self.points[r]
         o = base + ob.o_card_points
         if valid:
-            if mine != kp[0]:
+            if mine != kr.mine:
                 self._value(o, mine / self.total)
-            if theirs != kp[1]:
+            if theirs != kr.theirs:
                 self._value(o + 1, theirs / self.total)
-        kp[0] = mine
-        kp[1] = theirs
+        kr.mine = mine
+        kr.theirs = theirs
         # each seat's last bid, by relative seat
-        kb = self.bids[r]
+        kb = kr.bids
         o = base + ob.o_bids
         for k in range(n):
             b = bids[(seat + k) % n]
@@ -454,7 +466,7 @@ class Rows:
                     self._value(o + k, b / top)
                 kb[k] = b
         if self.o_exposed >= 0:
-            ke = self.exposed[r]
+            ke = kr.exposed
             o = base + self.o_exposed
             for k in range(n):
                 s = (seat + k) % n
@@ -464,7 +476,6 @@ class Rows:
                         self._cards(o + k * csize, ke[k], bits)
                     ke[k] = bits
         if self.o_mode >= 0:
-            km = self.mode[r]
             pos = -1
             m = 1
             if not unknown:
@@ -472,13 +483,13 @@ class Rows:
                 m = st.trump_multiplier
             o = base + self.o_mode
             if valid:
-                if pos != km[0]:
-                    self._move(o, km[0], pos)
-                if m != km[1]:
+                if pos != kr.mode:
+                    self._move(o, kr.mode, pos)
+                if m != kr.mode_mult:
                     self._value(o + p.modes, m / 8.0)
-            km[0] = pos
-            km[1] = m
-        self.valid[r] = True
+            kr.mode = pos
+            kr.mode_mult = m
+        kr.valid = True
         return valid
 
 
