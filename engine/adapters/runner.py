@@ -275,6 +275,8 @@ class Kept:
         self.exposed = [0] * n
         self.mode = -1
         self.mode_mult = 0
+        self.slow = -1         # Rows.slow when it was made: the same, only a card was played since (`Rows.quick`)
+        self.ntricks = -1      # tricks finished when it was made
 
 
 class Rows:
@@ -304,6 +306,144 @@ class Rows:
         self.zeros: list[int] = []
         self.vidx: list[int] = []
         self.vval: list[float] = []
+        # what a card played rarely moves, as it stood after the last step (`played_card`); `slow` counts the
+        # steps after which any of it may have moved (any action but a card, or a card that moved it)
+        self.slow = 0
+        self.s_trump = UNDECIDED
+        self.s_conc = False
+        self.s_phase = -1
+        self.s_bidder = -1
+        self.s_bid = 0
+        self.s_target = 0
+        self.s_mult = 0
+        self.s_exposed = 0
+        self.s_mode = -1
+        self.s_mode_mult = 0
+        self.s_indicator = -1
+        self.s_turned = -1
+        self.s_folder = -1
+
+    def other_action(self) -> None:
+        """An action that is not a card played: anything in a row may have moved."""
+        self.slow += 1
+
+    def played_card(self, st: State) -> None:
+        """A card was played: the rows' slow parts (trump, phase, contract, bids, ...) moved only if one of the
+        fields they come from did (then `slow` counts it)."""
+        if (st.trump != self.s_trump or st.concealed != self.s_conc or st.phase != self.s_phase
+                or st.bidder != self.s_bidder or st.bid != self.s_bid or st.target != self.s_target
+                or st.multiplier != self.s_mult or st.exposed != self.s_exposed or st.trump_mode != self.s_mode
+                or st.trump_multiplier != self.s_mode_mult or st.indicator != self.s_indicator
+                or st.turned != self.s_turned or st.folder != self.s_folder):
+            self.note(st)
+            self.slow += 1
+
+    def note(self, st: State) -> None:
+        self.s_trump = st.trump
+        self.s_conc = st.concealed
+        self.s_phase = st.phase
+        self.s_bidder = st.bidder
+        self.s_bid = st.bid
+        self.s_target = st.target
+        self.s_mult = st.multiplier
+        self.s_exposed = st.exposed
+        self.s_mode = st.trump_mode
+        self.s_mode_mult = st.trump_multiplier
+        self.s_indicator = st.indicator
+        self.s_turned = st.turned
+        self.s_folder = st.folder
+
+    def _played(self, st: State) -> int:
+        """The played part's cards: played before this trick, not the indicator laid face down."""
+        hands = st.hands
+        received = st.received
+        played = 0
+        for s in range(self.n):
+            played |= received[s] & ~hands[s]
+        if st.concealed and st.indicator >= 0:
+            played &= ~(1 << st.indicator)
+        for c in st.trick_cards:
+            played &= ~(1 << c)
+        p = self.p
+        return canonical(played, p.copies, p.first_mask) if p.copies != 1 else played
+
+    def _trick(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
+        """The trick's part, by relative seat."""
+        n = self.n
+        now = self.p.now
+        fc = self.ob.first_copy
+        for k in range(n):
+            now[k] = -1
+        cards = st.trick_cards
+        trick_seats = st.trick_seats
+        for i in range(len(cards)):
+            now[(trick_seats[i] - seat) % n] = fc[cards[i]]
+        kept = kr.trick
+        o_trick = base + self.ob.o_trick
+        csize = self.csize
+        for k in range(n):
+            if now[k] != kept[k]:
+                if valid:
+                    self._move(o_trick + k * csize, kept[k], now[k])
+                kept[k] = now[k]
+
+    def _points(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
+        """The card points: the seat's team's, the most any other team took."""
+        pts = st.team_points
+        team = st.hand_team_of[seat]
+        mine = pts[team]
+        theirs = best_other(pts, team)
+        o = base + self.ob.o_card_points
+        if valid:
+            if mine != kr.mine:
+                self._value(o, mine / self.total)
+            if theirs != kr.theirs:
+                self._value(o + 1, theirs / self.total)
+        kr.mine = mine
+        kr.theirs = theirs
+
+    def _exposed(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
+        """The hands lying face up, by relative seat."""
+        n = self.n
+        p = self.p
+        hands = st.hands
+        ke = kr.exposed
+        o = base + self.o_exposed
+        for k in range(n):
+            s = (seat + k) % n
+            bits = canonical(hands[s], p.copies, p.first_mask) if s != seat and st.exposed >> s & 1 else 0
+            if bits != ke[k]:
+                if valid:
+                    self._cards(o + k * self.csize, ke[k], bits)
+                ke[k] = bits
+
+    def quick(self, kr: Kept, st: State, seat: int, base: int) -> None:
+        """`refresh` when only cards were played since the row was made (`slow` unchanged): the seat's cards, the
+        cards played (when a trick ended), the trick, the seat to act, the card points, the hands face up."""
+        p = self.p
+        ob = self.ob
+        hand = st.hands[seat]
+        if p.copies != 1:
+            hand = canonical(hand, p.copies, p.first_mask)
+        if hand != kr.hand:
+            self._cards(base + ob.o_hand, kr.hand, hand)
+            kr.hand = hand
+        ntricks = len(st.tricks)
+        if ntricks != kr.ntricks:
+            played = self._played(st)
+            if played != kr.played:
+                self._cards(base + ob.o_played, kr.played, played)
+                kr.played = played
+            kr.ntricks = ntricks
+        self._trick(kr, st, seat, base, True)
+        to_act = st.to_act
+        pos = (to_act - seat) % self.n if to_act >= 0 else self.n
+        if pos != kr.to_act:
+            self._move(base + ob.o_to_act, kr.to_act, pos)
+            kr.to_act = pos
+        self._points(kr, st, seat, base, True)
+        if self.o_exposed >= 0:
+            self._exposed(kr, st, seat, base, True)
 
     def invalidate(self, first: int, count: int) -> None:
         rows = self.rows
@@ -347,59 +487,39 @@ class Rows:
         if st.face_down or st.hidden:
             kr.valid = False     # the view's encoding: made whole, and whole again next time
             return False
+        valid = kr.valid
+        if valid and kr.slow == self.slow:
+            self.quick(kr, st, seat, base)
+            return True
         p = self.p
         ob = self.ob
         n = self.n
-        csize = self.csize
         copies = p.copies
         fmask = p.first_mask
         fc = ob.first_copy
         hands = st.hands
-        valid = kr.valid
         # the seat's cards
         hand = canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat]
         if valid and hand != kr.hand:
             self._cards(base + ob.o_hand, kr.hand, hand)
         kr.hand = hand
         # the cards played before this trick (not the indicator laid face down); the card shown
-        received = st.received
-        played = 0
-        for s in range(n):
-            played |= received[s] & ~hands[s]
+        played = self._played(st)
         concealed = st.concealed
         indicator = st.indicator if concealed else -1
         shown = -1
         if indicator >= 0:
-            played &= ~(1 << indicator)
             if seat == st.folder:
                 shown = fc[indicator]
         elif st.turned >= 0:
             shown = fc[st.turned]
-        cards = st.trick_cards
-        trick_seats = st.trick_seats
-        for c in cards:
-            played &= ~(1 << c)
-        if copies != 1:
-            played = canonical(played, copies, fmask)
         if valid and played != kr.played:
             self._cards(base + ob.o_played, kr.played, played)
         kr.played = played
         if valid and shown != kr.shown:
             self._move(base + ob.o_indicator, kr.shown, shown)
         kr.shown = shown
-        # the trick, by relative seat
-        now = p.now
-        for k in range(n):
-            now[k] = -1
-        for i in range(len(cards)):
-            now[(trick_seats[i] - seat) % n] = fc[cards[i]]
-        kept = kr.trick
-        o_trick = base + ob.o_trick
-        for k in range(n):
-            if now[k] != kept[k]:
-                if valid:
-                    self._move(o_trick + k * csize, kept[k], now[k])
-                kept[k] = now[k]
+        self._trick(kr, st, seat, base, valid)
         # trump, phase, bidder, seat to act
         trump = st.trump
         unknown = trump == UNDECIDED or (concealed and seat != st.folder)
@@ -441,19 +561,7 @@ class Rows:
         kr.target = target
         kr.mult = mult
         kr.conc = conc
-        # the card points: the seat's team's, the most any other team took
-        pts = st.team_points
-        team = st.hand_team_of[seat]
-        mine = pts[team]
-        theirs = best_other(pts, team)
-        o = base + ob.o_card_points
-        if valid:
-            if mine != kr.mine:
-                self._value(o, mine / self.total)
-            if theirs != kr.theirs:
-                self._value(o + 1, theirs / self.total)
-        kr.mine = mine
-        kr.theirs = theirs
+        self._points(kr, st, seat, base, valid)
         # each seat's last bid, by relative seat
         kb = kr.bids
         o = base + ob.o_bids
@@ -466,15 +574,7 @@ class Rows:
                     self._value(o + k, b / top)
                 kb[k] = b
         if self.o_exposed >= 0:
-            ke = kr.exposed
-            o = base + self.o_exposed
-            for k in range(n):
-                s = (seat + k) % n
-                bits = canonical(hands[s], copies, fmask) if s != seat and st.exposed >> s & 1 else 0
-                if bits != ke[k]:
-                    if valid:
-                        self._cards(o + k * csize, ke[k], bits)
-                    ke[k] = bits
+            self._exposed(kr, st, seat, base, valid)
         if self.o_mode >= 0:
             pos = -1
             m = 1
@@ -490,6 +590,8 @@ class Rows:
             kr.mode = pos
             kr.mode_mult = m
         kr.valid = True
+        kr.slow = self.slow
+        kr.ntricks = len(st.tricks)
         return valid
 
 
@@ -577,6 +679,8 @@ class EnvCore:
         self.kept = Rows(layout.parts, layout.game.n)
         self.arrays: list[Any] = []
         self.views: list[Any] = []
+        self.one: object = 1.0      # (boxed once: a float written into a row is an object)
+        self.zero: object = 0.0
         self.start(state)
 
     def keep_rows(self, arrays: list[Any]) -> None:
@@ -591,6 +695,7 @@ class EnvCore:
         self.bids = [-1] * self.lay.game.n
         self.tricks = len(state.tricks)
         self.kept.invalidate(0, self.lay.game.n)
+        self.kept.note(state)
         self._legal()
 
     def _legal(self) -> None:
@@ -625,7 +730,13 @@ class EnvCore:
         if not is_legal(self.lay, self.bits, self.others, index):
             return ILLEGAL
         st = self.state
-        apply_index(self.lay, st, index, self.bids)
+        lay = self.lay
+        card = st.phase == PLAY and lay.play0 >= 0 and 0 <= index - lay.play0 < lay.game.size
+        apply_index(lay, st, index, self.bids)
+        if card:
+            self.kept.played_card(st)
+        else:
+            self.kept.other_action()
         self._legal()
         flags = 0
         if len(st.tricks) > self.tricks:
@@ -648,10 +759,12 @@ class EnvCore:
         row = self.views[seat]
         st = self.state
         if kept.refresh(seat, st, seat, self.bids, 0):
+            one = self.one
             for pos in kept.ones:
-                row[pos] = 1.0
+                row[pos] = one
+            zero = self.zero
             for pos in kept.zeros:
-                row[pos] = 0.0
+                row[pos] = zero
             vidx = kept.vidx
             if vidx:
                 vval = kept.vval
@@ -784,14 +897,17 @@ class AecDriver:
         self.copy = copy
         self.over = False
         self.rewarded = False
+        self.selected = agents[0]    # the environment's agent_selection (its property reads and sets this)
+        self.live: list[str] = []    # the environment's agents (those not yet removed)
         self.rewards: dict[str, float] = {}
         self.cumulative: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
 
-    def bind(self, rewards: dict[str, float], cumulative: dict[str, float], terminations: dict[str, bool],
-             truncations: dict[str, bool], infos: dict[str, dict[str, Any]]) -> None:
+    def bind(self, live: list[str], rewards: dict[str, float], cumulative: dict[str, float],
+             terminations: dict[str, bool], truncations: dict[str, bool], infos: dict[str, dict[str, Any]]) -> None:
+        self.live = live
         self.rewards = rewards
         self.cumulative = cumulative
         self.terminations = terminations
@@ -819,7 +935,7 @@ class AecDriver:
                 "action_mask": self.mask if self.core.state.to_act == seat else self.zero}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        agent: str = self.env.agent_selection
+        agent = self.selected
         obs = self.observe(agent) if observe else None
         return obs, self.cumulative[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
 
@@ -827,8 +943,7 @@ class AecDriver:
         """Apply the agent selected's action: 0 (the next seat selected, its mask in `infos`), or the flags of
         `EnvCore.step` (TRICK_ENDED, HAND_ENDED: the environment books them and selects), ILLEGAL (nothing
         changed), DEAD_STEP or NOT_AN_INT (nothing done)."""
-        env = self.env
-        agent: str = env.agent_selection
+        agent = self.selected
         if self.over or self.truncations[agent]:
             return DEAD_STEP
         if isinstance(action, bool) or not isinstance(action, int):
@@ -848,7 +963,7 @@ class AecDriver:
         infos[agent] = {}
         if flags == 0:
             nxt = self.agents[core.state.to_act]
-            env.agent_selection = nxt
+            self.selected = nxt
             infos[nxt] = {"action_mask": self.select_mask()}
         return flags
 
@@ -856,17 +971,16 @@ class AecDriver:
 class AgentIter:
     """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `left` times)."""
 
-    def __init__(self, env: Any, left: int) -> None:
-        self.env = env
+    def __init__(self, driver: AecDriver, left: int) -> None:
+        self.driver = driver
         self.left = left
 
     def __iter__(self) -> AgentIter:
         return self
 
     def __next__(self) -> str:
-        env = self.env
-        if self.left <= 0 or not env.agents:
+        driver = self.driver
+        if self.left <= 0 or not driver.live:
             raise StopIteration
         self.left -= 1
-        agent: str = env.agent_selection
-        return agent
+        return driver.selected

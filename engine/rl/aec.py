@@ -142,6 +142,7 @@ class JackNineEnv(AECEnv):
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
         self._driver: AecDriver | None = None  # the compiled common step and last() (made with the first hand)
         self._human = render_mode == "human"
+        self._selected = self.possible_agents[0]
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -204,7 +205,8 @@ class JackNineEnv(AECEnv):
         driver = self._driver
         assert driver is not None
         if not self._bound:
-            driver.bind(self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos)
+            driver.bind(self.agents, self.rewards, self._cumulative_rewards, self.terminations, self.truncations,
+                        self.infos)
             self._bound = True
         self._select()
 
@@ -216,6 +218,19 @@ class JackNineEnv(AECEnv):
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
         self.infos[agent] = {"action_mask": self._driver.select_mask()}
+
+    @property
+    def agent_selection(self) -> str:    # type: ignore[override]
+        """The agent to act (or, once the episode is over, the next to be stepped with None); kept by the
+        compiled driver, which selects the next seat at every common step."""
+        driver = self._driver
+        return driver.selected if driver is not None else self._selected
+
+    @agent_selection.setter
+    def agent_selection(self, agent: str) -> None:
+        self._selected = agent
+        if self._driver is not None:
+            self._driver.selected = agent
 
     @property
     def _mask(self) -> np.ndarray:
@@ -276,7 +291,9 @@ class JackNineEnv(AECEnv):
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `max_iter` times)."""
-        return AgentIter(self, max_iter)
+        driver = self._driver
+        assert driver is not None, "reset() the environment before iterating over its agents"
+        return AgentIter(driver, max_iter)
 
     def step(self, action: int | None) -> None:
         driver = self._driver
