@@ -746,12 +746,6 @@ class EnvCore:
             return flags | HAND_ENDED
         return flags
 
-    def observe(self, seat: int) -> bytearray:
-        """The seat's observation row now, as new float32 bytes (writable: numpy's view of them is too)."""
-        out: list[bytes] = []
-        self.parts.row(out, self.state, seat, self.bids)
-        return bytearray(b"".join(out))
-
     def refresh(self, seat: int) -> Any:
         """The seat's kept row (`keep_rows`) brought up to date: only what changed since its last observation is
         written (a row never made, or made from the view, is made whole)."""
