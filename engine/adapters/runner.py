@@ -260,7 +260,7 @@ class Kept:
         self.hand = 0
         self.played = 0
         self.shown = -1
-        self.trick = [-1] * n
+        self.trick = 0         # the trick's card positions, a byte each by relative seat (position + 1; 0: none)
         self.trump = -1
         self.phase = -1
         self.bidder = -1
@@ -368,24 +368,27 @@ class Rows:
         return canonical(played, p.copies, p.first_mask) if p.copies != 1 else played
 
     def _trick(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
-        """The trick's part, by relative seat."""
+        """The trick's part, by relative seat (what it holds kept as one int: a byte each)."""
         n = self.n
-        now = self.p.now
         fc = self.ob.first_copy
-        for k in range(n):
-            now[k] = -1
         cards = st.trick_cards
         trick_seats = st.trick_seats
+        key = 0
         for i in range(len(cards)):
-            now[(trick_seats[i] - seat) % n] = fc[cards[i]]
-        kept = kr.trick
-        o_trick = base + self.ob.o_trick
-        csize = self.csize
-        for k in range(n):
-            if now[k] != kept[k]:
-                if valid:
-                    self._move(o_trick + k * csize, kept[k], now[k])
-                kept[k] = now[k]
+            key |= (fc[cards[i]] + 1) << ((trick_seats[i] - seat) % n * 8)
+        old = kr.trick
+        if key == old:
+            return
+        kr.trick = key
+        if valid:
+            o = base + self.ob.o_trick
+            csize = self.csize
+            while key != old:
+                if (key ^ old) & 255:
+                    self._move(o, (old & 255) - 1, (key & 255) - 1)
+                key >>= 8
+                old >>= 8
+                o += csize
 
     def _points(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
         """The card points: the seat's team's, the most any other team took."""
