@@ -1,15 +1,14 @@
-"""The per-step work of the learning environments (engine.rl), without numpy and compiled with the hot path
-(setup.py): hands stepped by action index, observation rows as float32 bytes and legal masks as int8 bytes, which
-the environments view with numpy (`np.frombuffer`) without copying them again.
+"""The per-step work of the learning environments (engine.rl), compiled with the hot path (setup.py): hands
+stepped by action index, legal masks as int8 bytes, observation rows.
 
-A row is made when it is asked for, whole, by joining precomputed bytes (`Parts.row`): the card parts (own cards,
-cards played, hands lying face up) eight cards at a time from a table of 256, the trick's blocks and the indicator
-one card each, the one-hot parts (trump, phase, bidder, seat to act) by position, and the few values (contract, card
-points, bids, trump mode) cached by what they come from, as they first occur. Nothing is encoded float by float and
-no record of what a row held is kept (a card played face down that not everyone saw is the exception: that row is
-the view's encoding). The mask is joined from runs of zero and one bytes. `EnvCore` steps the one hand of the AEC
-environment (engine/rl/aec.py), `VectorCore` the N hands of the vectorised one (engine/rl/vector.py), every hand's
-row, mask, seat, rewards and done flag joined into one bytes object each per step. tests/test_rl_fast.py and
+The AEC environment keeps each seat's row (a float32 array it hands out a copy of) and writes into it only what
+changed since that seat's last observation (`Rows`: what the row was made from is noted in native fields and
+compared; after a card played, only the seat's cards, the trick, the cards played, the seat to act and the card
+points are looked at, `Rows.quick`). A row never made (a new hand) or made from the view (cards played face down)
+is made whole by joining precomputed bytes (`Parts.row`). `AecDriver` is the environment's common step, `last()`
+and agent selection (`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands
+of the vectorised environment (engine/rl/vector.py), every hand's row joined whole (`Parts.row`), mask, seat,
+rewards and done flag joined into one bytes object each per step. tests/test_rl_fast.py and
 tests/test_rl_vector.py hold every row equal to the whole encoding (`Observation.encode_state`) and every mask equal
 to the legal actions, at every step of every shipped file."""
 
@@ -665,8 +664,7 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
 class EnvCore:
     """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
     `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask()`, and `mask_key` to keep
-    masks by) and any seat's observation row, made when asked for (`observe`: new bytes, which the environment
-    hands out as a numpy view and never writes again)."""
+    masks by) and each seat's kept observation row (`keep_rows`), brought up to date when asked for (`refresh`)."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout

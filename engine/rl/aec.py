@@ -5,7 +5,8 @@ Agents are `seat_0 .. seat_{n-1}`; the agent selected is the seat to act. Each s
 OpenSpiel adapter uses) and never changes; its observation space is a `Dict` of `observation` (the seat's
 `Observation` vector: its own cards and what is public, nothing of other seats' cards or a trump concealed from
 it) and `action_mask` (1 for each legal action of the seat to act, all 0 for the others; also in `infos`).
-Observations are encoded only when asked for, for the agent asked about, from the state's public fields.
+Each seat's observation is kept and brought up to date only when asked for, by writing what changed since
+that seat's last one (engine/adapters/runner.py); what is handed out is a copy, which later steps never change.
 
 The deal is the engine's seeded shuffle (`Game.new_hand(seed=...)`): `reset(seed=S)` starts a stream of deal
 seeds, so the same seed and the same actions give the same hands, observations and rewards.
