@@ -90,3 +90,21 @@ def test_observations_blind_to_hidden_cards(name: str) -> None:
             if a.terminations[a.agent_selection]:
                 break
     assert compared > 20
+
+
+def test_observations_handed_out_stay_as_they_were() -> None:
+    """Each seat's row is kept and written where it changed; what was handed out is a copy: an observation kept
+    by a learner (the previous one of the same seat, say) does not move when the hand goes on."""
+    env = engine.rl.env(ruleset="belote")
+    env.reset(seed=2)
+    rng = random.Random(2)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(40):
+        if env.terminations[env.agent_selection]:
+            break
+        obs, *_ = env.last()
+        kept.append((obs["observation"], obs["observation"].copy()))
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(kept) > 20
+    assert all(np.array_equal(a, b) for a, b in kept)
+    assert not all(np.array_equal(kept[0][0], a) for a, _ in kept[1:])

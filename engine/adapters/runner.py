@@ -1,15 +1,14 @@
-"""The per-step work of the learning environments (engine.rl), without numpy and compiled with the hot path
-(setup.py): hands stepped by action index, observation rows as float32 bytes and legal masks as int8 bytes, which
-the environments view with numpy (`np.frombuffer`) without copying them again.
+"""The per-step work of the learning environments (engine.rl), compiled with the hot path (setup.py): hands
+stepped by action index, legal masks as int8 bytes, observation rows.
 
-A row is made when it is asked for, whole, by joining precomputed bytes (`Parts.row`): the card parts (own cards,
-cards played, hands lying face up) eight cards at a time from a table of 256, the trick's blocks and the indicator
-one card each, the one-hot parts (trump, phase, bidder, seat to act) by position, and the few values (contract, card
-points, bids, trump mode) cached by what they come from, as they first occur. Nothing is encoded float by float and
-no record of what a row held is kept (a card played face down that not everyone saw is the exception: that row is
-the view's encoding). The mask is joined from runs of zero and one bytes. `EnvCore` steps the one hand of the AEC
-environment (engine/rl/aec.py), `VectorCore` the N hands of the vectorised one (engine/rl/vector.py), every hand's
-row, mask, seat, rewards and done flag joined into one bytes object each per step. tests/test_rl_fast.py and
+The AEC environment keeps each seat's row (a float32 array it hands out a copy of) and writes into it only what
+changed since that seat's last observation (`Rows`: what the row was made from is noted in native fields and
+compared; after a card played, only the seat's cards, the trick, the cards played, the seat to act and the card
+points are looked at, `Rows.quick`). A row never made (a new hand) or made from the view (cards played face down)
+is made whole by joining precomputed bytes (`Parts.row`). `AecDriver` is the environment's common step, `last()`
+and agent selection (`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands
+of the vectorised environment (engine/rl/vector.py), every hand's row joined whole (`Parts.row`), mask, seat,
+rewards and done flag joined into one bytes object each per step. tests/test_rl_fast.py and
 tests/test_rl_vector.py hold every row equal to the whole encoding (`Observation.encode_state`) and every mask equal
 to the legal actions, at every step of every shipped file."""
 
@@ -17,6 +16,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from typing import Any
 
 from engine.adapters.encoding import ActionSpace, Observation, best_other, canonical
 from engine.play.base import PLAY, UNDECIDED
@@ -26,6 +26,9 @@ from engine.play.state import State
 ILLEGAL = -1       # `EnvCore.step`: the action is not legal now (nothing changed)
 TRICK_ENDED = 1    # `EnvCore.step` flags: the action ended a trick ...
 HAND_ENDED = 2     # ... or the hand
+DEAD_STEP = -2     # `AecDriver.step`: the agent selected is done (PettingZoo's dead step, for the environment)
+NOT_AN_INT = -3    # `AecDriver.step`: the action is not a plain int (the environment converts it)
+MASKS_KEPT = 16384     # masks kept by their legal actions (then the store starts again)
 
 
 class Layout:
@@ -248,6 +251,352 @@ class Parts:
         out.append(zeros[self.n_actions - pos])
 
 
+class Kept:
+    """What one kept row was made from (`Rows`): native fields, so nothing is boxed to note or compare them."""
+
+    def __init__(self, n: int) -> None:
+        self.valid = False     # False: made whole next time
+        self.hand = 0
+        self.played = 0
+        self.shown = -1
+        self.trick = 0         # the trick's card positions, a byte each by relative seat (position + 1; 0: none)
+        self.trump = -1
+        self.phase = -1
+        self.bidder = -1
+        self.to_act = -1
+        self.bid = 0
+        self.target = 0
+        self.mult = 0
+        self.conc = 0
+        self.mine = 0
+        self.theirs = 0
+        self.bids = [0] * n
+        self.exposed = [0] * n
+        self.mode = -1
+        self.mode_mult = 0
+        self.slow = -1         # Rows.slow when it was made: the same, only a card was played since (`Rows.quick`)
+        self.ntricks = -1      # tricks finished when it was made
+
+
+class Rows:
+    """Each seat's observation row kept by what it was made from (the seat's cards, the cards played, the trick's
+    positions, the one-hot positions and the few values), so that bringing a row up to date writes only what
+    changed since that seat's last observation: `refresh` appends the positions to set to 1.0 (`ones`), to 0.0
+    (`zeros`) and to another value (`vidx`, `vval`), each plus `base`, for the caller to write; a card played is a
+    bit or two. A row never made (a new hand), or one made from the view (cards played face down), is made whole
+    by the caller (`Parts.row`) when `refresh` says so. The positions are those of `Observation.state_bits`, the
+    values computed as it computes them, so a kept row equals the whole encoding (tests/test_rl_fast.py holds it
+    at every step of every shipped file)."""
+
+    def __init__(self, parts: Parts, count: int) -> None:
+        ob = parts.ob
+        self.p = parts
+        self.ob = ob
+        n = self.n = parts.n
+        self.csize = parts.csize
+        self.size = ob.size
+        self.top = ob.top
+        self.total = ob.total
+        self.o_exposed = ob.offsets["exposed"] if ob.exposes else -1
+        self.o_mode = ob.offsets["trump_mode"] if ob.modes >= 0 else -1
+        # per row (count of them): what it was made from
+        self.rows = [Kept(n) for _ in range(count)]
+        self.ones: list[int] = []
+        self.zeros: list[int] = []
+        self.vidx: list[int] = []
+        self.vval: list[float] = []
+        # what a card played rarely moves, as it stood after the last step (`played_card`); `slow` counts the
+        # steps after which any of it may have moved (any action but a card, or a card that moved it)
+        self.slow = 0
+        self.s_trump = UNDECIDED
+        self.s_conc = False
+        self.s_phase = -1
+        self.s_bidder = -1
+        self.s_bid = 0
+        self.s_target = 0
+        self.s_mult = 0
+        self.s_exposed = 0
+        self.s_mode = -1
+        self.s_mode_mult = 0
+        self.s_indicator = -1
+        self.s_turned = -1
+        self.s_folder = -1
+
+    def other_action(self) -> None:
+        """An action that is not a card played: anything in a row may have moved."""
+        self.slow += 1
+
+    def played_card(self, st: State) -> None:
+        """A card was played: the rows' slow parts (trump, phase, contract, bids, ...) moved only if one of the
+        fields they come from did (then `slow` counts it)."""
+        if (st.trump != self.s_trump or st.concealed != self.s_conc or st.phase != self.s_phase
+                or st.bidder != self.s_bidder or st.bid != self.s_bid or st.target != self.s_target
+                or st.multiplier != self.s_mult or st.exposed != self.s_exposed or st.trump_mode != self.s_mode
+                or st.trump_multiplier != self.s_mode_mult or st.indicator != self.s_indicator
+                or st.turned != self.s_turned or st.folder != self.s_folder):
+            self.note(st)
+            self.slow += 1
+
+    def note(self, st: State) -> None:
+        self.s_trump = st.trump
+        self.s_conc = st.concealed
+        self.s_phase = st.phase
+        self.s_bidder = st.bidder
+        self.s_bid = st.bid
+        self.s_target = st.target
+        self.s_mult = st.multiplier
+        self.s_exposed = st.exposed
+        self.s_mode = st.trump_mode
+        self.s_mode_mult = st.trump_multiplier
+        self.s_indicator = st.indicator
+        self.s_turned = st.turned
+        self.s_folder = st.folder
+
+    def _played(self, st: State) -> int:
+        """The played part's cards: played before this trick, not the indicator laid face down."""
+        hands = st.hands
+        received = st.received
+        played = 0
+        for s in range(self.n):
+            played |= received[s] & ~hands[s]
+        if st.concealed and st.indicator >= 0:
+            played &= ~(1 << st.indicator)
+        for c in st.trick_cards:
+            played &= ~(1 << c)
+        p = self.p
+        return canonical(played, p.copies, p.first_mask) if p.copies != 1 else played
+
+    def _trick(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
+        """The trick's part, by relative seat (what it holds kept as one int: a byte each)."""
+        n = self.n
+        fc = self.ob.first_copy
+        cards = st.trick_cards
+        trick_seats = st.trick_seats
+        key = 0
+        for i in range(len(cards)):
+            key |= (fc[cards[i]] + 1) << ((trick_seats[i] - seat) % n * 8)
+        old = kr.trick
+        if key == old:
+            return
+        kr.trick = key
+        if valid:
+            o = base + self.ob.o_trick
+            csize = self.csize
+            while key != old:
+                if (key ^ old) & 255:
+                    self._move(o, (old & 255) - 1, (key & 255) - 1)
+                key >>= 8
+                old >>= 8
+                o += csize
+
+    def _points(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
+        """The card points: the seat's team's, the most any other team took."""
+        pts = st.team_points
+        team = st.hand_team_of[seat]
+        mine = pts[team]
+        theirs = best_other(pts, team)
+        o = base + self.ob.o_card_points
+        if valid:
+            if mine != kr.mine:
+                self._value(o, mine / self.total)
+            if theirs != kr.theirs:
+                self._value(o + 1, theirs / self.total)
+        kr.mine = mine
+        kr.theirs = theirs
+
+    def _exposed(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
+        """The hands lying face up, by relative seat."""
+        n = self.n
+        p = self.p
+        hands = st.hands
+        ke = kr.exposed
+        o = base + self.o_exposed
+        for k in range(n):
+            s = (seat + k) % n
+            bits = canonical(hands[s], p.copies, p.first_mask) if s != seat and st.exposed >> s & 1 else 0
+            if bits != ke[k]:
+                if valid:
+                    self._cards(o + k * self.csize, ke[k], bits)
+                ke[k] = bits
+
+    def quick(self, kr: Kept, st: State, seat: int, base: int) -> None:
+        """`refresh` when only cards were played since the row was made (`slow` unchanged): the seat's cards, the
+        cards played (when a trick ended), the trick, the seat to act, the card points, the hands face up."""
+        p = self.p
+        ob = self.ob
+        hand = st.hands[seat]
+        if p.copies != 1:
+            hand = canonical(hand, p.copies, p.first_mask)
+        if hand != kr.hand:
+            self._cards(base + ob.o_hand, kr.hand, hand)
+            kr.hand = hand
+        ntricks = len(st.tricks)
+        if ntricks != kr.ntricks:
+            played = self._played(st)
+            if played != kr.played:
+                self._cards(base + ob.o_played, kr.played, played)
+                kr.played = played
+            kr.ntricks = ntricks
+        self._trick(kr, st, seat, base, True)
+        to_act = st.to_act
+        pos = (to_act - seat) % self.n if to_act >= 0 else self.n
+        if pos != kr.to_act:
+            self._move(base + ob.o_to_act, kr.to_act, pos)
+            kr.to_act = pos
+        self._points(kr, st, seat, base, True)
+        if self.o_exposed >= 0:
+            self._exposed(kr, st, seat, base, True)
+
+    def invalidate(self, first: int, count: int) -> None:
+        rows = self.rows
+        for r in range(first, first + count):
+            rows[r].valid = False
+
+    def clear(self) -> None:
+        self.ones.clear()
+        self.zeros.clear()
+        self.vidx.clear()
+        self.vval.clear()
+
+    def _cards(self, base: int, old: int, new: int) -> None:
+        changed = old ^ new
+        ones = self.ones
+        zeros = self.zeros
+        while changed:
+            low = changed & -changed
+            pos = base + low.bit_length() - 1
+            if new & low:
+                ones.append(pos)
+            else:
+                zeros.append(pos)
+            changed ^= low
+
+    def _move(self, base: int, old: int, new: int) -> None:
+        if old >= 0:
+            self.zeros.append(base + old)
+        if new >= 0:
+            self.ones.append(base + new)
+
+    def _value(self, pos: int, value: float) -> None:
+        self.vidx.append(pos)
+        self.vval.append(value)
+
+    def refresh(self, r: int, st: State, seat: int, bids: list[int], base: int) -> bool:
+        """Row `r` (seat `seat`'s in `st`): append what changed since it was last made, at `base` + position, and
+        note what it is now made from; False when the caller must make it whole (`Parts.row`) instead (nothing
+        appended then)."""
+        kr = self.rows[r]
+        if st.face_down or st.hidden:
+            kr.valid = False     # the view's encoding: made whole, and whole again next time
+            return False
+        valid = kr.valid
+        if valid and kr.slow == self.slow:
+            self.quick(kr, st, seat, base)
+            return True
+        p = self.p
+        ob = self.ob
+        n = self.n
+        copies = p.copies
+        fmask = p.first_mask
+        fc = ob.first_copy
+        hands = st.hands
+        # the seat's cards
+        hand = canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat]
+        if valid and hand != kr.hand:
+            self._cards(base + ob.o_hand, kr.hand, hand)
+        kr.hand = hand
+        # the cards played before this trick (not the indicator laid face down); the card shown
+        played = self._played(st)
+        concealed = st.concealed
+        indicator = st.indicator if concealed else -1
+        shown = -1
+        if indicator >= 0:
+            if seat == st.folder:
+                shown = fc[indicator]
+        elif st.turned >= 0:
+            shown = fc[st.turned]
+        if valid and played != kr.played:
+            self._cards(base + ob.o_played, kr.played, played)
+        kr.played = played
+        if valid and shown != kr.shown:
+            self._move(base + ob.o_indicator, kr.shown, shown)
+        kr.shown = shown
+        self._trick(kr, st, seat, base, valid)
+        # trump, phase, bidder, seat to act
+        trump = st.trump
+        unknown = trump == UNDECIDED or (concealed and seat != st.folder)
+        pos = p.nsuits + 1 if unknown else p.nsuits if trump < 0 else trump
+        if valid and pos != kr.trump:
+            self._move(base + ob.o_trump, kr.trump, pos)
+        kr.trump = pos
+        pos = st.phase
+        if valid and pos != kr.phase:
+            self._move(base + ob.o_phase, kr.phase, pos)
+        kr.phase = pos
+        bidder = st.bidder
+        pos = (bidder - seat) % n if bidder >= 0 else n
+        if valid and pos != kr.bidder:
+            self._move(base + ob.o_bidder, kr.bidder, pos)
+        kr.bidder = pos
+        to_act = st.to_act
+        pos = (to_act - seat) % n if to_act >= 0 else n
+        if valid and pos != kr.to_act:
+            self._move(base + ob.o_to_act, kr.to_act, pos)
+        kr.to_act = pos
+        # the contract: bid, target, multiplier, concealed
+        bid = st.bid if bidder >= 0 else 0
+        target = st.target if bidder >= 0 else 0
+        mult = st.multiplier
+        conc = 1 if concealed else 0
+        o = base + ob.o_contract
+        top = self.top
+        if valid:
+            if bid != kr.bid:
+                self._value(o, bid / top)
+            if target != kr.target:
+                self._value(o + 1, target / top)
+            if mult != kr.mult:
+                self._value(o + 2, mult / 8.0)
+            if conc != kr.conc:
+                (self.ones if conc else self.zeros).append(o + 3)
+        kr.bid = bid
+        kr.target = target
+        kr.mult = mult
+        kr.conc = conc
+        self._points(kr, st, seat, base, valid)
+        # each seat's last bid, by relative seat
+        kb = kr.bids
+        o = base + ob.o_bids
+        for k in range(n):
+            b = bids[(seat + k) % n]
+            if b < 0:
+                b = 0
+            if b != kb[k]:
+                if valid:
+                    self._value(o + k, b / top)
+                kb[k] = b
+        if self.o_exposed >= 0:
+            self._exposed(kr, st, seat, base, valid)
+        if self.o_mode >= 0:
+            pos = -1
+            m = 1
+            if not unknown:
+                pos = st.trump_mode
+                m = st.trump_multiplier
+            o = base + self.o_mode
+            if valid:
+                if pos != kr.mode:
+                    self._move(o, kr.mode, pos)
+                if m != kr.mode_mult:
+                    self._value(o + p.modes, m / 8.0)
+            kr.mode = pos
+            kr.mode_mult = m
+        kr.valid = True
+        kr.slow = self.slow
+        kr.ntricks = len(st.tricks)
+        return valid
+
+
 def floats(values: list[float]) -> bytes:
     """The values as float32 bytes (the machine's order, as numpy reads them)."""
     return array("f", values).tobytes()
@@ -315,8 +664,7 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
 class EnvCore:
     """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
     `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask()`, and `mask_key` to keep
-    masks by) and any seat's observation row, made when asked for (`observe`: new bytes, which the environment
-    hands out as a numpy view and never writes again)."""
+    masks by) and each seat's kept observation row (`keep_rows`), brought up to date when asked for (`refresh`)."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
@@ -327,13 +675,28 @@ class EnvCore:
         self.bits = 0
         self.others: list[int] = NO_INDICES
         self.mask_key: object = 0
+        # each seat's row, kept up to date by what changed (`refresh`): float32 arrays given by the environment
+        # (numpy), written through memoryviews of them
+        self.kept = Rows(layout.parts, layout.game.n)
+        self.arrays: list[Any] = []
+        self.views: list[Any] = []
+        self.one: object = 1.0      # (boxed once: a float written into a row is an object)
+        self.zero: object = 0.0
         self.start(state)
+
+    def keep_rows(self, arrays: list[Any]) -> None:
+        """Keep each seat's row in `arrays` (one writable float32 array a seat, of the observation's size)."""
+        self.arrays = arrays
+        self.views = [memoryview(a) for a in arrays]
+        self.kept.invalidate(0, self.lay.game.n)
 
     def start(self, state: State) -> None:
         """A new hand (to act or over): the bids start empty, the mask is that of its seat to act."""
         self.state = state
         self.bids = [-1] * self.lay.game.n
         self.tricks = len(state.tricks)
+        self.kept.invalidate(0, self.lay.game.n)
+        self.kept.note(state)
         self._legal()
 
     def _legal(self) -> None:
@@ -368,7 +731,13 @@ class EnvCore:
         if not is_legal(self.lay, self.bits, self.others, index):
             return ILLEGAL
         st = self.state
-        apply_index(self.lay, st, index, self.bids)
+        lay = self.lay
+        card = st.phase == PLAY and lay.play0 >= 0 and 0 <= index - lay.play0 < lay.game.size
+        apply_index(lay, st, index, self.bids)
+        if card:
+            self.kept.played_card(st)
+        else:
+            self.kept.other_action()
         self._legal()
         flags = 0
         if len(st.tricks) > self.tricks:
@@ -378,11 +747,30 @@ class EnvCore:
             return flags | HAND_ENDED
         return flags
 
-    def observe(self, seat: int) -> bytearray:
-        """The seat's observation row now, as new float32 bytes (writable: numpy's view of them is too)."""
-        out: list[bytes] = []
-        self.parts.row(out, self.state, seat, self.bids)
-        return bytearray(b"".join(out))
+    def refresh(self, seat: int) -> Any:
+        """The seat's kept row (`keep_rows`) brought up to date: only what changed since its last observation is
+        written (a row never made, or made from the view, is made whole)."""
+        kept = self.kept
+        row = self.views[seat]
+        st = self.state
+        if kept.refresh(seat, st, seat, self.bids, 0):
+            one = self.one
+            for pos in kept.ones:
+                row[pos] = one
+            zero = self.zero
+            for pos in kept.zeros:
+                row[pos] = zero
+            vidx = kept.vidx
+            if vidx:
+                vval = kept.vval
+                for i in range(len(vidx)):
+                    row[vidx[i]] = vval[i]
+            kept.clear()
+        else:
+            out: list[bytes] = []
+            self.parts.row(out, st, seat, self.bids)
+            row[0:kept.size] = memoryview(b"".join(out)).cast("f")
+        return self.arrays[seat]
 
 
 class VectorCore:
@@ -483,3 +871,111 @@ class VectorCore:
         self.dones = dones
         self._show()
         return ended
+
+
+class AecDriver:
+    """The common step of the AEC environment (engine/rl/aec.py) and its `last()`, compiled: the environment's
+    dicts (`bind`, at every reset) updated in place, the seat's kept row handed out (`copy`: as a new array), the
+    masks kept read-only by their legal actions. What is not common (a trick or a hand ended, a dead agent, an
+    action that is not an int, an illegal one) is returned as a flag for the environment to handle."""
+
+    def __init__(self, core: EnvCore, env: Any, agents: list[str], zero_mask: Any, new_mask: Any,
+                 copy: bool = True) -> None:
+        self.core = core
+        self.env = env
+        self.agents = agents
+        self.seat_of = {a: s for s, a in enumerate(agents)}
+        self.zero = zero_mask
+        self.mask = zero_mask
+        self.new_mask = new_mask    # int8 bytes -> the read-only mask array
+        self.masks: dict[object, Any] = {}
+        self.copy = copy
+        self.over = False
+        self.rewarded = False
+        self.selected = agents[0]    # the environment's agent_selection (its property reads and sets this)
+        self.live: list[str] = []    # the environment's agents (those not yet removed)
+        self.rewards: dict[str, float] = {}
+        self.cumulative: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+
+    def bind(self, live: list[str], rewards: dict[str, float], cumulative: dict[str, float],
+             terminations: dict[str, bool], truncations: dict[str, bool], infos: dict[str, dict[str, Any]]) -> None:
+        self.live = live
+        self.rewards = rewards
+        self.cumulative = cumulative
+        self.terminations = terminations
+        self.truncations = truncations
+        self.infos = infos
+        self.over = False
+        self.rewarded = False
+
+    def select_mask(self) -> Any:
+        """The mask of the seat to act now (kept by its key; made and kept the first time)."""
+        core = self.core
+        key = core.mask_key
+        mask = self.masks.get(key)
+        if mask is None:
+            if len(self.masks) >= MASKS_KEPT:
+                self.masks.clear()
+            mask = self.masks[key] = self.new_mask(core.mask())
+        self.mask = mask
+        return mask
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.seat_of[agent]
+        row = self.core.refresh(seat)
+        return {"observation": row.copy() if self.copy else row,
+                "action_mask": self.mask if self.core.state.to_act == seat else self.zero}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.selected
+        obs = self.observe(agent) if observe else None
+        return obs, self.cumulative[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+
+    def step(self, action: object) -> int:
+        """Apply the agent selected's action: 0 (the next seat selected, its mask in `infos`), or the flags of
+        `EnvCore.step` (TRICK_ENDED, HAND_ENDED: the environment books them and selects), ILLEGAL (nothing
+        changed), DEAD_STEP or NOT_AN_INT (nothing done)."""
+        agent = self.selected
+        if self.over or self.truncations[agent]:
+            return DEAD_STEP
+        if isinstance(action, bool) or not isinstance(action, int):
+            return NOT_AN_INT
+        core = self.core
+        flags = core.step(action)
+        if flags == ILLEGAL:
+            return ILLEGAL
+        if self.rewarded:
+            rewards = self.rewards
+            for a in self.agents:
+                if a in rewards:
+                    rewards[a] = 0.0
+            self.rewarded = False
+        self.cumulative[agent] = 0.0
+        infos = self.infos
+        infos[agent] = {}
+        if flags == 0:
+            nxt = self.agents[core.state.to_act]
+            self.selected = nxt
+            infos[nxt] = {"action_mask": self.select_mask()}
+        return flags
+
+
+class AgentIter:
+    """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `left` times)."""
+
+    def __init__(self, driver: AecDriver, left: int) -> None:
+        self.driver = driver
+        self.left = left
+
+    def __iter__(self) -> AgentIter:
+        return self
+
+    def __next__(self) -> str:
+        driver = self.driver
+        if self.left <= 0 or not driver.live:
+            raise StopIteration
+        self.left -= 1
+        return driver.selected

@@ -5,7 +5,8 @@ Agents are `seat_0 .. seat_{n-1}`; the agent selected is the seat to act. Each s
 OpenSpiel adapter uses) and never changes; its observation space is a `Dict` of `observation` (the seat's
 `Observation` vector: its own cards and what is public, nothing of other seats' cards or a trump concealed from
 it) and `action_mask` (1 for each legal action of the seat to act, all 0 for the others; also in `infos`).
-Observations are encoded only when asked for, for the agent asked about, from the state's public fields.
+Each seat's observation is kept and brought up to date only when asked for, by writing what changed since
+that seat's last one (engine/adapters/runner.py); what is handed out is a copy, which later steps never change.
 
 The deal is the engine's seeded shuffle (`Game.new_hand(seed=...)`): `reset(seed=S)` starts a stream of deal
 seeds, so the same seed and the same actions give the same hands, observations and rewards.
@@ -31,7 +32,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from engine.adapters.encoding import ActionSpace, Observation, max_multiplier
-from engine.adapters.runner import HAND_ENDED, ILLEGAL, TRICK_ENDED, EnvCore, Layout
+from engine.adapters.runner import (
+    DEAD_STEP,
+    HAND_ENDED,
+    ILLEGAL,
+    NOT_AN_INT,
+    TRICK_ENDED,
+    AecDriver,
+    AgentIter,
+    EnvCore,
+    Layout,
+)
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.game import Game
 from engine.play.match import Match
@@ -39,7 +50,6 @@ from engine.play.state import State
 from engine.rules.load import DEFAULT_RULESET
 
 REWARDS = ("hand", "tricks")
-MASKS_KEPT = 16384     # masks kept by their legal actions (then the store starts again)
 
 
 def load(ruleset: str | Path | Game) -> Game:
@@ -130,12 +140,10 @@ class JackNineEnv(AECEnv):
                                     for a in self.possible_agents}
         self._zero_mask = np.zeros(self.enc.n_actions, np.int8)
         self._zero_mask.flags.writeable = False
-        self._mask = self._zero_mask
-        self._over = False
         self._core: EnvCore | None = None      # the compiled side: rows, mask, stepping (made with the first hand)
-        # the masks met so far, read-only, by the core's key (the playable cards' bits, or the mask's bytes): a
-        # mask handed out is never written, and the same legal actions give the same array
-        self._mask_of: dict[object, np.ndarray] = {}
+        self._driver: AecDriver | None = None  # the compiled common step and last() (made with the first hand)
+        self._human = render_mode == "human"
+        self._selected = self.possible_agents[0]
         self._rng = random.Random()
         self.state: State | None = None        # the hand being played (`deal_seed` deals it again)
         self.deal_seed = 0
@@ -157,11 +165,10 @@ class JackNineEnv(AECEnv):
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
-        self._over = False      # the episode ended: every agent terminated (read at every step, beside the dicts)
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._bound = False     # the driver is given these dicts with the first hand
         self.hands_played = 0
-        self._rewarded = False
         self._skip_agent_selection = None
         if self.match_play:
             first = self.fixed_dealer if self.fixed_dealer is not None else self._rng.randrange(self.game.n)
@@ -192,40 +199,51 @@ class JackNineEnv(AECEnv):
         core = self._core
         if core is None:
             core = self._core = EnvCore(self.enc.layout, state)
+            core.keep_rows([np.zeros(self.enc.obs.size, np.float32) for _ in range(self.game.n)])
+            self._driver = AecDriver(core, self, self.possible_agents, self._zero_mask, _read_only_mask)
         else:
             core.start(state)
+        driver = self._driver
+        assert driver is not None
+        if not self._bound:
+            driver.bind(self.agents, self.rewards, self._cumulative_rewards, self.terminations, self.truncations,
+                        self.infos)
+            self._bound = True
         self._select()
 
     def _select(self) -> None:
         st = self.state
-        assert st is not None
+        assert st is not None and self._driver is not None
         if st.to_act < 0:
             return
         agent = self.possible_agents[st.to_act]
         self.agent_selection = agent
-        self._mask = self._new_mask()
-        self.infos[agent] = {"action_mask": self._mask}
+        self.infos[agent] = {"action_mask": self._driver.select_mask()}
 
-    def _new_mask(self) -> np.ndarray:
-        """The mask the core has just made (a row of its buffer of masks)."""
-        core = self._core
-        assert core is not None
-        mask = self._mask_of.get(core.mask_key)
-        return mask if mask is not None else self._keep_mask()
+    @property
+    def agent_selection(self) -> str:    # type: ignore[override]
+        """The agent to act (or, once the episode is over, the next to be stepped with None); kept by the
+        compiled driver, which selects the next seat at every common step."""
+        driver = self._driver
+        return driver.selected if driver is not None else self._selected
 
-    def _keep_mask(self) -> np.ndarray:
-        core = self._core
-        assert core is not None
-        if len(self._mask_of) >= MASKS_KEPT:
-            self._mask_of.clear()
-        mask = self._mask_of[core.mask_key] = np.frombuffer(core.mask(), np.int8)    # read-only: bytes
+    @agent_selection.setter
+    def agent_selection(self, agent: str) -> None:
+        self._selected = agent
+        if self._driver is not None:
+            self._driver.selected = agent
+
+    @property
+    def _mask(self) -> np.ndarray:
+        """The mask of the seat to act."""
+        assert self._driver is not None
+        mask: np.ndarray = self._driver.mask
         return mask
 
-    def _row(self, seat: int) -> np.ndarray:
-        """The seat's observation now (compiled: the row made now, as new bytes for numpy to view)."""
-        core = self._core
-        assert core is not None
-        return np.frombuffer(core.observe(seat), np.float32)
+    @property
+    def _over(self) -> bool:
+        """The episode ended: every agent terminated."""
+        return self._driver is not None and self._driver.over
 
     def _hand_over(self) -> bool:
         """Book the finished hand; True when the episode ends with it (rewards given, every agent terminated)."""
@@ -247,7 +265,8 @@ class JackNineEnv(AECEnv):
         for a in self.agents:
             self.terminations[a] = True
             self.infos[a] = {}
-        self._over = True
+        assert self._driver is not None
+        self._driver.over = True
         return True
 
     def _give(self, rewards: list[float]) -> None:
@@ -255,62 +274,51 @@ class JackNineEnv(AECEnv):
             a = self.possible_agents[s]
             if a in self.rewards:
                 self.rewards[a] += r
-        self._rewarded = True
+        assert self._driver is not None
+        self._driver.rewarded = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        core = self._core
-        assert core is not None and self.state is not None, "reset() the environment before observing it"
-        seat = self.seat_of[agent]
-        return {"observation": self._row(seat),
-                "action_mask": self._mask if self.state.to_act == seat else self._zero_mask}
+        driver = self._driver
+        assert driver is not None and self.state is not None, "reset() the environment before observing it"
+        obs: dict[str, np.ndarray] = driver.observe(agent)
+        return obs
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's `last()`: the agent selected's observation, cumulative reward, termination, truncation
-        and info."""
-        agent = self.agent_selection
-        if not observe:
-            obs = None
-        elif self._over:
-            obs = self.observe(agent)
-        else:      # the seat to act (observe() and _row() inlined: this runs at every step)
-            core = self._core
-            assert core is not None
-            obs = {"observation": np.frombuffer(core.observe(self.seat_of[agent]), np.float32),
-                   "action_mask": self._mask}
-        return obs, self._cumulative_rewards[agent], self._over, self.truncations[agent], self.infos[agent]
+        and info (compiled: `AecDriver.last`)."""
+        driver = self._driver
+        assert driver is not None, "reset() the environment before it is observed"
+        return driver.last(observe)
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """PettingZoo's `agent_iter()`: the agent selected, as long as agents remain (at most `max_iter` times)."""
-        return _agents(self, max_iter)
+        driver = self._driver
+        assert driver is not None, "reset() the environment before iterating over its agents"
+        return AgentIter(driver, max_iter)
 
     def step(self, action: int | None) -> None:
+        driver = self._driver
+        assert driver is not None, "reset() the environment before stepping it"
+        flags = driver.step(action)     # compiled: the common step whole (see AecDriver.step)
+        if flags or self._human:
+            self._step_rest(action, flags)
+
+    def _step_rest(self, action: object, flags: int) -> None:
+        """What the common step leaves: a dead agent's step, an action to convert or refuse, the end of a trick
+        or a hand (rewards, the next seat or the next deal), rendering."""
+        driver = self._driver
+        core = self._core
+        assert driver is not None and core is not None
         agent = self.agent_selection
-        if self._over or self.truncations[agent]:
+        if flags == DEAD_STEP:
             self._was_dead_step(action)
             return
-        core = self._core
-        assert core is not None, "reset() the environment before stepping it"
-        flags = core.step(action if type(action) is int else _index(action))   # compiled: checks and applies
+        if flags == NOT_AN_INT:
+            flags = driver.step(_index(action))
         if flags == ILLEGAL:
             legal = ", ".join(f"{i} {self.enc.space.names[i]}" for i in core.legal())
             raise IllegalActionError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
-        if self._rewarded:
-            for a in self.rewards:
-                self.rewards[a] = 0.0
-            self._rewarded = False
-        self._cumulative_rewards[agent] = 0.0
-        infos = self.infos
-        infos[agent] = {}
-        if not flags:
-            # the common step: no trick or hand ended, no reward; the next seat selected (_select inlined)
-            seat = core.state.to_act
-            agent = self.agent_selection = self.possible_agents[seat]
-            mask = self._mask_of.get(core.mask_key)
-            if mask is None:
-                mask = self._keep_mask()
-            self._mask = mask
-            infos[agent] = {"action_mask": mask}
-        else:
+        if flags > 0:
             st = self.state
             assert st is not None
             if flags & TRICK_ENDED and self.reward_kind == "tricks":
@@ -321,9 +329,9 @@ class JackNineEnv(AECEnv):
                 self._select()
             else:
                 self._deal()
-            if self._rewarded:     # rewards come only at the end of tricks and hands
+            if driver.rewarded:     # rewards come only at the end of tricks and hands
                 self._accumulate_rewards()
-        if self.render_mode == "human":
+        if self._human:
             self.render()
 
     # --- the rest of the interface --------------------------------------------------------------------------
@@ -344,7 +352,6 @@ class JackNineEnv(AECEnv):
         self.state = None
 
 
-def _agents(env: JackNineEnv, max_iter: int) -> Iterator[str]:
-    while env.agents and max_iter > 0:
-        max_iter -= 1
-        yield env.agent_selection
+def _read_only_mask(data: bytes) -> np.ndarray:
+    """A mask handed out from now on (kept by its legal actions): read-only, as the bytes it views."""
+    return np.frombuffer(data, np.int8)
