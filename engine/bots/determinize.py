@@ -455,13 +455,13 @@ def last_card_order(game: Game, rng: random.Random, cards: list[int], known: int
         shuffle(rng, rest)
         if not distinct:
             return rest + [last]
-        front = _distinct_front(game, rest, k)
+        front = distinct_front(game, rest, k)
         if len(front) == k:
             return front + [c for c in rest if c not in front] + [last]
     return []
 
 
-def _distinct_front(game: Game, cards: list[int], k: int) -> list[int]:
+def distinct_front(game: Game, cards: list[int], k: int) -> list[int]:
     """The first cards of `cards`, in order, of suits not yet among them (at most `k`)."""
     front: list[int] = []
     suits = 0

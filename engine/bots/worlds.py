@@ -35,6 +35,7 @@ from engine.bots.determinize import (
     _indicator_code,
     blank_play,
     deals_whole_pack,
+    distinct_front,
     ids_of,
     randbelow,
     shuffle,
@@ -431,7 +432,7 @@ class Sampler:
         return None
 
     def _draw_once(self, rng: random.Random) -> Candidate | None:
-        game, seen = self.game, self.seen
+        game = self.game
         held = self.melds.deal(rng, self.slots, relax_last=False)
         if held is None:
             return None
@@ -440,41 +441,16 @@ class Sampler:
             taken |= h
         rest = ids_of(self.pool & ~taken)
         shuffle(rng, rest)
+        laid = self._laid_card(held) if self.known_fill == "card" else -1
+        if self.known_fill == "card" and laid < 0:
+            return None
+        blank = game.codes[laid] if laid >= 0 else self.known_fill
         dealt: list[list[int]] = []
         pos = 0
-        blank = ""
-        laid = -1
-        if self.known_fill == "card":
-            b = self.blank_by
-            pick = (held[b] & game.suit_masks[self.trump_now]) | self.laid_from
-            laid = self.laid_shown
-            for c in ids_of(pick if laid < 0 else 0):    # the least useful card of the suit, as the heuristic lays it
-                if laid < 0 or game.rank_of[c] > game.rank_of[laid]:
-                    laid = c
-            if laid < 0:
-                return None
-            blank = game.codes[laid]
-        elif self.known_fill:
-            blank = self.known_fill
         for s in range(game.n):
-            mine = self.own if s == self.me else seen.played_by[s] | held[s]
-            cur = ids_of(mine)
-            shuffle(rng, cur)
-            first = -1
-            if s == self.shown_by:     # an exposed indicator came from the first cards dealt
-                first = next((c for c in game.code_ids[self.shown_code] if mine >> c & 1), -1)
-            elif s == self.blank_by and laid >= 0:
-                first = laid
-            if first >= 0:
-                cur.remove(first)
-                cur.insert(0, first)
-            if s == self.last_by and self.future[s] == 0:
-                cur = self._last_order(rng, cur, held[s])
-                if not cur:
-                    return None
-            if s == self.me and seen.indicator >= 0:
-                cur.remove(seen.indicator)
-                cur.insert(SEVENTH_CARD_INDEX if self.own_seventh and len(cur) >= SEVENTH_CARD else 0, seen.indicator)
+            cur = self._seat_order(rng, s, held, laid)
+            if cur is None:
+                return None
             k = self.future[s]
             dealt.append(cur + rest[pos:pos + k])
             pos += k
@@ -489,18 +465,64 @@ class Sampler:
                 return None
         elif not deals_whole_pack(game, dealt):
             return None
+        if self._contradicts_history(dealt, held):
+            return None
+        return Candidate(dealt, blank, held, stock)
+
+    def _laid_card(self, held: list[int]) -> int:
+        """The card the chooser laid face down for the trump this seat knows now: the one seen laid, else the least
+        useful card of the suit he held or played after (as the heuristic lays it); -1: none."""
+        game = self.game
+        laid = self.laid_shown
+        if laid >= 0:
+            return laid
+        pick = (held[self.blank_by] & game.suit_masks[self.trump_now]) | self.laid_from
+        for c in ids_of(pick):
+            if laid < 0 or game.rank_of[c] > game.rank_of[laid]:
+                laid = c
+        return laid
+
+    def _seat_order(self, rng: random.Random, s: int, held: list[int], laid: int) -> list[int] | None:
+        """Seat `s`'s cards held or played, in a drawn dealing order with the cards whose place the history fixes:
+        an exposed or laid indicator first, `trump last`'s order, this seat's own face-down card (None: no order
+        of `trump last` fits)."""
+        game, seen = self.game, self.seen
+        mine = self.own if s == self.me else seen.played_by[s] | held[s]
+        cur = ids_of(mine)
+        shuffle(rng, cur)
+        first = -1
+        if s == self.shown_by:     # an exposed indicator came from the first cards dealt
+            first = next((c for c in game.code_ids[self.shown_code] if mine >> c & 1), -1)
+        elif s == self.blank_by and laid >= 0:
+            first = laid
+        if first >= 0:
+            cur.remove(first)
+            cur.insert(0, first)
+        if s == self.last_by and self.future[s] == 0:
+            cur = self._last_order(rng, cur, held[s])
+            if not cur:
+                return None
+        if s == self.me and seen.indicator >= 0:
+            cur.remove(seen.indicator)
+            cur.insert(SEVENTH_CARD_INDEX if self.own_seventh and len(cur) >= SEVENTH_CARD else 0, seen.indicator)
+        return cur
+
+    def _contradicts_history(self, dealt: list[list[int]], held: list[int]) -> bool:
+        """A world the history rules out: the bidding side dealt every trump, face-down plays its hidden cards
+        cannot make, or (the hand went on past the full deal) somebody dealt every card of the annulling rank."""
         if self.trump_now >= 0 and (self._side_held_all(dealt, self.trump_now)
                                     or not self.fit.downs_fit(self.trump_now, held)):
-            return None
+            return True
         every = self.annul_rank
-        if every:       # the hand went on past the full deal: nobody held every card of the annulling rank
-            for cards in dealt:
-                m = 0
-                for c in cards:
-                    m |= 1 << c
-                if m & every == every:
-                    return None
-        return Candidate(dealt, blank, held, stock)
+        if not every:
+            return False
+        for cards in dealt:
+            m = 0
+            for c in cards:
+                m |= 1 << c
+            if m & every == every:
+                return True
+        return False
 
     def _side_held_all(self, dealt: list[list[int]], suit: int) -> bool:
         """Whether the bidding side was dealt every card of `suit` (where that would have annulled the hand)."""
@@ -516,10 +538,24 @@ class Sampler:
     def _last_order(self, rng: random.Random, cards: list[int], held: int) -> list[int]:
         """The chooser's cards (shuffled) in a dealing order that makes `trump last` name the trump this seat knows
         (or one his plays allow) and leaves it legal then ([] when none does)."""
-        game = self.game
-        fit = self.fit
-        known = self.trump_now if self.seen.view.trump is not None else NO_TRUMP
         k = self.k_trump
+        options = self._last_card_options(cards, held)
+        if not options:
+            return []
+        last = options[randbelow(rng, len(options))]
+        rest = [c for c in cards if c != last]
+        if self.game.rules.trump.last_card_needs_distinct_suits:
+            front = distinct_front(self.game, rest, k)
+            if len(front) < k:
+                return []
+            rest = front + [c for c in rest if c not in front]
+        return rest + [last]
+
+    def _last_card_options(self, cards: list[int], held: int) -> list[int]:
+        """The chooser's cards that may have been dealt last: of the trump this seat knows (or one his plays
+        allow), leaving the other cards the different suits the choice needed where the rule says so."""
+        game = self.game
+        known = self.trump_now if self.seen.view.trump is not None else NO_TRUMP
         distinct = game.rules.trump.last_card_needs_distinct_suits
         suits = 0
         count = [0] * game.nsuits
@@ -529,26 +565,12 @@ class Sampler:
         options: list[int] = []
         for c in cards:
             suit = game.suit_of[c]
-            if not ((suit == known) if known >= 0 else fit.allows(suit, held)):
+            if not ((suit == known) if known >= 0 else self.fit.allows(suit, held)):
                 continue
-            if distinct and suits.bit_count() - (1 if count[suit] == 1 else 0) < k:
-                continue      # the other cards would not hold the different suits the choice needed
+            if distinct and suits.bit_count() - (1 if count[suit] == 1 else 0) < self.k_trump:
+                continue
             options.append(c)
-        if not options:
-            return []
-        last = options[randbelow(rng, len(options))]
-        rest = [c for c in cards if c != last]
-        if distinct:
-            front: list[int] = []
-            suits = 0
-            for c in rest:
-                if len(front) < k and not suits >> game.suit_of[c] & 1:
-                    front.append(c)
-                    suits |= 1 << game.suit_of[c]
-            if len(front) < k:
-                return []
-            rest = front + [c for c in rest if c not in front]
-        return rest + [last]
+        return options
 
     def _hidden_trump(self, rng: random.Random, dealt: list[list[int]], held: list[int]) -> str:
         """The concealed trump of this world, drawn as the model of the bidder would name it from the cards it
