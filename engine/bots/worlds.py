@@ -33,11 +33,11 @@ from engine.bots.determinize import (
     Replay,
     _hidden_trump_kind,
     _indicator_code,
-    blank_play,
     deals_whole_pack,
     distinct_front,
     ids_of,
     randbelow,
+    replay_card,
     shuffle,
     unseen_plays,
 )
@@ -52,7 +52,6 @@ from engine.play.base import AUCTION, PLAY
 from engine.play.game import NO_TRUMP, Game, winning_index
 from engine.play.rules import SEVENTH_CARD, SEVENTH_CARD_INDEX, STEP_AUCTION, STEP_TRUMP
 from engine.play.state import State
-from engine.play.tricks import play_card, play_mask
 from engine.play.view import TrickView, View
 
 PLAY_MISMATCH = math.log(0.5)   # a losing card that was not the cheapest the player could play: half as likely
@@ -211,6 +210,36 @@ def _played_from(n: int, tricks: list[TrickView]) -> list[list[int]]:
             if t.cards[j] >= 0:
                 played_from[t.seats[j]][k] |= 1 << t.cards[j]
     return played_from
+
+
+def _resample(rng: random.Random, weights: list[float], worlds: int) -> list[tuple[int, int]]:
+    """Systematic resampling: (index, how many of the `worlds` slots it takes) for each candidate taking any, by
+    its weight, from one draw of `rng`."""
+    step = sum(weights) / worlds
+    x = rng.random() * step
+    picks: list[tuple[int, int]] = []
+    acc = 0.0
+    slots = 0
+    for i in range(len(weights)):
+        acc += weights[i]
+        taken = 0
+        while x < acc and slots < worlds:
+            taken += 1
+            slots += 1
+            x += step
+        if taken:
+            picks.append((i, taken))
+    return picks
+
+
+def _weighted_pick(rng: random.Random, weights: list[float], total: float) -> int:
+    """An index drawn by weight (`total`: their sum, above 0) from one draw of `rng`."""
+    x = rng.random() * total
+    for s in range(len(weights)):
+        x -= weights[s]
+        if x < 0 and weights[s] > 0:
+            return s
+    return len(weights) - 1
 
 
 class Sampler:
@@ -582,25 +611,11 @@ class Sampler:
         for c in dealt[b][:self.k_trump]:
             early |= 1 << c
         as_card = self.kind == "card"
-        weights = self.model.suit_weights(early, as_card)
-        fit = self.fit
-        for s in range(game.nsuits):    # what the plays rule out
-            if not fit.allows_deal(s, held) or self._side_held_all(dealt, s):
-                weights[s] = 0.0
-        if as_card:   # the face-down card is still in the bidder's hidden cards
-            for s in range(game.nsuits):
-                if not early & held[b] & game.suit_masks[s]:
-                    weights[s] = 0.0
+        weights = self._trump_weights(early, held, dealt, as_card)
         total = sum(weights)
         if total <= 0:
             return ""
-        x = rng.random() * total
-        suit = game.nsuits - 1
-        for s in range(game.nsuits):
-            x -= weights[s]
-            if x < 0 and weights[s] > 0:
-                suit = s
-                break
+        suit = _weighted_pick(rng, weights, total)
         if not as_card:
             return game.layout.suits[suit]
         best = -1
@@ -608,6 +623,19 @@ class Sampler:
             if best < 0 or game.rank_of[c] > game.rank_of[best]:
                 best = c
         return game.codes[best]
+
+    def _trump_weights(self, early: int, held: list[int], dealt: list[list[int]], as_card: bool) -> list[float]:
+        """The model's weight of each suit as the bidder's trump from his first cards `early`, less the suits the
+        plays rule out (and, laid as a card, those he holds no card of among his hidden ones)."""
+        game = self.game
+        b = self.bidder
+        weights = self.model.suit_weights(early, as_card)
+        for s in range(game.nsuits):
+            if not self.fit.allows_deal(s, held) or self._side_held_all(dealt, s):
+                weights[s] = 0.0
+            elif as_card and not early & held[b] & game.suit_masks[s]:
+                weights[s] = 0.0
+        return weights
 
     def replay(self, cand: Candidate) -> State | None:
         """The world of a candidate deal: the history replayed on it (None where the engine refuses it)."""
@@ -625,17 +653,8 @@ class Sampler:
                 if probe:
                     self._read_context(state, i)
                 if a.verb == "play" and state.phase == PLAY:
-                    mask = play_mask(state)
-                    card = -1
-                    if not a.arg:   # played face down, unseen
-                        card = blank_play(state, mask, replay.known_plays[a.seat])
-                    for c in game.code_ids.get(a.arg, ()):
-                        if mask >> c & 1:
-                            card = c
-                            break
-                    if card < 0:
+                    if not replay_card(state, a, replay.known_plays[a.seat]):
                         return None
-                    play_card(state, a.seat, card)
                 else:
                     state.apply(a)
         except JacknineError:
@@ -666,22 +685,8 @@ class Sampler:
         lls = [self.loglik(c) for c in cands]
         top = max(lls)
         weights = [math.exp(TEMPER * (ll - top)) for ll in lls]
-        step = sum(weights) / worlds
-        x = rng.random() * step
-        picks: list[tuple[int, int]] = []
-        acc = 0.0
-        slots = 0
-        for i in range(len(cands)):
-            acc += weights[i]
-            taken = 0
-            while x < acc and slots < worlds:
-                taken += 1
-                slots += 1
-                x += step
-            if taken:
-                picks.append((i, taken))
         out: list[tuple[State, int]] = []
-        for i, k in picks:
+        for i, k in _resample(rng, weights, worlds):
             world = first if i == first_at else self.replay(cands[i])
             if world is not None:
                 out.append((world, k))
