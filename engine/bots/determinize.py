@@ -161,12 +161,22 @@ def _only_free_trumps(game: Game, seen: Seen) -> list[int]:
         return out
     suit = game.suit_masks[trump]
     for t in (*seen.view.tricks, seen.view.trick):
-        if not t.cards or t.cards[0] < 0 or game.suit_of[t.cards[0]] != trump:
+        if not _led_suit(game, t.cards, trump):
             continue
         for s, c in zip(t.seats[1:], t.cards[1:], strict=True):
             if c >= 0 and game.suit_of[c] != trump:
                 out[s] &= ~suit | game.never_forced
     return out
+
+
+def _led_suit(game: Game, cards: tuple[int, ...], suit: int) -> bool:
+    """The trick was led, face up, in `suit`."""
+    return bool(cards) and cards[0] >= 0 and game.suit_of[cards[0]] == suit
+
+
+def _void_suits(game: Game, voids: int) -> int:
+    """The cards of the suits in the mask `voids` (by suit index)."""
+    return sum(game.suit_masks[x] for x in range(game.nsuits) if voids >> x & 1)
 
 
 class HiddenSlots:
@@ -189,8 +199,7 @@ class HiddenSlots:
         need = [max(0, v.hand_sizes[s] + down[s] - fixed[s].bit_count()) for s in range(n)]
         need[v.seat] = 0
         self.need = need
-        self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
-                        for s in range(n)]
+        self.allowed = [self.pool & ~_void_suits(game, seen.voids[s]) for s in range(n)]
         self.dealt_to = [s for s in range(n) if need[s]]
         for s, cards in enumerate(_only_free_trumps(game, seen)):
             self.allowed[s] &= cards
@@ -518,7 +527,7 @@ def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, m
             if state.to_act != a.seat:
                 return None
             if a.verb == "play" and state.phase == PLAY:
-                if not _replay_card(state, a, replay.known_plays[a.seat]):
+                if not replay_card(state, a, replay.known_plays[a.seat]):
                     return None
             else:
                 state.apply(a)
@@ -527,7 +536,7 @@ def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, m
     return state if state.to_act == seat else None
 
 
-def _replay_card(state: State, a: Action, known: int) -> bool:
+def replay_card(state: State, a: Action, known: int) -> bool:
     """A card play of the history on this world, by id (False: no copy of it is playable; a play the seat did not
     see is a card the world's seat may play, `known`: the cards it is seen to play)."""
     mask = play_mask(state)
@@ -537,7 +546,7 @@ def _replay_card(state: State, a: Action, known: int) -> bool:
             return False
         play_card(state, a.seat, c)
         return True
-    for c in state.game.code_ids[a.arg]:
+    for c in state.game.code_ids.get(a.arg, ()):
         if mask >> c & 1:
             play_card(state, a.seat, c)
             return True
