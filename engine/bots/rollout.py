@@ -141,15 +141,7 @@ def rollout(state: State, rand: Callable[[], float], contract: ContractPolicy | 
     t = tables_for(state)
     while state.to_act >= 0:
         if state.phase != PLAY:
-            if contract is not None:
-                state.apply(contract.action(state))
-            else:
-                legal = state.legal_actions()
-                if len(legal) == 1:
-                    state.apply(legal[0])
-                else:
-                    rand()   # the explore draw: outside the play phase every move is random
-                    state.apply(legal[int(rand() * len(legal))])
+            _contract_move(state, rand, contract)
             if t.strength is not state.strength:
                 t = tables_for(state)
             continue
@@ -177,6 +169,19 @@ def rollout(state: State, rand: Callable[[], float], contract: ContractPolicy | 
             state.apply(extras[-1 - k])
         else:
             play_card(state, p, first_playable(t, mask, k))
+
+
+def _contract_move(state: State, rand: Callable[[], float], contract: ContractPolicy | None) -> None:
+    """A move outside the play phase: the contract policy's, or (the `pimc` bot) a random one."""
+    if contract is not None:
+        state.apply(contract.action(state))
+        return
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        state.apply(legal[0])
+        return
+    rand()   # the explore draw: outside the play phase every move is random
+    state.apply(legal[int(rand() * len(legal))])
 
 
 def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) -> int:
@@ -324,10 +329,7 @@ def _lead(state: State, t: Tables, p: int, mask: int, power: int) -> int:
     cheapest card."""
     g = state.game
     strength = state.strength
-    others = 0
-    for s in range(state.n):
-        if s != p:
-            others |= state.hands[s]
+    others = _others_hands(state, p)
     span = t.span
     best_side = -1
     best_key = 0
@@ -349,6 +351,15 @@ def _lead(state: State, t: Tables, p: int, mask: int, power: int) -> int:
     if choice >= 0:
         return choice
     return _cheapest(state, t, mask, power)
+
+
+def _others_hands(state: State, p: int) -> int:
+    """Every card the other seats hold (the rollout sees every hand)."""
+    others = 0
+    for s in range(state.n):
+        if s != p:
+            others |= state.hands[s]
+    return others
 
 
 def utility(state: State, seat: int) -> float:

@@ -302,12 +302,7 @@ def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: A
             kept.append(-1)
             continue
         c = next((x for x in game.code_ids[a.arg] if hand >> x & 1), game.code_ids[a.arg][0])
-        twin = False
-        for k in kept:
-            if k >= 0 and _equivalent(game, seen, strength, protected, c, k):
-                twin = True
-                break
-        if not twin:
+        if not any(k >= 0 and _equivalent(game, seen, strength, protected, c, k) for k in kept):
             out.append(a)
             kept.append(c)
     return sorted(out, key=lambda a: legal.index(a))
