@@ -352,8 +352,17 @@ class State(StateData):
         if not isinstance(action, Action):
             raise ArgumentError(f"apply() takes an Action, e.g. Action.parse('1 bid 16'), not "
                                 f"{type(action).__name__}")
-        if self.phase == PLAY and action.verb == "play" and action.seat == self.to_act and self._play_listed(action):
-            return
+        if self.phase == PLAY and action.verb == "play" and action.seat == self.to_act:
+            # fast path (inline: one call less per card): a card is legal when one of its copies is in the mask
+            if self._legal is None:
+                self.legal_actions()
+            ids = self.game.code_ids.get(action.arg)
+            if ids is not None:     # (a typed list: the compiled loop runs on it directly)
+                mask = self._legal_mask
+                for c in ids:
+                    if mask >> c & 1:
+                        play_card(self, action.seat, c)
+                        return
         action = self._legal_form(action)
         self.history.append(action)
         self._legal = None
@@ -365,20 +374,6 @@ class State(StateData):
         phase_apply = _PHASE_APPLY.get(ph)
         if phase_apply is not None:
             phase_apply(self, action)
-
-    def _play_listed(self, action: Action) -> bool:
-        """The fast path of a card: legal when one of its copies is in the legal mask (True: played)."""
-        if self._legal is None:
-            self.legal_actions()
-        ids = self.game.code_ids.get(action.arg)
-        if ids is None:
-            return False
-        mask = self._legal_mask     # (a typed list: the compiled loop runs on it directly)
-        for c in ids:
-            if mask >> c & 1:
-                play_card(self, action.seat, c)
-                return True
-        return False
 
     def _legal_form(self, action: Action) -> Action:
         """`action` as the legal action it is (interned, or in its normal form); IllegalActionError when none."""
