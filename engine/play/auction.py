@@ -306,12 +306,10 @@ def auction_apply(st: StateData, a: Action) -> None:
     rules = st.arules
     if verb != "pass" and verb != rules.verb and _other_speech(st, a):
         return
-    owner = _speech_owner(st, a.seat)   # whose turn this speech is
+    owner = a.seat if st.asker < 0 else _speech_of_both(st)   # whose turn this speech is
     st.spoke[a.seat] = True
     if verb == "pass":
-        _apply_pass(st, a, owner)
-        if st.doubled and st.game.doubling_closes:
-            _closed_pass(st)
+        if _apply_pass(st, a, owner):
             return
     elif verb == rules.verb:
         if _apply_bid(st, a):
@@ -326,22 +324,22 @@ def auction_apply(st: StateData, a: Action) -> None:
     _next_speaker(st, owner)
 
 
-def _speech_owner(st: StateData, speaker: int) -> int:
-    """Whose turn a speech is: the asker's when his partner speaks for him (the speech of both: the partner's
-    own next turn lapses, he spoke, or handed the speech back), else the speaker's."""
-    owner = speaker
-    if st.asker >= 0:
-        owner = st.asker
-        partner = _partner_of(st, owner)
-        st.lapses |= 1 << partner
-        st.spoke[partner] = True
-        st.spoke[owner] = True   # the first speech of both: no redeal, no first-speech bid after it
-        st.asker = -1
-        st.handed_back = False
+def _speech_of_both(st: StateData) -> int:
+    """A partner speaks for the asker: the speech is the asker's turn (returned) and the speech of both - the
+    partner's own next turn lapses, he spoke, or handed the speech back."""
+    owner = st.asker
+    partner = _partner_of(st, owner)
+    st.lapses |= 1 << partner
+    st.spoke[partner] = True
+    st.spoke[owner] = True   # the first speech of both: no redeal, no first-speech bid after it
+    st.asker = -1
+    st.handed_back = False
     return owner
 
 
-def _apply_pass(st: StateData, a: Action, owner: int) -> None:
+def _apply_pass(st: StateData, a: Action, owner: int) -> bool:
+    """A pass, counted once per player (True: it was said after a double that closes the auction, which the queue
+    of the players still entitled to a step takes on)."""
     if a.arg:
         st.refold = True       # `pass change`
     if st.arules.pass_is_final:
@@ -350,6 +348,10 @@ def _apply_pass(st: StateData, a: Action, owner: int) -> None:
         st.passers |= 1 << owner   # each player counts once: a lapsed turn may bring him round again
         st.passes += 1
     st.last_was_pass = True
+    if st.doubled and st.game.doubling_closes:
+        _closed_pass(st)
+        return True
+    return False
 
 
 def _apply_bid(st: StateData, a: Action) -> bool:
