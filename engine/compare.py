@@ -95,26 +95,39 @@ def play(state: State, bots: Sequence[Bot]) -> set[str]:
 
 def facts(state: State, offered: set[str] | None = None) -> HandFacts:
     g = state.game
-    bidder = state.bidder
-    if bidder >= 0 and state.status == "complete":
-        bt = state.hand_team_of[bidder]
-        cp = (state.team_points[bt], sum(p for i, p in enumerate(state.team_points) if i != bt))
-        gp_list = state.game_points
-        gp = (gp_list[bt], sum(p for i, p in enumerate(gp_list) if i != bt))
+    complete = state.status == "complete"
+    if state.bidder >= 0 and complete:
+        bt = state.hand_team_of[state.bidder]
+        cp, gp = _bidders_and_others(state.team_points, bt), _bidders_and_others(state.game_points, bt)
     else:
-        bt, cp, gp = -1, (0, 0), (0, 0)
+        cp, gp = (0, 0), (0, 0)
+    last = mechanism(g, state.history[-1]) if state.history else ""
+    return HandFacts(state.status, _contract_name(state), state.made if complete else None, cp, gp,
+                     len(state.history), len(state.tricks), _mechanisms_used(state), last,
+                     tuple(sorted(offered or ())))
+
+
+def _bidders_and_others(points: list[int], bt: int) -> tuple[int, int]:
+    """(the bidding side's points, every other side's together)."""
+    return points[bt], sum(p for i, p in enumerate(points) if i != bt)
+
+
+def _contract_name(state: State) -> str | None:
+    """The special contract's name, or the bid (None: no contract)."""
+    if state.bidder < 0:
+        return None
+    return state.special.name if state.special is not None else str(state.bid)
+
+
+def _mechanisms_used(state: State) -> dict[str, int]:
+    """Each mechanism the hand used, first use first, with the game points of the side that first used it."""
     used: dict[str, int] = {}
     gp_list = state.game_points
     for a in state.history:
-        key = mechanism(g, a)
+        key = mechanism(state.game, a)
         if key and key not in used:
             used[key] = gp_list[state.hand_team_of[a.seat]] if state.status == "complete" else 0
-    last = mechanism(g, state.history[-1]) if state.history else ""
-    contract = None
-    if bidder >= 0:
-        contract = state.special.name if state.special is not None else str(state.bid)
-    return HandFacts(state.status, contract, state.made if state.status == "complete" else None, cp, gp,
-                     len(state.history), len(state.tricks), used, last, tuple(sorted(offered or ())))
+    return used
 
 
 Job = tuple[Rules, str | None, Rules, str | None, tuple[str, ...], int, list[int], bool]
@@ -211,35 +224,60 @@ def difference(xa: Sequence[float], xb: Sequence[float], paired: bool) -> dict[s
     return {"mean": round(d, 4), "ci95": [round(d - h, 4), round(d + h, 4)], "paired": False}
 
 
+def _by_contract(hs: list[HandFacts], n: int) -> dict[str, Any]:
+    """Per contract (bids in numeric order, then the special contracts by name): its share of the hands and
+    how often it was made."""
+    bids: dict[str, list[HandFacts]] = {}
+    for h in hs:
+        bids.setdefault(h.contract or "", []).append(h)
+    order = sorted(bids, key=lambda c: (0, int(c), "") if c.isdigit() else (1, 0, c))
+    return {c: {"hands": share_ci(len(bids[c]), n), "made": share_ci(sum(bool(h.made) for h in bids[c]), len(bids[c]))}
+            for c in order}
+
+
+def _mechanisms(hs: list[HandFacts]) -> dict[str, Any]:
+    """Each mechanism offered or used in any hand, by name."""
+    return {key: _mechanism(hs, key) for key in sorted({k for h in hs for k in (*h.offered, *h.used)})}
+
+
+def _mechanism(hs: list[HandFacts], key: str) -> dict[str, Any]:
+    """How often a mechanism was offered, used and ended the hand, and its users' game points."""
+    n = len(hs)
+    users = [h for h in hs if key in h.used]
+    return {"offered": share_ci(sum(1 for h in hs if key in h.offered), n),
+            "used": share_ci(len(users), n),
+            "ended_hand": sum(1 for h in hs if h.ended_by == key),
+            "user_game_points": mean_entry([float(h.used[key]) for h in users]) if users else None}
+
+
 def _side(g: Game, hs: list[HandFacts]) -> dict[str, Any]:
     n = len(hs)
     with_contract = [h for h in hs if h.contract is not None and h.status == "complete"]
-    bids: dict[str, list[HandFacts]] = {}
-    for h in with_contract:
-        bids.setdefault(h.contract or "", []).append(h)
-    order = sorted(bids, key=lambda c: (0, int(c), "") if c.isdigit() else (1, 0, c))
-    mech = {}
-    for key in sorted({k for h in hs for k in (*h.offered, *h.used)}):
-        users = [h for h in hs if key in h.used]
-        mech[key] = {"offered": share_ci(sum(1 for h in hs if key in h.offered), n),
-                     "used": share_ci(len(users), n),
-                     "ended_hand": sum(1 for h in hs if h.ended_by == key),
-                     "user_game_points": mean_entry([float(h.used[key]) for h in users]) if users else None}
     return {
         "ruleset": g.rules.name, "hands": n,
         "complete": sum(h.status == "complete" for h in hs), "annulled": sum(h.status == "annulled" for h in hs),
-        "contracts_by_bid": {c: {"hands": share_ci(len(bids[c]), n),
-                                 "made": share_ci(sum(bool(h.made) for h in bids[c]), len(bids[c]))}
-                             for c in order},
+        "contracts_by_bid": _by_contract(with_contract, n),
         "success_rate": share_ci(sum(bool(h.made) for h in with_contract), len(with_contract)),
-        "card_points": {"bidding_side": mean_entry([float(h.card_points[0]) for h in with_contract]),
-                        "other_side": mean_entry([float(h.card_points[1]) for h in with_contract])},
-        "game_points": {"bidding_side": mean_entry([float(h.game_points[0]) for h in hs]),
-                        "other_side": mean_entry([float(h.game_points[1]) for h in hs])},
-        "hand_length": {"actions": mean_entry([float(h.actions) for h in hs]),
-                        "tricks": mean_entry([float(h.tricks) for h in hs])},
-        "mechanisms": mech,
+        "card_points": _per_side([h.card_points for h in with_contract]),
+        "game_points": _per_side([h.game_points for h in hs]),
+        "hand_length": {"actions": _mean(hs, lambda h: h.actions), "tricks": _mean(hs, lambda h: h.tricks)},
+        "mechanisms": _mechanisms(hs),
     }
+
+
+def _per_side(points: list[tuple[int, int]]) -> dict[str, Any]:
+    """The mean points of the bidding side and of the others."""
+    return {"bidding_side": mean_entry([float(p[0]) for p in points]),
+            "other_side": mean_entry([float(p[1]) for p in points])}
+
+
+def _mean(hs: list[HandFacts], get: Callable[[HandFacts], int]) -> dict[str, Any]:
+    return mean_entry([float(get(h)) for h in hs])
+
+
+def _made(hs: list[HandFacts]) -> list[float]:
+    """1 for each contract made, 0 for each failed (hands without one left out)."""
+    return [1.0 if h.made else 0.0 for h in hs if h.contract is not None and h.status == "complete"]
 
 
 def report(a: Game, b: Game, bots: list[str], seed: int, duplicate: bool,
@@ -250,13 +288,11 @@ def report(a: Game, b: Game, bots: list[str], seed: int, duplicate: bool,
     def diff(get: Callable[[HandFacts], float]) -> dict[str, Any]:
         return difference([get(h) for h in ha], [get(h) for h in hb], duplicate)
 
-    made_a = [1.0 if h.made else 0.0 for h in ha if h.contract is not None and h.status == "complete"]
-    made_b = [1.0 if h.made else 0.0 for h in hb if h.contract is not None and h.status == "complete"]
     return {
         "a": _side(a, ha), "b": _side(b, hb), "hands": len(rows), "seed": seed, "bots": bots,
         "duplicate": duplicate,
         "difference": {
-            "success_rate": difference(made_a, made_b, False),
+            "success_rate": difference(_made(ha), _made(hb), False),
             "bidding_side_game_points": diff(lambda h: float(h.game_points[0])),
             "other_side_game_points": diff(lambda h: float(h.game_points[1])),
             "bidding_side_card_points": diff(lambda h: float(h.card_points[0])),

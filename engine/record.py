@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -72,40 +72,63 @@ def read_record_text(text: str, source: str = "<record>", base_dir: Path | None 
     known = {"ruleset", "dealer", "hands", "seed", "actions", "stock"}
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str) or not ruleset:
-        raise bad("ruleset", "missing or not a name/path") if "ruleset" in data else \
-            UnreadableError(source, "ruleset: missing (name a shipped rule file or a path)", 1)
+        raise _missing_or_bad(data, "ruleset", "missing or not a name/path",
+                              "missing (name a shipped rule file or a path)", source, bad)
     dealer = data.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise bad("dealer", "must be a seat number") if "dealer" in data else \
-            UnreadableError(source, "dealer: missing", 1)
+    if not _is_whole(dealer):
+        raise _missing_or_bad(data, "dealer", "must be a seat number", "missing", source, bad)
     hands_raw = data.get("hands")
-    seed = data.get("seed")
-    if hands_raw is None and seed is None:
-        raise UnreadableError(source, "hands: missing (give every seat's cards, or a seed)", 1)
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise bad("seed", "must be a whole number")
-    if seed is not None and seed < 0:  # as the API refuses it: -5 would deal as 5 does
-        raise bad("seed", f"{seed} is negative; a deal seed is a whole number, 0 or more")
-    hands: list[list[str]] | None = None
-    if hands_raw is not None:
-        hands = _read_hands(hands_raw, lambda m: bad("hands", m))
-    stock: list[str] | None = None
-    stock_raw = data.get("stock")
-    if stock_raw is not None:
-        if hands is None:
-            raise bad("stock", "goes with hands (a seeded deal makes its own stock)")
-        if isinstance(stock_raw, str):
-            stock = stock_raw.replace(",", " ").split()
-        elif isinstance(stock_raw, list):
-            stock = [str(x) for x in stock_raw]
-        else:
-            raise bad("stock", "write the undealt cards as 'JS 9S ...' or a list, the turned card first")
-    actions_raw = data.get("actions", []) or []
-    if not isinstance(actions_raw, list):
-        raise bad("actions", "must be a list of 'SEAT VERB [ARGUMENTS]'")
-    actions = [str(a) for a in actions_raw]
+    seed = _read_seed(data.get("seed"), hands_raw, source, bad)
+    hands = None if hands_raw is None else _read_hands(hands_raw, lambda m: bad("hands", m))
+    stock = _read_stock(data.get("stock"), hands, bad)
+    actions = _read_actions(data.get("actions", []), bad)
     extra = {k: v for k, v in data.items() if k not in known}
     return HandRecord(ruleset, dealer, hands, seed, actions, base_dir, source, extra, lines.get("ruleset"), stock)
+
+
+def _read_actions(raw: object, bad: Callable[[str, str], UnreadableError]) -> list[str]:
+    actions = raw or []
+    if not isinstance(actions, list):
+        raise bad("actions", "must be a list of 'SEAT VERB [ARGUMENTS]'")
+    return [str(a) for a in actions]
+
+
+def _missing_or_bad(data: dict[str, Any], key: str, wrong: str, missing: str, source: str,
+                    bad: Callable[[str, str], UnreadableError]) -> UnreadableError:
+    """A required field: wrong where it stands, or missing (at line 1)."""
+    return bad(key, wrong) if key in data else UnreadableError(source, f"{key}: {missing}", 1)
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
+    """A whole number as YAML gives one (a bool is not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_seed(seed: object, hands_raw: object, source: str, bad: Callable[[str, str], UnreadableError]) -> int | None:
+    """The record's deal seed: needed without hands, a whole number, 0 or more."""
+    if seed is None:
+        if hands_raw is None:
+            raise UnreadableError(source, "hands: missing (give every seat's cards, or a seed)", 1)
+        return None
+    if not _is_whole(seed):
+        raise bad("seed", "must be a whole number")
+    if seed < 0:  # as the API refuses it: -5 would deal as 5 does
+        raise bad("seed", f"{seed} is negative; a deal seed is a whole number, 0 or more")
+    return seed
+
+
+def _read_stock(raw: object, hands: list[list[str]] | None,
+                bad: Callable[[str, str], UnreadableError]) -> list[str] | None:
+    """The undealt cards, with the hands only: 'JS 9S ...' or a list, the turned card first."""
+    if raw is None:
+        return None
+    if hands is None:
+        raise bad("stock", "goes with hands (a seeded deal makes its own stock)")
+    if isinstance(raw, str):
+        return raw.replace(",", " ").split()
+    if isinstance(raw, list):
+        return [str(x) for x in raw]
+    raise bad("stock", "write the undealt cards as 'JS 9S ...' or a list, the turned card first")
 
 
 def _seat_number(key: object) -> int | None:
@@ -116,18 +139,23 @@ def _seat_number(key: object) -> int | None:
     return None
 
 
-def _read_hands(raw: object, bad: Any) -> list[list[str]]:
+def _seat_items(raw: object, bad: Any) -> list[tuple[int, object]]:
+    """(seat, cards) of the hands field: a list, or a mapping by seat number."""
     if isinstance(raw, list):
-        items = list(enumerate(raw))
-    elif isinstance(raw, dict):
-        items = []
-        for k, v in raw.items():
-            seat = _seat_number(k)
-            if seat is None:
-                raise bad(f"{quoted(str(k))} is not a seat number")
-            items.append((seat, v))
-    else:
+        return list(enumerate(raw))
+    if not isinstance(raw, dict):
         raise bad("must map each seat to its cards")
+    items: list[tuple[int, object]] = []
+    for k, v in raw.items():
+        seat = _seat_number(k)
+        if seat is None:
+            raise bad(f"{quoted(str(k))} is not a seat number")
+        items.append((seat, v))
+    return items
+
+
+def _read_hands(raw: object, bad: Any) -> list[list[str]]:
+    items = _seat_items(raw, bad)
     items.sort(key=lambda kv: kv[0])
     if [k for k, _ in items] != list(range(len(items))):
         raise bad("seats must be numbered 0, 1, 2, ... with none missing")
@@ -217,9 +245,14 @@ def deal_for(game: Game, record: HandRecord) -> list[list[int]]:
         ids = game.layout.parse_cards([c for h in record.hands for c in h])
     except ValueError as e:
         raise UnreadableError(record.source, f"hands: {escaped(str(e), 200)}") from None
+    return _split_hands(game, record, record.hands, ids)
+
+
+def _split_hands(game: Game, record: HandRecord, hands: list[list[str]], ids: list[int]) -> list[list[int]]:
+    """The parsed cards `ids`, seat by seat, each seat holding what the deal steps give."""
     out: list[list[int]] = []
     pos = 0
-    for seat, h in enumerate(record.hands):
+    for seat, h in enumerate(hands):
         if len(h) != game.dealt_each:
             raise UnreadableError(record.source, f"hands: seat {seat} has {len(h)} cards, "
                                   f"each player receives {game.dealt_each}"
@@ -310,53 +343,66 @@ def outcome_of(state: State) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------- report
+def _contract_report(s: State) -> dict[str, Any]:
+    """The report's contract: who holds it, its bid and target, and only the terms this hand has."""
+    holder, rnd = s.bidder, s.contract_round
+    if s.special is None and s.round >= 2 and s.phase in (AUCTION, RAISE) and 0 <= s.high_bidder != s.bidder:
+        holder, rnd = s.high_bidder, s.round   # a later round under way: its standing bid is the contract
+    contract: dict[str, Any] = {"bidder": holder, "team": s.hand_team_of[holder], "bid": s.bid, "target": s.target,
+                                "made": s.made if s.status == "complete" else None}
+    terms: tuple[tuple[str, object, bool], ...] = (
+        ("special", s.special.name if s.special is not None else None, s.special is not None),
+        ("multiplier", s.multiplier, s.multiplier != 1 or bool(s.fixed_stake)),
+        ("stake", s.fixed_stake, bool(s.fixed_stake)),
+        ("added", s.added, bool(s.added)),
+        ("round", rnd, s.game.rounds_matter),     # games with a second auction, or scored by round
+        ("conceded", True, bool(s.conceded)),
+    )
+    contract.update((key, value) for key, value, present in terms if present)
+    return contract
+
+
+def _trump_report(s: State) -> dict[str, Any]:
+    """The report's trump: its suit and the trick it was exposed in; the mode and multiplier where they apply."""
+    trump: dict[str, Any] = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}
+    if s.game.mode_names:    # a file with trump modes (trump.modes): which one, null for a suit or no-trumps
+        trump["mode"] = mode_name(s)
+    if s.trump_multiplier != 1:
+        trump["multiplier"] = s.trump_multiplier
+    return trump
+
+
 def report(rp: Replay) -> dict[str, Any]:
     """The replay report of docs/hand-record.md (field for field)."""
     s, g = rp.state, rp.game
     status = "illegal" if rp.error else ("in_progress" if s.status == "in_progress" else s.status)
-    contract: dict[str, Any] | None = None
-    if s.bidder >= 0:
-        holder, rnd = s.bidder, s.contract_round
-        if s.special is None and s.round >= 2 and s.phase in (AUCTION, RAISE) and 0 <= s.high_bidder != s.bidder:
-            holder, rnd = s.high_bidder, s.round   # a later round under way: its standing bid is the contract
-        contract = {"bidder": holder, "team": s.hand_team_of[holder], "bid": s.bid, "target": s.target,
-                    "made": s.made if s.status == "complete" else None}
-        if s.special is not None:
-            contract["special"] = s.special.name
-        if s.multiplier != 1 or s.fixed_stake:
-            contract["multiplier"] = s.multiplier
-        if s.fixed_stake:
-            contract["stake"] = s.fixed_stake
-        if s.added:
-            contract["added"] = s.added
-        if g.rounds_matter:
-            contract["round"] = rnd     # games with a second auction, or scored by round
-        if s.conceded:
-            contract["conceded"] = True
-    trump = None
-    if s.trump != UNDECIDED:
-        trump = {"suit": s.trump_suit_code(), "exposed_in_trick": s.exposed_trick or None}
-        if g.mode_names:    # a file with trump modes (trump.modes): which one, null for a suit or no-trumps
-            trump["mode"] = mode_name(s)
-        if s.trump_multiplier != 1:
-            trump["multiplier"] = s.trump_multiplier
-    tricks = [{"leader": t.leader, "cards": [g.codes[c] for c in t.cards], "winner": t.winner, "points": t.points}
-              for t in s.tricks]
-    nxt = None
-    if status == "in_progress":
-        nxt = {"seat": s.to_act, "legal": sorted(a.notation for a in s.legal_actions())}
-    out: dict[str, Any] = {
+    contract = _contract_report(s) if s.bidder >= 0 else None
+    trump = _trump_report(s) if s.trump != UNDECIDED else None
+    nxt = {"seat": s.to_act, "legal": sorted(a.notation for a in s.legal_actions())} \
+        if status == "in_progress" else None
+    return _optional_fields(s, {
         "ruleset": g.rules.name,
         "status": status,
         "error": rp.error,
         "teams": [list(t) for t in s.hand_teams],
         "contract": contract,
         "trump": trump,
-        "tricks": tricks,
+        "tricks": _tricks_report(s),
         "card_points": list(s.team_points),
         "game_points": s.game_points if s.status == "complete" else [0] * len(s.hand_teams),
         "next": nxt,
-    }
+    })
+
+
+def _tricks_report(s: State) -> list[dict[str, Any]]:
+    codes = s.game.codes
+    return [{"leader": t.leader, "cards": [codes[c] for c in t.cards], "winner": t.winner, "points": t.points}
+            for t in s.tricks]
+
+
+def _optional_fields(s: State, out: dict[str, Any]) -> dict[str, Any]:
+    """The report's fields of some hands only: why it was annulled, the melds, the turned card."""
+    g = s.game
     if s.status == "annulled":
         out["annulled_because"] = s.annul_reason
     if g.rules.combinations is not None or g.rules.marriage is not None:

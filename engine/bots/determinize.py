@@ -161,12 +161,22 @@ def _only_free_trumps(game: Game, seen: Seen) -> list[int]:
         return out
     suit = game.suit_masks[trump]
     for t in (*seen.view.tricks, seen.view.trick):
-        if not t.cards or t.cards[0] < 0 or game.suit_of[t.cards[0]] != trump:
+        if not _led_suit(game, t.cards, trump):
             continue
         for s, c in zip(t.seats[1:], t.cards[1:], strict=True):
             if c >= 0 and game.suit_of[c] != trump:
                 out[s] &= ~suit | game.never_forced
     return out
+
+
+def _led_suit(game: Game, cards: tuple[int, ...], suit: int) -> bool:
+    """The trick was led, face up, in `suit`."""
+    return bool(cards) and cards[0] >= 0 and game.suit_of[cards[0]] == suit
+
+
+def _void_suits(game: Game, voids: int) -> int:
+    """The cards of the suits in the mask `voids` (by suit index)."""
+    return sum(game.suit_masks[x] for x in range(game.nsuits) if voids >> x & 1)
 
 
 class HiddenSlots:
@@ -189,8 +199,7 @@ class HiddenSlots:
         need = [max(0, v.hand_sizes[s] + down[s] - fixed[s].bit_count()) for s in range(n)]
         need[v.seat] = 0
         self.need = need
-        self.allowed = [self.pool & ~sum(game.suit_masks[x] for x in range(game.nsuits) if seen.voids[s] >> x & 1)
-                        for s in range(n)]
+        self.allowed = [self.pool & ~_void_suits(game, seen.voids[s]) for s in range(n)]
         self.dealt_to = [s for s in range(n) if need[s]]
         for s, cards in enumerate(_only_free_trumps(game, seen)):
             self.allowed[s] &= cards
@@ -230,63 +239,70 @@ class HiddenSlots:
         """The cards each other seat holds now (masks; the seat's own entry empty), the most constrained seat dealt
         first; None when ATTEMPTS tries fail. `relax_last`: the last try ignores voids rather than fail.
         `pinned`: per seat, cards of the pool placed in its hand for this deal only (meld_fit.py)."""
-        need, allowed = self.need, self.allowed
-        pool = self.pool
-        fixed = self.fixed
-        dealt_to = self.dealt_to
+        need, allowed, pool, fixed, dealt_to = self.need, self.allowed, self.pool, self.fixed, self.dealt_to
         if pinned is not None:
-            placed = 0
-            fixed = list(fixed)
-            need = list(need)
-            for s in range(len(pinned)):
-                p = pinned[s] & pool & ~placed
-                if p and need[s]:
-                    p = _lowest(p, need[s])
-                    fixed[s] |= p
-                    need[s] -= p.bit_count()
-                    placed |= p
-            pool &= ~placed
-            allowed = [a & ~placed for a in allowed]
-            dealt_to = [s for s in dealt_to if need[s]]
+            need, allowed, pool, fixed, dealt_to = self._with_pinned(pinned)
         for attempt in range(ATTEMPTS):
             relax = relax_last and attempt == ATTEMPTS - 1
-            left = pool
             out = list(fixed)
-            free = self.one_free
             taken = [0] * len(need)
-            if free >= 0 and need[free] > len(self.extra[free]) and left:
-                pick = sample(rng, ids_of(left), 1)[0]
-                out[free] |= 1 << pick
-                left ^= 1 << pick
-                taken[free] = 1
-            ok = True
-            for s, masks in enumerate(self.extra):
-                drawn = self.extra_drawn[s] = []
-                for m in masks:
-                    cand = ids_of(left & m)
-                    if not cand or taken[s] >= need[s]:
-                        ok = False
-                        break
-                    c = cand[randbelow(rng, len(cand))]
-                    out[s] |= 1 << c
-                    left ^= 1 << c
-                    taken[s] += 1
-                    drawn.append(c)
-            if not ok:
-                continue
-            order = sorted(dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
-            for s in order:
-                cand = ids_of(left if relax else allowed[s] & left)
-                k = need[s] - taken[s]
-                if len(cand) < k:
-                    ok = False
-                    break
-                for c in sample(rng, cand, k):
-                    out[s] |= 1 << c
-                    left ^= 1 << c
-            if ok:
+            left = self._draw_fixed(rng, pool, out, taken, need)
+            if left >= 0 and self._draw_rest(rng, left, out, taken, need, allowed, dealt_to, relax):
                 return out
         return None
+
+    def _with_pinned(self, pinned: list[int]) -> tuple[list[int], list[int], int, list[int], list[int]]:
+        """(need, allowed, pool, fixed, dealt_to) with `pinned` cards of the pool placed in their seats' hands
+        (the lowest ones a seat still needs)."""
+        placed = 0
+        fixed = list(self.fixed)
+        need = list(self.need)
+        pool = self.pool
+        for s in range(len(pinned)):
+            p = pinned[s] & pool & ~placed
+            if p and need[s]:
+                p = _lowest(p, need[s])
+                fixed[s] |= p
+                need[s] -= p.bit_count()
+                placed |= p
+        allowed = [a & ~placed for a in self.allowed]
+        return need, allowed, pool & ~placed, fixed, [s for s in self.dealt_to if need[s]]
+
+    def _draw_fixed(self, rng: random.Random, left: int, out: list[int], taken: list[int], need: list[int]) -> int:
+        """The draws the history dictates first: the seat with one free card, then one card of each mask in
+        `extra` (recorded in extra_drawn); the pool left (-1: a mask found no card)."""
+        free = self.one_free
+        if free >= 0 and need[free] > len(self.extra[free]) and left:
+            pick = sample(rng, ids_of(left), 1)[0]
+            out[free] |= 1 << pick
+            left ^= 1 << pick
+            taken[free] = 1
+        for s, masks in enumerate(self.extra):
+            drawn = self.extra_drawn[s] = []
+            for m in masks:
+                cand = ids_of(left & m)
+                if not cand or taken[s] >= need[s]:
+                    return -1
+                c = cand[randbelow(rng, len(cand))]
+                out[s] |= 1 << c
+                left ^= 1 << c
+                taken[s] += 1
+                drawn.append(c)
+        return left
+
+    def _draw_rest(self, rng: random.Random, left: int, out: list[int], taken: list[int], need: list[int],
+                   allowed: list[int], dealt_to: list[int], relax: bool) -> bool:
+        """Each seat's remaining cards, the most constrained seat first (False: one has too few candidates)."""
+        order = sorted(dealt_to, key=lambda s: ((allowed[s] & left).bit_count() - need[s], rng.random()))
+        for s in order:
+            cand = ids_of(left if relax else allowed[s] & left)
+            k = need[s] - taken[s]
+            if len(cand) < k:
+                return False
+            for c in sample(rng, cand, k):
+                out[s] |= 1 << c
+                left ^= 1 << c
+        return True
 
 
 def _lowest(cards: int, k: int) -> int:
@@ -342,60 +358,83 @@ class WorldMaker:
         hidden = self.deal(rng)
         if hidden is None:
             return None
-        kind = self.kind
-        bidder = v.bidder if v.bidder is not None else -1
-        first_of: dict[int, int] = {}      # a card that must come first in a seat's deal order
-        seventh_of: dict[int, int] = {}
-        blank = ""
-        shown_by, code = self.shown_by, self.shown_code
-        if shown_by >= 0:   # an indicator laid from the first cards dealt: it goes first in that seat's deal
-            mine = seen.played_by[shown_by] | hidden[shown_by]
-            first_of[shown_by] = next((c for c in game.code_ids[code] if mine >> c & 1), game.code_ids[code][0])
-        if seen.indicator >= 0:
-            first_of[v.seat] = seen.indicator
-            if self.own_seventh:
-                seventh_of[v.seat] = first_of.pop(v.seat)
-        if kind:
-            held = hidden[bidder]
-            weights = _trump_weights(game, held)
-            if kind == "suit":
-                suit = rng.choices(range(game.nsuits), weights=[w + 0.5 for w in weights])[0]
-                blank = game.layout.suits[suit]
-            elif held:
-                suit = rng.choices(range(game.nsuits), weights=weights)[0]
-                ind = max(ids_of(held & game.suit_masks[suit]), key=lambda c: game.rank_of[c])
-                if kind == "card":
-                    first_of[bidder] = ind
-                    blank = game.codes[ind]
-                else:
-                    seventh_of[bidder] = ind
+        first_of, seventh_of = self._indicator_places(hidden)
+        blank = self._hidden_trump(rng, hidden, first_of, seventh_of) if self.kind else ""
         dealt = []
         for s in range(game.n):
-            cards = ids_of(seen.played_by[s] | hidden[s] | (1 << seen.indicator if s == v.seat and seen.indicator >= 0
-                                                         else 0))
-            shuffle(rng, cards)
-            if s in first_of:
-                cards.remove(first_of[s])
-                cards.insert(0, first_of[s])
-            if s in seventh_of and len(cards) >= SEVENTH_CARD:
-                cards.remove(seventh_of[s])
-                cards.insert(SEVENTH_CARD_INDEX, seventh_of[s])
-            if s == self.last_by and len(cards) == game.cards_each:
-                cards = self._last_order(rng, cards)
-                if not cards:
-                    return None
+            cards = self._deal_order(rng, s, hidden[s], first_of, seventh_of)
+            if cards is None:
+                return None
             dealt.append(cards)
         stock: list[int] | None = None
         if self.turn is not None:
             taken = 0
             for h in hidden:
                 taken |= h
-            rest = ids_of(self.slots.pool & ~taken)
-            dealt, stock = self.turn.deal(rng, dealt, rest)
+            dealt, stock = self.turn.deal(rng, dealt, ids_of(self.slots.pool & ~taken))
             if stock is None:
                 return None
         return replay_on(game, v.dealer, dealt, self.replay, list(v.match_scores), blank, v.seat, stock)
 
+
+    def _indicator_places(self, hidden: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+        """(the card that must come first in a seat's deal order, the card that must come seventh): an indicator
+        laid from the first cards dealt goes first in that seat's deal; this seat's own, seventh where it was
+        the seventh card."""
+        game, seen = self.game, self.seen
+        v = seen.view
+        first_of: dict[int, int] = {}
+        seventh_of: dict[int, int] = {}
+        shown_by, code = self.shown_by, self.shown_code
+        if shown_by >= 0:
+            mine = seen.played_by[shown_by] | hidden[shown_by]
+            first_of[shown_by] = next((c for c in game.code_ids[code] if mine >> c & 1), game.code_ids[code][0])
+        if seen.indicator >= 0:
+            first_of[v.seat] = seen.indicator
+            if self.own_seventh:
+                seventh_of[v.seat] = first_of.pop(v.seat)
+        return first_of, seventh_of
+
+    def _hidden_trump(self, rng: random.Random, hidden: list[int], first_of: dict[int, int],
+                      seventh_of: dict[int, int]) -> str:
+        """The bidder's concealed trump in this world, drawn by its weight in his hidden cards: the suit named
+        (kind "suit"), or his highest card of a drawn suit laid first ("card") or dealt seventh. Returns the
+        blanked choice as the world fills it in ('' for none)."""
+        game = self.game
+        v = self.seen.view
+        bidder = v.bidder if v.bidder is not None else -1
+        held = hidden[bidder]
+        weights = _trump_weights(game, held)
+        if self.kind == "suit":
+            suit = rng.choices(range(game.nsuits), weights=[w + 0.5 for w in weights])[0]
+            return game.layout.suits[suit]
+        if not held:
+            return ""
+        suit = rng.choices(range(game.nsuits), weights=weights)[0]
+        ind = max(ids_of(held & game.suit_masks[suit]), key=lambda c: game.rank_of[c])
+        if self.kind == "card":
+            first_of[bidder] = ind
+            return game.codes[ind]
+        seventh_of[bidder] = ind
+        return ""
+
+    def _deal_order(self, rng: random.Random, s: int, hidden: int, first_of: dict[int, int],
+                    seventh_of: dict[int, int]) -> list[int] | None:
+        """Seat `s`'s cards in a drawn dealing order, with the cards whose place the history fixes in it (None
+        when `trump last` finds no order)."""
+        game, seen = self.game, self.seen
+        own_indicator = 1 << seen.indicator if s == seen.view.seat and seen.indicator >= 0 else 0
+        cards = ids_of(seen.played_by[s] | hidden | own_indicator)
+        shuffle(rng, cards)
+        if s in first_of:
+            cards.remove(first_of[s])
+            cards.insert(0, first_of[s])
+        if s in seventh_of and len(cards) >= SEVENTH_CARD:
+            cards.remove(seventh_of[s])
+            cards.insert(SEVENTH_CARD_INDEX, seventh_of[s])
+        if s == self.last_by and len(cards) == game.cards_each:
+            return self._last_order(rng, cards) or None
+        return cards
 
     def _last_order(self, rng: random.Random, cards: list[int]) -> list[int]:
         v = self.seen.view
@@ -425,15 +464,21 @@ def last_card_order(game: Game, rng: random.Random, cards: list[int], known: int
         shuffle(rng, rest)
         if not distinct:
             return rest + [last]
-        front: list[int] = []
-        suits = 0
-        for c in rest:
-            if len(front) < k and not suits >> game.suit_of[c] & 1:
-                front.append(c)
-                suits |= 1 << game.suit_of[c]
+        front = distinct_front(game, rest, k)
         if len(front) == k:
             return front + [c for c in rest if c not in front] + [last]
     return []
+
+
+def distinct_front(game: Game, cards: list[int], k: int) -> list[int]:
+    """The first cards of `cards`, in order, of suits not yet among them (at most `k`)."""
+    front: list[int] = []
+    suits = 0
+    for c in cards:
+        if len(front) < k and not suits >> game.suit_of[c] & 1:
+            front.append(c)
+            suits |= 1 << game.suit_of[c]
+    return front
 
 
 def _trump_weights(game: Game, hand: int) -> list[float]:
@@ -482,24 +527,30 @@ def replay_on(game: Game, dealer: int, dealt: list[list[int]], replay: Replay, m
             if state.to_act != a.seat:
                 return None
             if a.verb == "play" and state.phase == PLAY:
-                mask = play_mask(state)
-                if not a.arg:
-                    c = blank_play(state, mask, replay.known_plays[a.seat])
-                    if c < 0:
-                        return None
-                    play_card(state, a.seat, c)
-                    continue
-                for c in game.code_ids[a.arg]:
-                    if mask >> c & 1:
-                        play_card(state, a.seat, c)
-                        break
-                else:
+                if not replay_card(state, a, replay.known_plays[a.seat]):
                     return None
             else:
                 state.apply(a)
     except JacknineError:
         return None
     return state if state.to_act == seat else None
+
+
+def replay_card(state: State, a: Action, known: int) -> bool:
+    """A card play of the history on this world, by id (False: no copy of it is playable; a play the seat did not
+    see is a card the world's seat may play, `known`: the cards it is seen to play)."""
+    mask = play_mask(state)
+    if not a.arg:
+        c = blank_play(state, mask, known)
+        if c < 0:
+            return False
+        play_card(state, a.seat, c)
+        return True
+    for c in state.game.code_ids.get(a.arg, ()):
+        if mask >> c & 1:
+            play_card(state, a.seat, c)
+            return True
+    return False
 
 
 def unseen_plays(view: View) -> list[int]:

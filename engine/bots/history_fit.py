@@ -24,10 +24,13 @@ not read: a rule not applied costs a refused world, a wrong one would cost the t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.bots.info import Seen
-from engine.play.actions import meld_terms
+from engine.play.actions import Action, meld_terms
 from engine.play.game import Game
 from engine.play.rules import LED_MUST_CALL, VOID_DISCARD_PLAIN_OR_INDICATOR
+from engine.play.view import TrickView
 
 
 class HistoryFit:
@@ -75,24 +78,29 @@ class HistoryFit:
         for seat, cards in enumerate(v.melds):     # melds the engine showed, still held: the view lists them
             if seat != v.seat:
                 self.must_hold[seat] |= cards & seen.unknown
-        pr = g.rules.pair
-        md = g.rules.melds
         for a in v.history:
             if a.verb != "show" or a.seat == v.seat:
                 continue
-            suit = -1
-            ranks: tuple[int, ...] = ()
-            if a.arg == "pair" and pr is not None and v.trump is not None and v.trump >= 0:
-                suit, ranks = v.trump, pr.ranks
-            elif md is not None:
-                name, letter = meld_terms(a.arg)
-                for k in md.kinds:
-                    if k.name == name and letter in g.layout.suits:
-                        suit, ranks = g.layout.suits.index(letter), k.ranks
-            if suit < 0:
-                continue
+            suit, ranks = self._shown_cards(a.arg, v.trump)
             for r in ranks:
                 self._hold_one(seen, a.seat, g.suit_masks[suit] & g.rank_masks[r])
+
+    def _shown_cards(self, arg: str, trump: int | None) -> tuple[int, tuple[int, ...]]:
+        """(suit, ranks) of what `show ARG` showed: the pair of the trump, or a meld of the file (no ranks: none
+        known)."""
+        g = self.game
+        pr = g.rules.pair
+        md = g.rules.melds
+        if arg == "pair" and pr is not None and trump is not None and trump >= 0:
+            return trump, pr.ranks
+        suit = -1
+        ranks: tuple[int, ...] = ()
+        if md is not None:
+            name, letter = meld_terms(arg)
+            for k in md.kinds:
+                if k.name == name and letter in g.layout.suits:
+                    suit, ranks = g.layout.suits.index(letter), k.ranks
+        return suit, ranks
 
     def _hold_one(self, seen: Seen, seat: int, copies: int) -> None:
         """`seat` showed a card among `copies`: unless he has played one since, he holds one still."""
@@ -105,75 +113,53 @@ class HistoryFit:
             self.must_hold[seat] |= free & -free
 
     def _read_concealed_plays(self, seen: Seen) -> None:
-        g = self.game
+        """What the concealed trump's owner's plays before its exposure say about it: his leads and his discards
+        under the duties the file sets him while the trump is face down."""
         v = seen.view
-        pl = g.rules.play
         b = self.owner
         if b == v.seat:
             return      # his own plays say nothing he does not know
         tricks = [*v.tricks, v.trick]
         exposed = v.exposed_in_trick
-        # the position in each trick of the play that followed a call (-1: none)
-        call_at = [-1] * len(tricks)
-        slots: list[tuple[int, int]] = []
-        for k, t in enumerate(tricks):
-            for j in range(len(t.cards)):
-                slots.append((k, j))
-        nxt = 0
-        pending_call = False
-        for a in v.history:
-            if a.verb == "call":
-                pending_call = True
-            elif a.verb == "play" and nxt < len(slots):
-                k, j = slots[nxt]
-                nxt += 1
-                if pending_call and call_at[k] < 0:
-                    call_at[k] = j
-                pending_call = False
-        # the cards he played from each trick on
-        played_from = [0] * (len(tricks) + 1)
-        for k in range(len(tricks) - 1, -1, -1):
-            played_from[k] = played_from[k + 1]
-            t = tricks[k]
-            for j in range(len(t.cards)):
-                if t.seats[j] == b and t.cards[j] >= 0:
-                    played_from[k] |= 1 << t.cards[j]
+        call_at = _call_positions(tricks, v.history)
+        played_from = _played_from(tricks, b)
         last_card = v.hand_sizes[b] == 0
         for k, t in enumerate(tricks):
-            if not t.cards:
-                continue
             for j in range(len(t.cards)):
-                if t.seats[j] != b:
-                    continue
-                concealed = exposed is None or k + 1 < exposed or (k + 1 == exposed and 0 <= call_at[k] and
-                                                                   j < call_at[k])
-                if not concealed:
-                    continue
                 c = t.cards[j]
-                if c < 0:
+                if t.seats[j] != b or c < 0 or not _concealed_at(exposed, call_at[k], k, j):
                     continue
-                suit = g.suit_of[c]
                 if j == 0:
-                    if pl.bidder_leads_trump_freely and not (pl.no_trump_lead_to_first_trick and k == 0):
-                        continue
-                    if played_from[k] & ~g.suit_masks[suit]:
-                        self.ruled_out[suit] = True
-                    else:
-                        self.only[suit] &= g.suit_masks[suit]
-                    continue
-                led = g.suit_of[t.cards[0]] if t.cards[0] >= 0 else -1
-                if led < 0 or suit == led or pl.blind_cut or call_at[k] == j:
-                    continue
-                if last_card and not played_from[k + 1]:
-                    continue      # his last card: it may be the face-down trump itself
-                for x in range(g.nsuits):
-                    if x == led:
-                        if pl.when_trump_suit_led == LED_MUST_CALL:
-                            self.ruled_out[x] = True
-                    elif pl.compulsory_call or (pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
-                                                and x == suit):
-                        self.ruled_out[x] = True
+                    self._read_concealed_lead(c, k, played_from[k])
+                elif not (last_card and not played_from[k + 1]):   # his last card may be the face-down trump
+                    self._read_concealed_discard(t.cards[0], c, call_at[k] == j)
 
+    def _read_concealed_lead(self, c: int, k: int, played_from: int) -> None:
+        """A lead while the trump is concealed, where its owner may not lead it freely: with other suits played
+        later, its suit is not the trump; else the trump is among the suit's cards."""
+        g = self.game
+        pl = g.rules.play
+        if pl.bidder_leads_trump_freely and not (pl.no_trump_lead_to_first_trick and k == 0):
+            return
+        suit = g.suit_of[c]
+        if played_from & ~g.suit_masks[suit]:
+            self.ruled_out[suit] = True
+        else:
+            self.only[suit] &= g.suit_masks[suit]
+
+    def _read_concealed_discard(self, lead: int, c: int, after_call: bool) -> None:
+        """A card off the suit led, not after a call: the suits the duties would have made him call or play."""
+        g = self.game
+        pl = g.rules.play
+        if lead < 0 or g.suit_of[c] == g.suit_of[lead] or pl.blind_cut or after_call:
+            return
+        led = g.suit_of[lead]
+        if pl.when_trump_suit_led == LED_MUST_CALL:
+            self.ruled_out[led] = True     # the trump led: he would have had to call
+        for x in range(g.nsuits):
+            if x != led and (pl.compulsory_call or (pl.void_in_plain_suit == VOID_DISCARD_PLAIN_OR_INDICATOR
+                                                    and x == g.suit_of[c])):
+                self.ruled_out[x] = True
 
     def _read_face_down(self, seen: Seen) -> None:
         """With the blind cut a card played face down is not of the trump when the trick ended with the trump still
@@ -192,6 +178,41 @@ class HistoryFit:
                     self.down_plain[t.seats[j]] += 1
                 elif g.suit_of[c] != led:
                     self.ruled_out[g.suit_of[c]] = True
+
+
+def _call_positions(tricks: list[TrickView], history: Sequence[Action]) -> list[int]:
+    """The position in each trick of the play that followed a call (-1: none)."""
+    call_at = [-1] * len(tricks)
+    slots = [(k, j) for k, t in enumerate(tricks) for j in range(len(t.cards))]
+    nxt = 0
+    pending_call = False
+    for a in history:
+        if a.verb == "call":
+            pending_call = True
+        elif a.verb == "play" and nxt < len(slots):
+            k, j = slots[nxt]
+            nxt += 1
+            if pending_call and call_at[k] < 0:
+                call_at[k] = j
+            pending_call = False
+    return call_at
+
+
+def _played_from(tricks: list[TrickView], seat: int) -> list[int]:
+    """The cards `seat` played from each trick on (one more entry: none after the last)."""
+    played_from = [0] * (len(tricks) + 1)
+    for k in range(len(tricks) - 1, -1, -1):
+        played_from[k] = played_from[k + 1]
+        t = tricks[k]
+        for j in range(len(t.cards)):
+            if t.seats[j] == seat and t.cards[j] >= 0:
+                played_from[k] |= 1 << t.cards[j]
+    return played_from
+
+
+def _concealed_at(exposed: int | None, call_at: int, k: int, j: int) -> bool:
+    """The `j`-th card of trick `k` (from 0) was played while the trump was concealed."""
+    return exposed is None or k + 1 < exposed or (k + 1 == exposed and 0 <= call_at and j < call_at)
 
 
 def trumper(seen: Seen) -> int:

@@ -141,15 +141,7 @@ def rollout(state: State, rand: Callable[[], float], contract: ContractPolicy | 
     t = tables_for(state)
     while state.to_act >= 0:
         if state.phase != PLAY:
-            if contract is not None:
-                state.apply(contract.action(state))
-            else:
-                legal = state.legal_actions()
-                if len(legal) == 1:
-                    state.apply(legal[0])
-                else:
-                    rand()   # the explore draw: outside the play phase every move is random
-                    state.apply(legal[int(rand() * len(legal))])
+            _contract_move(state, rand, contract)
             if t.strength is not state.strength:
                 t = tables_for(state)
             continue
@@ -179,13 +171,26 @@ def rollout(state: State, rand: Callable[[], float], contract: ContractPolicy | 
             play_card(state, p, first_playable(t, mask, k))
 
 
+def _contract_move(state: State, rand: Callable[[], float], contract: ContractPolicy | None) -> None:
+    """A move outside the play phase: the contract policy's, or (the `pimc` bot) a random one."""
+    if contract is not None:
+        state.apply(contract.action(state))
+        return
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        state.apply(legal[0])
+        return
+    rand()   # the explore draw: outside the play phase every move is random
+    state.apply(legal[int(rand() * len(legal))])
+
+
 def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) -> int:
     """The greedy policy: a card id, or -1 - i for `extras[i]`. Show a pair at once; with no card to play, the
     first other action; on lead see `_lead`; feed a partner who keeps the trick; else win it with the cheapest card
     nobody after can beat, or call for the trump when the trick is worth two points; else the cheapest card."""
-    for i in range(len(extras)):
-        if extras[i].verb == "show" or extras[i].verb == "announce":
-            return -1 - i
+    shown = _show_at_once(extras)
+    if shown < 0:
+        return shown
     if not mask:
         return -1
     power = state.trump if not state.concealed else NO_TRUMP
@@ -207,15 +212,27 @@ def _choice(state: State, t: Tables, p: int, mask: int, extras: list[Action]) ->
     c = _safe_winner(state, t, p, mask, led, best_st, power)
     if c >= 0:
         return c
+    call = _call_if_worth(state, extras)
+    return call if call < 0 else _cheapest(state, t, mask, power)
+
+
+def _call_if_worth(state: State, extras: list[Action]) -> int:
+    """-1 - i for the call for the trump (`extras[i]`) when the trick is worth TRICK_WORTH points; else 0."""
     for i in range(len(extras)):
         if extras[i].verb == "call":
             pts = 0
-            for x in trick:
+            for x in state.trick_cards:
                 pts += state.points_of[x]
-            if pts >= TRICK_WORTH:
-                return -1 - i
-            break
-    return _cheapest(state, t, mask, power)
+            return -1 - i if pts >= TRICK_WORTH else 0
+    return 0
+
+
+def _show_at_once(extras: list[Action]) -> int:
+    """-1 - i for the first `show` or `announce` among `extras` (a pair or melds score only when shown); else 0."""
+    for i in range(len(extras)):
+        if extras[i].verb == "show" or extras[i].verb == "announce":
+            return -1 - i
+    return 0
 
 
 def _later_can_beat(state: State, t: Tables, p: int, led: int, best: int, power: int) -> bool:
@@ -312,10 +329,7 @@ def _lead(state: State, t: Tables, p: int, mask: int, power: int) -> int:
     cheapest card."""
     g = state.game
     strength = state.strength
-    others = 0
-    for s in range(state.n):
-        if s != p:
-            others |= state.hands[s]
+    others = _others_hands(state, p)
     span = t.span
     best_side = -1
     best_key = 0
@@ -337,6 +351,15 @@ def _lead(state: State, t: Tables, p: int, mask: int, power: int) -> int:
     if choice >= 0:
         return choice
     return _cheapest(state, t, mask, power)
+
+
+def _others_hands(state: State, p: int) -> int:
+    """Every card the other seats hold (the rollout sees every hand)."""
+    others = 0
+    for s in range(state.n):
+        if s != p:
+            others |= state.hands[s]
+    return others
 
 
 def utility(state: State, seat: int) -> float:

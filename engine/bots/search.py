@@ -85,20 +85,7 @@ class SearchBot(ViewBot):
         seen = read_view(game, view)
         fallback = decide(game, seen, legal, self.policy)
         if view.phase == "play":
-            if fallback.verb == "announce":
-                return fallback      # melds score only when announced: not a choice to search
-            if not self.policy.never:
-                settled = settled_claims(game, view, legal)
-                if isinstance(settled, Action):
-                    return settled
-                legal = settled
-                if fallback not in legal:
-                    fallback = legal[0]
-            candidates = play_candidates(game, seen, legal, fallback)
-            if len(candidates) == 1:
-                return candidates[0]
-            worlds = self.worlds or min(MAX_WORLDS, max(MIN_WORLDS, PLAY_ROLLOUTS // len(candidates)))
-            return self.search(seen, candidates, worlds, fallback)
+            return self._choose_play(seen, legal, fallback)
         if view.phase in CONTRACT_PHASES:
             if not self.close_call(seen, legal):
                 return fallback
@@ -108,32 +95,60 @@ class SearchBot(ViewBot):
             return self.search(seen, candidates, self.worlds or CONTRACT_WORLDS, fallback, CONFIDENCE)
         return fallback
 
+    def _choose_play(self, seen: Seen, legal: Sequence[Action], fallback: Action) -> Action:
+        """A card (or an action of the play): the claims settled first, then a search over the cards that
+        differ."""
+        game = self.game
+        if fallback.verb == "announce":
+            return fallback      # melds score only when announced: not a choice to search
+        if not self.policy.never:
+            settled = settled_claims(game, seen.view, legal)
+            if isinstance(settled, Action):
+                return settled
+            legal = settled
+            if fallback not in legal:
+                fallback = legal[0]
+        candidates = play_candidates(game, seen, legal, fallback)
+        if len(candidates) == 1:
+            return candidates[0]
+        worlds = self.worlds or min(MAX_WORLDS, max(MIN_WORLDS, PLAY_ROLLOUTS // len(candidates)))
+        return self.search(seen, candidates, worlds, fallback)
+
     def close_call(self, seen: Seen, legal: Sequence[Action]) -> bool:
         """Whether a bid or raise is near enough the heuristic's threshold to be worth searching (other contract
         decisions always are)."""
-        m = self.model
-        v = seen.view
-        close = CLOSE * m.total
-        if v.phase == "auction":
-            lowest = next((m.value_of(a) for a in legal if a.verb == "bid"), -1)
-            if lowest < 0 or not any(a.verb == "pass" for a in legal):
-                return True
-            _, units = m.best_trump(seen.hand, m.no_trumps)
-            est = m.expected(v.seat, seen.hand, units)
-            partner = _partner_high(seen)
-            return abs(est - (lowest + (PARTNER_MARGIN if partner else 0))) <= close
-        if v.phase == "raise":
-            lowest = next((m.value_of(a) for a in legal if a.verb == "raise"), -1)
-            if lowest < 0:
-                return True
-            hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
-            if seen.trump is not None and seen.trump >= 0:
-                units = m.units(hand, seen.trump)
-            else:
-                units = m.best_trump(hand, False)[1]
-            est = m.expected(v.seat, hand, units)
-            return abs(est - (lowest + RAISE_MARGIN)) <= close
+        phase = seen.view.phase
+        if phase == "auction":
+            return self._close_bid(seen, legal)
+        if phase == "raise":
+            return self._close_raise(seen, legal)
         return True
+
+    def _close_bid(self, seen: Seen, legal: Sequence[Action]) -> bool:
+        """The estimate of this hand near the lowest bid (plus a margin over a partner's bid); always when passing
+        is not allowed."""
+        m = self.model
+        lowest = next((m.value_of(a) for a in legal if a.verb == "bid"), -1)
+        if lowest < 0 or not any(a.verb == "pass" for a in legal):
+            return True
+        _, units = m.best_trump(seen.hand, m.no_trumps)
+        est = m.expected(seen.view.seat, seen.hand, units)
+        partner = _partner_high(seen)
+        return abs(est - (lowest + (PARTNER_MARGIN if partner else 0))) <= CLOSE * m.total
+
+    def _close_raise(self, seen: Seen, legal: Sequence[Action]) -> bool:
+        """The estimate of the hand (with the face-down trump card) near the lowest raise."""
+        m = self.model
+        lowest = next((m.value_of(a) for a in legal if a.verb == "raise"), -1)
+        if lowest < 0:
+            return True
+        hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
+        if seen.trump is not None and seen.trump >= 0:
+            units = m.units(hand, seen.trump)
+        else:
+            units = m.best_trump(hand, False)[1]
+        est = m.expected(seen.view.seat, hand, units)
+        return abs(est - (lowest + RAISE_MARGIN)) <= CLOSE * m.total
 
     def search(self, seen: Seen, candidates: list[Action], worlds: int, fallback: Action,
                confidence: float = 0.0) -> Action:
@@ -148,56 +163,121 @@ class SearchBot(ViewBot):
             return fallback
         totals = [0.0] * len(candidates)
         per_world: list[list[float]] = []
-        spent = 0
-        scanned = 0
-        used = 0
-        bids = len(self.game.bid_values)
-        per_speech = 1 + bids // SPEECH_WEIGHT_BIDS
-        searched: list[tuple[State, int]] = []
+        weights: list[float] = []
+        budget = _Budget(len(self.game.bid_values))
         for world, weight in kept:
-            if spent >= WORK_BUDGET or scanned >= SCAN_BUDGET:
+            if budget.spent():
                 break    # the decision's work is spent: the worlds searched so far decide
             stream = rng.getrandbits(32)
-            row = [0.0] * len(candidates)
-            start = len(world.history)
-            refused = False
-            for i, a in enumerate(candidates):
-                if used == 0 and (spent >= WORK_BUDGET or scanned >= SCAN_BUDGET):
-                    # the first world alone outgrew the budget (a long auction tried for many candidates): a
-                    # half-searched world compares nothing, so the heuristic's choice stands
-                    return fallback
-                s = world.clone()
-                try:
-                    apply_first(s, a)
-                except IllegalActionError:
-                    refused = True    # a world the view allows but the real hand does not: never played in
-                    break
-                rollout(s, Stream(stream).random, self.policy)
-                spent += rollout_work(s.history, start, per_speech)
-                scanned += rollout_speeches(s.history, start) * bids
-                row[i] = utility(s, seat)
-            if refused:
+            try:
+                row = self._world_row(world, candidates, stream, budget, seat, first=not per_world)
+            except _FirstWorldUnfinished:
+                return fallback
+            if row is None:
                 continue
             for i, u in enumerate(row):
                 totals[i] += weight * u
             per_world.append(row)
-            searched.append((world, weight))
-            used += 1
-        if not used:
+            weights.append(weight)
+        if not per_world:
             return fallback
-        kept = searched
-        best = max(totals)
-        top = [a for a, t in zip(candidates, totals, strict=True) if t >= best - 1e-9]
-        choice = fallback if fallback in top else top[0]
-        if confidence > 0 and choice is not fallback and fallback in candidates:
-            i, f = candidates.index(choice), candidates.index(fallback)
-            diffs = [(row[i] - row[f], w) for row, (_, w) in zip(per_world, kept, strict=True)]
-            n = sum(w for _, w in diffs)
-            mean = sum(d * w for d, w in diffs) / n
-            var = sum(w * (d - mean) ** 2 for d, w in diffs) / max(n - 1, 1)
-            if mean <= confidence * (var / n) ** 0.5:
-                return fallback
-        return choice
+        return _best(candidates, totals, fallback, per_world, weights, confidence)
+
+    def _world_row(self, world: State, candidates: list[Action], stream: int, budget: _Budget, seat: int,
+                   first: bool) -> list[float] | None:
+        """Each candidate's utility for `seat` in one world, every rollout drawing from the same stream (None: a
+        candidate the world refuses, a world the view allows but the real hand does not: never played in)."""
+        row = [0.0] * len(candidates)
+        start = len(world.history)
+        for i, a in enumerate(candidates):
+            if first and budget.spent():
+                # the first world alone outgrew the budget (a long auction tried for many candidates): a
+                # half-searched world compares nothing, so the heuristic's choice stands
+                raise _FirstWorldUnfinished
+            s = world.clone()
+            try:
+                apply_first(s, a)
+            except IllegalActionError:
+                return None
+            rollout(s, Stream(stream).random, self.policy)
+            budget.charge(s.history, start)
+            row[i] = utility(s, seat)
+        return row
+
+
+class _FirstWorldUnfinished(Exception):
+    """The first world searched outgrew the decision's work budget before every candidate was tried."""
+
+
+class _Budget:
+    """The rollout work a decision may spend: the actions played (a speech weighing more in a long auction) and
+    the bids scanned."""
+
+    def __init__(self, bids: int) -> None:
+        self.bids = bids
+        self.per_speech = 1 + bids // SPEECH_WEIGHT_BIDS
+        self.work = 0
+        self.scanned = 0
+
+    def spent(self) -> bool:
+        return self.work >= WORK_BUDGET or self.scanned >= SCAN_BUDGET
+
+    def charge(self, history: list[Action], start: int) -> None:
+        self.work += rollout_work(history, start, self.per_speech)
+        self.scanned += rollout_speeches(history, start) * self.bids
+
+
+def _best(candidates: list[Action], totals: list[float], fallback: Action, per_world: list[list[float]],
+          weights: list[float], confidence: float) -> Action:
+    """The candidate of the best total (the fallback among equals); with `confidence`, the fallback unless the
+    best is clearly better."""
+    best = max(totals)
+    top = [a for a, t in zip(candidates, totals, strict=True) if t >= best - 1e-9]
+    choice = fallback if fallback in top else top[0]
+    if confidence > 0 and choice is not fallback and fallback in candidates and not _clearly_better(
+            per_world, weights, candidates.index(choice), candidates.index(fallback), confidence):
+        return fallback
+    return choice
+
+
+def _clearly_better(per_world: list[list[float]], weights: list[float], i: int, f: int, confidence: float) -> bool:
+    """Whether candidate `i` beats the fallback `f` by `confidence` standard errors of the weighted paired
+    per-world difference."""
+    diffs = [(row[i] - row[f], w) for row, w in zip(per_world, weights, strict=True)]
+    n = sum(w for _, w in diffs)
+    mean = sum(d * w for d, w in diffs) / n
+    var = sum(w * (d - mean) ** 2 for d, w in diffs) / max(n - 1, 1)
+    bound: float = confidence * (var / n) ** 0.5
+    return mean > bound
+
+
+def _auction_candidates(policy: ContractPolicy, legal: Sequence[Action]) -> list[Action]:
+    """Every speech but a bid, and the lowest bid naming each trump (where bids name one)."""
+    out: list[Action] = []
+    codes: set[str] = set()
+    for a in legal:
+        if a.verb != "bid":
+            out.append(a)
+            continue
+        code = policy.model.code_of(a)
+        if code not in codes:
+            codes.add(code)
+            out.append(a)
+    return out
+
+
+def _trump_candidates(game: Game, policy: ContractPolicy, seen: Seen, legal: Sequence[Action]) -> list[Action]:
+    """Each trump choice; where the trump is a card laid face down, the seventh card, no-trumps, and for each suit
+    held the card the heuristic would lay."""
+    if not game.rules.trump.as_card:
+        return list(legal)
+    out = [a for a in legal if a.arg == "seventh" or a.arg == "NT"]
+    hand = seen.hand
+    for s in range(game.nsuits):
+        options = tuple(a for a in legal if len(a.arg) == 2 and a.arg[-1] == game.layout.suits[s])
+        if options and hand & game.suit_masks[s]:
+            out.append(policy.trump_choice(hand & game.suit_masks[s], options))
+    return out
 
 
 def _partner_high(seen: Seen) -> bool:
@@ -222,12 +302,7 @@ def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: A
             kept.append(-1)
             continue
         c = next((x for x in game.code_ids[a.arg] if hand >> x & 1), game.code_ids[a.arg][0])
-        twin = False
-        for k in kept:
-            if k >= 0 and _equivalent(game, seen, strength, protected, c, k):
-                twin = True
-                break
-        if not twin:
+        if not any(k >= 0 and _equivalent(game, seen, strength, protected, c, k) for k in kept):
             out.append(a)
             kept.append(c)
     return sorted(out, key=lambda a: legal.index(a))
@@ -257,31 +332,13 @@ def contract_candidates(game: Game, policy: ContractPolicy, seen: Seen, legal: S
     phase = seen.view.phase
     out: list[Action] = [fallback]
     if phase == "auction":
-        codes: set[str] = set()
-        for a in legal:
-            if a.verb == "bid":
-                code = policy.model.code_of(a)
-                if code not in codes:
-                    codes.add(code)
-                    out.append(a)
-            else:
-                out.append(a)
+        out.extend(_auction_candidates(policy, legal))
     elif phase == "trump":
-        as_card = game.rules.trump.as_card
-        for a in legal:
-            if not as_card or a.arg == "seventh" or a.arg == "NT":
-                out.append(a)
-        if as_card:
-            hand = seen.hand
-            for s in range(game.nsuits):
-                options = tuple(a for a in legal if len(a.arg) == 2 and a.arg[-1] == game.layout.suits[s])
-                if options and hand & game.suit_masks[s]:
-                    out.append(policy.trump_choice(hand & game.suit_masks[s], options))
+        out.extend(_trump_candidates(game, policy, seen, legal))
     elif phase == "raise":
         raises = [a for a in legal if a.verb == "raise"]
         out.extend(a for a in legal if a.verb != "raise")
-        if raises:
-            out.append(raises[0])
+        out.extend(raises[:1])
     else:
         out.extend(legal)
     return list(dict.fromkeys(out))

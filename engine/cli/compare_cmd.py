@@ -98,25 +98,30 @@ def render(rep: dict[str, Any]) -> str:
     lines += ["", f"{'contracts by bid':<{w}}{'share of hands (hands)':<{col + 8}}made"]
     for c in sorted(set(a["contracts_by_bid"]) | set(b["contracts_by_bid"]),
                     key=lambda c: (0, int(c), "") if c.isdigit() else (1, 0, c)):
-        for tag, side in (("A", a), ("B", b)):
-            e = side["contracts_by_bid"].get(c)
-            label = f"  {c if tag == 'A' else '':<6}{tag}"
-            hands = f"{_pct(e['hands'])} ({e['hands']['count']})" if e else "-"
-            lines.append(f"{label:<{w}}{hands:<{col + 8}}{_pct(e['made']) if e else '-'}")
+        lines += [_bid_line(c, tag, side["contracts_by_bid"].get(c), w, col) for tag, side in (("A", a), ("B", b))]
     mechs = sorted(set(a["mechanisms"]) | set(b["mechanisms"]))
     if mechs:
         lines += ["", f"{'mechanism':<{w}}{'open in (hands)':<{col}}{'used in (hands)':<{col}}{'ended':>6}  "
                       "game points of its users"]
         for m in mechs:
-            for tag, side in (("A", a), ("B", b)):
-                e = side["mechanisms"].get(m)
-                label = f"  {m if tag == 'A' else '':<{w - 5}}{tag}"
-                if e is None:
-                    lines.append(f"{label:<{w}}never open")
-                    continue
-                lines.append(f"{label:<{w}}{_pct(e['offered']):<{col}}{_pct(e['used']):<{col}}{e['ended_hand']:>6}  "
-                             f"{_mean(e['user_game_points'])}")
+            lines += [_mechanism_line(m, tag, side["mechanisms"].get(m), w, col) for tag, side in (("A", a), ("B", b))]
     return "\n".join(lines)
+
+
+def _bid_line(c: str, tag: str, e: dict[str, Any] | None, w: int, col: int) -> str:
+    """One file's row of a contract: its share of the hands and how often it was made ('-': never bid)."""
+    label = f"  {c if tag == 'A' else '':<6}{tag}"
+    hands = f"{_pct(e['hands'])} ({e['hands']['count']})" if e else "-"
+    return f"{label:<{w}}{hands:<{col + 8}}{_pct(e['made']) if e else '-'}"
+
+
+def _mechanism_line(m: str, tag: str, e: dict[str, Any] | None, w: int, col: int) -> str:
+    """One file's row of a mechanism: open in, used in, ended, its users' game points."""
+    label = f"  {m if tag == 'A' else '':<{w - 5}}{tag}"
+    if e is None:
+        return f"{label:<{w}}never open"
+    return (f"{label:<{w}}{_pct(e['offered']):<{col}}{_pct(e['used']):<{col}}{e['ended_hand']:>6}  "
+            f"{_mean(e['user_game_points'])}")
 
 
 def _share(k: int, n: int) -> dict[str, Any]:

@@ -6,14 +6,15 @@ import contextlib
 import json
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated
 
 import typer
 
 from engine.cli.common import DEFAULT_RULESET, INVALID, UNREADABLE, bot_names, fail, load_game_or_exit, open_new_file
 from engine.cli.render import render_deal, render_replay
-from engine.cli.runs import CLUSTER_HELP, WORKERS_HELP, check_cluster, count_or_range, progress_bar
+from engine.cli.runs import CLUSTER_HELP, WORKERS_HELP, ProgressBar, check_cluster, count_or_range, progress_bar
 from engine.errors import ClusterError, RecordError, RulesetError, UnreadableError
 from engine.play.game import Game
 from engine.record import HandRecord, game_for, iter_records, record_of, replay, report, ruleset_reference
@@ -155,39 +156,50 @@ def simulate_cmd(
     record_ref = ruleset_reference(game, out.parent) if out is not None else None
     sink = open_new_file(out) if out is not None else None
     bar = progress_bar(len(span), "hands", quiet=as_json)
-
-    def write(records: list[dict[str, object]]) -> None:
-        assert sink is not None
-        try:
-            for rec in records:
-                sink.write(json.dumps(rec) + "\n")
-        except OSError as e:
-            raise _SinkError(e) from None
-
     try:
         stats = simulate(game, len(span), seed, specs, start=span.start, workers=workers, cluster=cluster,
-                         record_ref=record_ref, on_records=write if sink is not None else None,
+                         record_ref=record_ref, on_records=_record_writer(sink) if sink is not None else None,
                          on_progress=bar.update if bar is not None else None)
         if sink is not None:
-            try:
-                sink.close()          # the last records leave the buffer here: a full disk shows now
-            except OSError as e:
-                raise _SinkError(e) from None
+            _close_sink(sink)          # the last records leave the buffer here: a full disk shows now
     except ClusterError as e:
         fail(str(e), UNREADABLE)
     except _SinkError as e:
         fail(f"{out}: cannot write ({e.error.strerror or e.error}); the file holds the records written before",
              UNREADABLE)
     finally:
-        if sink is not None:
-            with contextlib.suppress(OSError):
-                sink.close()
-        if bar is not None:
-            bar.close()
+        _close_quietly(sink, bar)
     data = stats.to_dict()
     if not as_json:   # the JSON report stays what `simulate merge` rebuilds from the records
         data["bots"] = list(specs)
     _print_stats(data, as_json)
+
+
+def _record_writer(sink: IO[str]) -> Callable[[list[dict[str, object]]], None]:
+    """Writes each batch of records as JSON lines (_SinkError when the file cannot take them)."""
+    def write(records: list[dict[str, object]]) -> None:
+        try:
+            for rec in records:
+                sink.write(json.dumps(rec) + "\n")
+        except OSError as e:
+            raise _SinkError(e) from None
+    return write
+
+
+def _close_quietly(sink: IO[str] | None, bar: ProgressBar | None) -> None:
+    """After a run, whatever happened: the file closed (its error already said) and the progress bar."""
+    if sink is not None:
+        with contextlib.suppress(OSError):
+            sink.close()
+    if bar is not None:
+        bar.close()
+
+
+def _close_sink(sink: IO[str]) -> None:
+    try:
+        sink.close()
+    except OSError as e:
+        raise _SinkError(e) from None
 
 
 class _SinkError(Exception):

@@ -69,15 +69,14 @@ def play_cmd(
     if auto:
         if save is not None or resume is not None or seat is not None:
             fail("play: --save, --resume and --seat are for playing yourself; leave out --auto", UNREADABLE)
-        _auto(ruleset or DEFAULT_RULESET, bots or DEFAULT_BOTS, 0 if seed is None else seed, max_hands)
+        _auto_with_defaults(ruleset, bots, seed, max_hands)
         return
     # NO_COLOR asks for plain text: no colour and no other styling either (rich alone would keep bold)
     _stop_on_signal()
     console = TableConsole(highlight=False, soft_wrap=True,
                            color_system=None if os.environ.get("NO_COLOR") else "auto")
     session = _resume(resume, save, ruleset, seat, bots, seed, console) if resume is not None else \
-        _new(ruleset or DEFAULT_RULESET, 0 if seat is None else seat, bots or DEFAULT_BOTS,
-             secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
+        _new_with_defaults(ruleset, seat, bots, seed, max_hands, save, console)
     try:
         code = session.run()
     except BrokenPipeError:
@@ -85,6 +84,18 @@ def play_cmd(
     except OSError as e:  # the save's folder vanished, the disk is full...
         fail(f"{_shown(session.save_path)}: cannot write the save ({os_reason(e)})", UNREADABLE)
     raise typer.Exit(code)
+
+
+def _auto_with_defaults(ruleset: str | None, bots: str | None, seed: int | None, max_hands: int) -> None:
+    """A match of bots only, each option not given taking its default (seed 0)."""
+    _auto(ruleset or DEFAULT_RULESET, bots or DEFAULT_BOTS, 0 if seed is None else seed, max_hands)
+
+
+def _new_with_defaults(ruleset: str | None, seat: int | None, bots: str | None, seed: int | None, max_hands: int,
+                       save: Path | None, console: TableConsole) -> Session:
+    """A new match, each option not given taking its default (a random seed, shown and saved)."""
+    return _new(ruleset or DEFAULT_RULESET, 0 if seat is None else seat, bots or DEFAULT_BOTS,
+                secrets.randbelow(1 << 31) if seed is None else seed, max_hands, save, console)
 
 
 def _first_save(session: Session) -> None:
@@ -270,17 +281,7 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
         prior = read_save(resume)
     except UnreadableError as e:
         fail(str(e), UNREADABLE)
-    given = {"--ruleset": (ruleset, prior.ruleset), "--seat": (seat, prior.seat), "--bots": (bots, prior.bots),
-             "--seed": (seed, prior.seed)}
-    for option, (value, stored) in given.items():
-        if value is not None and value != stored:
-            shown = quoted(stored) if isinstance(stored, str) else stored
-            fail(f"{option}: {_shown(resume)} was saved with {shown}; a resumed match keeps it (leave the option "
-                 "out, or repeat the same value)", UNREADABLE)
-    concern = save_bot_concern(prior.bots)
-    if concern is not None and bots is None:
-        fail(f"{_shown(resume)}: bots: this save {concern}; a save may only choose built-in bots. If you trust it, "
-             f"resume with its bots repeated: --bots {shell_word(prior.bots)}", UNREADABLE)
+    _check_restated(resume, prior, {"--ruleset": ruleset, "--seat": seat, "--bots": bots, "--seed": seed})
     game = _saved_game(prior.ruleset, resume)
     if not 0 <= prior.seat < game.n:
         fail(f"{_shown(resume)}: seat: {prior.seat} does not exist in {one_line(game.rules.name)} "
@@ -302,6 +303,23 @@ def _resume(resume: Path, save: Path | None, ruleset: str | None, seat: int | No
     console.print(f"{one_line(game.rules.name)}: resumed {_shown(resume)} at hand {len(session.match.hands) + 1}; "
                   f"you are seat {prior.seat}; saving to {_shown(path)}", markup=False, highlight=False)
     return session
+
+
+def _check_restated(resume: Path, prior: MatchSave, given: dict[str, str | int | None]) -> None:
+    """Options given on resuming must repeat what the save holds; a save naming an outside program runs it only
+    when its bots are repeated with --bots."""
+    saved: dict[str, str | int] = {"--ruleset": prior.ruleset, "--seat": prior.seat, "--bots": prior.bots,
+                                   "--seed": prior.seed}
+    for option, value in given.items():
+        stored = saved[option]
+        if value is not None and value != stored:
+            shown = quoted(stored) if isinstance(stored, str) else stored
+            fail(f"{option}: {_shown(resume)} was saved with {shown}; a resumed match keeps it (leave the option "
+                 "out, or repeat the same value)", UNREADABLE)
+    concern = save_bot_concern(prior.bots)
+    if concern is not None and given["--bots"] is None:
+        fail(f"{_shown(resume)}: bots: this save {concern}; a save may only choose built-in bots. If you trust it, "
+             f"resume with its bots repeated: --bots {shell_word(prior.bots)}", UNREADABLE)
 
 
 def _auto(ruleset: str, bots: str, seed: int, max_hands: int) -> None:

@@ -43,16 +43,8 @@ def render_hand_summary(state: State) -> str:
     g = state.game
     lines: list[str] = []
     if state.bidder >= 0:
-        what = f"{state.special.name} by seat {state.bidder}" if state.special else \
-            f"seat {state.bidder} bid {state.bid}" + (f" (target {state.target})" if state.target != state.bid else "")
-        if state.special is None and state.round >= 2 and state.phase in (AUCTION, RAISE) \
-                and 0 <= state.high_bidder != state.bidder:
-            # a later round in progress: the bid has moved to the raiser's, the holder changes when it ends
-            what = (f"seat {state.high_bidder} raised to {state.bid} and holds the contract unless outbid (the "
-                    "round goes on)")
-        tname = trump_words(state)
         extra = f", x{state.multiplier}" if state.multiplier != 1 else ""
-        lines.append(f"  contract: {what}, trump {tname}{extra}"
+        lines.append(f"  contract: {_contract_words(state)}, trump {trump_words(state)}{extra}"
                      + (f", exposed in trick {state.exposed_trick}" if state.exposed_trick else ""))
     for i, t in enumerate(state.tricks, 1):
         cards = "  ".join(f"{s}:{g.codes[c]}" for s, c in zip(t.seats, t.cards, strict=True))
@@ -60,13 +52,27 @@ def render_hand_summary(state: State) -> str:
     if state.status == "annulled":
         lines.append(f"  annulled: {state.annul_reason}; {annulled_dealer_words(state.game, state.annul_code)}")
     elif state.status == "complete":
-        pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
-        gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
-        lines.append(f"  card points: {pts}")
-        lines += meld_summary(state)
-        said = banked_words(state) or ("made" if state.made else "failed")   # a banked hand: why, in words
-        lines.append(f"  {said}; game points: {gp}")
+        lines += _complete_lines(state)
     return "\n".join(lines)
+
+
+def _contract_words(state: State) -> str:
+    """The special contract, the bid (and its target where it differs), or a later round's raise under way."""
+    if state.special is not None:
+        return f"{state.special.name} by seat {state.bidder}"
+    if state.round >= 2 and state.phase in (AUCTION, RAISE) and 0 <= state.high_bidder != state.bidder:
+        # a later round in progress: the bid has moved to the raiser's, the holder changes when it ends
+        return (f"seat {state.high_bidder} raised to {state.bid} and holds the contract unless outbid (the "
+                "round goes on)")
+    return f"seat {state.bidder} bid {state.bid}" + (f" (target {state.target})" if state.target != state.bid else "")
+
+
+def _complete_lines(state: State) -> list[str]:
+    """A finished hand's card points, melds, outcome and game points."""
+    pts = ", ".join(f"{team_name(state.hand_teams, i)} {p}" for i, p in enumerate(state.team_points))
+    gp = ", ".join(f"{team_name(state.hand_teams, i)} {p:+d}" for i, p in enumerate(state.game_points))
+    said = banked_words(state) or ("made" if state.made else "failed")   # a banked hand: why, in words
+    return [f"  card points: {pts}", *meld_summary(state), f"  {said}; game points: {gp}"]
 
 
 def meld_summary(state: State) -> list[str]:
@@ -124,25 +130,28 @@ def render_replay(rp: Replay, rep: dict[str, Any]) -> str:
     if auction:
         lines.append("  actions before and between tricks: " + ", ".join(auction))
     lines.append(render_hand_summary(s))
+    lines.append(_where_stopped(rep))
+    return "\n".join(line for line in lines if line)
+
+
+def _where_stopped(rep: dict[str, Any]) -> str:
+    """The illegal action a replay stopped at, or who is to act in a hand in progress ('' for a finished one)."""
     if rep["status"] == "illegal":
         err = rep["error"]
         # counted from 1 as a reader counts the record's actions (the JSON report's `index` counts from 0)
-        lines.append(f"  illegal action #{err['index'] + 1} (of the record's actions, counted from 1) "
-                     f"{quoted(err['action'])}: {escaped(err['message'])}")
-    elif rep["status"] == "in_progress":
+        return (f"  illegal action #{err['index'] + 1} (of the record's actions, counted from 1) "
+                f"{quoted(err['action'])}: {escaped(err['message'])}")
+    if rep["status"] == "in_progress":
         nxt = rep["next"]
-        lines.append(f"  in progress: seat {nxt['seat']} to act; legal: {', '.join(nxt['legal'])}")
-    return "\n".join(line for line in lines if line)
+        return f"  in progress: seat {nxt['seat']} to act; legal: {', '.join(nxt['legal'])}"
+    return ""
 
 
 def render_stats(d: dict[str, Any]) -> str:
     lines = [f"{d['ruleset']}: {d['hands']} hands, {d['complete']} complete, {d['annulled']} annulled"]
     bots = d.get("bots")
     if isinstance(bots, list) and bots:
-        who = f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(
-            f"seat {i} {b}" for i, b in enumerate(bots))
-        lines.append(f"  played by bots: {who} (--bots to change; the figures are these bots' play, not the rule's "
-                     "alone)")
+        lines.append(_bots_line(bots))
     if d["annulled_because"]:
         lines.append("  annulled because: " + ", ".join(f"{k} ({v})" for k, v in d["annulled_because"].items()))
     lines.append("  contracts by bid (made %):")
@@ -153,10 +162,21 @@ def render_stats(d: dict[str, Any]) -> str:
     acp = d["average_card_points"]
     lines.append(f"  average card points: bidding side {acp['bidding_side']}, other side {acp['other_side']}")
     lines.append("  trump exposed in trick: " + ", ".join(f"{k}: {v}" for k, v in d["trump_exposed_in_trick"].items()))
-    mech = d.get("mechanisms") or {}
-    if mech:
-        lines.append("  mechanisms (hands offered / taken / won by the side that took it):")
-        for name, sides in mech.items():
-            parts = [f"{side} {c['offered']}/{c['taken']}/{c['won']}" for side, c in sides.items()]
-            lines.append(f"    {name}: " + ", ".join(parts))
+    lines += _mechanism_lines(d.get("mechanisms") or {})
     return "\n".join(lines)
+
+
+def _bots_line(bots: list[str]) -> str:
+    who = f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(f"seat {i} {b}" for i, b in enumerate(bots))
+    return f"  played by bots: {who} (--bots to change; the figures are these bots' play, not the rule's alone)"
+
+
+def _mechanism_lines(mech: dict[str, Any]) -> list[str]:
+    """Per mechanism and side: hands it was offered, taken, and won by the side that took it."""
+    if not mech:
+        return []
+    lines = ["  mechanisms (hands offered / taken / won by the side that took it):"]
+    for name, sides in mech.items():
+        parts = [f"{side} {c['offered']}/{c['taken']}/{c['won']}" for side, c in sides.items()]
+        lines.append(f"    {name}: " + ", ".join(parts))
+    return lines

@@ -63,19 +63,22 @@ def rulesets() -> None:
         if e.family != family:
             family = e.family
             typer.echo(("" if family is entries[0].family else "\n") + one_line(family))
-        name = e.file
-        try:
-            report = check_ruleset(name)
-        except UnreadableError as err:
-            typer.echo(f"  {name:<{width}}  (unreadable: {err.problem.message})")
-            continue
-        rs = report.ruleset
-        if rs is None or report.problems:
-            typer.echo(f"  {name:<{width}}  (invalid: run `jacknine validate {name}`)")
-            continue
-        also = f" (also -r {', '.join(shown_aliases[name])})" if shown_aliases.get(name) else ""
-        typer.echo(f"  {name:<{width}}  {rs.table.players}p  {one_line(e.line or rs.description)}{also}")
+        typer.echo(_listing(e, width, shown_aliases.get(e.file, ())))
     typer.echo("\nplay one: jacknine play -r NAME   ·   its rules: jacknine show NAME")
+
+
+def _listing(e: CatalogEntry, width: int, aliases: tuple[str, ...]) -> str:
+    """One shipped file's line: its name, players and what a player gets (or why it cannot be said)."""
+    name = e.file
+    try:
+        report = check_ruleset(name)
+    except UnreadableError as err:
+        return f"  {name:<{width}}  (unreadable: {err.problem.message})"
+    rs = report.ruleset
+    if rs is None or report.problems:
+        return f"  {name:<{width}}  (invalid: run `jacknine validate {name}`)"
+    also = f" (also -r {', '.join(aliases)})" if aliases else ""
+    return f"  {name:<{width}}  {rs.table.players}p  {one_line(e.line or rs.description)}{also}"
 
 
 def validate(
@@ -99,13 +102,18 @@ def validate(
         code = max(code, status)
         found.extend(problems)
         if fmt is Format.text:
-            for p in problems:
-                typer.echo(str(p), err=True)
-            if not problems:
-                typer.echo(f"{escaped(ref)}: ok")
+            _say_problems(ref, problems)
     if fmt is Format.json:
         typer.echo(json.dumps([p.as_dict() for p in found], indent=2))
     raise typer.Exit(code)
+
+
+def _say_problems(ref: str, problems: list[Problem]) -> None:
+    """A file's problems, one a line on stderr, or that it is ok."""
+    for p in problems:
+        typer.echo(str(p), err=True)
+    if not problems:
+        typer.echo(f"{escaped(ref)}: ok")
 
 
 def _check(ref: str) -> tuple[list[Problem], int]:

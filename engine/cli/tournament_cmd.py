@@ -48,22 +48,12 @@ def tournament_cmd(
     if ctx.invoked_subcommand is not None:
         return
     from engine import shards
-    from engine.bots.base import check_bot_spec
     from engine.tournament import run
 
-    if hands is not None and deals is not None:
-        fail("--hands and --deals: give one of them (--deals A:B plays deals A to B-1)", UNREADABLE)
-    span = count_or_range(deals, "--deals") if deals is not None else range(hands or 200)
+    span = _deal_span(hands, deals)
     check_cluster(cluster)
     game = load_game_or_exit(ruleset)
-    specs = [x.strip() for x in bots.split(",") if x.strip()]
-    if len(specs) != 2:
-        fail(f"--bots: give exactly two bots separated by a comma, not {len(specs)}", UNREADABLE)
-    for spec in specs:     # before any file is written or process started
-        try:
-            check_bot_spec(spec)
-        except ValueError as e:
-            fail(f"--bots: {e}", UNREADABLE)
+    specs = _two_bots(bots)
     sink: IO[str] | None = None
     bar = progress_bar(len(span), "deals", quiet=as_json)
     try:
@@ -84,6 +74,28 @@ def tournament_cmd(
         if sink is not None:
             sink.close()
     typer.echo(json.dumps(report) if as_json else render(report))
+
+
+def _deal_span(hands: int | None, deals: str | None) -> range:
+    """The deals to play: --deals A:B, or the first --hands (200 by default)."""
+    if hands is not None and deals is not None:
+        fail("--hands and --deals: give one of them (--deals A:B plays deals A to B-1)", UNREADABLE)
+    return count_or_range(deals, "--deals") if deals is not None else range(hands or 200)
+
+
+def _two_bots(bots: str) -> list[str]:
+    """The two bot specs, each checked before any file is written or process started."""
+    from engine.bots.base import check_bot_spec
+
+    specs = [x.strip() for x in bots.split(",") if x.strip()]
+    if len(specs) != 2:
+        fail(f"--bots: give exactly two bots separated by a comma, not {len(specs)}", UNREADABLE)
+    for spec in specs:
+        try:
+            check_bot_spec(spec)
+        except ValueError as e:
+            fail(f"--bots: {e}", UNREADABLE)
+    return specs
 
 
 @tournament_app.command("merge")

@@ -134,23 +134,12 @@ def dealer_forced(st: StateData, seat: int) -> bool:
 
 def min_bid(st: StateData, seat: int) -> int:
     """The lowest value `seat` may bid now (NO_BID: none)."""
-    g = st.game
     a = st.arules
-    hb = st.high_bidder
-    if hb < 0:
-        lo = a.bid_min
-    else:
-        if (hb == seat and not a.raise_own) or (st.doubled and g.doubling_closes):
-            return NO_BID   # not over his own standing bid; no bid after a double that closes the auction
-        if a.only_opponents and st.hand_team_of[hb] == st.hand_team_of[seat]:
-            return NO_BID
-        if a.hold and (seat - st.first) % st.n < (hb - st.first) % st.n:
-            lo = st.high  # an earlier speaker may hold (equal) a later bid
-        else:
-            lo = st.high + 1
+    lo = _over_standing(st, seat)
+    if lo == NO_BID:
+        return NO_BID
     po = a.partner_overcall
-    if (po is not None and hb >= 0 and hb != seat and g.team_of[hb] == g.team_of[seat]
-            and (st.last_was_pass or not po.only_after_a_pass)):
+    if po is not None and _overcalls_partner(st, seat):
         if po.forbidden:
             return NO_BID
         lo = max(lo, po.min)
@@ -159,6 +148,30 @@ def min_bid(st: StateData, seat: int) -> int:
     if a.after_first_speech_min >= 0 and st.spoke[seat]:
         lo = max(lo, a.after_first_speech_min)
     return lo
+
+
+def _over_standing(st: StateData, seat: int) -> int:
+    """The lowest bid over the standing one (the first bid's minimum when none stands; NO_BID: none)."""
+    a = st.arules
+    hb = st.high_bidder
+    if hb < 0:
+        return a.bid_min
+    if (hb == seat and not a.raise_own) or (st.doubled and st.game.doubling_closes):
+        return NO_BID   # not over his own standing bid; no bid after a double that closes the auction
+    if a.only_opponents and st.hand_team_of[hb] == st.hand_team_of[seat]:
+        return NO_BID
+    if a.hold and (seat - st.first) % st.n < (hb - st.first) % st.n:
+        return st.high  # an earlier speaker may hold (equal) a later bid
+    return st.high + 1
+
+
+def _overcalls_partner(st: StateData, seat: int) -> bool:
+    """auction.partner_overcall applies: the standing bid is the partner's (after a pass, where it says so)."""
+    po = st.arules.partner_overcall
+    hb = st.high_bidder
+    team_of = st.game.team_of
+    return (po is not None and hb >= 0 and hb != seat and team_of[hb] == team_of[seat]
+            and (st.last_was_pass or not po.only_after_a_pass))
 
 
 def one_suit_barred(st: StateData, seat: int) -> bool:
@@ -182,14 +195,8 @@ def bid_span(st: StateData, p: int) -> tuple[int, int]:
     if dealer_forced(st, p):
         i = table.index_at_least(a.forced_bid)
         return i, i
-    if table.simple:   # the next value above the standing bid
-        count = table.count
-        if st.high_bidder < 0:
-            return 0, count - 1
-        at_least = table.at_least
-        v = st.high + 1
-        lo = at_least[v] if v < len(at_least) else count
-        return (lo, count - 1) if lo < count else (1, 0)
+    if table.simple:
+        return _span_above_standing(st)
     lo_value = min_bid(st, p)
     if lo_value >= NO_BID or one_suit_barred(st, p):
         return 1, 0
@@ -199,32 +206,46 @@ def bid_span(st: StateData, p: int) -> tuple[int, int]:
     return lo, (lo if a.exact_step else table.count - 1)
 
 
+def _span_above_standing(st: StateData) -> tuple[int, int]:
+    """bid_span of a simple table: every value above the standing bid."""
+    table = st.atable
+    count = table.count
+    if st.high_bidder < 0:
+        return 0, count - 1
+    at_least = table.at_least
+    v = st.high + 1
+    lo = at_least[v] if v < len(at_least) else count
+    return (lo, count - 1) if lo < count else (1, 0)
+
+
+def _may_pass(st: StateData, p: int, lo: int, hi: int) -> bool:
+    """Not the dealer forced to bid, nor a first hand who must open while he can bid."""
+    a = st.arules
+    if a.dealer_must_bid and dealer_forced(st, p):
+        return False
+    return not (a.first_hand_must_bid and p == st.first and not st.spoke[p] and lo <= hi)
+
+
 def auction_legal(st: StateData) -> tuple[Action, ...]:
-    g = st.game
     a = st.arules
     table = st.atable
     p = st.to_act
-    if table.simple and not a.dealer_must_bid:   # the common case, inlined: bids above the standing one
-        count = table.count
-        hi = count - 1
-        if st.high_bidder < 0:
-            lo = 0
-        else:
-            at_least = table.at_least
-            v = st.high + 1
-            lo = at_least[v] if v < len(at_least) else count
-            if lo >= count:
-                lo, hi = 1, 0
-    else:
-        lo, hi = bid_span(st, p)
-    if a.dealer_must_bid and dealer_forced(st, p):
-        may_pass = False
-    else:
-        may_pass = not (a.first_hand_must_bid and p == st.first and not st.spoke[p] and lo <= hi)
+    # the common case first: a simple table and no forced dealer (bid_span's own first test)
+    lo, hi = _span_above_standing(st) if table.simple and not a.dealer_must_bid else bid_span(st, p)
+    may_pass = _may_pass(st, p, lo, hi)
     redeal = a.redeal_seats > 0 and _may_demand_redeal(st, p)
     base = table.choices(p, redeal, may_pass, lo, hi)
     if not table.speeches:
         return base
+    extra = _other_speeches(st, p, base, may_pass)
+    return base + tuple(extra) if extra else base
+
+
+def _other_speeches(st: StateData, p: int, base: tuple[Action, ...], may_pass: bool) -> list[Action]:
+    """The speeches besides the round's bids and pass: partner, a doubling step, the holder's change mark and
+    the special contracts declared as bids."""
+    g = st.game
+    a = st.arules
     extra: list[Action] = []
     if a.partner_speech and _may_ask_partner(st, p):
         extra.append(g.action(p, "partner"))
@@ -233,13 +254,18 @@ def auction_legal(st: StateData) -> tuple[Action, ...]:
         if step:
             extra.append(g.action(p, step))
     if st.round == 2 and a.holder_refolds == REFOLD_WHEN_MARKED and p == st.bidder:
-        # the holder may say, at any of his speeches, that he will lay a new trump card if he stays holder
-        if may_pass:
-            extra.append(g.action(p, "pass", "change"))
-        extra.extend(g.action(p, b.verb, b.arg + " change") for b in base if b.verb == a.verb)
+        extra.extend(_change_marks(st, p, base, may_pass))
     if g.declarations_in_auction:
         extra.extend(st._declarations_as_bids(p))
-    return base + tuple(extra) if extra else base
+    return extra
+
+
+def _change_marks(st: StateData, p: int, base: tuple[Action, ...], may_pass: bool) -> list[Action]:
+    """The holder may say, at any of his speeches, that he will lay a new trump card if he stays holder."""
+    g = st.game
+    marks = [g.action(p, "pass", "change")] if may_pass else []
+    marks.extend(g.action(p, b.verb, b.arg + " change") for b in base if b.verb == st.arules.verb)
+    return marks
 
 
 def _may_ask_partner(st: StateData, p: int) -> bool:
@@ -276,46 +302,17 @@ def _auction_double(st: StateData, p: int) -> str:
 
 
 def auction_apply(st: StateData, a: Action) -> None:
-    p = a.seat
     verb = a.verb
     rules = st.arules
     if verb != "pass" and verb != rules.verb and _other_speech(st, a):
         return
-    owner = p   # whose turn this speech is
-    if st.asker >= 0:
-        # the speech of both: the partner's own next turn lapses (he spoke, or handed the speech back)
-        owner = st.asker
-        partner = _partner_of(st, owner)
-        st.lapses |= 1 << partner
-        st.spoke[partner] = True
-        st.spoke[owner] = True   # the first speech of both: no redeal, no first-speech bid after it
-        st.asker = -1
-        st.handed_back = False
-    st.spoke[p] = True
+    owner = a.seat if st.asker < 0 else _speech_of_both(st)   # whose turn this speech is
+    st.spoke[a.seat] = True
     if verb == "pass":
-        if a.arg:
-            st.refold = True       # `pass change`
-        if rules.pass_is_final:
-            st.passed[owner] = True
-        if owner != st.high_bidder and not st.passers >> owner & 1:
-            st.passers |= 1 << owner   # each player counts once: a lapsed turn may bring him round again
-            st.passes += 1
-        st.last_was_pass = True
+        if _apply_pass(st, a, owner):
+            return
     elif verb == rules.verb:
-        forced = rules.dealer_must_bid and dealer_forced(st, p)
-        value, suit, change = st.game.bid_terms(a.arg)
-        st.high = value
-        st.high_suit = suit
-        st.high_bidder = p
-        if st.round == 2:
-            _second_round_bid(st, p, change)
-        st.passes = st.passers = 0
-        st.bids_made[p] = st.bids_made[p] + 1   # (not +=: see State._deal)
-        st.round_bids += 1
-        st.last_was_pass = False
-        if st.game.auction_doubling:
-            st.multiplier, st.added, st.dbl_step, st.doubled = 1, 0, 0, False  # a bid cancels
-        if forced or (rules.ends_at_max_bid and st.high >= rules.top):
+        if _apply_bid(st, a):
             end_round(st)
             return
     else:   # a doubling step of the standing bid
@@ -324,10 +321,57 @@ def auction_apply(st: StateData, a: Action) -> None:
         if st.game.doubling_closes:
             _close_after_double(st, owner)
             return
-    if verb == "pass" and st.doubled and st.game.doubling_closes:
-        _closed_pass(st)
-        return
     _next_speaker(st, owner)
+
+
+def _speech_of_both(st: StateData) -> int:
+    """A partner speaks for the asker: the speech is the asker's turn (returned) and the speech of both - the
+    partner's own next turn lapses, he spoke, or handed the speech back."""
+    owner = st.asker
+    partner = _partner_of(st, owner)
+    st.lapses |= 1 << partner
+    st.spoke[partner] = True
+    st.spoke[owner] = True   # the first speech of both: no redeal, no first-speech bid after it
+    st.asker = -1
+    st.handed_back = False
+    return owner
+
+
+def _apply_pass(st: StateData, a: Action, owner: int) -> bool:
+    """A pass, counted once per player (True: it was said after a double that closes the auction, which the queue
+    of the players still entitled to a step takes on)."""
+    if a.arg:
+        st.refold = True       # `pass change`
+    if st.arules.pass_is_final:
+        st.passed[owner] = True
+    if owner != st.high_bidder and not st.passers >> owner & 1:
+        st.passers |= 1 << owner   # each player counts once: a lapsed turn may bring him round again
+        st.passes += 1
+    st.last_was_pass = True
+    if st.doubled and st.game.doubling_closes:
+        _closed_pass(st)
+        return True
+    return False
+
+
+def _apply_bid(st: StateData, a: Action) -> bool:
+    """A bid: the new standing bid (True: it ends the round, forced or at the highest value)."""
+    p = a.seat
+    rules = st.arules
+    forced = rules.dealer_must_bid and dealer_forced(st, p)
+    value, suit, change = st.game.bid_terms(a.arg)
+    st.high = value
+    st.high_suit = suit
+    st.high_bidder = p
+    if st.round == 2:
+        _second_round_bid(st, p, change)
+    st.passes = st.passers = 0
+    st.bids_made[p] = st.bids_made[p] + 1   # (not +=: see State._deal)
+    st.round_bids += 1
+    st.last_was_pass = False
+    if st.game.auction_doubling:
+        st.multiplier, st.added, st.dbl_step, st.doubled = 1, 0, 0, False  # a bid cancels
+    return forced or (rules.ends_at_max_bid and st.high >= rules.top)
 
 
 def _close_after_double(st: StateData, owner: int) -> None:
@@ -421,6 +465,14 @@ def _next_speaker(st: StateData, owner: int) -> None:
     if not (st.lapses or rules.pass_is_final or rules.partner_speech):   # common: the next seat speaks
         st.to_act = nxt
         return
+    st.to_act = _next_not_skipped(st, nxt)
+
+
+def _next_not_skipped(st: StateData, nxt: int) -> int:
+    """From `nxt` on, the first seat whose turn is not skipped: a final pass, a lapsed turn, or the holder
+    brought round again by a lapse."""
+    rules = st.arules
+    n = st.n
     final = rules.pass_is_final
     for _ in range(2 * n):
         if final and st.passed[nxt]:
@@ -434,7 +486,7 @@ def _next_speaker(st: StateData, owner: int) -> None:
             nxt = (nxt + 1) % n   # a lapse brought the turn round to the holder: he is passed over
             continue
         break
-    st.to_act = nxt
+    return nxt
 
 
 def _ask_next_in_turn(st: StateData) -> None:

@@ -69,13 +69,7 @@ def bank(b: BankedRules, takers: int, cards: list[int], melds: list[int], marria
     (-1: none); `takers`: the side whose contract is played; `bid`: its bid; `multiplier` and `added`: what the
     doubling steps made of the hand; `trump_multiplier`: the trump suit's or mode's."""
     sides = len(cards)
-    cards = list(cards)
-    bonus = [0] * sides
-    if sweep >= 0:
-        if b.sweep_card_points >= 0:
-            cards = [0] * sides
-            cards[sweep] = b.sweep_card_points
-        bonus[sweep] = b.sweep_bonus
+    cards, bonus = _after_sweep(b, cards, sweep)
     totals = [cards[t] + bonus[t] + melds[t] + marriage[t] for t in range(sides)]
     if b.success == SUCCESS_NONE:
         best = max(totals)
@@ -84,12 +78,7 @@ def bank(b: BankedRules, takers: int, cards: list[int], melds: list[int], marria
                        trump_multiplier)
     made, tie = _contract_made(b, takers, totals, sweep, bid)
     if multiplier > 1 and b.doubled_fixed_and_bid:
-        # doubled: the deal's winner banks (fixed + bid) x the multiplier and its marriage; the other its marriage
-        winner = takers if made else 1 - takers
-        pts = [0] * sides
-        pts[winner] = (b.failed_fixed + bid) * multiplier + marriage[winner]
-        pts[1 - winner] = marriage[1 - winner]
-        score = BankedScore(made, pts, 0, winner, MADE if made else FAILED, totals, sum(cards))
+        score = _doubled(b, takers if made else 1 - takers, made, marriage, totals, sum(cards), bid, multiplier)
         return _finish(b, score, 1, added, trump_multiplier)
     if made:
         pts = list(totals)
@@ -102,6 +91,30 @@ def bank(b: BankedRules, takers: int, cards: list[int], melds: list[int], marria
         pts = _failed_points(b, takers, cards, bonus, melds, marriage, totals, bid)
         score = BankedScore(False, pts, 0, 1 - takers, FAILED, totals, sum(cards))
     return _finish(b, score, multiplier, added, trump_multiplier)
+
+
+def _after_sweep(b: BankedRules, cards: list[int], sweep: int) -> tuple[list[int], list[int]]:
+    """(each side's card points, its bonus) once a sweep (all tricks, -1: none) is counted: the sweep's fixed
+    card points where the file gives them, and its bonus."""
+    sides = len(cards)
+    cards = list(cards)
+    bonus = [0] * sides
+    if sweep >= 0:
+        if b.sweep_card_points >= 0:
+            cards = [0] * sides
+            cards[sweep] = b.sweep_card_points
+        bonus[sweep] = b.sweep_bonus
+    return cards, bonus
+
+
+def _doubled(b: BankedRules, winner: int, made: bool, marriage: list[int], totals: list[int], card_total: int,
+             bid: int, multiplier: int) -> BankedScore:
+    """Doubled (coinche): the deal's winner banks (fixed + bid) x the multiplier and its marriage; the other its
+    marriage."""
+    pts = [0] * len(totals)
+    pts[winner] = (b.failed_fixed + bid) * multiplier + marriage[winner]
+    pts[1 - winner] = marriage[1 - winner]
+    return BankedScore(made, pts, 0, winner, MADE if made else FAILED, totals, card_total)
 
 
 def _contract_made(b: BankedRules, takers: int, totals: list[int], sweep: int, bid: int) -> tuple[bool, bool]:
@@ -284,15 +297,20 @@ def _outcome_words(state: StateData, b: BankedRules) -> str:
                 f"{state.multiplier} and their marriage")
     if s.made:
         return "made: each side banks its own points" + (", the takers also the bid" if b.add_bid else "")
+    return _failed_words(b, s.card_total)
+
+
+def _failed_words(b: BankedRules, card_total: int) -> str:
+    """A failed contract: what the defenders take (failed_defenders)."""
     fd = b.failed_defenders
+    if fd == FAILED_BOTH_TOTALS:
+        return "failed: the defenders take both sides' points"
     if fd == FAILED_FIXED_AND_BID:
         told = f"{b.failed_fixed} + the bid + their melds"
-    elif fd == FAILED_BOTH_TOTALS:
-        return "failed: the defenders take both sides' points"
     elif fd == FAILED_ALL_MELDS:
-        told = f"{s.card_total} + the melds of both sides"
+        told = f"{card_total} + the melds of both sides"
     else:
-        told = f"{s.card_total} + their melds"
+        told = f"{card_total} + their melds"
     return f"failed: the takers keep only their marriage, the defenders take {told}"
 
 

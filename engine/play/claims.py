@@ -103,13 +103,7 @@ def last_trick_certain(state: StateData, seat: int, c: ClaimRules) -> bool:
     me = len(cards) - 1
     if winning_index(cards, g.suit_of, state.strength, state.trump, state.power_from) != me:
         return False
-    unseen = ((1 << g.size) - 1) & ~hand
-    for t in state.tricks:
-        for x in t.cards:
-            unseen &= ~(1 << x)
-    for x in state.trick_cards:
-        unseen &= ~(1 << x)
-    unseen |= state.hidden | state.face_down     # a card played face down he did not see might be any card
+    unseen = _unseen_by(state, hand)
     cards.append(-1)
     while unseen:
         low = unseen & -unseen
@@ -118,6 +112,18 @@ def last_trick_certain(state: StateData, seat: int, c: ClaimRules) -> bool:
         if winning_index(cards, g.suit_of, state.strength, state.trump, state.power_from) != me:
             return False
     return True
+
+
+def _unseen_by(state: StateData, hand: int) -> int:
+    """The cards a player holding `hand` has not seen played: any of them may be a later player's (a card played
+    face down he did not see might be any card)."""
+    unseen = ((1 << state.game.size) - 1) & ~hand
+    for t in state.tricks:
+        for x in t.cards:
+            unseen &= ~(1 << x)
+    for x in state.trick_cards:
+        unseen &= ~(1 << x)
+    return unseen | state.hidden | state.face_down
 
 
 def claim_score(state: StateData, hand: list[int]) -> list[int]:

@@ -324,6 +324,15 @@ def marriage_on_play(state: StateData, p: int, card: int) -> None:
     for r in mr.ranks:   # a card of the marriage still in some hand (each copy): he has not played it
         if r != rank and not g.rank_masks[r] & g.suit_masks[suit] & ~held:
             return
+    mine = _played_by(state, p)
+    for r in mr.ranks:
+        if r != rank and not mine & g.rank_masks[r] & g.suit_masks[suit]:
+            return
+    _credit_marriage(state, p, suit, state.hand_team_of[p])
+
+
+def _played_by(state: StateData, p: int) -> int:
+    """The cards `p` has played this hand, the current trick included."""
     mine = 0
     for t in state.tricks:
         for i, s in enumerate(t.seats):
@@ -332,10 +341,7 @@ def marriage_on_play(state: StateData, p: int, card: int) -> None:
     for i, s in enumerate(state.trick_seats):
         if s == p:
             mine |= 1 << state.trick_cards[i]
-    for r in mr.ranks:
-        if r != rank and not mine & g.rank_masks[r] & g.suit_masks[suit]:
-            return
-    _credit_marriage(state, p, suit, state.hand_team_of[p])
+    return mine
 
 
 def after_trick(state: StateData, cards: list[int], winner: int) -> None:
@@ -348,28 +354,36 @@ def after_trick(state: StateData, cards: list[int], winner: int) -> None:
         return      # nothing counted in this trick
     team = state.hand_team_of[winner]
     if cr is not None:
-        if cr.counted == COMBOS_DECLARED:
-            if len(state.tricks) == 1:
-                compare_announced(state)
-        else:
-            pts = trick_meld_points(state, cards)
-            if pts:
-                state.meld_points[team] = state.meld_points[team] + pts
+        _count_combinations(state, cr.counted, cards, team)
     if mr is not None and mr.in_trick:
         suits = marriage_suits(state)
         for suit in range(g.nsuits):
-            if not suits >> suit & 1:
-                continue
-            held = True
-            for r in mr.ranks:
-                found = False
-                for c in cards:
-                    if g.rank_of[c] == r and g.suit_of[c] == suit:
-                        found = True
-                if not found:
-                    held = False
-            if held:
+            if suits >> suit & 1 and _marriage_in(state, mr.ranks, suit, cards):
                 _credit_marriage(state, winner, suit, team)
+
+
+def _count_combinations(state: StateData, counted: int, cards: list[int], team: int) -> None:
+    """Declared melds are compared after trick 1; melds counted in the trick (roem) go to its winner's side."""
+    if counted == COMBOS_DECLARED:
+        if len(state.tricks) == 1:
+            compare_announced(state)
+        return
+    pts = trick_meld_points(state, cards)
+    if pts:
+        state.meld_points[team] = state.meld_points[team] + pts
+
+
+def _marriage_in(state: StateData, ranks: tuple[int, ...], suit: int, cards: list[int]) -> bool:
+    """Every rank of the marriage is among `cards` in `suit`."""
+    g = state.game
+    for r in ranks:
+        found = False
+        for c in cards:
+            if g.rank_of[c] == r and g.suit_of[c] == suit:
+                found = True
+        if not found:
+            return False
+    return True
 
 
 def melds_report(state: StateData) -> list[dict[str, Any]]:

@@ -45,32 +45,47 @@ def trump_legal(st: StateData) -> list[Action]:
     g = st.game
     p = st.bidder
     t = g.rules.trump
-    out: list[Action] = []
-    if t.as_card:
-        row = g.trump_card_action[p]
-        last: Action | None = None
-        h = st.hands[p]
-        while h:
-            low = h & -h
-            a = row[low.bit_length() - 1]
-            if a is not last:  # a double pack's two copies are one choice (copies are adjacent ids)
-                out.append(a)
-                last = a
-            h ^= low
-    else:
-        out.extend(g.action(p, "trump", s) for s in g.layout.suits)
-        if t.no_trumps:
-            out.append(g.action(p, "trump", "NT"))
-        out.extend(g.action(p, "trump", name) for name in g.mode_names)
+    out = _trump_cards(st, p) if t.as_card else _trump_names(st, p)
     if t.seventh_card:
         out.append(g.action(p, "trump", "seventh"))
     if t.last_card and not st.rechoosing and _may_take_last_card(st, p):
         out.append(g.action(p, "trump", "last"))
     if t.redeal_max_points >= 0 and _may_redeal_at_trump(st):
         out.append(g.action(p, "redeal"))
-    c = g.rules.concede
-    if c is not None and (c.after_second_auction if st.rechoosing else c.after_first_auction):
+    if _may_concede(st):
         out.append(g.action(p, "concede"))
+    return out
+
+
+def _may_concede(st: StateData) -> bool:
+    """concede: offered at the trump choice after the first auction, or after the second, as the file says."""
+    c = st.game.rules.concede
+    return c is not None and (c.after_second_auction if st.rechoosing else c.after_first_auction)
+
+
+def _trump_cards(st: StateData, p: int) -> list[Action]:
+    """trump.as_card: one choice per card the bidder holds."""
+    row = st.game.trump_card_action[p]
+    out: list[Action] = []
+    last: Action | None = None
+    h = st.hands[p]
+    while h:
+        low = h & -h
+        a = row[low.bit_length() - 1]
+        if a is not last:  # a double pack's two copies are one choice (copies are adjacent ids)
+            out.append(a)
+            last = a
+        h ^= low
+    return out
+
+
+def _trump_names(st: StateData, p: int) -> list[Action]:
+    """Every suit, no-trumps where the file allows it, and the file's trump modes."""
+    g = st.game
+    out = [g.action(p, "trump", s) for s in g.layout.suits]
+    if g.rules.trump.no_trumps:
+        out.append(g.action(p, "trump", "NT"))
+    out.extend(g.action(p, "trump", name) for name in g.mode_names)
     return out
 
 
@@ -87,36 +102,59 @@ def trump_apply(st: StateData, a: Action) -> None:
         return
     st.folder = p
     st.concealed = t.concealed
-    if a.arg == "seventh":
+    _name_trump(st, a.arg)
+    _expose_named_trump(st)
+    if not _doubling_after_trump(st):
+        st._next_step()
+
+
+def _name_trump(st: StateData, arg: str) -> None:
+    """The bidder's choice: the seventh card, the last card, no-trumps, a suit, a trump mode or a card he lays."""
+    g = st.game
+    if arg == "seventh":
         st.seventh = True
-    elif a.arg == "last":
+    elif arg == "last":
         st.last_card = True
         take_last_card(st)
-    elif a.arg == "NT":
+    elif arg == "NT":
         st._set_trump(NO_TRUMP)
-    elif len(a.arg) == 1:
-        st._set_trump(g.layout.parse_suit(a.arg))
-    elif a.arg in g.mode_names:
-        set_named_trump(st, a.arg)
+    elif len(arg) == 1:
+        st._set_trump(g.layout.parse_suit(arg))
+    elif arg in g.mode_names:
+        set_named_trump(st, arg)
     else:
-        card = -1
-        for c in g.code_ids[a.arg]:     # the copy the bidder holds (a loop: no generator on the hot path)
-            if st.hands[p] >> c & 1:
-                card = c
-                break
-        assert card >= 0, "a legal trump card is one the bidder holds"
-        st._set_trump(g.suit_of[card])
-        if t.concealed:
-            st.indicator = card
-            st.hands[p] ^= 1 << card
-    if not t.concealed and not st.seventh and not st.last_card and st.trump >= 0:
+        _lay_trump_card(st, arg)
+
+
+def _lay_trump_card(st: StateData, code: str) -> None:
+    """The trump named by a card the bidder holds; with a concealed trump the card is laid face down."""
+    g = st.game
+    p = st.bidder
+    card = -1
+    for c in g.code_ids[code]:     # the copy the bidder holds (a loop: no generator on the hot path)
+        if st.hands[p] >> c & 1:
+            card = c
+            break
+    assert card >= 0, "a legal trump card is one the bidder holds"
+    st._set_trump(g.suit_of[card])
+    if g.rules.trump.concealed:
+        st.indicator = card
+        st.hands[p] ^= 1 << card
+
+
+def _expose_named_trump(st: StateData) -> None:
+    """A trump named openly is exposed from trick 1; a contract played open lays a folded one open at once."""
+    if not st.game.rules.trump.concealed and not st.seventh and not st.last_card and st.trump >= 0:
         st.exposed_trick = 1
     if st.special is not None and st.special.open_trump and st.concealed:
         open_trump(st)          # a contract played open from the start: the fold returns at once
         st.open_duty = True
-    d = g.rules.doubling
-    if not (d is not None and d.window == WINDOW_AFTER_TRUMP and not st.rechoosing and start_doubling(st)):
-        st._next_step()
+
+
+def _doubling_after_trump(st: StateData) -> bool:
+    """True when a doubling window opens now that the trump is chosen (not when it is chosen again)."""
+    d = st.game.rules.doubling
+    return d is not None and d.window == WINDOW_AFTER_TRUMP and not st.rechoosing and start_doubling(st)
 
 
 def take_seventh_card(st: StateData) -> None:
@@ -314,18 +352,11 @@ def declare_apply(st: StateData, a: Action) -> None:
         _opening_apply(st, a)
         return
     if a.verb == "declare":
-        p = a.seat
         if not g.rules.declarations.bidding_side_priority:
-            if take_contract(st, g.contracts[a.arg], p):
+            if take_contract(st, g.contracts[a.arg], a.seat):
                 st._next_step()
             return
-        # a declaration by the bidder's side closes the window; an opponent's stands unless a later player
-        # of the bidder's side declares too, so only those are still asked
-        st.pending = [c.name for c in g.rules.contracts].index(a.arg)
-        st.pending_by = p
-        bidders = st.hand_team_of[st.bidder]
-        later = [s for s in st.queue[1:] if st.hand_team_of[s] == bidders]
-        st.queue = [p] + (later if st.hand_team_of[p] != bidders else [])
+        _declare_pending(st, a)
     st.queue.pop(0)
     if st.queue:
         st.to_act = st.queue[0]
@@ -334,6 +365,17 @@ def declare_apply(st: StateData, a: Action) -> None:
             st._next_step()
     else:
         st._next_step()
+
+
+def _declare_pending(st: StateData, a: Action) -> None:
+    """declarations.bidding_side_priority: a declaration by the bidder's side closes the window; an opponent's
+    stands unless a later player of the bidder's side declares too, so only those are still asked."""
+    p = a.seat
+    st.pending = [c.name for c in st.game.rules.contracts].index(a.arg)
+    st.pending_by = p
+    bidders = st.hand_team_of[st.bidder]
+    later = [s for s in st.queue[1:] if st.hand_team_of[s] == bidders]
+    st.queue = [p] + (later if st.hand_team_of[p] != bidders else [])
 
 
 def declarations_as_bids(st: StateData, seat: int) -> list[Action]:
@@ -395,24 +437,10 @@ def take_contract(st: StateData, c: ContractRules, p: int) -> bool:
     if g.rules.table.bidder_plays_alone or p != st.bidder:
         regroup_for_declarer(st, p)
     st.bidder = p
-    team = st.hand_teams[st.hand_team_of[p]]
     if c.partner_sits_out or c.dummy:
-        for s in team:
-            if s != p:
-                if c.partner_sits_out:
-                    st.sitting_out |= 1 << s
-                else:
-                    st.dummies |= 1 << s
-                    st.exposed |= 1 << s
+        _partners_out(st, c, p)
     if c.no_trumps or c.first_card_trumps:
-        if st.indicator >= 0 and st.concealed:
-            st.hands[st.indicator_owner] |= 1 << st.indicator
-            st.fold_secret = True   # it goes back unseen
-        st._set_trump(NO_TRUMP if c.no_trumps else UNDECIDED)
-        st.indicator = -1
-        st.concealed = False
-        st.last_card = False
-        st.exposed_trick = 0
+        _drop_trump(st, c)
     if c.reversed_ranking:
         st.strength = g.reversed_strength
     st.bidders_lost_trick = False   # the undertaking runs from the declaration on
@@ -421,6 +449,29 @@ def take_contract(st: StateData, c: ContractRules, p: int) -> bool:
         st._finish()
         return False
     return True
+
+def _partners_out(st: StateData, c: ContractRules, p: int) -> None:
+    """The declarer's partners sit out, or lie open as dummies."""
+    for s in st.hand_teams[st.hand_team_of[p]]:
+        if s == p:
+            continue
+        if c.partner_sits_out:
+            st.sitting_out |= 1 << s
+        else:
+            st.dummies |= 1 << s
+            st.exposed |= 1 << s
+
+
+def _drop_trump(st: StateData, c: ContractRules) -> None:
+    """A contract without a trump (or with the first card's suit as trump): a folded card goes back unseen."""
+    if st.indicator >= 0 and st.concealed:
+        st.hands[st.indicator_owner] |= 1 << st.indicator
+        st.fold_secret = True   # it goes back unseen
+    st._set_trump(NO_TRUMP if c.no_trumps else UNDECIDED)
+    st.indicator = -1
+    st.concealed = False
+    st.last_card = False
+    st.exposed_trick = 0
 
 # --- the holder's choice to open the trump before trick 1 (trump.opening.by_choice) -----------------
 

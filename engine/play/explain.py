@@ -27,7 +27,14 @@ from engine.play.base import (
 )
 from engine.play.contract import holding
 from engine.play.obligations import why_refused
-from engine.play.rules import DECLARE_BEFORE_TRICK, DECLARE_IN_AUCTION, SWEEP_FORBIDDEN, SWEEP_REQUIRED
+from engine.play.rules import (
+    DECLARE_BEFORE_TRICK,
+    DECLARE_IN_AUCTION,
+    SWEEP_FORBIDDEN,
+    SWEEP_REQUIRED,
+    ContractRules,
+    PairRules,
+)
 from engine.play.sure_sweep import is_sure_sweep
 from engine.play.turned import VERBS_HERE as TURNED_VERBS
 from engine.play.turned import why_not as turned_why
@@ -43,13 +50,17 @@ def why_illegal(state: StateData, a: Action) -> str:
         return "the hand is over"
     if a.seat != state.to_act:
         return f"it is seat {state.to_act}'s turn, not seat {a.seat}'s"
-    ph = state.phase
     verbs = {x.verb for x in state.legal_actions()}
-    known = {*VERBS, *state.game.doubling_names}
-    if a.verb not in known:
+    if a.verb not in VERBS and a.verb not in state.game.doubling_names:
         hint = difflib.get_close_matches(a.verb.lower(), sorted(verbs | set(VERBS)), n=1, cutoff=0.6)
         return f"unknown action {a.verb!r}" + (f" (did you mean '{hint[0]}'?)" if hint else
                                               f"; you may: {', '.join(sorted(verbs))}")
+    return _why_known_verb(state, a, verbs)
+
+
+def _why_known_verb(state: StateData, a: Action, verbs: set[str]) -> str:
+    """A verb the engine knows: the reason of the module that owns it, else of the phase."""
+    ph = state.phase
     if ph == TAKE or ph == CHOOSE or ph == EXCHANGE or a.verb in TURNED_VERBS:
         return turned_why(state, a)
     if ph == AUCTION and a.verb == "bid":
@@ -58,6 +69,12 @@ def why_illegal(state: StateData, a: Action) -> str:
         return _why_declare(state, a)
     if a.verb not in verbs:
         return _wrong_verb(state, a, verbs)
+    return _why_argument(state, a)
+
+
+def _why_argument(state: StateData, a: Action) -> str:
+    """A verb allowed now with an argument that is not: the card, the raise, the change mark, the trump."""
+    ph = state.phase
     if ph == PLAY and a.verb == "play":
         return _why_card(state, a)
     if ph == RAISE:
@@ -76,16 +93,9 @@ def _why_declare(state: StateData, a: Action) -> str:
     c = state.game.contracts[a.arg]
     if state.special is not None:
         return f"{state.special.name} is already declared"
-    if c.window == DECLARE_IN_AUCTION:
-        if state.phase != AUCTION or state.round != 1:
-            return f"{c.name} is declared at one's turn in the first auction"
-    elif c.window == DECLARE_BEFORE_TRICK:
-        if state.phase != PLAY or state.trick_cards or len(state.tricks) + 1 != c.trick:
-            return f"{c.name} is declared before leading trick {c.trick}"
-        if c.sole_winner and state.tricks_won_by[a.seat] != len(state.tricks):
-            return f"only a player who has won every trick so far himself may declare {c.name}"
-    elif state.phase != DECLARE:
-        return f"{c.name} is declared after the full deal, when the players are asked in turn"
+    window = _DECLARE_WINDOWS.get(c.window, _after_deal)(state, c, a.seat)
+    if window:
+        return window
     if not c.anyone and not c.sole_winner and a.seat != state.bidder:
         return f"only the bidder may declare {c.name}"
     sure = is_sure_sweep(state.game, holding(state, a.seat))
@@ -97,17 +107,37 @@ def _why_declare(state: StateData, a: Action) -> str:
     return f"'{a.notation}' is not allowed now"
 
 
+def _in_auction(state: StateData, c: ContractRules, seat: int) -> str:
+    if state.phase != AUCTION or state.round != 1:
+        return f"{c.name} is declared at one's turn in the first auction"
+    return ""
+
+
+def _before_trick(state: StateData, c: ContractRules, seat: int) -> str:
+    if state.phase != PLAY or state.trick_cards or len(state.tricks) + 1 != c.trick:
+        return f"{c.name} is declared before leading trick {c.trick}"
+    if c.sole_winner and state.tricks_won_by[seat] != len(state.tricks):
+        return f"only a player who has won every trick so far himself may declare {c.name}"
+    return ""
+
+
+def _after_deal(state: StateData, c: ContractRules, seat: int) -> str:
+    if state.phase != DECLARE:
+        return f"{c.name} is declared after the full deal, when the players are asked in turn"
+    return ""
+
+
+# Whether a declaration's window is open now, by its window: the first auction, before its trick, after the deal.
+_DECLARE_WINDOWS: dict[int, Callable[[StateData, ContractRules, int], str]] = {
+    DECLARE_IN_AUCTION: _in_auction, DECLARE_BEFORE_TRICK: _before_trick}
+
+
 def _wrong_verb(state: StateData, a: Action, verbs: set[str]) -> str:
     """Why a known verb is not among the legal ones: each verb's own reason, else what the phase allows."""
     ph = state.phase
-    if a.verb == "pass" and ph == AUCTION:
-        if dealer_forced(state, a.seat):
-            return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
-        return "the first hand must open the bidding"
-    if a.verb == "call":
-        return _why_call(state, a.seat)
-    if a.verb == "play" and "call" in verbs and ph == PLAY:
-        return "you must call for the trump: you are the first player unable to follow suit"
+    forced = _forced_speech(state, a, verbs)
+    if forced:
+        return forced
     if ph in (AUCTION, RAISE) and a.verb in state.game.doubling_names:
         return _why_auction_double(state, a)
     why = _VERB_REASONS.get(a.verb)
@@ -117,6 +147,19 @@ def _wrong_verb(state: StateData, a: Action, verbs: set[str]) -> str:
         allowed = ", ".join(sorted({x.notation.split()[0] for x in state.legal_actions()}))
         return f"during the {PHASE_NAMES[ph]} you may: {allowed}"
     return f"'{a.verb}' is not allowed during the {PHASE_NAMES[ph]}"
+
+
+def _forced_speech(state: StateData, a: Action, verbs: set[str]) -> str:
+    """A pass or a card where the player owes something else: a bid, or a call for the trump."""
+    if a.verb == "pass" and state.phase == AUCTION:
+        if dealer_forced(state, a.seat):
+            return f"everybody else passed: the dealer must bid {state.game.rules.auction.forced_bid}"
+        return "the first hand must open the bidding"
+    if a.verb == "call":
+        return _why_call(state, a.seat)
+    if a.verb == "play" and "call" in verbs and state.phase == PLAY:
+        return "you must call for the trump: you are the first player unable to follow suit"
+    return ""
 
 
 def _why_call(state: StateData, p: int) -> str:
@@ -185,28 +228,48 @@ def _why_announce(state: StateData, p: int) -> str:
 
 def _why_pair(state: StateData, p: int) -> str:
     """The first condition of the pair rule that fails, in the order the state checks them."""
-    g = state.game
-    pr = g.rules.pair
+    pr = state.game.rules.pair
     if pr is None or state.special is not None or state.trump < 0:
         return "there is no trump whose pair could be shown now"
+    team = state.hand_team_of[p]
+    return (_pair_closed(state, pr, p) or _pair_not_held(state, pr, p) or _pair_too_early(state, pr, team)
+            or _pair_bid_barred(state, pr, team) or "you cannot show a pair now")
+
+
+def _pair_closed(state: StateData, pr: PairRules, p: int) -> str:
+    """The trump still concealed, or this side's pair already shown."""
     if state.concealed and (pr.needs_trump_exposed or p != state.indicator_owner):
         return "a pair may be shown only once the trump is exposed"
     team = state.hand_team_of[p]
     if any(state.hand_team_of[s] == team for s in state.pair_shown_by):
         return "your side has already shown a pair"
+    return ""
+
+
+def _pair_not_held(state: StateData, pr: PairRules, p: int) -> str:
+    g = state.game
     names = " and ".join(g.rules.deck.ranks[r] for r in pr.ranks)
     for r in pr.ranks:
         if not state.hands[p] & state.trump_mask & g.rank_masks[r]:
             return f"a pair is {names} of the trump suit, and you do not hold both"
+    return ""
+
+
+def _pair_too_early(state: StateData, pr: PairRules, team: int) -> str:
+    """The pair's timing: after a trick won by the side, or right after it."""
     if pr.needs_won_trick and not any(state.hand_team_of[t.winner] == team for t in state.tricks):
         return "a pair may be shown only after your side has won a trick"
     if pr.right_after_winning and not (state.tricks and state.hand_team_of[state.tricks[-1].winner] == team):
         return "a pair may be shown only right after your side has won a trick"
-    if team == state.hand_team_of[state.bidder] and pr.bidding_team_adjust(state.bid) is None:
-        allowed = [f"{b.lo}-{b.hi}" if b.lo != b.hi else str(b.lo) for b in pr.bidding_team if b.adjust is not None]
-        where = f" (it may at bids {', '.join(allowed)})" if allowed else ""
-        return f"the bidding team may not show a pair at a bid of {state.bid}{where}"
-    return "you cannot show a pair now"
+    return ""
+
+
+def _pair_bid_barred(state: StateData, pr: PairRules, team: int) -> str:
+    if team != state.hand_team_of[state.bidder] or pr.bidding_team_adjust(state.bid) is not None:
+        return ""
+    allowed = [f"{b.lo}-{b.hi}" if b.lo != b.hi else str(b.lo) for b in pr.bidding_team if b.adjust is not None]
+    where = f" (it may at bids {', '.join(allowed)})" if allowed else ""
+    return f"the bidding team may not show a pair at a bid of {state.bid}{where}"
 
 
 # The verbs whose refusal has a reason of its own, whatever the phase (after the auction's doubling words).
@@ -233,12 +296,17 @@ def _why_auction_double(state: StateData, a: Action) -> str:
         return f"{a.verb} comes after {names[state.dbl_step]}"
     if state.asker >= 0:
         return "while speaking for a partner only a bid or a pass is allowed"
+    return _double_side(state, a, d.steps[k].by_bidding_team) or f"{a.verb} would pass the cap of x{d.cap}"
+
+
+def _double_side(state: StateData, a: Action, by_bidders: bool) -> str:
+    """Whether the doubling step is said by the right side: the standing bidder's or its opponents."""
     ours = state.hand_team_of[a.seat] == state.hand_team_of[state.high_bidder]
-    if ours and not d.steps[k].by_bidding_team:
+    if ours and not by_bidders:
         return f"only an opponent of the standing bid may {a.verb} it"
-    if not ours and d.steps[k].by_bidding_team:
+    if not ours and by_bidders:
         return f"only the standing bidder's side may {a.verb}"
-    return f"{a.verb} would pass the cap of x{d.cap}"
+    return ""
 
 
 def _why_bid(state: StateData, a: Action) -> str:
@@ -249,9 +317,13 @@ def _why_bid(state: StateData, a: Action) -> str:
             return "only the contract holder marks a speech change, in the second auction"
         parts = parts[:-1]
     if not parts or not parts[0].isdigit():
-        return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if state.game.rules.trump.in_bid else "")
+        return _not_a_number(state)
     v = int(parts[0])
     return _bid_form(state, parts) or _bid_bidder(state, a) or _bid_value(state, v) or _bid_minimum(state, a, v)
+
+
+def _not_a_number(state: StateData) -> str:
+    return "a bid is a number" + (" and a suit or NT, e.g. 'bid 30 S'" if state.game.rules.trump.in_bid else "")
 
 
 def _bid_form(state: StateData, parts: list[str]) -> str:
@@ -268,7 +340,6 @@ def _bid_form(state: StateData, parts: list[str]) -> str:
 
 def _bid_bidder(state: StateData, a: Action) -> str:
     """Whether this seat may bid at all now: one-suited hands, opponents only, no overbidding a partner."""
-    g = state.game
     au = state.arules
     if one_suit_barred(state, a.seat):
         return "you may not bid while holding cards of one suit only"
@@ -276,11 +347,19 @@ def _bid_bidder(state: StateData, a: Action) -> str:
     if au.only_opponents and hb >= 0 and state.hand_team_of[hb] == state.hand_team_of[a.seat]:
         return ("only an opponent of the standing bidder may bid" if hb != a.seat
                 else "you hold the standing bid: only your opponents may bid now")
-    po = au.partner_overcall
-    if po is not None and po.forbidden and min_bid(state, a.seat) > au.top and hb >= 0 \
-            and g.team_of[hb] == g.team_of[a.seat]:
+    if _overbids_partner(state, a.seat):
         return "you may not overbid your partner's bid"
     return ""
+
+
+def _overbids_partner(state: StateData, seat: int) -> bool:
+    """A bid over the partner's standing bid, where partner_overcall forbids it."""
+    g = state.game
+    au = state.arules
+    po = au.partner_overcall
+    hb = state.high_bidder
+    return (po is not None and po.forbidden and min_bid(state, seat) > au.top and hb >= 0
+            and g.team_of[hb] == g.team_of[seat])
 
 
 def _bid_value(state: StateData, v: int) -> str:
@@ -316,14 +395,12 @@ def _bid_floor(state: StateData, lo_value: int, v: int) -> str:
     """The auction rule that raised this seat's minimum to `lo_value`, if the bid is below it."""
     au = state.arules
     po = au.partner_overcall
-    if po is not None and po.min >= 0 and lo_value == po.min and v < po.min:
-        return f"to overcall your partner's bid after a pass you must bid at least {po.min}"
-    sb = au.second_bid_min
-    if sb >= 0 and lo_value == sb and v < sb:
-        return f"a second bid must be at least {sb}"
-    m = au.after_first_speech_min
-    if m >= 0 and lo_value == m and v < m:
-        return f"once you have spoken, your bids must be at least {m}"
+    floors = ((po.min if po is not None else -1, "to overcall your partner's bid after a pass you must bid at least"),
+              (au.second_bid_min, "a second bid must be at least"),
+              (au.after_first_speech_min, "once you have spoken, your bids must be at least"))
+    for floor, words in floors:
+        if floor >= 0 and lo_value == floor and v < floor:
+            return f"{words} {floor}"
     return ""
 
 
@@ -335,20 +412,29 @@ def _why_card(state: StateData, a: Action) -> str:
         ids = g.layout.ids_of_code(a.arg)
     except ValueError as e:
         return str(e)
-    held = state.hands[p] | (1 << state.indicator if p == state.folder and state.indicator >= 0 else 0)
-    if not any(held >> c & 1 for c in ids):
+    if not any(_held_or_folded(state, p) >> c & 1 for c in ids):
         return f"you do not hold {a.arg}"
     card = ids[0]
     if state.caller == p:
         return _caller_duty(state)
-    if state.concealed and p == state.folder and state.indicator >= 0 and card in ids \
-            and any(c == state.indicator for c in ids) and not state.hands[p] >> state.indicator & 1:
+    if _is_folded_card(state, p, ids):
         return _folded_card(state)
     if not state.trick_cards:
         if state.concealed and p == state.folder and g.suit_of[card] == state.trump:
             return "the bidder may not lead the concealed trump suit while holding other suits"
         return f"you may not lead {a.arg} now"
     return _why_not_following(state, a, card)
+
+
+def _held_or_folded(state: StateData, p: int) -> int:
+    """`p`'s cards, with the folded trump card for its folder."""
+    return state.hands[p] | (1 << state.indicator if p == state.folder and state.indicator >= 0 else 0)
+
+
+def _is_folded_card(state: StateData, p: int, ids: list[int]) -> bool:
+    """The card named is the folded indicator, still face down, and not a copy in the folder's hand."""
+    return (state.concealed and p == state.folder and state.indicator >= 0
+            and any(c == state.indicator for c in ids) and not state.hands[p] >> state.indicator & 1)
 
 
 def _caller_duty(state: StateData) -> str:

@@ -113,12 +113,7 @@ class Match:
     def record_hand(self, state: object) -> HandOutcome:
         """Book a finished hand: scores move (and open sets), the winning score moves if the hand says so, and the
         deal passes as the rule file says. ArgumentError for a hand still in progress or of another game."""
-        if not isinstance(state, State):
-            raise ArgumentError(f"record_hand() takes a State, not {type(state).__name__}")
-        if state.game is not self.game and state.game.rules != self.game.rules:
-            raise ArgumentError("record_hand(): the hand is of another game than the match's")
-        if not state.is_terminal:
-            raise ArgumentError("record_hand(): the hand is still in progress; book it once it is over")
+        state = self._bookable(state)
         pts = self.to_match_points(state) if state.status == "complete" else [0] * len(self.scores)
         if state.status == "complete":
             self.deals += 1
@@ -134,6 +129,16 @@ class Match:
         if self._passes_deal(state):
             self.dealer = (self.dealer + 1) % self.game.n
         return outcome
+
+    def _bookable(self, state: object) -> State:
+        """`state` as a finished hand of this match's game (ArgumentError otherwise)."""
+        if not isinstance(state, State):
+            raise ArgumentError(f"record_hand() takes a State, not {type(state).__name__}")
+        if state.game is not self.game and state.game.rules != self.game.rules:
+            raise ArgumentError("record_hand(): the hand is of another game than the match's")
+        if not state.is_terminal:
+            raise ArgumentError("record_hand(): the hand is still in progress; book it once it is over")
+        return state
 
     def _carry(self, state: State, pts: list[int]) -> None:
         """Points held over from tied deals go to the winner of this deal (with the hand's points: `pts`, per
@@ -188,19 +193,29 @@ class Match:
     def winners(self) -> list[int]:
         """Match teams that won: those holding the winning red sets, or at the winning score; else those with the
         best score (most red sets, then score, where sets are kept)."""
-        m = self.game.rules.match
-        if m.sets_at:
-            reached = [i for i, st in enumerate(self.sets) if st["red"] >= m.win_sets]
-            if reached:
-                return reached
-            best_sets = max((st["red"] - st["black"], self.scores[i]) for i, st in enumerate(self.sets))
-            return [i for i, st in enumerate(self.sets) if (st["red"] - st["black"], self.scores[i]) == best_sets]
-        if self.win_at is not None:
-            reached = [i for i, s in enumerate(self.scores) if s >= self.win_at]
-            if reached and self.game.rules.scoring.method == SCORE_BANKED:   # several reached it: the highest
-                top = max(self.scores[i] for i in reached)
-                return [i for i in reached if self.scores[i] == top]
-            if reached:
-                return reached
+        if self.game.rules.match.sets_at:
+            return self._set_winners()
+        reached = self._at_target()
+        if reached:
+            return reached
         best = max(self.scores)
         return [i for i, s in enumerate(self.scores) if s == best]
+
+    def _at_target(self) -> list[int]:
+        """The teams at the winning score (banked: of several, the highest)."""
+        if self.win_at is None:
+            return []
+        reached = [i for i, s in enumerate(self.scores) if s >= self.win_at]
+        if reached and self.game.rules.scoring.method == SCORE_BANKED:
+            top = max(self.scores[i] for i in reached)
+            return [i for i in reached if self.scores[i] == top]
+        return reached
+
+    def _set_winners(self) -> list[int]:
+        """Where sets are kept: the teams holding the winning red sets, else the most red sets net, then score."""
+        win_sets = self.game.rules.match.win_sets
+        reached = [i for i, st in enumerate(self.sets) if st["red"] >= win_sets]
+        if reached:
+            return reached
+        best_sets = max((st["red"] - st["black"], self.scores[i]) for i, st in enumerate(self.sets))
+        return [i for i, st in enumerate(self.sets) if (st["red"] - st["black"], self.scores[i]) == best_sets]

@@ -10,7 +10,7 @@ from typing import Final
 
 from engine.play.actions import Action, meld_terms
 from engine.play.base import MELDS, PLAY, StateData
-from engine.play.rules import MeldKindRules
+from engine.play.rules import MeldKindRules, MeldRules
 from engine.play.scoring import counting_team
 
 SUIT_SLOT: Final = 16    # melds_shown packs kind * KIND_SLOT + suit * SUIT_SLOT + seat
@@ -125,28 +125,39 @@ def show_melds(state: StateData, p: int) -> None:
     kind once per suit a hand; none in a contract that switches melds off."""
     g = state.game
     md = g.rules.melds
-    if md is None or not md.compulsory or not melds_allowed(state) or p < 0 or state.trump < 0:
-        return
-    if state.special is not None:
-        return
-    if md.needs_trump_exposed and state.concealed:
-        return
-    team = state.hand_team_of[p]
-    if md.needs_won_trick and not any(state.hand_team_of[t.winner] == team for t in state.tricks):
+    if md is None or not _compulsory_now(state, md, p):
         return
     for kind, k in enumerate(md.kinds):
         for suit in range(g.nsuits):
-            if _shown(state, kind, suit) or not _holds(state, p, k, suit):
-                continue
-            value = meld_value(state, p, kind, suit)
-            state.melds_shown.append(kind * KIND_SLOT + suit * SUIT_SLOT + p)
-            state.meld_points[team] += value
-            if g.rules.scoring.target_moved_by_melds and state.bidder >= 0:
-                _move_target(state, -value if team == counting_team(state) else value)
-            cards = 0
-            for r in k.ranks:
-                have = state.hands[p] & g.suit_masks[suit] & g.rank_masks[r]
-                cards |= have & -have
-            state.meld_suits |= 1 << suit
-            state.shown[p] |= cards
-            state.melded[p] |= cards
+            if not _shown(state, kind, suit) and _holds(state, p, k, suit):
+                _show_meld(state, p, kind, k, suit)
+
+
+def _compulsory_now(state: StateData, md: MeldRules, p: int) -> bool:
+    """Compulsory melds are shown at `p`'s turn: melds allowed, a trump known to all, no special contract, and
+    his side has won a trick where the file says so."""
+    if not md.compulsory or not melds_allowed(state) or p < 0 or state.trump < 0 or state.special is not None:
+        return False
+    if md.needs_trump_exposed and state.concealed:
+        return False
+    team = state.hand_team_of[p]
+    return not md.needs_won_trick or any(state.hand_team_of[t.winner] == team for t in state.tricks)
+
+
+def _show_meld(state: StateData, p: int, kind: int, k: MeldKindRules, suit: int) -> None:
+    """`p` shows meld `k` of `suit`: its value to his side (moving the target where the file says so), one copy
+    of each of its cards shown."""
+    g = state.game
+    team = state.hand_team_of[p]
+    value = meld_value(state, p, kind, suit)
+    state.melds_shown.append(kind * KIND_SLOT + suit * SUIT_SLOT + p)
+    state.meld_points[team] += value
+    if g.rules.scoring.target_moved_by_melds and state.bidder >= 0:
+        _move_target(state, -value if team == counting_team(state) else value)
+    cards = 0
+    for r in k.ranks:
+        have = state.hands[p] & g.suit_masks[suit] & g.rank_masks[r]
+        cards |= have & -have
+    state.meld_suits |= 1 << suit
+    state.shown[p] |= cards
+    state.melded[p] |= cards

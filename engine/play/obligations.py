@@ -184,44 +184,51 @@ def partner_holds(state: StateData, p: int) -> bool:
 
 
 # --- the explanation of a refused card -----------------------------------------------------------------
+# A refused card's reason by the duty that refused it ({led}, {trump}: the suits' names; {mine}: his best
+# playable card; {top}: the trick's best trump, or best card of the suit led; {card}: the card refused).
+_REFUSALS: Final = {
+    FOLLOW: "you must follow {led}",
+    FOLLOW_OR_TRUMP: "you must follow {led} or play a trump ({trump})",
+    HEAD: "you must head the trick: you hold {mine}, which beats {top}",
+    MUST_TRUMP: "you cannot follow {led}, so you must trump ({trump}): you hold {mine}",
+    OVERTRUMP: "you must overtrump: you hold {mine}, which beats {top}",
+    UNDERTRUMP: "you cannot beat {top}, but you must still play a trump ({trump})",
+    NOT_UNDER: "you cannot beat {top} and may not undertrump it: play another suit",
+}
+
+
 def why_refused(state: StateData, p: int, card: int) -> str:
     """Which duty card id `card` (held by seat `p`, to play, not playable) breaks, in a player's words."""
     g = state.game
     allowed, kind = duty(state, p)
+    words = _refusal(state, kind, card)
+    if not words:
+        return f"you may not play {g.codes[card]} now"
     led = g.suit_of[state.trick_cards[0]] if state.trick_cards else -1
     suits = g.layout.suits
-    led_name = SUIT_NAMES[suits[led]] if led >= 0 else ""
-    trump_name = SUIT_NAMES[suits[state.trump]] if state.trump >= 0 else "trumps"
-    mine = _best(state, allowed)
-    top = _top_card(state, state.trump if state.trump >= 0 and not state.all_trumps else led)
-    if kind == FOLLOW:
-        return f"you must follow {led_name}"
-    if kind == FOLLOW_OR_TRUMP:
-        return f"you must follow {led_name} or play a trump ({trump_name})"
+    return words.format(
+        led=SUIT_NAMES[suits[led]] if led >= 0 else "",
+        trump=SUIT_NAMES[suits[state.trump]] if state.trump >= 0 else "trumps",
+        mine=_best(state, allowed),
+        top=_top_card(state, state.trump if state.trump >= 0 and not state.all_trumps else led),
+        card=g.codes[card])
+
+
+def _refusal(state: StateData, kind: int, card: int) -> str:
+    """The words of duty `kind` ('' for none); three say more where the card or the rules decide."""
     if kind == FOLLOW_NOT_UNDER:
-        if g.suit_of[card] == state.trump:
-            return (f"you may not undertrump while you can follow {led_name}: {g.codes[card]} is lower than "
-                    f"{top} in the trick")
-        return f"you must follow {led_name} or play a trump higher than {top}"
+        if state.game.suit_of[card] == state.trump:
+            return "you may not undertrump while you can follow {led}: {card} is lower than {top} in the trick"
+        return "you must follow {led} or play a trump higher than {top}"
     if kind == TRUMP_LED:
-        which = led_name if state.all_trumps else f"a trump ({trump_name})"
-        return f"{led_name} were led: you must play {which}" if state.all_trumps else \
-            f"a trump was led: you must play {which}"
-    if kind == HEAD:
-        return f"you must head the trick: you hold {mine}, which beats {top}"
-    if kind == MUST_TRUMP:
-        return f"you cannot follow {led_name}, so you must trump ({trump_name}): you hold {mine}"
-    if kind == OVERTRUMP:
-        return f"you must overtrump: you hold {mine}, which beats {top}"
-    if kind == UNDERTRUMP:
-        return f"you cannot beat {top}, but you must still play a trump ({trump_name})"
-    if kind == NOT_UNDER:
-        return f"you cannot beat {top} and may not undertrump it: play another suit"
+        return "{led} were led: you must play {led}" if state.all_trumps else \
+            "a trump was led: you must play a trump ({trump})"
     if kind == FREE_NOT_UNDER:
-        if g.rules.play.obligations is not None and g.rules.play.obligations.undertrump == UNDERTRUMP_FORBIDDEN_STRICT:
-            return f"you may not undertrump {top} while you hold any other card"
-        return f"you may not undertrump {top} while you hold cards of another suit"
-    return f"you may not play {g.codes[card]} now"
+        ob = state.game.rules.play.obligations
+        strict = ob is not None and ob.undertrump == UNDERTRUMP_FORBIDDEN_STRICT
+        other = "any other card" if strict else "cards of another suit"
+        return "you may not undertrump {top} while you hold " + other
+    return _REFUSALS.get(kind, "")
 
 
 def _best(state: StateData, cards: int) -> str:
@@ -262,14 +269,24 @@ def shows_no_trump(game: GameTables, cards: list[int], seats: list[int], i: int,
     suit = suit_of[cards[i]]
     if led == trump or suit == led or suit == trump:
         return False
-    if ob.void == VOID_MUST_TRUMP_UNLESS_PARTNER:
-        w = seats[winning_index(cards[:i], suit_of, strength, trump, 0)]
-        if team_of[w] == team_of[seats[i]]:
-            return False
-    trick_trump = False
-    for j in range(i):
-        if suit_of[cards[j]] == trump:
-            trick_trump = True
-    if not trick_trump or ob.undertrump == UNDERTRUMP_FORCED:
+    if ob.void == VOID_MUST_TRUMP_UNLESS_PARTNER and _partner_held(suit_of, cards, seats, i, trump, strength,
+                                                                    team_of):
+        return False
+    if not _trumped_before(suit_of, cards, i, trump) or ob.undertrump == UNDERTRUMP_FORCED:
         return True
     return not ob.overtrump and ob.undertrump < UNDERTRUMP_FORBIDDEN    # any trump would have done
+
+
+def _trumped_before(suit_of: list[int], cards: list[int], i: int, trump: int) -> bool:
+    """A trump is among the trick's first `i` cards."""
+    for j in range(i):
+        if suit_of[cards[j]] == trump:
+            return True
+    return False
+
+
+def _partner_held(suit_of: list[int], cards: list[int], seats: list[int], i: int, trump: int, strength: list[int],
+                  team_of: list[int]) -> bool:
+    """The `i`-th card's player found his partner holding the trick."""
+    w = seats[winning_index(cards[:i], suit_of, strength, trump, 0)]
+    return team_of[w] == team_of[seats[i]]

@@ -147,18 +147,24 @@ def held_all_trumps(st: StateData) -> bool:
     return False
 
 
+def _annulled_at_end(st: StateData) -> bool:
+    """The annulments judged when the hand ends (True: it was annulled). They look at the trump: they apply whenever
+    one stands (a special contract keeping the trump included), not after an accepted surrender or a concession,
+    which end the hand by agreement."""
+    an = st.game.rules.annul
+    shown = st.special is not None and not st.special.played
+    if st.surrender == SURRENDER_ACCEPTED or st.conceded or shown or st.trump < 0:
+        return False
+    if an.trump_never_exposed and st.concealed:
+        annul(st, "the trump was never exposed", ANNUL_NEVER_EXPOSED)
+        return True
+    return an.bidding_team_held_all_trumps and not an.held_all_trumps_before_play and held_all_trumps(st)
+
+
 def finish(st: StateData) -> None:
     g = st.game
-    an = g.rules.annul
-    # the annulments look at the trump: they apply whenever one stands (a special contract keeping the trump
-    # included), not after an accepted surrender or a concession, which end the hand by agreement
-    shown = st.special is not None and not st.special.played
-    if st.surrender != SURRENDER_ACCEPTED and not st.conceded and not shown and st.trump >= 0:
-        if an.trump_never_exposed and st.concealed:
-            annul(st, "the trump was never exposed", ANNUL_NEVER_EXPOSED)
-            return
-        if an.bidding_team_held_all_trumps and not an.held_all_trumps_before_play and held_all_trumps(st):
-            return
+    if _annulled_at_end(st):
+        return
     if g.rules.captures:
         add_card_point_captures(st)
     st._made, st._game_points = score_hand(st)

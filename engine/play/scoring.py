@@ -56,25 +56,29 @@ def _band_value(state: StateData) -> tuple[bool, int]:
     at = r.all_tricks
     if at is not None and state.surrender == SURRENDER_REFUSED and state.bidders_lost_trick:
         return False, failed_v * at.refused_loss_multiplier * state.multiplier
-    sc = r.scoring
-    if sc.counted_by_opponents:
+    if r.scoring.counted_by_opponents:
         made = state.team_points[counting_team(state)] < state.target
     else:
         made = state.team_points[bidders] >= state.target
     if state.fixed_stake:
         return made, state.fixed_stake if made else -state.fixed_stake
-    pts = state.team_points[bidders]
     if made:
-        value = made_v
-        if at is not None and not state.bidders_lost_trick:
-            value *= at.multiplier
+        value = made_v * (at.multiplier if at is not None and not state.bidders_lost_trick else 1)
     else:
-        value = failed_v
-        if 2 * pts < state.bid:
-            value *= sc.below_half_loss_multiplier
-        if 0 <= sc.shortfall_at_least <= state.bid - pts:
-            value = -(sc.shortfall_loss or state.bid)
+        value = _failed_value(state, failed_v, state.team_points[bidders])
     return made, _with_doubling(state, made, value)
+
+
+def _failed_value(state: StateData, failed_v: int, pts: int) -> int:
+    """A failed band's value, by how short the bidders fell (`pts`: their card points): a multiple under half the
+    bid, or a fixed loss from a shortfall on."""
+    sc = state.game.rules.scoring
+    value = failed_v
+    if 2 * pts < state.bid:
+        value *= sc.below_half_loss_multiplier
+    if 0 <= sc.shortfall_at_least <= state.bid - pts:
+        value = -(sc.shortfall_loss or state.bid)
+    return value
 
 
 def _capturing_team(state: StateData, c: CaptureRules) -> int:
@@ -118,29 +122,30 @@ def score_hand(state: StateData) -> tuple[bool, list[int]]:
         state.held_over = banked.held
         return banked.made, banked.points
     made, value = contract_value(state)
+    gp = _contract_points(state, value)
+    for c in state.game.rules.captures:
+        if c.game_points:
+            team = _capturing_team(state, c)
+            if team >= 0:
+                _give(gp, team, c)
+    return made, gp
+
+
+def _contract_points(state: StateData, value: int) -> list[int]:
+    """The contract's value per hand team, as the scoring method credits it: to the bidders, to the opponents
+    (a loss), or exchanged with each opposing match unit (team, or player)."""
     teams = len(state.hand_teams)
     gp = [0] * teams
     bidders = state.hand_team_of[state.bidder]
     method = state.game.rules.scoring.method
     if method == SCORE_BIDDING_TEAM or (method == SCORE_OPPONENTS_CREDITED and value >= 0):
         gp[bidders] = value
-    elif method == SCORE_OPPONENTS_CREDITED:
-        for t in range(teams):
-            if t != bidders:
-                gp[t] = -value
-    else:  # exchange: the bidding side exchanges the value with each opposing match unit (team, or player)
+        return gp
+    for t in range(teams):
+        if t != bidders:
+            gp[t] = -value
+    if method != SCORE_OPPONENTS_CREDITED:   # exchange
         team_of = state.game.team_of
-        units = 0
-        for t in range(teams):
-            if t != bidders:
-                gp[t] = -value
-                units += len({team_of[s] for s in state.hand_teams[t]})
-        gp[bidders] = value * units
-    captures = state.game.rules.captures
-    if captures:
-        for c in captures:
-            if c.game_points:
-                team = _capturing_team(state, c)
-                if team >= 0:
-                    _give(gp, team, c)
-    return made, gp
+        gp[bidders] = value * sum(len({team_of[s] for s in state.hand_teams[t]}) for t in range(teams)
+                                  if t != bidders)
+    return gp

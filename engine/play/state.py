@@ -9,7 +9,8 @@ State implements (`_next_step`, `_finish`, `_start_trump`, ...)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Final
 
 from engine.errors import ArgumentError, IllegalActionError
 from engine.play.actions import Action
@@ -56,6 +57,13 @@ from engine.play.tricks import answer_apply, answer_legal, play_apply, play_card
 from engine.play.turned import apply as turned_apply
 from engine.play.turned import legal as turned_legal
 from engine.play.view import View, build_view
+
+# The phase modules' effect of a legal action, by phase (the tricks' PLAY is called directly: the common case).
+_PHASE_APPLY: Final[dict[int, Callable[[StateData, Action], None]]] = {
+    AUCTION: auction_apply, RAISE: auction_apply, TRUMP: trump_apply, DOUBLING: doubling_apply,
+    POINTLESS: pointless_apply, DECLARE: declare_apply, ANSWER: answer_apply, MELDS: meld_apply,
+    TAKE: turned_apply, CHOOSE: turned_apply, EXCHANGE: turned_apply,
+}
 
 
 def _holds(legal: tuple[Action, ...], action: Action) -> bool:
@@ -322,17 +330,21 @@ class State(StateData):
         """The interned form of an action as this state understands it."""
         g = self.game
         a = g.intern(action)
-        if a.verb == "trump" and not g.rules.trump.as_card and a.arg in g.code_ids and self.bidder >= 0:
+        if a.verb == "trump" and not g.rules.trump.as_card and self._holds_named_card(a.arg):
             # where the trump is named as a suit, a card the bidder holds names its suit (documented in the
             # rule files that use it); a card not in the deck or not held stays what it is: illegal
-            if any(self.hands[self.bidder] >> c & 1 for c in g.code_ids[a.arg]):
-                return g.action(a.seat, "trump", a.arg[-1])
+            return g.action(a.seat, "trump", a.arg[-1])
         # a doubling step is written as its name in any case; `declare NAME` is read the same
         named = a.arg if a.verb == "declare" else a.verb if not a.arg else ""
         for name in g.doubling_names:
             if named.lower() == name.lower():
                 return g.action(a.seat, name)
         return a
+
+    def _holds_named_card(self, code: str) -> bool:
+        """`code` names a card of the deck the bidder holds (one of its copies)."""
+        ids = self.game.code_ids.get(code)
+        return ids is not None and self.bidder >= 0 and any(self.hands[self.bidder] >> c & 1 for c in ids)
 
     def apply(self, action: object) -> None:
         """Apply one legal action; an illegal one raises IllegalActionError and changes nothing."""
@@ -341,7 +353,7 @@ class State(StateData):
             raise ArgumentError(f"apply() takes an Action, e.g. Action.parse('1 bid 16'), not "
                                 f"{type(action).__name__}")
         if self.phase == PLAY and action.verb == "play" and action.seat == self.to_act:
-            # fast path: a card is legal when one of its copies is in the legal mask
+            # fast path (inline: one call less per card): a card is legal when one of its copies is in the mask
             if self._legal is None:
                 self.legal_actions()
             ids = self.game.code_ids.get(action.arg)
@@ -351,36 +363,30 @@ class State(StateData):
                     if mask >> c & 1:
                         play_card(self, action.seat, c)
                         return
-        legal = self.legal_actions()
-        # legal actions are interned, so identity decides (an equal action from elsewhere is interned first)
-        if not _holds(legal, action):
-            action = self.normalise(action)
-            if not _holds(legal, action):
-                from engine.play.explain import why_illegal
-
-                raise IllegalActionError(why_illegal(self, action))
+        action = self._legal_form(action)
         self.history.append(action)
         self._legal = None
         self._mask_ready = False
         ph = self.phase
         if ph == PLAY:
             play_apply(self, action)
-        elif ph == AUCTION or ph == RAISE:
-            auction_apply(self, action)
-        elif ph == TRUMP:
-            trump_apply(self, action)
-        elif ph == DOUBLING:
-            doubling_apply(self, action)
-        elif ph == POINTLESS:
-            pointless_apply(self, action)
-        elif ph == DECLARE:
-            declare_apply(self, action)
-        elif ph == ANSWER:
-            answer_apply(self, action)
-        elif ph == MELDS:
-            meld_apply(self, action)
-        elif ph == TAKE or ph == CHOOSE or ph == EXCHANGE:
-            turned_apply(self, action)
+            return
+        phase_apply = _PHASE_APPLY.get(ph)
+        if phase_apply is not None:
+            phase_apply(self, action)
+
+    def _legal_form(self, action: Action) -> Action:
+        """`action` as the legal action it is (interned, or in its normal form); IllegalActionError when none."""
+        legal = self.legal_actions()
+        # legal actions are interned, so identity decides (an equal action from elsewhere is interned first)
+        if _holds(legal, action):
+            return action
+        action = self.normalise(action)
+        if not _holds(legal, action):
+            from engine.play.explain import why_illegal
+
+            raise IllegalActionError(why_illegal(self, action))
+        return action
 
     def clone(self) -> State:
         """An independent copy: every field written out (a compiled class has no __dict__ to copy, and a loop over

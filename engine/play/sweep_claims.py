@@ -178,20 +178,25 @@ def claim_grades(st: StateData, gp: list[int], budget: _Budget | None = None) ->
     by_team = {st.hand_team_of[c // SEAT_FACTOR]: c for c in st.claims}
     usual: list[tuple[int, str, int | None]] = []
     if sweeper >= 0 and (sweeper in by_team or rules.first_moment and rules.provable):
-        claim = by_team.get(sweeper)
-        graded = _graded(st, rules, sweeper, claim, gp, budget if budget is not None else _Budget())
+        graded = _graded(st, rules, sweeper, by_team.get(sweeper), gp, budget if budget is not None else _Budget())
         if graded is not None:
             grade, value = graded
             if value is not None:
-                out: list[tuple[int, str, int | None]] = [(sweeper, grade, value)]
-                if grade in _AT_FAULT:
-                    out += [(team, "failed", rules.failed) for team in by_team if team != sweeper]
-                return out
+                return _with_others(rules, sweeper, grade, value, by_team)
             usual = [(sweeper, grade, None)]
     for team in by_team:
         if team != sweeper:
             return [(team, "failed", rules.failed)]
     return usual
+
+
+def _with_others(rules: ClaimRules, sweeper: int, grade: str, value: int,
+                 by_team: dict[int, int]) -> list[tuple[int, str, int | None]]:
+    """The sweeping side's grade and result; where it is at fault, the other sides that claimed failed too."""
+    out: list[tuple[int, str, int | None]] = [(sweeper, grade, value)]
+    if grade in _AT_FAULT:
+        out += [(team, "failed", rules.failed) for team in by_team if team != sweeper]
+    return out
 
 
 def _graded(st: StateData, rules: ClaimRules, team: int, claim: int | None,

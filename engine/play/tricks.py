@@ -33,6 +33,7 @@ from engine.play.rules import (
     LED_MUST_CALL,
     VOID_DISCARD_ANY_OR_ANY_TRUMP,
     VOID_DISCARD_PLAIN_OR_INDICATOR,
+    PairRules,
 )
 from engine.play.sweep_claims import SEAT_FACTOR, cards_played, remaining_claim_actions
 from engine.play.tables import winning_index
@@ -40,14 +41,7 @@ from engine.play.tables import winning_index
 
 def start_play(st: StateData) -> None:
     g = st.game
-    if st.special is not None:
-        leader = st.declarer
-    elif g.rules.table.bidder_leads_first and st.bidder >= 0:
-        leader = st.bidder
-    elif g.rules.table.after_bidder_leads_first and st.bidder >= 0:
-        leader = (st.bidder + 1) % st.n
-    else:
-        leader = st.first
+    leader = _first_leader(st)
     while st.sitting_out >> leader & 1:
         leader = (leader + 1) % st.n
     st.phase = PLAY
@@ -57,6 +51,31 @@ def start_play(st: StateData) -> None:
     if st.sitting_out:
         st.after = [_next_seat(st, s) for s in range(st.n)]
     st.trick_size = st.n - st.sitting_out.bit_count()
+    _choose_play_path(st)
+    if g.rules.melds is not None and g.rules.melds.compulsory:
+        _show_melds(st, st.to_act)
+    sp = st.special
+    st.at_first_lead = ((st.concealed and g.rules.trump.shown_at_first_lead)
+                          or (sp is not None and sp.first_card_trumps))
+
+
+def _first_leader(st: StateData) -> int:
+    """Who leads trick 1: a special contract's declarer, the bidder or the player after him where the file
+    says so, else the first hand (a seat sitting out passes it on)."""
+    t = st.game.rules.table
+    if st.special is not None:
+        return st.declarer
+    if t.bidder_leads_first and st.bidder >= 0:
+        return st.bidder
+    if t.after_bidder_leads_first and st.bidder >= 0:
+        return (st.bidder + 1) % st.n
+    return st.first
+
+
+def _choose_play_path(st: StateData) -> None:
+    """The inlined paths of play_legal: plain (cards only, follow suit) or duty (cards only, the file's
+    obligations), where no other action can join the cards."""
+    g = st.game
     others = (g.has_pair or g.has_surrender or g.concede_in_play or bool(g.play_declarations) or g.has_claims
               or g.lead_duties)
     duties = g.rules.play.obligations is not None
@@ -66,11 +85,6 @@ def start_play(st: StateData) -> None:
         st.resume_plain = st.plain_play
         st.resume_duty = st.duty_play
         st.plain_play = st.duty_play = False
-    if g.rules.melds is not None and g.rules.melds.compulsory:
-        _show_melds(st, st.to_act)
-    sp = st.special
-    st.at_first_lead = ((st.concealed and g.rules.trump.shown_at_first_lead)
-                          or (sp is not None and sp.first_card_trumps))
 
 
 def _next_seat(st: StateData, s: int) -> int:
@@ -89,22 +103,36 @@ def _discards(st: StateData, m: int) -> int:
     if not g.void_filters or not m:
         return m
     if g.rules.play.no_discard_ranks:
-        seen = st.played_suits if g.rules.play.suit_seen_when_played else st.led_suits
-        barred = 0
-        for s in range(g.nsuits):
-            if not seen >> s & 1 and not (s == st.trump and not st.concealed):
-                barred |= g.protected_masks[s]
-        m = (m & ~barred) or m
+        m = (m & ~_protected_unled(st)) or m
     if g.rules.play.must_not_undertrump and not st.concealed and st.trump >= 0:
-        best = max((st.strength[c] for i, c in enumerate(st.trick_cards)
-                    if g.suit_of[c] == st.trump and i >= st.power_from), default=-1)
-        if best >= 0:
-            under = 0
-            for c in range(g.size):
-                if m >> c & 1 and g.suit_of[c] == st.trump and st.strength[c] < best:
-                    under |= 1 << c
-            m = (m & ~under) or m
+        m = (m & ~_undertrumps(st, m)) or m
     return m
+
+
+def _protected_unled(st: StateData) -> int:
+    """play.no_discard_ranks: the protected cards of the suits not yet led (or played), the exposed trump
+    suit apart."""
+    g = st.game
+    seen = st.played_suits if g.rules.play.suit_seen_when_played else st.led_suits
+    barred = 0
+    for s in range(g.nsuits):
+        if not seen >> s & 1 and not (s == st.trump and not st.concealed):
+            barred |= g.protected_masks[s]
+    return barred
+
+
+def _undertrumps(st: StateData, m: int) -> int:
+    """The trumps of `m` lower than the best trump already in the trick (counted from st.power_from)."""
+    g = st.game
+    best = max((st.strength[c] for i, c in enumerate(st.trick_cards)
+                if g.suit_of[c] == st.trump and i >= st.power_from), default=-1)
+    under = 0
+    if best < 0:
+        return under
+    for c in range(g.size):
+        if m >> c & 1 and g.suit_of[c] == st.trump and st.strength[c] < best:
+            under |= 1 << c
+    return under
 
 
 def _play_options(st: StateData, p: int) -> tuple[int, list[Action]]:
@@ -126,16 +154,27 @@ def _play_extras(st: StateData, p: int) -> list[Action]:
         extras.append(g.action(p, "surrender"))
     if g.rules.claims:
         extras.extend(claim_actions(st, p))
-    if g.concede_in_play and p == st.bidder and st.special is None and st.caller != p and \
-            st.team_points[st.hand_team_of[p]] < st.target:   # (not once he called: his play is due)
+    if g.concede_in_play and _may_concede(st, p):
         extras.append(g.action(p, "concede"))
     if g.has_claims and st.special is None:
         extras.extend(remaining_claim_actions(st, p))
     if g.play_declarations and not st.trick_cards and st.special is None:
-        for dc in g.play_declarations:   # before leading trick N
-            if dc.trick == len(st.tricks) + 1 and may_declare(st, dc, p):
-                extras.append(g.action(p, "declare", dc.name))
+        extras.extend(_declarations_before_lead(st, p))
     return extras
+
+
+def _may_concede(st: StateData, p: int) -> bool:
+    """The bidder may concede in play while his side is short of its target (not once he called: his play is
+    due)."""
+    return (p == st.bidder and st.special is None and st.caller != p
+            and st.team_points[st.hand_team_of[p]] < st.target)
+
+
+def _declarations_before_lead(st: StateData, p: int) -> list[Action]:
+    """The special contracts declared before leading trick N, at its lead."""
+    g = st.game
+    return [g.action(p, "declare", dc.name) for dc in g.play_declarations
+            if dc.trick == len(st.tricks) + 1 and may_declare(st, dc, p)]
 
 
 def _playable_cards(st: StateData, p: int, extras: list[Action]) -> int:
@@ -324,11 +363,16 @@ def _pair_allowed(st: StateData, p: int) -> bool:
     team = st.hand_team_of[p]
     if any(st.hand_team_of[s] == team for s in st.pair_shown_by):
         return False
-    h = st.hands[p]
-    trumps = st.trump_mask
+    h = st.hands[p] & st.trump_mask
     for r in pr.ranks:
-        if not h & trumps & g.rank_masks[r]:
+        if not h & g.rank_masks[r]:
             return False
+    return _pair_in_time(st, pr, team)
+
+
+def _pair_in_time(st: StateData, pr: PairRules, team: int) -> bool:
+    """The pair's timing (after a trick won by the side, or right after it) and, for the bidding side, a bid at
+    which it may show one."""
     if pr.needs_won_trick and not any(st.hand_team_of[t.winner] == team for t in st.tricks):
         return False
     if pr.right_after_winning and not (st.tricks and st.hand_team_of[st.tricks[-1].winner] == team):

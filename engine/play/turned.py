@@ -93,13 +93,19 @@ def legal(st: StateData) -> Sequence[Action]:
         return _choose_legal(st, p)
     if ph == EXCHANGE:
         return [g.action(p, "exchange"), g.action(p, "pass")]
-    d = g.rules.deal
     if st.schmeiss_by >= 0:
         return [g.action(p, "accept"), g.action(p, "refuse")]
     if st.must_name:
-        if d.first_hand_names:
+        if g.rules.deal.first_hand_names:
             return [g.action(p, "trump", x) for x in g.layout.suits]
         return _other_suits(st, p)
+    return _take_or_pass(st, p)
+
+
+def _take_or_pass(st: StateData, p: int) -> list[Action]:
+    """A turn of take_or_pass with no schmeiss pending and no suit to be named."""
+    g = st.game
+    d = g.rules.deal
     if st.take_round == 1:
         out = [g.action(p, "take"), g.action(p, "pass")]
     else:
@@ -292,40 +298,64 @@ def _exchange_apply(st: StateData, a: Action) -> None:
 VERBS_HERE: Final = ("take", "push", "schmeiss", "exchange")
 
 
+def _why_take(st: StateData, a: Action) -> str | None:
+    if st.phase != TAKE:
+        return "there is no turned card to take now"
+    if st.schmeiss_by >= 0:
+        return "a schmeiss was offered: accept or refuse it"
+    return "in the second round the turned suit may no longer be taken: name another suit or pass"
+
+
+def _why_push(st: StateData, a: Action) -> str | None:
+    if not st.game.rules.deal.may_push:
+        return "there is no push in this game now"
+    if st.phase != CHOOSE:
+        return "there is nothing to push now"
+    return "the choice was pushed to you: you must name the trump"
+
+
+def _why_schmeiss(st: StateData, a: Action) -> str | None:
+    if not st.game.rules.deal.schmeiss:
+        return "this game has no schmeiss"
+    return "a schmeiss is offered only at one's turn to take or pass"
+
+
+def _why_exchange(st: StateData, a: Action) -> str | None:
+    return "only the holder of the lowest trump may exchange it for the card face up, before the first lead"
+
+
+def _why_trump(st: StateData, a: Action) -> str | None:
+    if st.phase != TAKE:
+        return None
+    if st.take_round == 1 and not st.must_name:
+        return "in the first round you take the turned suit (`take`) or pass"
+    suits = st.game.layout.suits
+    if a.arg in suits and suits.index(a.arg) == st.turned_suit:
+        return "the turned suit was refused in the first round: name another suit"
+    return None
+
+
+def _why_pass(st: StateData, a: Action) -> str | None:
+    if st.phase != TAKE:
+        return None
+    if st.must_name and st.game.rules.deal.first_hand_names:
+        return "everyone passed: the first hand must name the trump"
+    if st.must_name:
+        return "you refused the schmeiss: you must name a suit"
+    return "the dealer may not pass in the second round: he must name a suit"
+
+
+_WHY_VERB: Final = {"take": _why_take, "push": _why_push, "schmeiss": _why_schmeiss, "exchange": _why_exchange,
+                    "trump": _why_trump, "pass": _why_pass}
+
+
 def why_not(st: StateData, a: Action) -> str:
     """A player's reason why `a` (not legal now) is refused, in the phases and verbs of this module."""
-    g = st.game
-    ph = st.phase
-    verb = a.verb
-    may = ", ".join(sorted(x.notation for x in legal(st))) if ph in (TAKE, CHOOSE, EXCHANGE) else ""
-    if verb == "take":
-        if ph != TAKE:
-            return "there is no turned card to take now"
-        if st.schmeiss_by >= 0:
-            return "a schmeiss was offered: accept or refuse it"
-        return "in the second round the turned suit may no longer be taken: name another suit or pass"
-    if verb == "push":
-        if ph != CHOOSE or not g.rules.deal.may_push:
-            return "there is no push in this game now" if not g.rules.deal.may_push else "there is nothing to push now"
-        return "the choice was pushed to you: you must name the trump"
-    if verb == "schmeiss":
-        if not g.rules.deal.schmeiss:
-            return "this game has no schmeiss"
-        return "a schmeiss is offered only at one's turn to take or pass"
-    if verb == "exchange":
-        return "only the holder of the lowest trump may exchange it for the card face up, before the first lead"
-    if ph == TAKE and verb == "trump":
-        if st.take_round == 1 and not st.must_name:
-            return "in the first round you take the turned suit (`take`) or pass"
-        if a.arg in g.layout.suits and g.layout.suits.index(a.arg) == st.turned_suit:
-            return "the turned suit was refused in the first round: name another suit"
-    if ph == TAKE and verb == "pass":
-        if st.must_name and g.rules.deal.first_hand_names:
-            return "everyone passed: the first hand must name the trump"
-        if st.must_name:
-            return "you refused the schmeiss: you must name a suit"
-        return "the dealer may not pass in the second round: he must name a suit"
-    if ph in (TAKE, CHOOSE, EXCHANGE):
+    why = _WHY_VERB.get(a.verb)
+    reason = why(st, a) if why is not None else None
+    if reason is not None:
+        return reason
+    if st.phase in (TAKE, CHOOSE, EXCHANGE):
+        may = ", ".join(sorted(x.notation for x in legal(st)))
         return f"'{a.notation}' is not allowed now (you may: {may})"
     return f"'{a.notation}' is not allowed now"
-

@@ -7,6 +7,8 @@ concealed no-trump choice may reverse: only the bidder may count with that. New 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.play.game import NO_TRUMP, winning_index
 from engine.play.state import State
 
@@ -47,18 +49,26 @@ def winning_seat(state: State, seat: int) -> int | None:
     return state.trick_seats[win]
 
 
+def _latest_packet(schedule: Sequence[int], given: int) -> tuple[int, int]:
+    """(cards before the latest deal step, cards after it) of the deal steps (positive schedule codes) that fit
+    in the `given` cards."""
+    cum, previous = 0, 0
+    for k in schedule:
+        if k <= 0:
+            continue
+        if cum + k > given:
+            break
+        previous, cum = cum, cum + k
+    return previous, cum
+
+
 def new_cards(state: State, seat: int) -> set[str]:
     """The cards of the seat's latest deal when it was not the first (the four new cards after a second deal
     of four), as long as no trick has been played; else nothing."""
     if not 0 <= seat < state.n or state.tricks or seat in state.trick_seats or state.is_terminal:
         return set()
     given = state.given[seat]
-    cum, previous = 0, 0
-    for k in state.game.rules.schedule:
-        if k > 0:
-            if cum + k > given:
-                break
-            previous, cum = cum, cum + k
+    previous, cum = _latest_packet(state.game.rules.schedule, given)
     if previous == 0 or cum != given:
         return set()
     g = state.game

@@ -6,8 +6,9 @@ know; any verb the engine lists is offered, a verb this module does not know und
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from engine.cards import canonical_card
 from engine.play.actions import Action, bid_terms
@@ -67,6 +68,15 @@ def _is_card(arg: str) -> bool:
     return canonical_card(arg) == arg
 
 
+def _add_numbered(p: Picker, arg: str) -> None:
+    """A bid or raise joins its picker: its value once, and the suit it names under that value."""
+    value, suit = bid_terms(arg)
+    if value not in p.values:
+        p.values.append(value)
+    if suit:
+        p.suits.setdefault(value, []).append(suit)
+
+
 def decision(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -> Decision | None:
     """The decision a seat with these legal actions faces; None when it has none."""
     if not legal:
@@ -82,60 +92,89 @@ def decision(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) 
             cards.append(arg)
             continue
         if verb in NUMBERED and arg:
-            value, suit = bid_terms(arg)
-            p = numbered.setdefault(verb, Picker(verb, []))
-            if value not in p.values:
-                p.values.append(value)
-            if suit:
-                p.suits.setdefault(value, []).append(suit)
+            _add_numbered(numbered.setdefault(verb, Picker(verb, [])), arg)
             continue
         others.append(action.notation)
-    risky = tuple(a.notation for a in legal if a.notation in others and is_risky(a, doubling))
-    return Decision(phase, heading(phase, legal, doubling), cards, card_verb, list(numbered.values()), others, risky)
+    return Decision(phase, heading(phase, legal, doubling), cards, card_verb, list(numbered.values()), others,
+                    _risky(legal, others, doubling))
+
+
+def _risky(legal: Sequence[Action], others: list[str], doubling: Sequence[str]) -> tuple[str, ...]:
+    """The other actions the table asks the player to confirm."""
+    return tuple(a.notation for a in legal if a.notation in others and is_risky(a, doubling))
 
 
 def heading(phase: str, legal: Sequence[Action], doubling: Sequence[str] = ()) -> str:
     """What kind of decision this is, in a player's words."""
-    verbs = [a.verb for a in legal]
-    has = set(verbs)
-    if phase == "auction":
-        if "bid" in has and "pass" not in has:
-            return "your bid: you must bid now (passing is not allowed)"
-        return "your bid" + (" (or ask for a redeal)" if "redeal" in has else "")
-    if phase == "trump":
-        if any(a.verb == "trump" and _is_card(a.arg) for a in legal):
-            return "choose the trump: lay a card of the trump suit face down"
-        return "choose the trump suit"
-    if phase == "raise":
-        return "raise the contract? (pass keeps it as it is)"
-    if phase == "doubling":
-        steps = [v for v in verbs if v in doubling or v in ("double", "redouble")]
-        return f"{' or '.join(dict.fromkeys(steps)) or 'double'}? (pass to let the contract stand)"
-    if phase == "declarations":
-        return "declare a special contract? (pass to play the normal contract)"
-    if phase == "surrender":
-        return "answer the surrender: accept or refuse"
-    if phase == "redeal":
-        return "ask for a new deal?"
-    if phase == "melds":
-        return "show a meld? (pass when you have shown all you want)"
-    if phase == "take_or_pass":
-        if has == {"accept", "refuse"}:
-            return "a schmeiss: accept (the cards are thrown in) or refuse (you play the contract)"
-        if "take" in has:
-            return "take the turned card's suit as trumps, or pass"
-        if "pass" not in has:
-            return "name the trump suit: you must choose"
-        return "name another suit as trumps, or pass"
-    if phase == "choose_trump":
-        return "choose the trump" + (" (or push the choice to your partner)" if "push" in has else "")
-    if phase == "exchange":
-        return "exchange your lowest trump for the card face up?"
-    if phase == "play":
-        if has == {"call"}:
-            return "you cannot follow suit: you must call for the trump"
-        extras = [w for w, v in (("call for the trump", "call"), ("show the pair", "show"),
-                                 ("offer to surrender", "surrender"), ("make a claim", "declare"),
-                                 ("announce your melds", "announce")) if v in has]
-        return "your card" + (f" (or {', '.join(extras)})" if extras else "")
+    fixed = _FIXED_HEADINGS.get(phase)
+    if fixed is not None:
+        return fixed
+    words = _HEADINGS.get(phase)
+    if words is not None:
+        return words(legal, doubling)
     return f"your turn ({phase})"
+
+
+def _verbs(legal: Sequence[Action]) -> set[str]:
+    return {a.verb for a in legal}
+
+
+def _auction_heading(legal: Sequence[Action], doubling: Sequence[str]) -> str:
+    has = _verbs(legal)
+    if "bid" in has and "pass" not in has:
+        return "your bid: you must bid now (passing is not allowed)"
+    return "your bid" + (" (or ask for a redeal)" if "redeal" in has else "")
+
+
+def _trump_heading(legal: Sequence[Action], doubling: Sequence[str]) -> str:
+    if any(a.verb == "trump" and _is_card(a.arg) for a in legal):
+        return "choose the trump: lay a card of the trump suit face down"
+    return "choose the trump suit"
+
+
+def _doubling_heading(legal: Sequence[Action], doubling: Sequence[str]) -> str:
+    steps = [a.verb for a in legal if a.verb in doubling or a.verb in ("double", "redouble")]
+    return f"{' or '.join(dict.fromkeys(steps)) or 'double'}? (pass to let the contract stand)"
+
+
+def _take_or_pass_heading(legal: Sequence[Action], doubling: Sequence[str]) -> str:
+    has = _verbs(legal)
+    if has == {"accept", "refuse"}:
+        return "a schmeiss: accept (the cards are thrown in) or refuse (you play the contract)"
+    if "take" in has:
+        return "take the turned card's suit as trumps, or pass"
+    if "pass" not in has:
+        return "name the trump suit: you must choose"
+    return "name another suit as trumps, or pass"
+
+
+def _choose_trump_heading(legal: Sequence[Action], doubling: Sequence[str]) -> str:
+    return "choose the trump" + (" (or push the choice to your partner)" if "push" in _verbs(legal) else "")
+
+
+# What a card turn may offer besides the card, in the order the heading names them.
+_PLAY_EXTRAS: Final = (("call for the trump", "call"), ("show the pair", "show"), ("offer to surrender", "surrender"),
+                       ("make a claim", "declare"), ("announce your melds", "announce"))
+
+
+def _play_heading(legal: Sequence[Action], doubling: Sequence[str]) -> str:
+    has = _verbs(legal)
+    if has == {"call"}:
+        return "you cannot follow suit: you must call for the trump"
+    extras = [w for w, v in _PLAY_EXTRAS if v in has]
+    return "your card" + (f" (or {', '.join(extras)})" if extras else "")
+
+
+# The headings of the phases whose words never change, and of those whose words depend on what is legal.
+_FIXED_HEADINGS: Final = {
+    "raise": "raise the contract? (pass keeps it as it is)",
+    "declarations": "declare a special contract? (pass to play the normal contract)",
+    "surrender": "answer the surrender: accept or refuse",
+    "redeal": "ask for a new deal?",
+    "melds": "show a meld? (pass when you have shown all you want)",
+    "exchange": "exchange your lowest trump for the card face up?",
+}
+_HEADINGS: Final[dict[str, Callable[[Sequence[Action], Sequence[str]], str]]] = {
+    "auction": _auction_heading, "trump": _trump_heading, "doubling": _doubling_heading,
+    "take_or_pass": _take_or_pass_heading, "choose_trump": _choose_trump_heading, "play": _play_heading,
+}

@@ -41,23 +41,12 @@ def describe(action: Action, view: View, who: Namer, suit: Callable[[str], str],
     """One entry in words (`who(seat)` names a seat, `suit(letter)` a suit), or None for what the screen shows
     elsewhere (bids, passes, trump choices, raises, cards). A verb this module does not know is told from its
     notation ("seat 2: claim rest"), so a new verb of the rule language is announced too."""
-    verb, arg = action.verb, action.arg
+    verb = action.verb
     name = who(action.seat)
-    known = view.trump_code()
-    if verb == "call":
-        if known is not None and not view.trump_concealed:
-            return f"{name} called for the trump: {suit(known)}"
-        return f"{name} called for the trump"
-    if verb == "declare":
-        return f"{name} declared {arg}"
-    if verb == "announce":
-        return f"{name} announced {announced_words(view, action.seat)}"
-    if verb == "show" and arg != "pair":   # a meld of one suit: `show jodi H`
-        kind, letter = meld_terms(arg)
-        return f"{name} showed {kind} in {suit(letter)}"
-    if verb in ("bid", "pass") and arg.endswith("change"):
-        said = "passed" if verb == "pass" else f"bid {bid_terms(arg)[0]}"
-        return f"{name} {said} and said change: a new trump card if still holder"
+    words = _VERB_WORDS.get(verb)
+    said = words(action, view, suit) if words is not None else None
+    if said is not None:
+        return f"{name} {said}"
     if verb in _PLAIN:
         return f"{name} {_PLAIN[verb]}"
     if verb in doubling:
@@ -65,6 +54,44 @@ def describe(action: Action, view: View, who: Namer, suit: Callable[[str], str],
     if verb in SHOWN_ELSEWHERE:
         return None
     return f"{name}: {action.notation}"
+
+
+def _call_words(action: Action, view: View, suit: Callable[[str], str]) -> str | None:
+    known = view.trump_code()
+    if known is not None and not view.trump_concealed:
+        return f"called for the trump: {suit(known)}"
+    return "called for the trump"
+
+
+def _declare_words(action: Action, view: View, suit: Callable[[str], str]) -> str | None:
+    return f"declared {action.arg}"
+
+
+def _announce_words(action: Action, view: View, suit: Callable[[str], str]) -> str | None:
+    return f"announced {announced_words(view, action.seat)}"
+
+
+def _show_words(action: Action, view: View, suit: Callable[[str], str]) -> str | None:
+    """A meld of one suit (`show jodi H`); the pair is said with the plain verbs."""
+    if action.arg == "pair":
+        return None
+    kind, letter = meld_terms(action.arg)
+    return f"showed {kind} in {suit(letter)}"
+
+
+def _change_words(action: Action, view: View, suit: Callable[[str], str]) -> str | None:
+    """A bid or pass marked `change` (other bids and passes are shown elsewhere)."""
+    if not action.arg.endswith("change"):
+        return None
+    said = "passed" if action.verb == "pass" else f"bid {bid_terms(action.arg)[0]}"
+    return f"{said} and said change: a new trump card if still holder"
+
+
+# The verbs whose words depend on the action or the view (None: said another way, or not at all).
+_VERB_WORDS: dict[str, Callable[[Action, View, Callable[[str], str]], str | None]] = {
+    "call": _call_words, "declare": _declare_words, "announce": _announce_words, "show": _show_words,
+    "bid": _change_words, "pass": _change_words,
+}
 
 
 def described(view: View, who: Namer, suit: Callable[[str], str], doubling: Sequence[str],

@@ -36,24 +36,29 @@ def natural_order(view: View, mask: int) -> list[int]:
 
 def meld_lines(view: View, who: Namer, team_name: Callable[[Sequence[int]], str]) -> list[str]:
     """The table's lines about melds; none for a file without them."""
-    out: list[str] = []
     g = view.game
-    for m in view.announced:
-        line = f"{who(m.seat)} announced {meld_words(m)}"
-        if m.cards:
-            line += ": " + " ".join(g.codes[c] for c in natural_order(view, m.cards))
-            line += " - scores" if m.scores else " - does not score"
-        out.append(line)
-    name = g.rules.marriage.name if g.rules.marriage is not None else "marriage"
-    value = g.rules.marriage.value if g.rules.marriage is not None else 0
-    for seat in view.marriages:
-        out.append(f"{who(seat)}: {name} ({value})")
+    out = [_announced_line(view, m, who) for m in view.announced]
+    marriage = g.rules.marriage
+    name = marriage.name if marriage is not None else "marriage"
+    value = marriage.value if marriage is not None else 0
+    out.extend(f"{who(seat)}: {name} ({value})" for seat in view.marriages)
     if view.meld_points and (any(view.meld_points) or any(view.marriage_points)):
-        parts = []
-        for i, t in enumerate(view.teams):
-            part = f"{team_name(t)} melds {view.meld_points[i]}"
-            if view.marriage_points and view.marriage_points[i]:
-                part += f" + {name} {view.marriage_points[i]}"
-            parts.append(part)
-        out.append(" · ".join(parts))
+        out.append(" · ".join(_side_melds(view, i, team_name(t), name) for i, t in enumerate(view.teams)))
     return out
+
+
+def _announced_line(view: View, m: AnnouncedMeld, who: Namer) -> str:
+    """An announced meld: its kind and value, and once shown its cards and whether it scores."""
+    line = f"{who(m.seat)} announced {meld_words(m)}"
+    if m.cards:
+        line += ": " + " ".join(view.game.codes[c] for c in natural_order(view, m.cards))
+        line += " - scores" if m.scores else " - does not score"
+    return line
+
+
+def _side_melds(view: View, i: int, team: str, marriage_name: str) -> str:
+    """One side's meld points, and its marriage points where it has some."""
+    part = f"{team} melds {view.meld_points[i]}"
+    if view.marriage_points and view.marriage_points[i]:
+        part += f" + {marriage_name} {view.marriage_points[i]}"
+    return part

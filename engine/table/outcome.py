@@ -39,9 +39,24 @@ def target_words(state: State, lab: Labels) -> str:
 
 
 def _contract(state: State, lab: Labels, made: bool, value: int) -> str:
-    g = state.game
-    r = g.rules
-    who = lab.who(state.bidder)
+    unusual = _unusual_contract(state, lab, made, value)
+    if unusual:
+        return unusual
+    text = f"{lab.who(state.bidder)} {'made' if made else 'failed'} the contract ({target_words(state, lab)})"
+    if state.fixed_stake:
+        return f"{text}: the fixed stake, {value:+d}"
+    band = state.game.band_for(state.bid, state.contract_round)
+    if band is not None:
+        span = f"bids {band.lo}-{band.hi}" if band.lo != band.hi else f"a bid of {band.lo}"
+        text += f"; {span}: {band.made:+d} made, {band.failed:+d} failed"
+    extras = [*_all_tricks_words(state, made), *_shortfall_words(state, made), *_doubling_words(state, made)]
+    if extras:
+        text += "; " + ", ".join(extras)
+    return f"{text}: {value:+d}"
+
+
+def _unusual_contract(state: State, lab: Labels, made: bool, value: int) -> str:
+    """A special contract, an accepted surrender or a concession ('' for an ordinary contract)."""
     sp = state.special
     if sp is not None:
         how = "won every trick" if made else "lost a trick"
@@ -49,34 +64,42 @@ def _contract(state: State, lab: Labels, made: bool, value: int) -> str:
     if state.surrender == SURRENDER_ACCEPTED:
         return f"the surrender was accepted: the bidders score the single amount, {value:+d}"
     if state.conceded:
-        return f"{who} conceded: the contract fails, {value:+d}"
-    text = f"{who} {'made' if made else 'failed'} the contract ({target_words(state, lab)})"
-    if state.fixed_stake:
-        return f"{text}: the fixed stake, {value:+d}"
-    band = g.band_for(state.bid, state.contract_round)
-    if band is not None:
-        span = f"bids {band.lo}-{band.hi}" if band.lo != band.hi else f"a bid of {band.lo}"
-        text += f"; {span}: {band.made:+d} made, {band.failed:+d} failed"
-    extras: list[str] = []
-    at = r.all_tricks
-    if at is not None and state.surrender == SURRENDER_REFUSED and state.bidders_lost_trick:
-        extras.append(f"x{at.refused_loss_multiplier} for a refused surrender")
-    elif made and at is not None and not state.bidders_lost_trick and at.multiplier != 1:
-        extras.append(f"x{at.multiplier} for every trick")
-    if not made and not state.fixed_stake:
-        pts = state.team_points[state.hand_team_of[state.bidder]]
-        sc = r.scoring
-        if 0 <= sc.shortfall_at_least <= state.bid - pts:
-            extras.append(f"short by {state.bid - pts}: {-(sc.shortfall_loss or state.bid):+d} instead")
-        elif 2 * pts < state.bid and sc.below_half_loss_multiplier != 1:
-            extras.append(f"x{sc.below_half_loss_multiplier} for under half the bid")
+        return f"{lab.who(state.bidder)} conceded: the contract fails, {value:+d}"
+    return ""
+
+
+def _all_tricks_words(state: State, made: bool) -> list[str]:
+    """all_tricks: the multiplier of a refused surrender lost, or of every trick taken."""
+    at = state.game.rules.all_tricks
+    if at is None:
+        return []
+    if state.surrender == SURRENDER_REFUSED and state.bidders_lost_trick:
+        return [f"x{at.refused_loss_multiplier} for a refused surrender"]
+    if made and not state.bidders_lost_trick and at.multiplier != 1:
+        return [f"x{at.multiplier} for every trick"]
+    return []
+
+
+def _shortfall_words(state: State, made: bool) -> list[str]:
+    """A failed contract's loss set by how short it fell: a fixed loss, or a multiple under half the bid."""
+    if made or state.fixed_stake:
+        return []
+    pts = state.team_points[state.hand_team_of[state.bidder]]
+    sc = state.game.rules.scoring
+    if 0 <= sc.shortfall_at_least <= state.bid - pts:
+        return [f"short by {state.bid - pts}: {-(sc.shortfall_loss or state.bid):+d} instead"]
+    if 2 * pts < state.bid and sc.below_half_loss_multiplier != 1:
+        return [f"x{sc.below_half_loss_multiplier} for under half the bid"]
+    return []
+
+
+def _doubling_words(state: State, made: bool) -> list[str]:
+    words = []
     if state.multiplier != 1:
-        extras.append(f"x{state.multiplier} for the doubling")
+        words.append(f"x{state.multiplier} for the doubling")
     if state.added:
-        extras.append(f"{state.added if made else -state.added:+d} for the doubling")
-    if extras:
-        text += "; " + ", ".join(extras)
-    return f"{text}: {value:+d}"
+        words.append(f"{state.added if made else -state.added:+d} for the doubling")
+    return words
 
 
 def score_reason(state: State, lab: Labels) -> str | None:
@@ -84,32 +107,49 @@ def score_reason(state: State, lab: Labels) -> str | None:
     contract."""
     r = state.game.rules
     if state.status == "complete" and r.scoring.banked is not None:
-        totals = score_banked(state).totals
-        b = r.scoring.banked
-        takers = state.hand_team_of[state.bidder] if state.bidder >= 0 and b.success != SUCCESS_NONE else -1
-        said = " against ".join(f"{side_name(state, t, lab)}{' (the takers)' if t == takers else ''} {p}"
-                                for t, p in enumerate(totals))
-        return f"totals {said}: {banked_words(state)}"
+        return _banked_reason(state, lab)
     if state.status != "complete" or state.bidder < 0:
         return None
     made, value = contract_value(state)
     parts = [_contract(state, lab, made, value)]
     _, gp = score_hand(state)
     if state.claim >= 0:
-        c = r.claims[state.claim]
-        ok = claim_succeeded(state)
-        instead = "on top" if c.adds else "in place of the contract's result"
-        paid = (c.made_by_counting_side if state.hand_team_of[state.claimer] == counting_team(state) else c.made)
-        parts.append(f"{lab.who(state.claimer)} claimed {c.name} and {'made it' if ok else 'failed'}: "
-                     f"{paid if ok else -c.failed:+d} {instead}")
+        parts.append(_claim_words(state, lab))
         gp = claim_score(state, gp)
     if r.claims:
-        for team, kind, result in claim_grades(state, gp):
-            name = next(c.name for c in r.claims if c.remaining)
-            said = f"{name} by {side_name(state, team, lab)}: {_GRADES.get(kind, kind)}"
-            parts.append(said if result is None else f"{said}, {result:+d} in place of the contract's result")
-    for bonus in r.captures:
-        if bonus.game_points:
-            what = "the last trick" if bonus.all_of_rank < 0 else "capturing a whole rank"
-            parts.append(f"{bonus.amount:+d} for {what}")
+        parts.extend(_remaining_claim_words(state, lab, gp))
+    parts.extend(f"{bonus.amount:+d} for {'the last trick' if bonus.all_of_rank < 0 else 'capturing a whole rank'}"
+                 for bonus in r.captures if bonus.game_points)
     return "; ".join(parts)
+
+
+def _banked_reason(state: State, lab: Labels) -> str:
+    """A banked hand: each side's total (the takers marked) and what the contract came to."""
+    b = state.game.rules.scoring.banked
+    assert b is not None
+    totals = score_banked(state).totals
+    takers = state.hand_team_of[state.bidder] if state.bidder >= 0 and b.success != SUCCESS_NONE else -1
+    said = " against ".join(f"{side_name(state, t, lab)}{' (the takers)' if t == takers else ''} {p}"
+                            for t, p in enumerate(totals))
+    return f"totals {said}: {banked_words(state)}"
+
+
+def _claim_words(state: State, lab: Labels) -> str:
+    """The claim made in play: made or failed, and what it paid on top or instead."""
+    c = state.game.rules.claims[state.claim]
+    ok = claim_succeeded(state)
+    instead = "on top" if c.adds else "in place of the contract's result"
+    paid = (c.made_by_counting_side if state.hand_team_of[state.claimer] == counting_team(state) else c.made)
+    return (f"{lab.who(state.claimer)} claimed {c.name} and {'made it' if ok else 'failed'}: "
+            f"{paid if ok else -c.failed:+d} {instead}")
+
+
+def _remaining_claim_words(state: State, lab: Labels, gp: list[int]) -> list[str]:
+    """The grade of each side's claim on the remaining tricks."""
+    r = state.game.rules
+    parts = []
+    for team, kind, result in claim_grades(state, gp):
+        name = next(c.name for c in r.claims if c.remaining)
+        said = f"{name} by {side_name(state, team, lab)}: {_GRADES.get(kind, kind)}"
+        parts.append(said if result is None else f"{said}, {result:+d} in place of the contract's result")
+    return parts

@@ -98,15 +98,17 @@ def hand_line(view: View, lab: Labels, new: frozenset[str] | set[str] = frozense
             out.append("*", style="bold")
     if not view.hand:
         out.append("(no cards)")
-    if view.indicator is not None:
-        out.append("   face down: ").append_text(lab.card(view.code(view.indicator)))
-    if view.turned is not None:
-        out.append("   face up on the table: ").append_text(lab.card(view.code(view.turned)))
-    if view.stock_bottom is not None:
-        out.append("   stock's bottom card: ").append_text(lab.card(view.code(view.stock_bottom)))
-    if new and any(view.code(c) in new for c in view.hand_cards()):
+    for words, card in (("face down", view.indicator), ("face up on the table", view.turned),
+                        ("stock's bottom card", view.stock_bottom)):
+        if card is not None:
+            out.append(f"   {words}: ").append_text(lab.card(view.code(card)))
+    if _shows_new(view, new):
         out.append("   (* just dealt)", style="dim")
     return out
+
+
+def _shows_new(view: View, new: frozenset[str] | set[str]) -> bool:
+    return bool(new) and any(view.code(c) in new for c in view.hand_cards())
 
 
 def history_item(action: Action, lab: Labels) -> Text:
@@ -145,17 +147,7 @@ def auction_line(view: View, lab: Labels, stages: Sequence[str] = ()) -> Text:
 def contract_line(view: View, lab: Labels) -> Text:
     if view.bidder is None:
         return Text("contract: none yet")
-    if view.special:
-        what = f"{view.special} by {lab.who(view.bidder)}"
-    elif STEP_AUCTION not in view.game.rules.schedule:
-        what = f"{lab.who(view.bidder)} chose the trump"   # take or pass, choose_trump
-    elif view.game.rules.scoring.counted_by_opponents:
-        others: Sequence[int] = next((t for t in view.teams if view.bidder not in t), [])
-        whose = "your side" if lab.seat in others else lab.team(others) if others else "the other side"
-        plural = "s" if view.target != 1 else ""
-        what = f"{lab.who(view.bidder)} bid {view.bid}: {whose} needs {view.target} card point{plural} to beat it"
-    else:
-        what = f"{lab.who(view.bidder)} bid {view.bid}, target {view.target}"
+    what = _contract_what(view, lab, view.bidder)
     if view.multiplier != 1:
         what += f", x{view.multiplier}"
     if view.added:
@@ -165,6 +157,25 @@ def contract_line(view: View, lab: Labels) -> Text:
     if view.conceded:
         what += ", conceded"
     return Text(f"contract: {what}")
+
+
+def _contract_what(view: View, lab: Labels, bidder: int) -> str:
+    """Who holds the contract and what it asks: a special contract, a trump chosen without bids, or a bid."""
+    if view.special:
+        return f"{view.special} by {lab.who(bidder)}"
+    if STEP_AUCTION not in view.game.rules.schedule:
+        return f"{lab.who(bidder)} chose the trump"   # take or pass, choose_trump
+    if view.game.rules.scoring.counted_by_opponents:
+        return _beat_words(view, lab, bidder)
+    return f"{lab.who(bidder)} bid {view.bid}, target {view.target}"
+
+
+def _beat_words(view: View, lab: Labels, bidder: int) -> str:
+    """A contract counted by the opponents: what they need to beat it."""
+    others: Sequence[int] = next((t for t in view.teams if bidder not in t), [])
+    whose = "your side" if lab.seat in others else lab.team(others) if others else "the other side"
+    plural = "s" if view.target != 1 else ""
+    return f"{lab.who(bidder)} bid {view.bid}: {whose} needs {view.target} card point{plural} to beat it"
 
 
 def speech_line(view: View, lab: Labels) -> Text | None:
@@ -304,11 +315,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     (`open_trump`: the rule file plays with the trump face up, so there is no exposure to report; `winning`:
     whose card is winning the trick so far; `new`: cards just dealt; `stages`: the stage of each history entry,
     engine.table.cues.stages)."""
-    lines = [
-        Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
-             f"({lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))}) ==", style="bold"),
-        score_line(match_teams, view.match_scores, lab),
-    ]
+    lines = [_title(view, lab, hand_no), score_line(match_teams, view.match_scores, lab)]
     if lab.players:
         lines.append(Text("at the table: " + " · ".join(lab.who(s) for s in range(view.players) if s != lab.seat)))
     lines += [
@@ -317,11 +324,7 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
         trump_line(view, lab, open_trump),
     ]
     if view.phase == "play" or view.tricks:
-        if view.tricks:
-            last = view.tricks[-1]
-            lines.append(Text("last ").append_text(done_trick_line(view, last, lab, len(view.tricks))))
-        lines.append(trick_line(view, lab, len(view.tricks) + 1, winning))
-        lines.append(points_line(view, lab))
+        lines += _trick_lines(view, lab, winning)
     lines.append(hand_line(view, lab, new))
     lines += exposed_lines(view, lab)
     lines += [Text(t) for t in meld_lines(view, lab.who, lab.team)]
@@ -329,12 +332,32 @@ def screen(view: View, lab: Labels, hand_no: int, match_teams: Sequence[Sequence
     if heading is not None:
         lines.append(heading)
     if view.legal:
-        if decision is not None:
-            lines.append(Text(f"-- {decision.heading} --", style="bold"))
-            lines.append(choices_text(menu(decision, view.legal), lab, decision.pickers, decision.risky))
-        else:
-            lines.append(choices_text(view.legal, lab))
+        lines += _choice_lines(view, lab, decision)
     return lines
+
+
+def _title(view: View, lab: Labels, hand_no: int) -> Text:
+    side = lab.team(next((t for t in view.teams if view.seat in t), [view.seat]))
+    return Text(f"== {view.ruleset} · hand {hand_no} · dealer {lab.who(view.dealer)} · you are seat {view.seat} "
+                f"({side}) ==", style="bold")
+
+
+def _trick_lines(view: View, lab: Labels, winning: int | None) -> list[Text]:
+    """The last trick taken, the trick on the table and the card points so far."""
+    lines = []
+    if view.tricks:
+        lines.append(Text("last ").append_text(done_trick_line(view, view.tricks[-1], lab, len(view.tricks))))
+    lines.append(trick_line(view, lab, len(view.tricks) + 1, winning))
+    lines.append(points_line(view, lab))
+    return lines
+
+
+def _choice_lines(view: View, lab: Labels, decision: Decision | None) -> list[Text]:
+    """The decision's heading and its menu (the legal actions as they are without one)."""
+    if decision is None:
+        return [choices_text(view.legal, lab)]
+    return [Text(f"-- {decision.heading} --", style="bold"),
+            choices_text(menu(decision, view.legal), lab, decision.pickers, decision.risky)]
 
 
 def hand_summary(view: View, lab: Labels, made: bool | None, annulled_because: str,

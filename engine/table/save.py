@@ -165,19 +165,25 @@ def _hand(r: _Reader, raw: Any, node: Node, index: int) -> dict[str, Any]:
         hand["hands"] = _cards(r, raw["hands"], f"{where}.hands", nodes["hands"])
     if "stock" in raw:   # the undealt cards (games with a stock): checked against the seed's
         hand["stock"] = r.text(raw["stock"], f"{where}.stock", nodes["stock"])
-    actions = raw["actions"]
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise r.fail(f"{where}.actions", "must be a list of actions such as '2 play JS'", nodes["actions"])
-    hand["actions"] = list(actions)
+    hand["actions"] = _actions(r, raw["actions"], f"{where}.actions", nodes["actions"])
     if ("status" in raw) != ("score_change" in raw):
         raise r.fail(where, "status and score_change go together (a finished hand has both)", node)
     if "status" in raw:
-        if raw["status"] not in HAND_STATUSES:
-            raise r.fail(f"{where}.status", f"must be {' or '.join(HAND_STATUSES)}, not {_shown(raw['status'])}",
-                         nodes["status"])
-        hand["status"] = raw["status"]
+        hand["status"] = _hand_status(r, raw["status"], f"{where}.status", nodes["status"])
         hand["score_change"] = r.numbers(raw["score_change"], f"{where}.score_change", nodes["score_change"])
     return hand
+
+
+def _actions(r: _Reader, raw: Any, where: str, node: Node) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+        raise r.fail(where, "must be a list of actions such as '2 play JS'", node)
+    return list(raw)
+
+
+def _hand_status(r: _Reader, raw: Any, where: str, node: Node) -> str:
+    if raw not in HAND_STATUSES:
+        raise r.fail(where, f"must be {' or '.join(HAND_STATUSES)}, not {_shown(raw)}", node)
+    return str(raw)
 
 
 def _cards(r: _Reader, raw: Any, where: str, node: Node) -> dict[int, str]:
@@ -197,19 +203,11 @@ def parse_save(text: str, source: str) -> MatchSave:
         raise UnreadableError(source, f"not a jacknine match save (no 'format: {FORMAT}' line)")
     r = _Reader(source, root)
     nodes = r.fields(root, SAVE_FIELDS, "")
-    for required in SAVE_FIELDS:
-        if required not in data and required != "winners":
-            raise UnreadableError(source, f"{required}: missing")
+    _require_fields(data, source)
     status = data["status"]
     if status not in ("in_progress", "over"):
         raise r.fail("status", f"must be in_progress or over, not {_shown(status)}", nodes["status"])
-    winners: list[int] | None = None
-    if status == "over":
-        if "winners" not in data:
-            raise r.fail("winners", "missing (a finished match names its winners)", root)
-        winners = r.numbers(data["winners"], "winners", nodes["winners"])
-    elif "winners" in data:
-        raise r.fail("winners", "only a finished match (status: over) has winners", nodes["winners"])
+    winners = _winners(r, data, status == "over", nodes, root)
     hands_raw, hands_node = data["hands"], nodes["hands"]
     if not isinstance(hands_raw, list) or not isinstance(hands_node, SequenceNode):
         raise r.fail("hands", "must be a list of hand records", hands_node)
@@ -227,6 +225,24 @@ def parse_save(text: str, source: str) -> MatchSave:
         lines=_lines(root),
         text=text,
     )
+
+
+def _require_fields(data: dict[str, Any], source: str) -> None:
+    """Every field of a save but the winners (which only a finished match has) is there."""
+    for required in SAVE_FIELDS:
+        if required not in data and required != "winners":
+            raise UnreadableError(source, f"{required}: missing")
+
+
+def _winners(r: _Reader, data: dict[str, Any], over: bool, nodes: dict[str, Node], root: Node) -> list[int] | None:
+    """A finished match names its winners; a match in progress has none."""
+    if not over:
+        if "winners" in data:
+            raise r.fail("winners", "only a finished match (status: over) has winners", nodes["winners"])
+        return None
+    if "winners" not in data:
+        raise r.fail("winners", "missing (a finished match names its winners)", root)
+    return r.numbers(data["winners"], "winners", nodes["winners"])
 
 
 def _lines(root: MappingNode) -> dict[str, int]:

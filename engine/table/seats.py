@@ -19,20 +19,24 @@ def relation(me: int, seat: int, players: int, teams: Sequence[Sequence[int]], d
         return "you"
     if not 0 <= me < players:
         return ""   # a spectator has no chair
-    offset = (seat - me) % players
+    partner = any(me in t and seat in t for t in teams)
+    place = _place((seat - me) % players, players, direction, partner)
+    return ", ".join([w for w in ("partner" if partner else "", place) if w])
+
+
+def _place(offset: int, players: int, direction: str, partner: bool) -> str:
+    """Where the seat `offset` places on sits: right, left or opposite ('' for none; a partner across the table
+    is just the partner)."""
     after, before = ("left", "right") if direction == CLOCKWISE else ("right", "left")
-    words: list[str] = []
-    if any(me in t and seat in t for t in teams):
-        words.append("partner")
     if players == 2:
-        words.append("opposite")      # two at a table sit face to face: neither right nor left
-    elif offset == 1:
-        words.append(after)
-    elif offset == players - 1:
-        words.append(before)
-    elif 2 * offset == players and not words:
-        words.append("opposite")
-    return ", ".join(words)
+        return "opposite"      # two at a table sit face to face: neither right nor left
+    if offset == 1:
+        return after
+    if offset == players - 1:
+        return before
+    if 2 * offset == players and not partner:
+        return "opposite"
+    return ""
 
 
 def seat_label(me: int, seat: int, players: int, teams: Sequence[Sequence[int]], direction: str = "",

@@ -27,7 +27,7 @@ from engine.play.state import State
 from engine.play.view import View, build_view
 from engine.record import record_of
 from engine.table.cues import new_cards, stages, winning_seat
-from engine.table.decisions import decision
+from engine.table.decisions import Decision, Picker, decision
 from engine.table.events import events
 from engine.table.hints import explain_cards, guarded
 from engine.table.outcome import score_reason
@@ -206,30 +206,39 @@ class Session:
             self._check_deal(rec, state, where, prior.ruleset, refuse)
             if i == last:
                 self._new_bots(i)
-            for j, text in enumerate(rec["actions"]):
-                try:
-                    action = Action.parse(text)
-                    if i == last and not state.is_terminal:
-                        self._ask_bot(state)  # the answer is known; asking keeps the bot where it was
-                    state.apply(action)
-                except RecordError:
-                    raise refuse(f"{where}.actions[{j}]", f"{quoted(text)} is not an action "
-                                 "(write SEAT VERB [ARGUMENTS], e.g. '2 play JS')", 2) from None
-                except IllegalActionError as e:
-                    raise refuse(f"{where}.actions[{j}]", f"{quoted(text)}: {escaped(e.reason, 300)}", 1) from None
-            booked = "status" in rec or i != last
-            if state.is_terminal and booked:
-                outcome = self._book(state)
-                self._check_outcome(rec, outcome.status, outcome.game_points, where, refuse)
-            elif i != last:
-                raise refuse(where, "unfinished, yet more hands follow it", 1)
-            elif booked:
-                raise refuse(f"{where}.status", f"the save says {rec['status']}, but its actions stop before the "
-                             "end of the hand", 1)
-            else:
-                # in progress, or just finished and saved before it was booked (run() books it and goes on)
-                self.state = state
+            self._replay_actions(state, rec["actions"], i == last, where, refuse)
+            self._settle(state, rec, i == last, where, refuse)
         self._check_standing(prior, refuse)
+
+    def _replay_actions(self, state: State, actions: list[str], last: bool, where: str, refuse: Refuse) -> None:
+        """A saved hand's actions, applied; in the last hand the bots are asked too (the answer is known; asking
+        keeps each bot where it was)."""
+        for j, text in enumerate(actions):
+            try:
+                action = Action.parse(text)
+                if last and not state.is_terminal:
+                    self._ask_bot(state)
+                state.apply(action)
+            except RecordError:
+                raise refuse(f"{where}.actions[{j}]", f"{quoted(text)} is not an action "
+                             "(write SEAT VERB [ARGUMENTS], e.g. '2 play JS')", 2) from None
+            except IllegalActionError as e:
+                raise refuse(f"{where}.actions[{j}]", f"{quoted(text)}: {escaped(e.reason, 300)}", 1) from None
+
+    def _settle(self, state: State, rec: dict[str, Any], last: bool, where: str, refuse: Refuse) -> None:
+        """A replayed hand: booked and checked against the save when finished; only the last may be unfinished."""
+        booked = "status" in rec or not last
+        if state.is_terminal and booked:
+            outcome = self._book(state)
+            self._check_outcome(rec, outcome.status, outcome.game_points, where, refuse)
+        elif not last:
+            raise refuse(where, "unfinished, yet more hands follow it", 1)
+        elif booked:
+            raise refuse(f"{where}.status", f"the save says {rec['status']}, but its actions stop before the "
+                         "end of the hand", 1)
+        else:
+            # in progress, or just finished and saved before it was booked (run() books it and goes on)
+            self.state = state
 
     def _check_deal(self, rec: dict[str, Any], state: State, where: str, ruleset: str, refuse: Refuse) -> None:
         if rec["ruleset"] != ruleset:
@@ -243,15 +252,20 @@ class Session:
                          f"{str(rec['dealer'])[:20]}", 1)
         cards = rec.get("hands")
         if cards is not None:
-            dealt = [[self.game.codes[c] for c in h[:self.game.dealt_each]] for h in state.dealt]
-            written = [str(cards[seat]).split() for seat in sorted(cards)]
-            if written != dealt:
-                seat = next((s for s in range(max(len(written), len(dealt)))
-                             if s >= len(written) or s >= len(dealt) or written[s] != dealt[s]), 0)
-                raise refuse(f"{where}.hands", f"seat {seat}'s cards are not the ones the match's seed deals it", 1)
+            self._check_cards(cards, state, where, refuse)
         stock = rec.get("stock")
         if stock is not None and str(stock).split() != [self.game.codes[c] for c in state.stock]:
             raise refuse(f"{where}.stock", "the stock is not the one the match's seed leaves", 1)
+
+    def _check_cards(self, cards: dict[Any, Any], state: State, where: str, refuse: Refuse) -> None:
+        """The saved hands are the ones the match's seed deals (the first seat that differs is named)."""
+        dealt = [[self.game.codes[c] for c in h[:self.game.dealt_each]] for h in state.dealt]
+        written = [str(cards[seat]).split() for seat in sorted(cards)]
+        if written == dealt:
+            return
+        seat = next((s for s in range(max(len(written), len(dealt)))
+                     if s >= len(written) or s >= len(dealt) or written[s] != dealt[s]), 0)
+        raise refuse(f"{where}.hands", f"seat {seat}'s cards are not the ones the match's seed deals it", 1)
 
     def _check_outcome(self, rec: dict[str, Any], status: str, points: Sequence[int], where: str,
                        refuse: Refuse) -> None:
@@ -385,24 +399,32 @@ class Session:
             p = parse_input(self.read_line("> "), state.to_act, choices, self.game.layout, extra, pickers)
             if p.needs_suit is not None:
                 p = self._ask_suit(p)
-            if p.command == EXPLAIN:
-                for line in explain_cards(state, seat, self.labels):
-                    self.out(Text("  ").append_text(line))
-                continue
-            if p.command == QUIT:
-                raise StopPlay
-            if p.command == HELP or p.action is None:
-                self.out(p.problem or usage(len(choices), pickers, choices))
-                continue
-            if p.by_number and asked is not None and p.action.notation in asked.risky and len(choices) > 1 \
-                    and not self._confirmed(p.action):
+            action = self._answer(p, state, choices, pickers, asked)
+            if action is None:
                 continue
             try:
-                state.apply(p.action)
+                state.apply(action)
             except IllegalActionError as e:
-                self.out(guarded(e.reason, state, view, p.action.notation))
+                self.out(guarded(e.reason, state, view, action.notation))
                 continue
             return
+
+    def _answer(self, p: Parsed, state: State, choices: Sequence[Action], pickers: Sequence[Picker],
+                asked: Decision | None) -> Action | None:
+        """The action a line typed takes; None after a command, a problem or a risky choice not confirmed (the
+        player types again)."""
+        if p.command == EXPLAIN:
+            for line in explain_cards(state, self.config.seat, self.labels):
+                self.out(Text("  ").append_text(line))
+            return None
+        if p.command == QUIT:
+            raise StopPlay
+        if p.command == HELP or p.action is None:
+            self.out(p.problem or usage(len(choices), pickers, choices))
+            return None
+        if _asks_confirmation(p.action, p.by_number, asked, choices) and not self._confirmed(p.action):
+            return None
+        return p.action
 
     def _confirmed(self, action: Action) -> bool:
         """A risky action chosen by its number (a claim, a call, a concession, a doubling step) is taken only
@@ -478,3 +500,8 @@ class Session:
             self.out(Text(f"match stopped at the hand limit after {len(self.match.hands)} hands, nobody at the "
                           f"winning score: {ahead} ({scores})", style="bold"))
         self.save()
+
+
+def _asks_confirmation(action: Action, by_number: bool, asked: Decision | None, choices: Sequence[Action]) -> bool:
+    """A risky action chosen by its number, among other choices, is confirmed before it is taken."""
+    return by_number and asked is not None and action.notation in asked.risky and len(choices) > 1

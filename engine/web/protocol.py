@@ -162,22 +162,44 @@ def _summary(table: Table, f: Finished, seat: int, direction: str) -> dict[str, 
 
 def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -> dict[str, Any]:
     """The `state` message for one audience (a seat, or SPECTATOR)."""
-    g = table.game
     state = table.state
-    teams = state.hand_teams if state is not None else g.rules.table.teams
+    teams = state.hand_teams if state is not None else table.game.rules.table.teams
+    return {
+        "type": "state",
+        "n": table.version,
+        "table": _table_info(table, seat, presence, direction, teams),
+        "you": {"seat": seat if seat != SPECTATOR else None},
+        "hand": _hand(table, state, seat, direction) if state is not None else None,
+        "summary": _shown_summary(table, seat, direction),
+        "chat": [{"seat": s, "name": _who(table, seat, teams, direction)(s) if s >= 0 else "host", "text": t}
+                 for s, t in table.chat[-CHAT_SHOWN:]],
+        "notices": presence.notices[-10:],
+    }
+
+
+def _seat_entry(table: Table, s: int, seat: int, presence: Presence, direction: str, teams: Sequence[Sequence[int]],
+                names: Sequence[str]) -> dict[str, Any]:
+    """Seat `s` as the audience `seat` sees it: who sits there, whether connected, and where from his chair."""
+    n = table.game.n
+    spec = table.seats[s]
+    return {
+        "seat": s, "name": spec.name, "kind": spec.kind, "bot": spec.bot if spec.kind == BOT else "",
+        "connected": s in presence.connected, "away": s in presence.away,
+        "grace_left": round(presence.grace_left[s], 1) if s in presence.grace_left else None,
+        "relation": relation(seat, s, n, teams, direction) if seat != SPECTATOR else "",
+        "label": seat_label(seat, s, n, teams, direction, names) if seat != SPECTATOR else
+        (spec.name or f"seat {s}"),
+    }
+
+
+def _table_info(table: Table, seat: int, presence: Presence, direction: str,
+                teams: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """The table part of the state message: the game, the match so far, the seats."""
+    g = table.game
     names = _names(table)
-    seats = []
-    for s, spec in enumerate(table.seats):
-        seats.append({
-            "seat": s, "name": spec.name, "kind": spec.kind, "bot": spec.bot if spec.kind == BOT else "",
-            "connected": s in presence.connected, "away": s in presence.away,
-            "grace_left": round(presence.grace_left[s], 1) if s in presence.grace_left else None,
-            "relation": relation(seat, s, g.n, teams, direction) if seat != SPECTATOR else "",
-            "label": seat_label(seat, s, g.n, teams, direction, names) if seat != SPECTATOR else
-            (spec.name or f"seat {s}"),
-        })
+    seats = [_seat_entry(table, s, seat, presence, direction, teams, names) for s in range(len(table.seats))]
     revealed = table.seed_revealed
-    info: dict[str, Any] = {
+    return {
         "id": table.table_id, "game": printable(g.rules.name), "description": printable(g.rules.description),
         "ruleset": table.ruleset, "players": g.n, "status": table.status, "hand": table.hand_number,
         "max_hands": table.max_hands, "teams": [list(t) for t in g.rules.table.teams],
@@ -190,19 +212,14 @@ def snapshot(table: Table, seat: int, presence: Presence, direction: str = "") -
         "auction": STEP_AUCTION in g.rules.schedule,     # false: the trump is taken or chosen, never bid for
         "open_trump": not g.rules.trump.concealed,       # the trump is face up from the start (no exposure to tell)
     }
+
+
+def _shown_summary(table: Table, seat: int, direction: str) -> dict[str, Any] | None:
+    """The last hand's summary, while it is open, or once the match is over or stopped between hands."""
     last = table.finished[-1] if table.finished else None
-    show_summary = last is not None and (table.summary_open or table.status in (OVER, STOPPED) and state is None)
-    return {
-        "type": "state",
-        "n": table.version,
-        "table": info,
-        "you": {"seat": seat if seat != SPECTATOR else None},
-        "hand": _hand(table, state, seat, direction) if state is not None else None,
-        "summary": _summary(table, last, seat, direction) if show_summary and last is not None else None,
-        "chat": [{"seat": s, "name": _who(table, seat, teams, direction)(s) if s >= 0 else "host", "text": t}
-                 for s, t in table.chat[-CHAT_SHOWN:]],
-        "notices": presence.notices[-10:],
-    }
+    if last is None or not (table.summary_open or table.status in (OVER, STOPPED) and table.state is None):
+        return None
+    return _summary(table, last, seat, direction)
 
 
 def _deals(table: Table) -> list[dict[str, Any]]:
@@ -234,8 +251,8 @@ def _no_constants(name: str) -> Any:
     raise ProtocolError(f"{name} is not a number")
 
 
-def parse_message(raw: str | bytes) -> dict[str, Any]:
-    """A page's message, checked; ProtocolError saying what is wrong otherwise."""
+def _decoded(raw: str | bytes) -> dict[str, Any]:
+    """A bounded JSON object with a textual 'type' (no NaN or Infinity)."""
     if len(raw) > MAX_MESSAGE:
         raise ProtocolError(f"message too long ({len(raw)} bytes; at most {MAX_MESSAGE})")
     try:
@@ -244,21 +261,31 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
         raise ProtocolError("not a JSON message") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("a message is a JSON object with a 'type'")
+    return data
+
+
+def _check_field(kind: str, fields: dict[str, type | tuple[type, ...]], key: str, value: object) -> None:
+    """One field of a message: known for its type, of its type (a bool is no number), a number in range."""
+    want = fields.get(key)
+    if want is None:
+        raise ProtocolError(f"{kind}: unknown field {key[:20]!r}" + (" (the seat is your link's)" if
+                                                                   key == "seat" and kind == "act" else ""))
+    if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+        raise ProtocolError(f"{kind}: {key} has the wrong type")
+    if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < 1 << 53:
+        raise ProtocolError(f"{kind}: {key} is out of range")
+
+
+def parse_message(raw: str | bytes) -> dict[str, Any]:
+    """A page's message, checked; ProtocolError saying what is wrong otherwise."""
+    data = _decoded(raw)
     kind = data["type"]
     fields = _FIELDS.get(kind)
     if fields is None:
         raise ProtocolError(f"unknown message type {kind[:20]!r} (known: {', '.join(_FIELDS)})")
     for key, value in data.items():
-        if key == "type":
-            continue
-        want = fields.get(key)
-        if want is None:
-            raise ProtocolError(f"{kind}: unknown field {key[:20]!r}" + (" (the seat is your link's)" if
-                                                                       key == "seat" and kind == "act" else ""))
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise ProtocolError(f"{kind}: {key} has the wrong type")
-        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < 1 << 53:
-            raise ProtocolError(f"{kind}: {key} is out of range")
+        if key != "type":
+            _check_field(kind, fields, key, value)
     for key in _REQUIRED.get(kind, ()):
         if key not in data:
             raise ProtocolError(f"{kind}: {key} is missing")

@@ -287,8 +287,7 @@ class Server:
         self.sweep()
         if self.live() >= self.settings.max_tables:
             raise ValueError(f"this server already holds its limit of {self.settings.max_tables} tables")
-        allowed = {"ruleset", "upload", "seats", "max_hands", "spectators", "start"}
-        unknown = set(request) - allowed
+        unknown = set(request) - {"ruleset", "upload", "seats", "max_hands", "spectators", "start"}
         if unknown:
             raise ValueError(f"unknown field {sorted(unknown)[0][:20]!r}")
         self.make_room()
@@ -297,18 +296,11 @@ class Server:
         if game is None:
             game = self._game(table_id, ruleset, files)
         seats = _requested_seats(request.get("seats"), game.n)
-        max_hands = request.get("max_hands", MAX_HANDS)
-        if not isinstance(max_hands, int) or isinstance(max_hands, bool) or not 1 <= max_hands <= MAX_HANDS:
-            raise ValueError(f"max_hands: a whole number from 1 to {MAX_HANDS}")
-        spectators = request.get("spectators", False)
-        start = request.get("start", False)
-        if not isinstance(spectators, bool) or not isinstance(start, bool):
-            raise ValueError("spectators and start are true or false")
+        max_hands, spectators, start = _requested_terms(request)
         seed = self.settings.new_seed()
         host = secrets.token_urlsafe(24)
         watch = link_token(host, table_id, "watch")
-        tokens: list[str | None] = [link_token(host, table_id, f"seat {s} 0") if spec.kind == PERSON else None
-                                    for s, spec in enumerate(seats)]
+        tokens = _seat_tokens(host, table_id, seats)
         hashes = [digest(t) if t is not None else "" for t in tokens]
         self.store.add_table(table_id, ruleset, files, seed, max_hands, [s.to_dict() for s in seats], digest(host),
                              hashes, digest(watch))
@@ -377,41 +369,60 @@ class Server:
         delay = self.settings.bot_delay if self._has_people(rt) else 0.0
         while table.status == PLAYING:
             if table.summary_open:
-                if {s for s in rt.connected() if table.seats[s].kind == PERSON} - table.ready:
+                if not await self._after_summary(rt, delay):
                     return   # a person is reading the summary: their 'next' wakes the driver
-                await asyncio.sleep(delay)
-                if table.summary_open and table.status == PLAYING:
-                    self._apply(rt, Entry("deal"))
                 continue
             seat = table.to_act()
-            if seat is None:
-                return
-            now = time.monotonic()
-            if not self._plays_for(rt, seat, now):
-                left = rt.left_at.get(seat)
-                if left is not None and seat not in rt.connected():   # away, within the grace period
-                    rt.timer = asyncio.get_running_loop().call_later(
-                        max(0.0, left + self.settings.grace - now) + 0.01, rt.wake.set)
+            if seat is None or not self._bot_plays(rt, seat):
                 return   # the person's move (or the grace timer) wakes the driver
-            if table.seats[seat].kind == PERSON and seat not in rt.away:
-                rt.away.add(seat)
-                rt.notices.append(f"seat {seat} is away: a bot plays for them until they return")
-                self.broadcast(rt)
-            version = table.version
-            if delay:
-                await asyncio.sleep(delay)
-                if table.version != version:
-                    continue
-            state = table.state
-            assert state is not None
-            spec, hand = table.seats[seat].bot, len(table.finished)
-            notation = await self.pool.choose(
-                spec, table.game, (table.table_id, hand, seat, spec), bot_seed(table.seed, hand, seat, -1),
-                bot_seed(table.seed, hand, seat, len(state.history)), build_view(state, state.to_act),  # a dummy's seat
-                state.legal_actions())
-            if table.version != version or not self._plays_for(rt, seat, time.monotonic()):
-                continue   # the table moved on meanwhile, or the person came back
-            self._apply(rt, Entry("act", seat, notation))
+            await self._bot_move(rt, seat, delay)
+
+    async def _after_summary(self, rt: Runtime, delay: float) -> bool:
+        """The summary between hands: the next deal after the delay, unless a person still reads it (False)."""
+        table = rt.table
+        if {s for s in rt.connected() if table.seats[s].kind == PERSON} - table.ready:
+            return False
+        await asyncio.sleep(delay)
+        if table.summary_open and table.status == PLAYING:
+            self._apply(rt, Entry("deal"))
+        return True
+
+    def _bot_plays(self, rt: Runtime, seat: int) -> bool:
+        """Whether a bot plays `seat` now (a person past the grace period is said to be away); else, for a person
+        away within the grace period, a timer wakes the driver when it ends."""
+        table = rt.table
+        now = time.monotonic()
+        if not self._plays_for(rt, seat, now):
+            left = rt.left_at.get(seat)
+            if left is not None and seat not in rt.connected():   # away, within the grace period
+                rt.timer = asyncio.get_running_loop().call_later(
+                    max(0.0, left + self.settings.grace - now) + 0.01, rt.wake.set)
+            return False
+        if table.seats[seat].kind == PERSON and seat not in rt.away:
+            rt.away.add(seat)
+            rt.notices.append(f"seat {seat} is away: a bot plays for them until they return")
+            self.broadcast(rt)
+        return True
+
+    async def _bot_move(self, rt: Runtime, seat: int, delay: float) -> None:
+        """The bot's action at `seat`, after the delay; dropped when the table moved on meanwhile, or the person
+        came back."""
+        table = rt.table
+        version = table.version
+        if delay:
+            await asyncio.sleep(delay)
+            if table.version != version:
+                return
+        state = table.state
+        assert state is not None
+        spec, hand = table.seats[seat].bot, len(table.finished)
+        notation = await self.pool.choose(
+            spec, table.game, (table.table_id, hand, seat, spec), bot_seed(table.seed, hand, seat, -1),
+            bot_seed(table.seed, hand, seat, len(state.history)), build_view(state, state.to_act),  # a dummy's seat
+            state.legal_actions())
+        if table.version != version or not self._plays_for(rt, seat, time.monotonic()):
+            return
+        self._apply(rt, Entry("act", seat, notation))
 
     def _apply(self, rt: Runtime, entry: Entry) -> None:
         rt.table.apply(entry)
@@ -477,66 +488,81 @@ class Server:
 
     def handle(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
         """One message from a page; Refused or ProtocolError say why it was not taken."""
-        kind = msg["type"]
-        table = rt.table
-        if kind == "ping":
-            conn.send(protocol.encode({"type": "pong", "n": table.version}))
-        elif kind == "hello":
-            raise ProtocolError("hello: already said")
-        elif kind == "act":
-            if conn.seat == SPECTATOR:
-                raise Refused("spectators do not play")
-            if table.seats[conn.seat].kind != PERSON:
-                raise Refused("a bot plays this seat now")
-            self.change(rt, Entry("act", conn.seat, msg["action"].strip()))
-        elif kind == "next":
-            if conn.seat == SPECTATOR or not table.summary_open:
-                return
-            table.ready.add(conn.seat)
-            self.broadcast(rt)
-            self.kick(rt)
-        elif kind == "chat":
-            if conn.seat == SPECTATOR and not conn.host:
-                raise Refused("spectators only watch")
-            self.change(rt, Entry("chat", conn.seat, protocol.chat_text(msg["text"])))
-        elif kind == "host":
-            if not conn.host:
-                raise Refused("only the host may do that")
-            self._host(rt, conn, msg)
+        handlers: dict[str, Callable[[Runtime, Connection, dict[str, Any]], None]] = {
+            "ping": self._ping, "hello": self._hello_again, "act": self._act, "next": self._next,
+            "chat": self._chat, "host": self._host}
+        handler = handlers.get(msg["type"])
+        if handler is not None:
+            handler(rt, conn, msg)
+
+    def _ping(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        conn.send(protocol.encode({"type": "pong", "n": rt.table.version}))
+
+    def _hello_again(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        raise ProtocolError("hello: already said")
+
+    def _act(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        if conn.seat == SPECTATOR:
+            raise Refused("spectators do not play")
+        if rt.table.seats[conn.seat].kind != PERSON:
+            raise Refused("a bot plays this seat now")
+        self.change(rt, Entry("act", conn.seat, msg["action"].strip()))
+
+    def _next(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        if conn.seat == SPECTATOR or not rt.table.summary_open:
+            return
+        rt.table.ready.add(conn.seat)
+        self.broadcast(rt)
+        self.kick(rt)
+
+    def _chat(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        if conn.seat == SPECTATOR and not conn.host:
+            raise Refused("spectators only watch")
+        self.change(rt, Entry("chat", conn.seat, protocol.chat_text(msg["text"])))
 
     def _host(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
-        do = msg["do"]
-        table = rt.table
-        if do == "start":
-            if table.status != WAITING:
-                raise Refused("the match has already started")
-            self.change(rt, Entry("start"))
-        elif do == "stop":
-            self.change(rt, Entry("stop"))
-        elif do == "spectators":
-            allow = msg.get("allow")
-            if not isinstance(allow, bool):
-                raise ProtocolError("host: spectators needs allow: true or false")
-            if not allow:
-                for conn in list(rt.connections):
-                    if conn.seat == SPECTATOR and not conn.host:
-                        rt.connections.discard(conn)
-                        conn.drop("the host has closed the table to spectators")
-            self.change(rt, Entry("spectators", -1, "1" if allow else "0"))
-        elif do == "seat":
-            seat, bot = msg.get("seat"), msg.get("bot", "")
-            if not isinstance(seat, int) or not 0 <= seat < table.game.n:
-                raise ProtocolError("host: seat needs a seat number")
-            if bot:
-                try:
-                    bot = check_table_bot(bot)
-                except ValueError as e:
-                    raise Refused(str(e)) from None
-                self.change(rt, Entry("seat", seat, f"{BOT} {bot}"))
-            else:
-                self.change(rt, Entry("seat", seat, PERSON))
-            if conn.host_token is not None:
-                self.reseat(rt, seat, conn.host_token)
+        if not conn.host:
+            raise Refused("only the host may do that")
+        requests: dict[str, Callable[[Runtime, Connection, dict[str, Any]], None]] = {
+            "start": self._host_start, "stop": self._host_stop, "spectators": self._host_spectators,
+            "seat": self._host_seat}
+        request = requests.get(msg["do"])
+        if request is not None:
+            request(rt, conn, msg)
+
+    def _host_start(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        if rt.table.status != WAITING:
+            raise Refused("the match has already started")
+        self.change(rt, Entry("start"))
+
+    def _host_stop(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        self.change(rt, Entry("stop"))
+
+    def _host_spectators(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        allow = msg.get("allow")
+        if not isinstance(allow, bool):
+            raise ProtocolError("host: spectators needs allow: true or false")
+        if not allow:
+            for other in list(rt.connections):
+                if other.seat == SPECTATOR and not other.host:
+                    rt.connections.discard(other)
+                    other.drop("the host has closed the table to spectators")
+        self.change(rt, Entry("spectators", -1, "1" if allow else "0"))
+
+    def _host_seat(self, rt: Runtime, conn: Connection, msg: dict[str, Any]) -> None:
+        seat, bot = msg.get("seat"), msg.get("bot", "")
+        if not isinstance(seat, int) or not 0 <= seat < rt.table.game.n:
+            raise ProtocolError("host: seat needs a seat number")
+        if bot:
+            try:
+                bot = check_table_bot(bot)
+            except ValueError as e:
+                raise Refused(str(e)) from None
+            self.change(rt, Entry("seat", seat, f"{BOT} {bot}"))
+        else:
+            self.change(rt, Entry("seat", seat, PERSON))
+        if conn.host_token is not None:
+            self.reseat(rt, seat, conn.host_token)
 
     def close(self) -> None:
         for rt in self.tables.values():
@@ -560,6 +586,11 @@ def link_token(host_token: str, table_id: str, label: str) -> str:
     return base64.urlsafe_b64encode(mac.digest()[:24]).decode("ascii")
 
 
+def _seat_tokens(host: str, table_id: str, seats: list[SeatSpec]) -> list[str | None]:
+    """Each person's seat link token at a new table (None for a bot's seat)."""
+    return [link_token(host, table_id, f"seat {s} 0") if spec.kind == PERSON else None for s, spec in enumerate(seats)]
+
+
 def _requested_rules(request: dict[str, Any]) -> tuple[dict[str, str], str]:
     upload = request.get("upload")
     if upload is not None:
@@ -574,25 +605,39 @@ def _requested_rules(request: dict[str, Any]) -> tuple[dict[str, str], str]:
     return {}, ruleset
 
 
+def _requested_terms(request: dict[str, Any]) -> tuple[int, bool, bool]:
+    """(max_hands, spectators, start) of a new table's request."""
+    max_hands = request.get("max_hands", MAX_HANDS)
+    if not isinstance(max_hands, int) or isinstance(max_hands, bool) or not 1 <= max_hands <= MAX_HANDS:
+        raise ValueError(f"max_hands: a whole number from 1 to {MAX_HANDS}")
+    spectators = request.get("spectators", False)
+    start = request.get("start", False)
+    if not isinstance(spectators, bool) or not isinstance(start, bool):
+        raise ValueError("spectators and start are true or false")
+    return max_hands, spectators, start
+
+
 def _requested_seats(raw: Any, players: int) -> list[SeatSpec]:
     if raw is None:
         return [SeatSpec(PERSON)] + [SeatSpec(BOT) for _ in range(players - 1)]
     if not isinstance(raw, list) or len(raw) != players:
         raise ValueError(f"seats: one entry per seat ({players})")
-    out = []
-    for i, s in enumerate(raw):
-        if not isinstance(s, dict) or set(s) - {"kind", "bot", "name"} or s.get("kind") not in (PERSON, BOT):
-            raise ValueError(f"seats[{i}]: {{kind: person or bot, bot: NAME, name: TEXT}}")
-        bot = s.get("bot", "heuristic")
-        name = s.get("name", "")
-        if not isinstance(bot, str) or not isinstance(name, str):
-            raise ValueError(f"seats[{i}]: bot and name are text")
-        try:
-            bot = check_table_bot(bot or "heuristic")
-        except ValueError as e:
-            raise ValueError(f"seats[{i}]: {e}") from None
-        out.append(SeatSpec(s["kind"], bot, protocol.person_name(name)))
-    return out
+    return [_requested_seat(i, s) for i, s in enumerate(raw)]
+
+
+def _requested_seat(i: int, s: Any) -> SeatSpec:
+    """One seat of the request: a person or a bot (the heuristic by default), and a name."""
+    if not isinstance(s, dict) or set(s) - {"kind", "bot", "name"} or s.get("kind") not in (PERSON, BOT):
+        raise ValueError(f"seats[{i}]: {{kind: person or bot, bot: NAME, name: TEXT}}")
+    bot = s.get("bot", "heuristic")
+    name = s.get("name", "")
+    if not isinstance(bot, str) or not isinstance(name, str):
+        raise ValueError(f"seats[{i}]: bot and name are text")
+    try:
+        bot = check_table_bot(bot or "heuristic")
+    except ValueError as e:
+        raise ValueError(f"seats[{i}]: {e}") from None
+    return SeatSpec(s["kind"], bot, protocol.person_name(name))
 
 
 # ---------------------------------------------------------------------------------------------------- the app

@@ -111,34 +111,40 @@ class Table:
     # --- entries: each is applied here and logged, or replayed from the log ----------------------------
     def apply(self, entry: Entry, replaying: bool = False) -> None:
         """Apply one entry (Refused when it is not allowed, nothing changed), then log it unless replaying."""
-        kind = entry.kind
-        if kind == "start":
-            if self.status != WAITING:
-                raise Refused("the match has already started")
-            self.status = PLAYING
-            self._deal()
-        elif kind == "act":
-            self._act(entry.seat, entry.body)
-        elif kind == "deal":
-            if not self.summary_open or self.status != PLAYING:
-                raise Refused("no hand is waiting to be dealt")
-            self._deal()
-        elif kind == "chat":
-            self.chat.append((entry.seat, entry.body))
-            del self.chat[:-200]
-        elif kind == "seat":
-            self._seat(entry.seat, entry.body)
-        elif kind == "spectators":
-            self.spectators = entry.body == "1"
-        elif kind == "stop":
-            if self.status in (OVER, STOPPED):
-                raise Refused("the match has already ended")
-            self.status = STOPPED
-        else:
-            raise Refused(f"unknown entry {kind!r}")
+        effects: dict[str, Callable[[Entry], None]] = {
+            "start": self._start, "act": lambda e: self._act(e.seat, e.body), "deal": self._next_deal,
+            "chat": self._chat, "seat": lambda e: self._seat(e.seat, e.body), "spectators": self._spectators,
+            "stop": self._stop}
+        effect = effects.get(entry.kind)
+        if effect is None:
+            raise Refused(f"unknown entry {entry.kind!r}")
+        effect(entry)
         self.version += 1
         if not replaying:
             self.log(entry)
+
+    def _start(self, entry: Entry) -> None:
+        if self.status != WAITING:
+            raise Refused("the match has already started")
+        self.status = PLAYING
+        self._deal()
+
+    def _next_deal(self, entry: Entry) -> None:
+        if not self.summary_open or self.status != PLAYING:
+            raise Refused("no hand is waiting to be dealt")
+        self._deal()
+
+    def _chat(self, entry: Entry) -> None:
+        self.chat.append((entry.seat, entry.body))
+        del self.chat[:-200]
+
+    def _spectators(self, entry: Entry) -> None:
+        self.spectators = entry.body == "1"
+
+    def _stop(self, entry: Entry) -> None:
+        if self.status in (OVER, STOPPED):
+            raise Refused("the match has already ended")
+        self.status = STOPPED
 
     def _deal(self) -> None:
         self.summary_open = False

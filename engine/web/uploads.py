@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import shutil
+from collections.abc import Collection
 from pathlib import Path
 
 from engine.errors import Problem, RulesetError, UnreadableError
@@ -65,11 +66,8 @@ def _check_extends(files: dict[str, str]) -> list[str]:
             problems.append(str(e))
             continue
         ref = doc.data.get("extends")
-        if not isinstance(ref, str):
-            continue  # missing, or of the wrong type: the loader says what is wrong
-        local = ref[2:] if ref.startswith("./") else ref
-        if (ref in shipped and "/" not in ref) or (local in files and local != name and NAME.fullmatch(local)):
-            continue
+        if not isinstance(ref, str) or _extendable(ref, name, files, shipped):
+            continue  # (missing, or of the wrong type: the loader says what is wrong)
         pos = doc.values.get(("extends",))
         where = f"{name}:{pos.line}:{pos.column}" if pos is not None else name
         near = difflib.get_close_matches(ref, [*shipped, *(n for n in files if n != name)], n=1)
@@ -77,6 +75,12 @@ def _check_extends(files: dict[str, str]) -> list[str]:
         problems.append(f"{where}: extends: an uploaded rule file may extend only a shipped game or another file "
                         f"uploaded with it, not {quoted(ref)}{hint}")
     return problems
+
+
+def _extendable(ref: str, name: str, files: dict[str, str], shipped: Collection[str]) -> bool:
+    """`ref` names a shipped game, or another file of the upload (`./` allowed)."""
+    local = ref[2:] if ref.startswith("./") else ref
+    return (ref in shipped and "/" not in ref) or (local in files and local != name and bool(NAME.fullmatch(local)))
 
 
 def _shown(problem: Problem | str, folder: Path, files: dict[str, str]) -> str:
