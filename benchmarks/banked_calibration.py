@@ -36,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _installed  # noqa: F401, E402
 from bid_calibration import fit, solve  # noqa: E402
 
 from engine.bots.banked_bidding import code_total, marriage_held, own_melds  # noqa: E402

@@ -28,6 +28,8 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
+import _installed  # noqa: F401
+
 from engine.bots.model import model_for
 from engine.bots.registry import make_bot
 from engine.play.actions import Action

@@ -21,6 +21,8 @@ import math
 from collections import defaultdict
 from typing import Any
 
+import _installed  # noqa: F401
+
 from engine.bots.model import model_for
 from engine.bots.registry import make_bot
 from engine.play.actions import Action

@@ -24,6 +24,8 @@ import json
 import math
 from typing import Any
 
+import _installed  # noqa: F401
+
 from engine.bots import bidding
 from engine.bots.model import model_for
 from engine.bots.policy import policy_for, state_knowledge

@@ -19,6 +19,7 @@ import argparse
 import math
 from typing import Any
 
+import _installed  # noqa: F401
 from bid_calibration import forced_speech, solve
 
 from engine.bots.model import model_for

@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import _installed  # noqa: F401
+
 import engine.play.sweep_claims as sweep_claims
 from engine import load_game
 from engine.bots.base import make_bot

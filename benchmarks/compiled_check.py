@@ -26,6 +26,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import _installed  # noqa: F401
+
 import engine.play.state
 from engine import load_game
 from engine.bots.base import make_bot

@@ -15,6 +15,8 @@ import argparse
 import json
 from collections import Counter
 
+import _installed  # noqa: F401
+
 from engine import load_game
 from engine.bots.base import make_bot
 

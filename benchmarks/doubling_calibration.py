@@ -26,6 +26,8 @@ import argparse
 import math
 from dataclasses import dataclass
 
+import _installed  # noqa: F401
+
 from engine.bots.model import model_for
 from engine.bots.policy import Knowledge, policy_for, state_knowledge
 from engine.bots.registry import make_bot

@@ -23,6 +23,7 @@ import sys
 import time
 from typing import Any
 
+import _installed  # noqa: F401
 import numpy as np
 from random_hands import yardstick  # this folder is on the path when a script in it runs
 

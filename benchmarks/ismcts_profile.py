@@ -19,6 +19,8 @@ import pstats
 import sys
 import time
 
+import _installed  # noqa: F401
+
 from engine import load_game
 from engine.bots.base import make_bot
 from engine.errors import JacknineError, UnreadableError

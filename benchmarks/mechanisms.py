@@ -15,6 +15,8 @@ import argparse
 import json
 from pathlib import Path
 
+import _installed  # noqa: F401
+
 from engine.play.compile import load_game
 from engine.sim import simulate
 

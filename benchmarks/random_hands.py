@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import _installed  # noqa: F401
+
 import engine.play.state as state_module
 from engine import load_game
 from engine.errors import JacknineError, UnreadableError

@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import _installed  # noqa: F401
+
 from engine.record import iter_records, replay, report
 from engine.rules.load import shipped_rulesets
 
@@ -40,7 +42,8 @@ def digest(name: str, hands: int, seed: int, bots: str) -> tuple[str, int]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--hands", type=int, default=40, help="hands per rule file (default 40)")
     ap.add_argument("--seed", type=int, default=11, help="the simulation's seed (default 11)")
     ap.add_argument("--bots", default="random",

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import _installed  # noqa: F401
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _installed  # noqa: F401
+
 from engine import load_game
 from engine.record import record_of
 from engine.table.save import MatchSave, SaveLock, hand_yaml, write_atomic

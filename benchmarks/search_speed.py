@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _installed  # noqa: F401
 from random_hands import yardstick  # this folder is on the path when a script in it runs
 
 from engine.bots.base import make_bot

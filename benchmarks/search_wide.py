@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+import _installed  # noqa: F401
+
 from engine import load_game
 from engine.sim import play_hands
 

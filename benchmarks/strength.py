@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _installed  # noqa: F401
+
 import engine
 from engine.play.compile import load_game
 from engine.play.game import Game

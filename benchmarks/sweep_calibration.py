@@ -26,6 +26,8 @@ import argparse
 import json
 from dataclasses import dataclass
 
+import _installed  # noqa: F401
+
 from engine.bots.heuristic import view_knowledge
 from engine.bots.info import read_view
 from engine.bots.model import model_for

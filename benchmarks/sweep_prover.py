@@ -19,6 +19,8 @@ import random
 import time
 from typing import Any
 
+import _installed  # noqa: F401
+
 import engine.play.sweep_proof as sweep_proof
 from engine.play.compile import load_game
 

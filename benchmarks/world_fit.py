@@ -26,6 +26,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import _installed  # noqa: F401
+
 from engine.bots.base import make_bot
 from engine.bots.determinize import blank_play
 from engine.bots.info import read_view
