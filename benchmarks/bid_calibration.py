@@ -26,6 +26,8 @@ import argparse
 import json
 import math
 from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import _installed  # noqa: F401
@@ -36,6 +38,7 @@ from engine.play.actions import Action
 from engine.play.base import AUCTION
 from engine.play.compile import load_game
 from engine.play.game import Game
+from engine.play.state import State
 from engine.sim import bot_seed, hand_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,12 +100,22 @@ def fit(rows: list[tuple[float, float]], curved: bool = True) -> tuple[float, fl
     return w[0], w[1], (w[2] if curved else 0.0), sd, n
 
 
-def sample(game: Game, hands: int, seed: int) -> list[tuple[float, float, float, list[float]]]:
-    """(share of the hand held at the forced seat's last speech, its z, its side's share taken less the seats'
-    share, the z of each opponent at its first speech) per complete hand."""
+@dataclass(frozen=True)
+class ForcedHand:
+    """A hand whose forced first speech won the contract and was played to the end by heuristic:v1."""
+
+    state: State            # the finished hand
+    dealer: int
+    forced: int             # the seat that had to speak first
+    held: int               # its cards at its last speech (with its face-down trump card)
+    first: dict[int, float]  # each seat's z at its first speech
+
+
+def forced_hands(game: Game, hands: int, seed: int) -> Iterator[ForcedHand]:
+    """Each complete hand, from seeded deals, in which the forced seat (one of each in turn) speaks by
+    `forced_speech` and ends up holding the contract; the other speeches and the play are heuristic:v1's."""
     m = model_for(game)
     m.warm()
-    out: list[tuple[float, float, float, list[float]]] = []
     next_seed = hand_seeds(seed)
     for i in range(hands):
         deal = next_seed()
@@ -110,7 +123,7 @@ def sample(game: Game, hands: int, seed: int) -> list[tuple[float, float, float,
         forced = (dealer + 1 + i // game.n) % game.n
         bots = [make_bot("heuristic:v1", game, bot_seed(seed, i, s)) for s in range(game.n)]
         state = game.new_hand(dealer, seed=deal)
-        z = held = -1.0
+        held = -1
         first: dict[int, float] = {}
         while state.to_act >= 0:
             seat = state.to_act
@@ -122,21 +135,33 @@ def sample(game: Game, hands: int, seed: int) -> list[tuple[float, float, float,
                 if seat not in first:
                     first[seat] = m.z(hand)
                 if seat == forced:
-                    z = m.z(hand)
-                    held = hand.bit_count() / max(game.cards_each, 1)
+                    held = hand
                 action = forced_speech(game, legal, seat, forced, state.high_bidder, hand)
             else:
-                who = state.controller
-                bot = bots[who]
+                bot = bots[state.controller]
                 action = bot.choose(state.view(seat) if bot.needs_view else None, legal)
             state.apply(action)
-        if state.status != "complete" or state.special is not None or state.bidder != forced or held < 0:
-            continue
-        team = state.hand_team_of[forced]
-        seats = sum(1 for t in state.hand_team_of if t == team)
-        taken = state.team_points[team] / m.total - seats / game.n
-        opp = [v for s2, v in first.items() if state.hand_team_of[s2] != team]
-        out.append((held, z, taken, opp))
+        if state.status == "complete" and state.special is None and state.bidder == forced and held >= 0:
+            yield ForcedHand(state, dealer, forced, held, first)
+
+
+def side_share(game: Game, f: ForcedHand) -> float:
+    """The forced seat's side's share of the points less its seats' share."""
+    state = f.state
+    team = state.hand_team_of[f.forced]
+    seats = sum(1 for t in state.hand_team_of if t == team)
+    return state.team_points[team] / model_for(game).total - seats / game.n
+
+
+def sample(game: Game, hands: int, seed: int) -> list[tuple[float, float, float, list[float]]]:
+    """(share of the hand held at the forced seat's last speech, its z, its side's share taken less the seats'
+    share, the z of each opponent at its first speech) per complete hand."""
+    m = model_for(game)
+    out: list[tuple[float, float, float, list[float]]] = []
+    for f in forced_hands(game, hands, seed):
+        team = f.state.hand_team_of[f.forced]
+        opp = [v for s2, v in f.first.items() if f.state.hand_team_of[s2] != team]
+        out.append((f.held.bit_count() / max(game.cards_each, 1), m.z(f.held), side_share(game, f), opp))
     return out
 
 

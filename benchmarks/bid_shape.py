@@ -20,55 +20,26 @@ import math
 from typing import Any
 
 import _installed  # noqa: F401
-from bid_calibration import forced_speech, solve
+from bid_calibration import forced_hands, side_share, solve
 
 from engine.bots.model import model_for
 from engine.bots.policy import policy_for
-from engine.bots.registry import make_bot
-from engine.play.base import AUCTION
 from engine.play.compile import load_game
 from engine.play.game import Game
-from engine.sim import bot_seed, hand_seeds
 
 Z_BANDS = ((-9.0, -1.0), (-1.0, -0.5), (-0.5, 0.0), (0.0, 0.5), (0.5, 1.0), (1.0, 1.5), (1.5, 2.0), (2.0, 9.0))
 
 
 def sample(game: Game, hands: int, seed: int) -> list[dict[str, Any]]:
     m = model_for(game)
-    m.warm()
     out: list[dict[str, Any]] = []
-    next_seed = hand_seeds(seed)
-    for i in range(hands):
-        deal = next_seed()
-        dealer = i % game.n
-        forced = (dealer + 1 + i // game.n) % game.n
-        bots = [make_bot("heuristic:v1", game, bot_seed(seed, i, s)) for s in range(game.n)]
-        state = game.new_hand(dealer, seed=deal)
-        held = -1
-        first: dict[int, float] = {}
-        while state.to_act >= 0:
-            seat = state.to_act
-            legal = state.legal_actions()
-            if state.phase == AUCTION:
-                hand = state.hands[seat]
-                if state.concealed and seat == state.folder and state.indicator >= 0:
-                    hand |= 1 << state.indicator
-                first.setdefault(seat, m.z(hand))
-                if seat == forced:
-                    held = hand
-                action = forced_speech(game, legal, seat, forced, state.high_bidder, hand)
-            else:
-                bot = bots[state.controller]
-                action = bot.choose(state.view(seat) if bot.needs_view else None, legal)
-            state.apply(action)
-        if state.status != "complete" or state.special is not None or state.bidder != forced or held < 0:
-            continue
-        team = state.hand_team_of[forced]
-        seats = sum(1 for t in state.hand_team_of if t == team)
-        out.append({"hand": held, "z": m.z(held), "trump": state.trump, "place": (forced - dealer) % game.n,
-                    "taken": state.team_points[team] / m.total - seats / game.n,
-                    "partners": sum(v for s, v in first.items() if s != forced and state.hand_team_of[s] == team),
-                    "opponents": sum(v for s, v in first.items() if state.hand_team_of[s] != team),
+    for f in forced_hands(game, hands, seed):
+        state, held = f.state, f.held
+        team = state.hand_team_of[f.forced]
+        out.append({"hand": held, "z": m.z(held), "trump": state.trump, "place": (f.forced - f.dealer) % game.n,
+                    "taken": side_share(game, f),
+                    "partners": sum(v for s, v in f.first.items() if s != f.forced and state.hand_team_of[s] == team),
+                    "opponents": sum(v for s, v in f.first.items() if state.hand_team_of[s] != team),
                     "cards": held.bit_count()})
     return out
 
