@@ -115,3 +115,27 @@ def test_readme_tournament_commands_run(monkeypatch: pytest.MonkeyPatch) -> None
         res = CliRunner().invoke(app, args)
         assert res.exit_code == 0, (command, res.output)
         assert "incident (" not in res.stdout, res.stdout   # no outside bot failed
+
+
+def test_a_forced_move_of_an_unseen_player_builds_no_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the heuristic plays a lone legal action without reading its view (plays_forced_unseen), so neither the
+    # tournament nor simulate builds one then; a view is still built for every other decision, and the decisions
+    # are all counted
+    from engine.play.state import State
+    from engine.sim import play_hands
+
+    built = {"forced": 0, "choice": 0}
+    real_view = State.view
+
+    def counting_view(self: State, seat: object) -> object:
+        built["forced" if len(self.legal_actions()) == 1 else "choice"] += 1
+        return real_view(self, seat)
+
+    monkeypatch.setattr(State, "view", counting_view)
+    game = load_game("twenty-eight")
+    res = play_deal(game, ["heuristic", "heuristic"], 3, 0)
+    assert built["forced"] == 0
+    assert 0 < built["choice"] < sum(res.decisions)
+    for _ in play_hands(game, ["heuristic"] * game.n, 3, 0, 2):
+        pass
+    assert built["forced"] == 0
