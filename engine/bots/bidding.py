@@ -84,6 +84,16 @@ RECALL_Z = 2.25        # where the opponents count against a target each call lo
 #                        to 2.25, +0.19 [+0.03, +0.35] from 2.25 to 2.5, +0.51 [+0.35, +0.66] from 2.5 to 3, +0.29 from
 #                        3; below 2 it lost (-0.22 [-0.36, -0.07] from 1.5 to 2, seed 404). The weighing put every one
 #                        of these margins below -0.3 (docs/bidding.md, "Thunee's re-call")
+# Where the opponents count against a target each call lowers: the played-out gain of the next call over passing,
+# in game points, read from the seat's best trump suit on its part of the hand: (constant, per card of the suit, the
+# suit's top card, its second, its third, per step of the standing call above the lowest call). CALL_FIT over the
+# standing bid the rules gave (no call yet), RECALL_FIT over an opponent's call; the seat calls where it is above 0.
+# Fitted by least squares on speeches played out both ways (benchmarks/bid_rollouts.py --rows, then
+# benchmarks/call_fit.py; docs/bidding.md, "Thunee's calls by the trump suit")
+CALL_FIT = (-1.918, 0.472, 0.257, 0.185, 0.099, 0.0)
+RECALL_FIT = (-1.918, 0.472, 0.257, 0.185, 0.099, -0.5)
+CALL_MARGIN = 0.2      # game points: the fitted gain must exceed -CALL_MARGIN (the least-squares line runs below the
+#                        strong hands' played-out gains, see docs/bidding.md)
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
 Z_LOW, Z_HIGH = -3.0, 4.0   # the range searched for the strength a bid implies
 
@@ -311,6 +321,11 @@ class AuctionRules:
             # in the same band (FORCED_STEP_Z before) lost in duplicate against heuristic:v1 (docs/bidding.md,
             # "The forced opening")
             return best
+        if self.recalls and n < self.game.cards_each and (k.standing < 0 or not k.partners(k.standing, k.seat)):
+            # a call on part of the hand where each call lowers the opponents' target (the rules let only the
+            # standing caller's opponents call; the standing bid the rules gave is not in the history): by the
+            # trump suit's shape
+            return bids[0] if self.call_gain(k) > -CALL_MARGIN else passing
         gain = BID_GAIN
         floor = True
         same = False
@@ -333,6 +348,30 @@ class AuctionRules:
         if floor and self.worth_next(k, est, bids[0]):
             return bids[0]
         return passing
+
+    def call_gain(self, k: Knowledge) -> float:
+        """The played-out gain of the next call over passing (CALL_FIT over the standing bid the rules gave,
+        RECALL_FIT over an opponent's call), read from the seat's best trump suit: its length and whether it holds
+        that suit's first, second and third card in the trump order."""
+        m = self.model
+        g = self.game
+        held = k.held
+        suit = m.best_trump(held, False)[0]
+        cards = held & g.suit_masks[suit] if suit >= 0 else 0
+        a = g.rules.auction
+        steps = 0
+        fit = CALL_FIT
+        if k.facts.high >= a.bid_min:
+            fit = RECALL_FIT
+            steps = (k.facts.high - a.bid_min) // max(1, a.bid_step)
+        out = fit[0] + fit[1] * cards.bit_count() + fit[5] * steps
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            pos = m.trump_pos[low.bit_length() - 1]
+            if pos < 3:
+                out += fit[2 + pos]
+        return out
 
     def same_band(self, bid: int, high: int, rnd: int) -> bool:
         """Whether a bid of `bid` over the standing `high` is scored as the standing bid is (its band's stakes):
