@@ -91,9 +91,10 @@ RECALL_Z = 2.25        # where the opponents count against a target each call lo
 # Fitted by least squares on speeches played out both ways (benchmarks/bid_rollouts.py --rows, then
 # benchmarks/call_fit.py; docs/bidding.md, "Thunee's calls by the trump suit")
 CALL_FIT = (-1.918, 0.472, 0.257, 0.185, 0.099, 0.0)
-RECALL_FIT = (-1.918, 0.472, 0.257, 0.185, 0.099, -0.5)
-CALL_MARGIN = 0.2      # game points: the fitted gain must exceed -CALL_MARGIN (the least-squares line runs below the
-#                        strong hands' played-out gains, see docs/bidding.md)
+RECALL_FIT = (-1.469, 0.351, 0.114, 0.269, 0.136, -0.154)
+CALL_MARGIN = 0.2      # game points: the first call's fitted gain must exceed -CALL_MARGIN (the least-squares line
+#                        runs below the strong hands' played-out gains, see docs/bidding.md)
+RECALL_MARGIN = 0.1    # the same for a re-call over an opponent's call
 REDEAL_Z = 0.0         # a redeal is asked for with a hand weaker than this (standard deviations)
 Z_LOW, Z_HIGH = -3.0, 4.0   # the range searched for the strength a bid implies
 
@@ -325,7 +326,8 @@ class AuctionRules:
             # a call on part of the hand where each call lowers the opponents' target (the rules let only the
             # standing caller's opponents call; the standing bid the rules gave is not in the history): by the
             # trump suit's shape
-            return bids[0] if self.call_gain(k) > -CALL_MARGIN else passing
+            margin = RECALL_MARGIN if k.facts.high >= self.game.rules.auction.bid_min else CALL_MARGIN
+            return bids[0] if self.call_gain(k) > -margin else passing
         gain = BID_GAIN
         floor = True
         same = False
