@@ -8,7 +8,8 @@ Reads the speeches bid_rollouts.py played out both ways (`--rows`: each speech's
 the speaker's side scored passing and calling) and fits, by least squares, the gain of the next call over passing on
 the shape of the speaker's best trump suit (engine/bots/bidding.py, AuctionRules.call_gain): its length, whether it
 holds the suit's first, second and third card in the trump order and, with `--recall` (speeches over an opponent's
-call), the steps of the standing call above the lowest call. Without `--recall` only speeches over the standing bid
+call), the steps of the standing call above the lowest call (with `--partner`, a term for the speaker's partner having
+called too: tried, not read by the engine). Without `--recall` only speeches over the standing bid
 the rules gave (no call yet) are read. It prints the fit, then for several margins the share of those speeches that
 would call (fitted gain above -margin) and their played-out gain, 95% interval.
 """
@@ -25,17 +26,20 @@ import _installed  # noqa: F401
 from engine.bots.model import model_for
 from engine.play.compile import load_game
 
-NAMES = ("constant", "per card of the suit", "its first card", "its second", "its third", "per step of the call")
+NAMES = ("constant", "per card of the suit", "its first card", "its second", "its third", "per step of the call",
+         "the partner has called")
 
 
-def features(m: Any, mask: int, high: int, low: int, step: int) -> list[float]:
-    """The terms of bidding.AuctionRules.call_gain for a hand `mask` over the standing call `high`."""
+def features(m: Any, mask: int, high: int, low: int, step: int, seat: int = 0, called: int = 0) -> list[float]:
+    """The terms of bidding.AuctionRules.call_gain for a hand `mask` of `seat` over the standing call `high`, the
+    seats that have called so far (a mask) `called`."""
     g = m.game
     suit = m.best_trump(mask, False)[0]
     cards = [c for c in range(g.size) if mask >> c & 1 and g.suit_of[c] == suit]
     tops = [float(any(m.trump_pos[c] == p for c in cards)) for p in range(3)]
     steps = float((high - low) // max(1, step)) if high >= low else 0.0
-    return [1.0, float(len(cards)), *tops, steps]
+    partner = float(any(called >> s & 1 and s != seat and g.team_of[s] == g.team_of[seat] for s in range(g.n)))
+    return [1.0, float(len(cards)), *tops, steps, partner]
 
 
 def solve(xs: list[list[float]], ys: list[float]) -> list[float]:
@@ -73,6 +77,8 @@ def main() -> None:
     ap.add_argument("--ruleset", default="thunee", help="the file the speeches were played on (default thunee)")
     ap.add_argument("--recall", action="store_true",
                     help="fit the speeches over an opponent's call (RECALL_FIT) instead of over no call (CALL_FIT)")
+    ap.add_argument("--partner", action="store_true",
+                    help="add a term for the speaker's partner having called (tried; call_gain does not read it)")
     args = ap.parse_args()
     try:
         game = load_game(args.ruleset)
@@ -86,11 +92,14 @@ def main() -> None:
             and r["kind"] == "over an opponent" and (r["high"] >= a.bid_min) == args.recall]
     if len(rows) < 10:
         ap.exit(1, f"call_fit.py: only {len(rows)} speeches of that kind in {args.rows}\n")
-    xs = [features(m, r["mask"], r["high"], a.bid_min, a.bid_step) for r in rows]
+    xs = [features(m, r["mask"], r["high"], a.bid_min, a.bid_step, r.get("seat", 0), r.get("speeches", [0])[0])
+          for r in rows]
+    if not args.partner:   # the engine's terms (call_gain) stop at the step of the call
+        xs = [x[:-1] for x in xs]
     ys = [float(r["gains"][1] - r["gains"][0]) for r in rows]
     fit = solve(xs, ys)
     print(f"{len(rows)} speeches {'over an opponent' + chr(39) + 's call' if args.recall else 'over no call'}")
-    for name, v in zip(NAMES, fit, strict=True):
+    for name, v in zip(NAMES, fit, strict=False):
         print(f"  {name}: {v:+.3f}")
     print("FIT = (" + ", ".join(f"{v:.3f}" for v in fit) + ")")
     pred = [sum(b * x for b, x in zip(fit, row, strict=True)) for row in xs]
