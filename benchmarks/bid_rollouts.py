@@ -12,6 +12,9 @@ grouped by kind: an opening (no bid yet), a bid over an opponent's standing bid,
 kind it prints the least-squares line of the played-out gain of the next bid over passing on the weighing's margin
 (the next bid's worth less passing's), the margin at which that line crosses zero (where a bid starts to pay), and
 the mean gain per band of the margin.
+`--rows FILE` writes every speech played out (its cards, seat, dealer, the speeches before it, the gain of each
+choice), which benchmarks/call_fit.py fits Thunee's calls from; `--above BID` plays out only speeches over a standing
+bid of at least BID (the re-calls).
 `--set NAME=VALUE` sets one of bidding.py's constants for the run: OPEN_GAIN and OVERCALL_GAIN were fitted with
 both set to 0 (the auction before them), seed 404 ( not an evaluation seed: bot_table.py, strength.py and the
 tournaments use 1-3 and 9).
