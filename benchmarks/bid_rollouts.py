@@ -12,6 +12,9 @@ grouped by kind: an opening (no bid yet), a bid over an opponent's standing bid,
 kind it prints the least-squares line of the played-out gain of the next bid over passing on the weighing's margin
 (the next bid's worth less passing's), the margin at which that line crosses zero (where a bid starts to pay), and
 the mean gain per band of the margin.
+`--rows FILE` writes every speech played out (its cards, seat, dealer, the speeches before it, the gain of each
+choice), which benchmarks/call_fit.py fits Thunee's calls from; `--above BID` plays out only speeches over a standing
+bid of at least BID (the re-calls).
 `--set NAME=VALUE` sets one of bidding.py's constants for the run: OPEN_GAIN and OVERCALL_GAIN were fitted with
 both set to 0 (the auction before them), seed 404 ( not an evaluation seed: bot_table.py, strength.py and the
 tournaments use 1-3 and 9).
@@ -64,7 +67,7 @@ def contested(state: State, m: Any, least: float) -> bool:
 
 
 def speeches(game: Game, hands: int, seed: int, least: float | None = None, kind_only: str = "",
-             min_z: float = -99.0, tried: list[int] | None = None) -> list[dict[str, Any]]:
+             min_z: float = -99.0, tried: list[int] | None = None, above: int = -1) -> list[dict[str, Any]]:
     m = model_for(game)
     policy = policy_for(m)
     rules = policy.auction
@@ -103,7 +106,7 @@ def speeches(game: Game, hands: int, seed: int, least: float | None = None, kind
                                                          else "over an opponent")
                 if passing[0].verb == "bid":
                     kind = "forced opening"
-                if (kind_only and kind != kind_only) or z < min_z:
+                if (kind_only and kind != kind_only) or z < min_z or k.facts.high < above:
                     state.apply(act)
                     continue
                 gains = []
@@ -118,7 +121,9 @@ def speeches(game: Game, hands: int, seed: int, least: float | None = None, kind
                             "margin": rules.worth(m.value_of(bids[0]), rnd, mean, sd)
                             - rules.pass_value(k, strengths, sd, rnd),
                             "gains": gains, "chose": options.index(act) if act in options else -1,
-                            "held": k.held.bit_count(), "spoken": sum(1 for a in state.history if a.seat >= 0
+                            "held": k.held.bit_count(), "mask": k.held,
+                            "seat": seat, "dealer": state.dealer,
+                            "speeches": list(k.facts.speeches), "spoken": sum(1 for a in state.history if a.seat >= 0
                                                                       and a.verb in ("bid", "pass")),
                             "trump_len": (k.held & game.suit_masks[suit]).bit_count() if suit >= 0 else 0,
                             "tops": [sum(1 for c in range(game.size) if k.held >> c & 1
@@ -160,6 +165,8 @@ def main() -> None:
                     choices=("", "opening", "forced opening", "over an opponent", "over the partner"),
                     help="play out only this kind of speech")
     ap.add_argument("--min-z", type=float, default=-99.0, help="play out only speeches from hands this strong")
+    ap.add_argument("--above", type=int, default=-1, metavar="BID",
+                    help="play out only speeches over a standing bid of at least BID (e.g. Thunee's re-calls)")
     ap.add_argument("--rows", default="", metavar="FILE", help="also write every speech played out (JSON lines)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="set a number of engine/bots/bidding.py for the run (e.g. OVERCALL_GAIN=0)")
@@ -181,7 +188,7 @@ def main() -> None:
         except Exception as e:   # a bad name: one line
             ap.exit(2, f"bid_rollouts.py: {e}\n")
         tried: list[int] = []
-        rows = speeches(game, args.hands, args.seed, args.contested, args.kind, args.min_z, tried)
+        rows = speeches(game, args.hands, args.seed, args.contested, args.kind, args.min_z, tried, args.above)
         print(f"{name}: {len(rows)} speeches, seed {args.seed}, {args.hands} deals kept of {tried[0]}")
         if args.rows:
             with open(args.rows, "a", encoding="utf-8") as f:

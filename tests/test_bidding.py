@@ -124,12 +124,13 @@ def test_twenty_nine_contracts_spread_over_the_bids() -> None:
 
 
 def test_thunee_strong_four_cards_call() -> None:
-    """Thunee's calls read the hand with the curve of its own kind of auction (the opponents count against 105 less
-    the call): a Jack-Nine suit with both honours calls 10; the pooled curve passed it."""
+    """Thunee's first call reads the shape of the seat's best trump suit (CALL_FIT, fitted on calls played out both
+    ways): three cards of a suit with its Jack and Nine call 10; two trumps, however high, pass."""
     game = load_game("thunee")
     legal = bids(2, 10)
     assert speak(game, "JS 9S KS QS", legal, seat=2).arg == "10"
-    assert speak(game, "JS 9S AS QD", legal, seat=2).verb == "pass"
+    assert speak(game, "JS 9S AS QD", legal, seat=2).arg == "10"
+    assert speak(game, "JS 9S QD KH", legal, seat=2).verb == "pass"
 
 
 def test_overcall_margin_where_the_bid_buys_only_the_contract() -> None:
@@ -155,11 +156,16 @@ def test_forced_first_speech_bids_the_lowest_of_its_band() -> None:
 
 
 def test_thunee_recalls_over_an_opponents_call_with_a_strong_hand() -> None:
-    """Over an opponent's call of 10 a seat re-calls 20 from RECALL_Z (played out, it paid from there); the
-    weighing alone passed every such hand. An opponent's re-call above the lowest call is not answered this way."""
+    """Over an opponent's call a seat re-calls from the shape of its best trump suit (RECALL_FIT: played out, a
+    long suit with its high cards paid); each step of the standing call asks more. The bots call a second value:
+    this fails if they stop re-calling 20 over 10."""
     game = load_game("thunee")
     legal = bids(3, 20)
     assert speak(game, "JS 9S AS TS", legal, seat=3, standing=2, high=10, speeches=(0b100, 0b10)).arg == "20"
-    assert speak(game, "JS 9S AS QD", legal, seat=3, standing=2, high=10, speeches=(0b100, 0b10)).verb == "pass"
+    assert speak(game, "JS 9S AS QD", legal, seat=3, standing=2, high=10, speeches=(0b100, 0b10)).arg == "20"
+    assert speak(game, "JS AS QD KH", legal, seat=3, standing=2, high=10, speeches=(0b100, 0b10)).verb == "pass"
+    assert speak(game, "JS 9S QD KH", legal, seat=3, standing=2, high=10, speeches=(0b100, 0b10)).verb == "pass"
     assert speak(game, "JS 9S AS TS", bids(3, 40), seat=3, standing=2, high=30,
+                 speeches=(0b1110, 0)).arg == "40"
+    assert speak(game, "JS 9S AS TS", bids(3, 80), seat=3, standing=2, high=70,
                  speeches=(0b1110, 0)).verb == "pass"

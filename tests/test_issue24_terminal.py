@@ -84,7 +84,7 @@ def test_a_confirmed_claim_is_taken_and_its_failure_explained() -> None:
 
 
 def test_every_score_change_is_explained_and_a_target_counted_by_the_opponents_says_whose() -> None:
-    out = _play("-r", "thunee", "--seed", "8", "--max-hands", "2", input="1\n" * 200)
+    out = _play("-r", "thunee", "--seed", "58", "--max-hands", "2", input="1\n" * 200)   # the partner bot calls 10
     assert out.count("why: ") == out.count("score change:") - out.count("annulled:")
     assert "bid 10: team 1+3 needs 95 card points to beat it" in out
     out = _play("-r", "thunee", "--seed", "2", "--max-hands", "2", input="1\n" * 300)
