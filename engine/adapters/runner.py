@@ -305,6 +305,10 @@ class Rows:
         self.zeros: list[int] = []
         self.vidx: list[int] = []
         self.vval: list[float] = []
+        # the row being refreshed, written in place instead (a writable float32 memoryview; None: append to the lists)
+        self.view: Any = None
+        self.one: object = 1.0      # (boxed once: a float written into a row is an object)
+        self.zero: object = 0.0
         # what a card played rarely moves, as it stood after the last step (`played_card`); `slow` counts the
         # steps after which any of it may have moved (any action but a card, or a card that moved it)
         self.slow = 0
@@ -460,6 +464,15 @@ class Rows:
 
     def _cards(self, base: int, old: int, new: int) -> None:
         changed = old ^ new
+        view = self.view
+        if view is not None:
+            one = self.one
+            zero = self.zero
+            while changed:
+                low = changed & -changed
+                view[base + low.bit_length() - 1] = one if new & low else zero
+                changed ^= low
+            return
         ones = self.ones
         zeros = self.zeros
         while changed:
@@ -472,12 +485,23 @@ class Rows:
             changed ^= low
 
     def _move(self, base: int, old: int, new: int) -> None:
+        view = self.view
+        if view is not None:
+            if old >= 0:
+                view[base + old] = self.zero
+            if new >= 0:
+                view[base + new] = self.one
+            return
         if old >= 0:
             self.zeros.append(base + old)
         if new >= 0:
             self.ones.append(base + new)
 
     def _value(self, pos: int, value: float) -> None:
+        view = self.view
+        if view is not None:
+            view[pos] = value
+            return
         self.vidx.append(pos)
         self.vval.append(value)
 
@@ -558,7 +582,7 @@ class Rows:
             if mult != kr.mult:
                 self._value(o + 2, mult / 8.0)
             if conc != kr.conc:
-                (self.ones if conc else self.zeros).append(o + 3)
+                self._move(o + 3, -1 if conc else 0, 0 if conc else -1)
         kr.bid = bid
         kr.target = target
         kr.mult = mult
@@ -680,8 +704,6 @@ class EnvCore:
         self.kept = Rows(layout.parts, layout.game.n)
         self.arrays: list[Any] = []
         self.views: list[Any] = []
-        self.one: object = 1.0      # (boxed once: a float written into a row is an object)
-        self.zero: object = 0.0
         self.start(state)
 
     def keep_rows(self, arrays: list[Any]) -> None:
@@ -749,24 +771,14 @@ class EnvCore:
 
     def refresh(self, seat: int) -> Any:
         """The seat's kept row (`keep_rows`) brought up to date: only what changed since its last observation is
-        written (a row never made, or made from the view, is made whole)."""
+        written, in place (a row never made, or made from the view, is made whole)."""
         kept = self.kept
         row = self.views[seat]
         st = self.state
-        if kept.refresh(seat, st, seat, self.bids, 0):
-            one = self.one
-            for pos in kept.ones:
-                row[pos] = one
-            zero = self.zero
-            for pos in kept.zeros:
-                row[pos] = zero
-            vidx = kept.vidx
-            if vidx:
-                vval = kept.vval
-                for i in range(len(vidx)):
-                    row[vidx[i]] = vval[i]
-            kept.clear()
-        else:
+        kept.view = row
+        made = kept.refresh(seat, st, seat, self.bids, 0)
+        kept.view = None
+        if not made:
             out: list[bytes] = []
             self.parts.row(out, st, seat, self.bids)
             row[0:kept.size] = memoryview(b"".join(out)).cast("f")
@@ -890,6 +902,7 @@ class AecDriver:
         self.new_mask = new_mask    # int8 bytes -> the read-only mask array
         self.masks: dict[object, Any] = {}
         self.copy = copy
+        self.trick_rewards = False   # True: the end of a trick is the environment's to book (rewards per trick)
         self.over = False
         self.rewarded = False
         self.selected = agents[0]    # the environment's agent_selection (its property reads and sets this)
@@ -956,11 +969,20 @@ class AecDriver:
         self.cumulative[agent] = 0.0
         infos = self.infos
         infos[agent] = {}
+        if flags == TRICK_ENDED and not self.trick_rewards:
+            flags = 0       # nothing to book: the next seat is selected as after any other step
         if flags == 0:
             nxt = self.agents[core.state.to_act]
             self.selected = nxt
             infos[nxt] = {"action_mask": self.select_mask()}
         return flags
+
+    def env_step(self, action: object) -> None:
+        """The environment's `step()` whole: the common step here, the rest (`flags`) by the environment's
+        `_step_rest` (a hand ended, a dead agent, an action to convert or refuse)."""
+        flags = self.step(action)
+        if flags:
+            self.env._step_rest(action, flags)
 
 
 class AgentIter:
