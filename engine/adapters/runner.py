@@ -787,10 +787,16 @@ class EnvCore:
 
 class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
-    from it). After `start` and after each `step`, new bytes for the environment to view: `rows` (float32, one
-    observation row a hand: that of its seat to act), `masks` (int8, `n_actions` a hand), `seats` (int64, each
-    hand's seat to act), `rewards` (float32, n a hand: the game points of each seat whose hand ended with the step,
-    0 elsewhere and for an annulled hand) and `dones` (one byte a hand: whether hand i ended)."""
+    from it). Each hand keeps its seats' observation rows (`Rows`, one per hand): row `i * n + seat` of the
+    environment's (N * n, observation size) float32 array. After `start` and after each `step`, what the environment
+    writes into that array and its other arrays with one numpy call per kind of change for all hands:
+    - `ones`, `zeros`, `vidx` / `vval`: flat positions in the rows to set to 1.0, 0.0 and a value;
+    - `whole_at` / `whole`: rows made whole (a new hand, cards face down), their numbers and float32 bytes;
+    - `seats`: each hand's seat to act (its observation is row `i * n + seats[i]`);
+    - `card_bits`: each hand's playable card ids as bits (the mask's card indices from `lay.play0`; 0 when the
+      mask is all in `extra`), `extra`: flat positions (`i * n_actions + index`) of the other legal indices;
+    - `ended`: the hands that ended with the step (dealt again at once), `ended_points`: their seats' game points
+      (n a hand, in the order of `ended`; 0 for an annulled hand)."""
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
@@ -801,22 +807,40 @@ class VectorCore:
         count = len(seeds)
         self.count = count
         self.dealer = dealer
+        self.size = layout.obs.size
+        self.n_actions = layout.n_actions
+        # card ids straight into the mask by bits (a single pack whose ids fit in 63 bits)
+        self.bulk = layout.play0 >= 0 and g.size <= 63
         self.rngs = [random.Random(s) for s in seeds]
-        self.seat_bytes = [array("q", [s]).tobytes() for s in range(g.n)]
-        self.no_reward = bytes(4 * g.n)
-        self.rows = bytearray()
-        self.masks = bytearray()
-        self.seats = bytearray()
-        self.rewards = bytearray(4 * count * g.n)
-        self.dones = bytearray(count)
+        self.ones: list[int] = []
+        self.zeros: list[int] = []
+        self.vidx: list[int] = []
+        self.vval: list[float] = []
+        self.whole_at: list[int] = []
+        self.whole: list[bytes] = []
+        self.extra: list[int] = []
+        self.ended: list[int] = []
+        self.ended_points: list[float] = []
+        self.seats = [0] * count
+        self.card_bits = [0] * count
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
         self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
+        self.kept: list[Rows] = []
+        for _ in range(count):
+            rows = Rows(layout.parts, g.n)
+            rows.ones = self.ones       # every hand's changes in the same lists
+            rows.zeros = self.zeros
+            rows.vidx = self.vidx
+            rows.vval = self.vval
+            self.kept.append(rows)
         self.states = [self._deal(i) for i in range(count)]
-        self._show()
+        for i in range(count):
+            self._show(i, self.states[i])
 
     def _deal(self, i: int) -> State:
-        """Hand i's next deal, dealt again until someone has a decision (a deal annulled at once)."""
+        """Hand i's next deal, dealt again until someone has a decision (a deal annulled at once); its rows are
+        made whole when next shown."""
         g = self.game
         rng = self.rngs[i]
         while True:
@@ -825,27 +849,49 @@ class VectorCore:
             if st.to_act >= 0:
                 break
         self.bids[i] = [-1] * g.n
+        kept = self.kept[i]
+        kept.invalidate(0, g.n)
+        kept.note(st)
         return st
 
-    def _show(self) -> None:
-        """Every hand's observation and mask of its seat to act, and that seat."""
-        parts = self.parts
+    def clear(self) -> None:
+        """Forget what the last step said (the environment has written it)."""
+        self.ones.clear()
+        self.zeros.clear()
+        self.vidx.clear()
+        self.vval.clear()
+        self.whole_at.clear()
+        self.whole.clear()
+        self.extra.clear()
+        self.ended.clear()
+        self.ended_points.clear()
+
+    def _show(self, i: int, st: State) -> None:
+        """Hand i's seat to act: its row brought up to date, its legal actions."""
+        seat = st.to_act
+        self.seats[i] = seat
+        r = i * self.n + seat
+        bids = self.bids[i]
+        if not self.kept[i].refresh(seat, st, seat, bids, r * self.size):
+            out: list[bytes] = []
+            self.parts.row(out, st, seat, bids)
+            self.whole_at.append(r)
+            self.whole.append(b"".join(out))
         lay = self.lay
-        rows: list[bytes] = []
-        masks: list[bytes] = []
-        seats: list[bytes] = []
-        for i in range(self.count):
-            st = self.states[i]
-            seat = st.to_act
-            parts.row(rows, st, seat, self.bids[i])
-            bits, others = options(lay, st)
-            self.bits[i] = bits
-            self.others[i] = others
-            parts.mask(masks, lay.play0, bits, others)
-            seats.append(self.seat_bytes[seat])
-        self.rows = bytearray(b"".join(rows))
-        self.masks = bytearray(b"".join(masks))
-        self.seats = bytearray(b"".join(seats))
+        bits, others = options(lay, st)
+        self.bits[i] = bits
+        self.others[i] = others
+        base = i * self.n_actions
+        extra = self.extra
+        if self.bulk:
+            self.card_bits[i] = bits
+        else:
+            while bits:
+                low = bits & -bits
+                extra.append(base + lay.play0 + low.bit_length() - 1)
+                bits ^= low
+        for x in others:
+            extra.append(base + x)
 
     def first_illegal(self, actions: list[int]) -> int:
         """The first hand whose action is not one of its legal indices (-1: every one is)."""
@@ -862,27 +908,30 @@ class VectorCore:
     def step(self, actions: list[int]) -> int:
         """Apply each hand's action (legal: `first_illegal` said so); a hand that ends is dealt again at once. The
         number of hands that ended."""
+        self.clear()
         n = self.n
-        ended = 0
         lay = self.lay
-        rewards: list[bytes] = []
-        dones = bytearray(self.count)
+        play0 = lay.play0
+        csize = self.game.size
+        states = self.states
         for i in range(self.count):
-            st = self.states[i]
-            apply_index(lay, st, actions[i], self.bids[i])
+            st = states[i]
+            a = actions[i]
+            card = st.phase == PLAY and play0 >= 0 and 0 <= a - play0 < csize
+            apply_index(lay, st, a, self.bids[i])
             if st.to_act < 0:
                 gp = st.game_points
                 team_of = st.hand_team_of
-                rewards.append(floats([float(gp[team_of[s]]) for s in range(n)]))
-                dones[i] = 1
-                ended += 1
-                self.states[i] = self._deal(i)
+                for s in range(n):
+                    self.ended_points.append(float(gp[team_of[s]]))
+                self.ended.append(i)
+                st = states[i] = self._deal(i)
+            elif card:
+                self.kept[i].played_card(st)
             else:
-                rewards.append(self.no_reward)
-        self.rewards = bytearray(b"".join(rewards))
-        self.dones = dones
-        self._show()
-        return ended
+                self.kept[i].other_action()
+            self._show(i, st)
+        return len(self.ended)
 
 
 class AecDriver:
