@@ -66,7 +66,10 @@ def vector_hands_per_second(ruleset: str, hands: int, seed: int, width: int) -> 
     done = 0
     t0 = time.perf_counter()
     while done < hands:
-        actions = np.argmax(masks * rng.random(masks.shape, np.float32), axis=1)
+        # uniform among each hand's legal actions: the k-th legal one, k drawn below their count
+        counts = np.cumsum(masks, axis=1, dtype=np.int16)
+        k = (rng.random(len(masks)) * counts[:, -1]).astype(np.int16)
+        actions = np.argmax(counts > k[:, None], axis=1)
         _obs, masks, _rewards, dones, _info = venv.step(actions)
         done += int(dones.sum())
     return done / (time.perf_counter() - t0)
@@ -76,7 +79,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("ruleset", nargs="?", default="twenty-eight", help="a shipped name or a rule file's path")
     ap.add_argument("hands", nargs="?", type=int, default=10000, help="hands in all, over the rounds")
-    ap.add_argument("--vector", type=int, default=64, metavar="N", help="hands stepped at once (default 64)")
+    ap.add_argument("--vector", type=int, default=256, metavar="N", help="hands stepped at once (default 256)")
     args = ap.parse_args()
     ruleset, hands = args.ruleset, args.hands
     try:

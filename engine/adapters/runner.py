@@ -288,7 +288,7 @@ class Rows:
     values computed as it computes them, so a kept row equals the whole encoding (tests/test_rl_fast.py holds it
     at every step of every shipped file)."""
 
-    def __init__(self, parts: Parts, count: int) -> None:
+    def __init__(self, parts: Parts, count: int, pos: list[bytes] | None = None) -> None:
         ob = parts.ob
         self.p = parts
         self.ob = ob
@@ -301,11 +301,19 @@ class Rows:
         self.o_mode = ob.offsets["trump_mode"] if ob.modes >= 0 else -1
         # per row (count of them): what it was made from
         self.rows = [Kept(n) for _ in range(count)]
-        self.ones: list[int] = []
-        self.zeros: list[int] = []
-        self.vidx: list[int] = []
+        # what changed, when no row is written in place (`view`): the positions in the row set to 1.0 (`ones`), to
+        # 0.0 (`zeros`) and to a value (`vidx`, `vval`), as int64 bytes, each beside the row's number (`row`, int64
+        # bytes) in `ones_r`, `zeros_r`, `vidx_r` (so that nothing is boxed; numpy reads the lists joined)
+        self.ones: list[bytes] = []
+        self.zeros: list[bytes] = []
+        self.vidx: list[bytes] = []
         self.vval: list[float] = []
-        # the row being refreshed, written in place instead (a writable float32 memoryview; None: append to the lists)
+        self.ones_r: list[bytes] = []
+        self.zeros_r: list[bytes] = []
+        self.vidx_r: list[bytes] = []
+        self.row = bytes(8)
+        self.pos = pos if pos is not None else [array("q", [k]).tobytes() for k in range(self.size)]
+        # the row being refreshed, written in place instead (a writable float32 memoryview; None: the lists)
         self.view: Any = None
         self.one: object = 1.0      # (boxed once: a float written into a row is an object)
         self.zero: object = 0.0
@@ -461,6 +469,9 @@ class Rows:
         self.zeros.clear()
         self.vidx.clear()
         self.vval.clear()
+        self.ones_r.clear()
+        self.zeros_r.clear()
+        self.vidx_r.clear()
 
     def _cards(self, base: int, old: int, new: int) -> None:
         changed = old ^ new
@@ -473,15 +484,17 @@ class Rows:
                 view[base + low.bit_length() - 1] = one if new & low else zero
                 changed ^= low
             return
-        ones = self.ones
-        zeros = self.zeros
+        pos = self.pos
+        row = self.row
         while changed:
             low = changed & -changed
-            pos = base + low.bit_length() - 1
+            at = pos[base + low.bit_length() - 1]
             if new & low:
-                ones.append(pos)
+                self.ones.append(at)
+                self.ones_r.append(row)
             else:
-                zeros.append(pos)
+                self.zeros.append(at)
+                self.zeros_r.append(row)
             changed ^= low
 
     def _move(self, base: int, old: int, new: int) -> None:
@@ -493,16 +506,19 @@ class Rows:
                 view[base + new] = self.one
             return
         if old >= 0:
-            self.zeros.append(base + old)
+            self.zeros.append(self.pos[base + old])
+            self.zeros_r.append(self.row)
         if new >= 0:
-            self.ones.append(base + new)
+            self.ones.append(self.pos[base + new])
+            self.ones_r.append(self.row)
 
     def _value(self, pos: int, value: float) -> None:
         view = self.view
         if view is not None:
             view[pos] = value
             return
-        self.vidx.append(pos)
+        self.vidx.append(self.pos[pos])
+        self.vidx_r.append(self.row)
         self.vval.append(value)
 
     def refresh(self, r: int, st: State, seat: int, bids: list[int], base: int) -> bool:
@@ -790,11 +806,11 @@ class VectorCore:
     from it). Each hand keeps its seats' observation rows (`Rows`, one per hand): row `i * n + seat` of the
     environment's (N * n, observation size) float32 array. After `start` and after each `step`, what the environment
     writes into that array and its other arrays with one numpy call per kind of change for all hands:
-    - `ones`, `zeros`, `vidx` / `vval`: flat positions in the rows to set to 1.0, 0.0 and a value;
+    - in `changes` (`Rows`' lists, int64 bytes): the rows and positions to set to 1.0, 0.0 and a value;
     - `whole_at` / `whole`: rows made whole (a new hand, cards face down), their numbers and float32 bytes;
     - `seats`: each hand's seat to act (its observation is row `i * n + seats[i]`);
-    - `card_bits`: each hand's playable card ids as bits (the mask's card indices from `lay.play0`; 0 when the
-      mask is all in `extra`), `extra`: flat positions (`i * n_actions + index`) of the other legal indices;
+    - `mask_parts`: the int8 bytes of every hand's mask but `extra`, to join (the playable cards, from their
+      bits), `extra`: flat positions (`i * n_actions + index`) of the other legal indices;
     - `ended`: the hands that ended with the step (dealt again at once), `ended_points`: their seats' game points
       (n a hand, in the order of `ended`; 0 for an annulled hand)."""
 
@@ -812,27 +828,35 @@ class VectorCore:
         # card ids straight into the mask by bits (a single pack whose ids fit in 63 bits)
         self.bulk = layout.play0 >= 0 and g.size <= 63
         self.rngs = [random.Random(s) for s in seeds]
-        self.ones: list[int] = []
-        self.zeros: list[int] = []
-        self.vidx: list[int] = []
-        self.vval: list[float] = []
+        self.row_bytes = [array("q", [r]).tobytes() for r in range(count * g.n)]
         self.whole_at: list[int] = []
         self.whole: list[bytes] = []
         self.extra: list[int] = []
         self.ended: list[int] = []
         self.ended_points: list[float] = []
         self.seats = [0] * count
-        self.card_bits = [0] * count
+        self.mask_parts: list[bytes] = []
+        # a mask's card part eight cards at a time (int8 bytes), the zeros before and after it
+        self.m8 = [bytes([b >> k & 1 for k in range(8)]) for b in range(256)]
+        self.m_tail = [bytes([b >> k & 1 for k in range(g.size % 8)]) for b in range(1 << (g.size % 8))]
+        self.m_before = bytes(max(0, layout.play0))
+        self.m_after = bytes(self.n_actions - max(0, layout.play0) - g.size) if self.bulk else b""
+        self.m_zero = bytes(self.n_actions)
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
         self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
+        # each hand's rows (`Rows`), noting what changed in the same lists for all hands
+        self.changes = Rows(layout.parts, 0)
         self.kept: list[Rows] = []
         for _ in range(count):
-            rows = Rows(layout.parts, g.n)
-            rows.ones = self.ones       # every hand's changes in the same lists
-            rows.zeros = self.zeros
-            rows.vidx = self.vidx
-            rows.vval = self.vval
+            rows = Rows(layout.parts, g.n, self.changes.pos)
+            rows.ones = self.changes.ones
+            rows.zeros = self.changes.zeros
+            rows.vidx = self.changes.vidx
+            rows.vval = self.changes.vval
+            rows.ones_r = self.changes.ones_r
+            rows.zeros_r = self.changes.zeros_r
+            rows.vidx_r = self.changes.vidx_r
             self.kept.append(rows)
         self.states = [self._deal(i) for i in range(count)]
         for i in range(count):
@@ -856,10 +880,8 @@ class VectorCore:
 
     def clear(self) -> None:
         """Forget what the last step said (the environment has written it)."""
-        self.ones.clear()
-        self.zeros.clear()
-        self.vidx.clear()
-        self.vval.clear()
+        self.changes.clear()
+        self.mask_parts.clear()
         self.whole_at.clear()
         self.whole.clear()
         self.extra.clear()
@@ -872,7 +894,9 @@ class VectorCore:
         self.seats[i] = seat
         r = i * self.n + seat
         bids = self.bids[i]
-        if not self.kept[i].refresh(seat, st, seat, bids, r * self.size):
+        kept = self.kept[i]
+        kept.row = self.row_bytes[r]
+        if not kept.refresh(seat, st, seat, bids, 0):
             out: list[bytes] = []
             self.parts.row(out, st, seat, bids)
             self.whole_at.append(r)
@@ -883,9 +907,18 @@ class VectorCore:
         self.others[i] = others
         base = i * self.n_actions
         extra = self.extra
+        parts = self.mask_parts
         if self.bulk:
-            self.card_bits[i] = bits
+            parts.append(self.m_before)
+            m8 = self.m8
+            for _ in range(self.game.size >> 3):
+                parts.append(m8[bits & 255])
+                bits >>= 8
+            if self.game.size & 7:
+                parts.append(self.m_tail[bits])
+            parts.append(self.m_after)
         else:
+            parts.append(self.m_zero)
             while bits:
                 low = bits & -bits
                 extra.append(base + lay.play0 + low.bit_length() - 1)
@@ -955,6 +988,7 @@ class AecDriver:
         self.over = False
         self.rewarded = False
         self.selected = agents[0]    # the environment's agent_selection (its property reads and sets this)
+        self.skip: str | None = None    # the live agent to select once the dead ones are stepped
         self.live: list[str] = []    # the environment's agents (those not yet removed)
         self.rewards: dict[str, float] = {}
         self.cumulative: dict[str, float] = {}
@@ -972,6 +1006,7 @@ class AecDriver:
         self.infos = infos
         self.over = False
         self.rewarded = False
+        self.skip = None
 
     def select_mask(self) -> Any:
         """The mask of the seat to act now (kept by its key; made and kept the first time)."""
@@ -1030,8 +1065,34 @@ class AecDriver:
         """The environment's `step()` whole: the common step here, the rest (`flags`) by the environment's
         `_step_rest` (a hand ended, a dead agent, an action to convert or refuse)."""
         flags = self.step(action)
-        if flags:
+        if flags == DEAD_STEP and action is None:
+            self.dead_step()
+        elif flags:
             self.env._step_rest(action, flags)
+
+    def dead_step(self) -> None:
+        """PettingZoo's step of a dead agent (`AECEnv._was_dead_step`, the same steps): the agent selected is
+        removed from the agents and the dicts, the next dead agent is selected (or, once none is left, the live
+        agent to act), the rewards are cleared."""
+        agent = self.selected
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self.cumulative[agent]
+        del self.infos[agent]
+        self.live.remove(agent)
+        dead = [a for a in self.live if self.terminations[a] or self.truncations[a]]
+        if dead:
+            if self.skip is None:
+                self.skip = self.selected
+            self.selected = dead[0]
+        else:
+            if self.skip is not None:
+                self.selected = self.skip
+            self.skip = None
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
 
 
 class AgentIter:
@@ -1039,7 +1100,7 @@ class AgentIter:
 
     def __init__(self, driver: AecDriver, left: int) -> None:
         self.driver = driver
-        self.left = left
+        self.left = min(left, 1 << 60)     # (a small int: counted down natively)
 
     def __iter__(self) -> AgentIter:
         return self

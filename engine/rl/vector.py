@@ -53,13 +53,9 @@ class VectorEnv:
         self.n_actions = self.enc.n_actions
         self._core: VectorCore | None = None
         size = self.enc.obs.size
-        # every seat's kept row, hand by hand (row i * players + seat), and the same as one flat array
+        # every seat's kept row, hand by hand (row i * players + seat)
         self._rows = np.zeros((num_hands * game.n, size), np.float32)
-        self._flat = self._rows.reshape(-1)
         self._first_row = np.arange(num_hands, dtype=np.int64) * game.n
-        play0 = self.layout.play0
-        self._cards = slice(play0, play0 + game.size) if play0 >= 0 else slice(0, 0)
-        self._shifts = np.arange(game.size, dtype=np.uint64)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         base = random.Random(seed).getrandbits(48) if seed is not None else random.getrandbits(48)
@@ -71,22 +67,19 @@ class VectorEnv:
     def _show(self, core: VectorCore) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Write what the last step changed into the kept rows; the observations, masks and seats to act (new
         arrays)."""
-        flat = self._flat
+        rows = self._rows
         if core.whole_at:
-            self._rows[core.whole_at] = np.frombuffer(b"".join(core.whole), np.float32).reshape(
-                len(core.whole_at), -1)
-        if core.ones:
-            flat[core.ones] = 1.0
-        if core.zeros:
-            flat[core.zeros] = 0.0
-        if core.vidx:
-            flat[core.vidx] = core.vval
+            rows[core.whole_at] = np.frombuffer(b"".join(core.whole), np.float32).reshape(len(core.whole_at), -1)
+        ch = core.changes
+        if ch.ones:
+            rows[_ints(ch.ones_r), _ints(ch.ones)] = 1.0
+        if ch.zeros:
+            rows[_ints(ch.zeros_r), _ints(ch.zeros)] = 0.0
+        if ch.vidx:
+            rows[_ints(ch.vidx_r), _ints(ch.vidx)] = ch.vval
         seats = np.array(core.seats, np.int64)
-        obs = self._rows[self._first_row + seats]
-        masks = np.zeros((self.num_hands, self.n_actions), np.int8)
-        if core.bulk:
-            bits = np.array(core.card_bits, np.uint64)
-            masks[:, self._cards] = (bits[:, None] >> self._shifts) & np.uint64(1)
+        obs = rows[self._first_row + seats]
+        masks = np.frombuffer(bytearray(b"".join(core.mask_parts)), np.int8).reshape(self.num_hands, self.n_actions)
         if core.extra:
             masks.reshape(-1)[core.extra] = 1
         return obs, masks, seats
@@ -116,3 +109,8 @@ class VectorEnv:
     def states(self) -> list[Any]:
         """The hands being played (engine `State`s), for inspection."""
         return list(self._core.states) if self._core is not None else []
+
+
+def _ints(parts: list[bytes]) -> np.ndarray:
+    """int64 bytes joined, as an array."""
+    return np.frombuffer(b"".join(parts), np.int64)
