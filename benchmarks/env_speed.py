@@ -63,13 +63,17 @@ def vector_hands_per_second(ruleset: str, hands: int, seed: int, width: int) -> 
     venv = engine.rl.VectorEnv(ruleset=ruleset, num_hands=width)
     rng = np.random.default_rng(seed)
     _obs, masks, _info = venv.reset(seed=seed)
+    n_actions = masks.shape[1]
+    first = np.arange(width, dtype=np.int64) * n_actions      # each hand's first flat index
     done = 0
     t0 = time.perf_counter()
     while done < hands:
-        # uniform among each hand's legal actions: the k-th legal one, k drawn below their count
-        counts = np.cumsum(masks, axis=1, dtype=np.int16)
-        k = (rng.random(len(masks)) * counts[:, -1]).astype(np.int16)
-        actions = np.argmax(counts > k[:, None], axis=1)
+        # uniform among each hand's legal actions: every hand's legal indices in one list (hand by hand), and in
+        # each hand's run of it the k-th, k drawn below the run's length
+        legal = np.flatnonzero(masks.view(np.bool_))
+        counts = np.bincount(legal // n_actions, minlength=width)
+        starts = np.cumsum(counts) - counts
+        actions = legal[starts + (rng.random(width) * counts).astype(np.int64)] - first
         _obs, masks, _rewards, dones, _info = venv.step(actions)
         done += int(dones.sum())
     return done / (time.perf_counter() - t0)

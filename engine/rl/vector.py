@@ -56,6 +56,9 @@ class VectorEnv:
         # every seat's kept row, hand by hand (row i * players + seat)
         self._rows = np.zeros((num_hands * game.n, size), np.float32)
         self._first_row = np.arange(num_hands, dtype=np.int64) * game.n
+        play0 = self.layout.play0
+        self._cards = slice(max(0, play0), max(0, play0) + game.size)
+        self._shifts = np.arange(game.size, dtype=np.uint64)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         base = random.Random(seed).getrandbits(48) if seed is not None else random.getrandbits(48)
@@ -79,7 +82,9 @@ class VectorEnv:
             rows[_ints(ch.vidx_r), _ints(ch.vidx)] = ch.vval
         seats = np.array(core.seats, np.int64)
         obs = rows[self._first_row + seats]
-        masks = np.frombuffer(bytearray(b"".join(core.mask_parts)), np.int8).reshape(self.num_hands, self.n_actions)
+        masks = np.zeros((self.num_hands, self.n_actions), np.int8)
+        if core.bulk:      # the playable cards' bits, all hands at once
+            masks[:, self._cards] = np.array(core.bits, np.uint64)[:, None] >> self._shifts & np.uint64(1)
         if core.extra:
             masks.reshape(-1)[core.extra] = 1
         return obs, masks, seats
