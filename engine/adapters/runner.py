@@ -1,14 +1,16 @@
 """The per-step work of the learning environments (engine.rl), compiled with the hot path (setup.py): hands
 stepped by action index, legal masks as int8 bytes, observation rows.
 
-The AEC environment keeps each seat's row (a float32 array it hands out a copy of) and writes into it only what
-changed since that seat's last observation (`Rows`: what the row was made from is noted in native fields and
-compared; after a card played, only the seat's cards, the trick, the cards played, the seat to act and the card
+The AEC environment keeps each seat's row (a float32 array it hands out a copy of) and writes into it, in place,
+only what changed since that seat's last observation (`Rows`: what the row was made from is noted in native fields
+and compared; after a card played, only the seat's cards, the trick, the cards played, the seat to act and the card
 points are looked at, `Rows.quick`). A row never made (a new hand) or made from the view (cards played face down)
-is made whole by joining precomputed bytes (`Parts.row`). `AecDriver` is the environment's common step, `last()`
-and agent selection (`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands
-of the vectorised environment (engine/rl/vector.py), every hand's row joined whole (`Parts.row`), mask, seat,
-rewards and done flag joined into one bytes object each per step. tests/test_rl_fast.py and
+is made whole by joining precomputed bytes (`Parts.row`). `AecDriver` is the environment's `step()` (the
+environment's method is the driver's `env_step` itself), `last()`, a dead agent's step and agent selection
+(`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands of the vectorised
+environment (engine/rl/vector.py): each hand's seats' rows are kept the same way (`Rows`), what changed noted as
+int64 bytes for the environment to write with one numpy call per kind of change for all hands.
+tests/test_rl_fast.py and
 tests/test_rl_vector.py hold every row equal to the whole encoding (`Observation.encode_state`) and every mask equal
 to the legal actions, at every step of every shipped file."""
 
@@ -809,8 +811,9 @@ class VectorCore:
     - in `changes` (`Rows`' lists, int64 bytes): the rows and positions to set to 1.0, 0.0 and a value;
     - `whole_at` / `whole`: rows made whole (a new hand, cards face down), their numbers and float32 bytes;
     - `seats`: each hand's seat to act (its observation is row `i * n + seats[i]`);
-    - `mask_parts`: the int8 bytes of every hand's mask but `extra`, to join (the playable cards, from their
-      bits), `extra`: flat positions (`i * n_actions + index`) of the other legal indices;
+    - `bits` (with `bulk`: a single pack whose card ids fit a machine word): each hand's playable card ids as bits,
+      its mask's card indices from `lay.play0`; `extra`: flat positions (`i * n_actions + index`) of every other
+      legal index (and of the playable cards too without `bulk`);
     - `ended`: the hands that ended with the step (dealt again at once), `ended_points`: their seats' game points
       (n a hand, in the order of `ended`; 0 for an annulled hand)."""
 
@@ -835,13 +838,6 @@ class VectorCore:
         self.ended: list[int] = []
         self.ended_points: list[float] = []
         self.seats = [0] * count
-        self.mask_parts: list[bytes] = []
-        # a mask's card part eight cards at a time (int8 bytes), the zeros before and after it
-        self.m8 = [bytes([b >> k & 1 for k in range(8)]) for b in range(256)]
-        self.m_tail = [bytes([b >> k & 1 for k in range(g.size % 8)]) for b in range(1 << (g.size % 8))]
-        self.m_before = bytes(max(0, layout.play0))
-        self.m_after = bytes(self.n_actions - max(0, layout.play0) - g.size) if self.bulk else b""
-        self.m_zero = bytes(self.n_actions)
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
         self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
@@ -881,7 +877,6 @@ class VectorCore:
     def clear(self) -> None:
         """Forget what the last step said (the environment has written it)."""
         self.changes.clear()
-        self.mask_parts.clear()
         self.whole_at.clear()
         self.whole.clear()
         self.extra.clear()
@@ -907,18 +902,7 @@ class VectorCore:
         self.others[i] = others
         base = i * self.n_actions
         extra = self.extra
-        parts = self.mask_parts
-        if self.bulk:
-            parts.append(self.m_before)
-            m8 = self.m8
-            for _ in range(self.game.size >> 3):
-                parts.append(m8[bits & 255])
-                bits >>= 8
-            if self.game.size & 7:
-                parts.append(self.m_tail[bits])
-            parts.append(self.m_after)
-        else:
-            parts.append(self.m_zero)
+        if not self.bulk:     # (with `bulk` the environment spreads `bits` into the masks itself)
             while bits:
                 low = bits & -bits
                 extra.append(base + lay.play0 + low.bit_length() - 1)
