@@ -1,6 +1,6 @@
 """A vectorised environment for array-based trainers: N hands stepped at once from one array of actions.
 
-    venv = engine.rl.VectorEnv(ruleset=NAME_OR_PATH, num_hands=64)
+    venv = engine.rl.VectorEnv(ruleset=NAME_OR_PATH, num_hands=256)
     obs, masks, info = venv.reset(seed=1)        # (N, observation size) float32, (N, actions) int8
     while training:
         actions = policy(obs, masks)              # one legal action index per hand
