@@ -220,3 +220,32 @@ def test_a_house_rule_in_a_folder_of_its_own_is_an_environment_too() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             api_test(env, num_cycles=50)
+
+
+@pytest.mark.parametrize("reward", ["hand", "tricks"])
+def test_the_compiled_step_is_pettingzoos_step(reward: str) -> None:
+    """The environment's step() is the driver's own (dead agents stepped there, the end of a trick selected there
+    when no trick reward is booked): the same episodes, step by step, as through the class's step(), which leaves
+    every dead agent to PettingZoo's `_was_dead_step` and every trick's end to the environment."""
+    def run(own: bool) -> list[object]:
+        env = engine.rl.env(ruleset="twenty-eight", reward=reward)
+        rng = random.Random(3)
+        seen: list[object] = []
+        for seed in (1, 2):
+            env.reset(seed=seed)
+            if not own:     # the class's step(): the driver's flags handled by the environment in Python
+                env.__dict__.pop("step", None)
+            assert ("step" in env.__dict__) == own
+            for agent in env.agent_iter():
+                obs, reward_, terminated, truncated, info = env.last()
+                seen.append((agent, reward_, terminated, truncated, sorted(info), obs["observation"].tolist(),
+                             list(env.agents), dict(env.rewards), dict(env._cumulative_rewards)))
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.randrange(len(legal))]))
+            seen.append(("over", list(env.agents), dict(env.rewards), env.agent_selection))
+        return seen
+
+    assert run(True) == run(False)

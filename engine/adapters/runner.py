@@ -1,14 +1,16 @@
 """The per-step work of the learning environments (engine.rl), compiled with the hot path (setup.py): hands
 stepped by action index, legal masks as int8 bytes, observation rows.
 
-The AEC environment keeps each seat's row (a float32 array it hands out a copy of) and writes into it only what
-changed since that seat's last observation (`Rows`: what the row was made from is noted in native fields and
-compared; after a card played, only the seat's cards, the trick, the cards played, the seat to act and the card
+The AEC environment keeps each seat's row (a float32 array it hands out a copy of) and writes into it, in place,
+only what changed since that seat's last observation (`Rows`: what the row was made from is noted in native fields
+and compared; after a card played, only the seat's cards, the trick, the cards played, the seat to act and the card
 points are looked at, `Rows.quick`). A row never made (a new hand) or made from the view (cards played face down)
-is made whole by joining precomputed bytes (`Parts.row`). `AecDriver` is the environment's common step, `last()`
-and agent selection (`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands
-of the vectorised environment (engine/rl/vector.py), every hand's row joined whole (`Parts.row`), mask, seat,
-rewards and done flag joined into one bytes object each per step. tests/test_rl_fast.py and
+is made whole by joining precomputed bytes (`Parts.row`). `AecDriver` is the environment's `step()` (the
+environment's method is the driver's `env_step` itself), `last()`, a dead agent's step and agent selection
+(`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands of the vectorised
+environment (engine/rl/vector.py): each hand's seats' rows are kept the same way (`Rows`), what changed noted as
+int64 bytes for the environment to write with one numpy call per kind of change for all hands.
+tests/test_rl_fast.py and
 tests/test_rl_vector.py hold every row equal to the whole encoding (`Observation.encode_state`) and every mask equal
 to the legal actions, at every step of every shipped file."""
 
@@ -288,7 +290,7 @@ class Rows:
     values computed as it computes them, so a kept row equals the whole encoding (tests/test_rl_fast.py holds it
     at every step of every shipped file)."""
 
-    def __init__(self, parts: Parts, count: int) -> None:
+    def __init__(self, parts: Parts, count: int, pos: list[bytes] | None = None) -> None:
         ob = parts.ob
         self.p = parts
         self.ob = ob
@@ -301,10 +303,22 @@ class Rows:
         self.o_mode = ob.offsets["trump_mode"] if ob.modes >= 0 else -1
         # per row (count of them): what it was made from
         self.rows = [Kept(n) for _ in range(count)]
-        self.ones: list[int] = []
-        self.zeros: list[int] = []
-        self.vidx: list[int] = []
+        # what changed, when no row is written in place (`view`): the positions in the row set to 1.0 (`ones`), to
+        # 0.0 (`zeros`) and to a value (`vidx`, `vval`), as int64 bytes, each beside the row's number (`row`, int64
+        # bytes) in `ones_r`, `zeros_r`, `vidx_r` (so that nothing is boxed; numpy reads the lists joined)
+        self.ones: list[bytes] = []
+        self.zeros: list[bytes] = []
+        self.vidx: list[bytes] = []
         self.vval: list[float] = []
+        self.ones_r: list[bytes] = []
+        self.zeros_r: list[bytes] = []
+        self.vidx_r: list[bytes] = []
+        self.row = bytes(8)
+        self.pos = pos if pos is not None else [array("q", [k]).tobytes() for k in range(self.size)]
+        # the row being refreshed, written in place instead (a writable float32 memoryview; None: the lists)
+        self.view: Any = None
+        self.one: object = 1.0      # (boxed once: a float written into a row is an object)
+        self.zero: object = 0.0
         # what a card played rarely moves, as it stood after the last step (`played_card`); `slow` counts the
         # steps after which any of it may have moved (any action but a card, or a card that moved it)
         self.slow = 0
@@ -457,28 +471,56 @@ class Rows:
         self.zeros.clear()
         self.vidx.clear()
         self.vval.clear()
+        self.ones_r.clear()
+        self.zeros_r.clear()
+        self.vidx_r.clear()
 
     def _cards(self, base: int, old: int, new: int) -> None:
         changed = old ^ new
-        ones = self.ones
-        zeros = self.zeros
+        view = self.view
+        if view is not None:
+            one = self.one
+            zero = self.zero
+            while changed:
+                low = changed & -changed
+                view[base + low.bit_length() - 1] = one if new & low else zero
+                changed ^= low
+            return
+        pos = self.pos
+        row = self.row
         while changed:
             low = changed & -changed
-            pos = base + low.bit_length() - 1
+            at = pos[base + low.bit_length() - 1]
             if new & low:
-                ones.append(pos)
+                self.ones.append(at)
+                self.ones_r.append(row)
             else:
-                zeros.append(pos)
+                self.zeros.append(at)
+                self.zeros_r.append(row)
             changed ^= low
 
     def _move(self, base: int, old: int, new: int) -> None:
+        view = self.view
+        if view is not None:
+            if old >= 0:
+                view[base + old] = self.zero
+            if new >= 0:
+                view[base + new] = self.one
+            return
         if old >= 0:
-            self.zeros.append(base + old)
+            self.zeros.append(self.pos[base + old])
+            self.zeros_r.append(self.row)
         if new >= 0:
-            self.ones.append(base + new)
+            self.ones.append(self.pos[base + new])
+            self.ones_r.append(self.row)
 
     def _value(self, pos: int, value: float) -> None:
-        self.vidx.append(pos)
+        view = self.view
+        if view is not None:
+            view[pos] = value
+            return
+        self.vidx.append(self.pos[pos])
+        self.vidx_r.append(self.row)
         self.vval.append(value)
 
     def refresh(self, r: int, st: State, seat: int, bids: list[int], base: int) -> bool:
@@ -558,7 +600,7 @@ class Rows:
             if mult != kr.mult:
                 self._value(o + 2, mult / 8.0)
             if conc != kr.conc:
-                (self.ones if conc else self.zeros).append(o + 3)
+                self._move(o + 3, -1 if conc else 0, 0 if conc else -1)
         kr.bid = bid
         kr.target = target
         kr.mult = mult
@@ -680,8 +722,6 @@ class EnvCore:
         self.kept = Rows(layout.parts, layout.game.n)
         self.arrays: list[Any] = []
         self.views: list[Any] = []
-        self.one: object = 1.0      # (boxed once: a float written into a row is an object)
-        self.zero: object = 0.0
         self.start(state)
 
     def keep_rows(self, arrays: list[Any]) -> None:
@@ -749,24 +789,14 @@ class EnvCore:
 
     def refresh(self, seat: int) -> Any:
         """The seat's kept row (`keep_rows`) brought up to date: only what changed since its last observation is
-        written (a row never made, or made from the view, is made whole)."""
+        written, in place (a row never made, or made from the view, is made whole)."""
         kept = self.kept
         row = self.views[seat]
         st = self.state
-        if kept.refresh(seat, st, seat, self.bids, 0):
-            one = self.one
-            for pos in kept.ones:
-                row[pos] = one
-            zero = self.zero
-            for pos in kept.zeros:
-                row[pos] = zero
-            vidx = kept.vidx
-            if vidx:
-                vval = kept.vval
-                for i in range(len(vidx)):
-                    row[vidx[i]] = vval[i]
-            kept.clear()
-        else:
+        kept.view = row
+        made = kept.refresh(seat, st, seat, self.bids, 0)
+        kept.view = None
+        if not made:
             out: list[bytes] = []
             self.parts.row(out, st, seat, self.bids)
             row[0:kept.size] = memoryview(b"".join(out)).cast("f")
@@ -775,10 +805,17 @@ class EnvCore:
 
 class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
-    from it). After `start` and after each `step`, new bytes for the environment to view: `rows` (float32, one
-    observation row a hand: that of its seat to act), `masks` (int8, `n_actions` a hand), `seats` (int64, each
-    hand's seat to act), `rewards` (float32, n a hand: the game points of each seat whose hand ended with the step,
-    0 elsewhere and for an annulled hand) and `dones` (one byte a hand: whether hand i ended)."""
+    from it). Each hand keeps its seats' observation rows (`Rows`, one per hand): row `i * n + seat` of the
+    environment's (N * n, observation size) float32 array. After `start` and after each `step`, what the environment
+    writes into that array and its other arrays with one numpy call per kind of change for all hands:
+    - in `changes` (`Rows`' lists, int64 bytes): the rows and positions to set to 1.0, 0.0 and a value;
+    - `whole_at` / `whole`: rows made whole (a new hand, cards face down), their numbers and float32 bytes;
+    - `seats`: each hand's seat to act (its observation is row `i * n + seats[i]`);
+    - `bits` (with `bulk`: a single pack whose card ids fit a machine word): each hand's playable card ids as bits,
+      its mask's card indices from `lay.play0`; `extra`: flat positions (`i * n_actions + index`) of every other
+      legal index (and of the playable cards too without `bulk`);
+    - `ended`: the hands that ended with the step (dealt again at once), `ended_points`: their seats' game points
+      (n a hand, in the order of `ended`; 0 for an annulled hand)."""
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
@@ -789,22 +826,41 @@ class VectorCore:
         count = len(seeds)
         self.count = count
         self.dealer = dealer
+        self.size = layout.obs.size
+        self.n_actions = layout.n_actions
+        # card ids straight into the mask by bits (a single pack whose ids fit in 63 bits)
+        self.bulk = layout.play0 >= 0 and g.size <= 63
         self.rngs = [random.Random(s) for s in seeds]
-        self.seat_bytes = [array("q", [s]).tobytes() for s in range(g.n)]
-        self.no_reward = bytes(4 * g.n)
-        self.rows = bytearray()
-        self.masks = bytearray()
-        self.seats = bytearray()
-        self.rewards = bytearray(4 * count * g.n)
-        self.dones = bytearray(count)
+        self.row_bytes = [array("q", [r]).tobytes() for r in range(count * g.n)]
+        self.whole_at: list[int] = []
+        self.whole: list[bytes] = []
+        self.extra: list[int] = []
+        self.ended: list[int] = []
+        self.ended_points: list[float] = []
+        self.seats = [0] * count
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
         self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
+        # each hand's rows (`Rows`), noting what changed in the same lists for all hands
+        self.changes = Rows(layout.parts, 0)
+        self.kept: list[Rows] = []
+        for _ in range(count):
+            rows = Rows(layout.parts, g.n, self.changes.pos)
+            rows.ones = self.changes.ones
+            rows.zeros = self.changes.zeros
+            rows.vidx = self.changes.vidx
+            rows.vval = self.changes.vval
+            rows.ones_r = self.changes.ones_r
+            rows.zeros_r = self.changes.zeros_r
+            rows.vidx_r = self.changes.vidx_r
+            self.kept.append(rows)
         self.states = [self._deal(i) for i in range(count)]
-        self._show()
+        for i in range(count):
+            self._show(i, self.states[i])
 
     def _deal(self, i: int) -> State:
-        """Hand i's next deal, dealt again until someone has a decision (a deal annulled at once)."""
+        """Hand i's next deal, dealt again until someone has a decision (a deal annulled at once); its rows are
+        made whole when next shown."""
         g = self.game
         rng = self.rngs[i]
         while True:
@@ -813,27 +869,46 @@ class VectorCore:
             if st.to_act >= 0:
                 break
         self.bids[i] = [-1] * g.n
+        kept = self.kept[i]
+        kept.invalidate(0, g.n)
+        kept.note(st)
         return st
 
-    def _show(self) -> None:
-        """Every hand's observation and mask of its seat to act, and that seat."""
-        parts = self.parts
+    def clear(self) -> None:
+        """Forget what the last step said (the environment has written it)."""
+        self.changes.clear()
+        self.whole_at.clear()
+        self.whole.clear()
+        self.extra.clear()
+        self.ended.clear()
+        self.ended_points.clear()
+
+    def _show(self, i: int, st: State) -> None:
+        """Hand i's seat to act: its row brought up to date, its legal actions."""
+        seat = st.to_act
+        self.seats[i] = seat
+        r = i * self.n + seat
+        bids = self.bids[i]
+        kept = self.kept[i]
+        kept.row = self.row_bytes[r]
+        if not kept.refresh(seat, st, seat, bids, 0):
+            out: list[bytes] = []
+            self.parts.row(out, st, seat, bids)
+            self.whole_at.append(r)
+            self.whole.append(b"".join(out))
         lay = self.lay
-        rows: list[bytes] = []
-        masks: list[bytes] = []
-        seats: list[bytes] = []
-        for i in range(self.count):
-            st = self.states[i]
-            seat = st.to_act
-            parts.row(rows, st, seat, self.bids[i])
-            bits, others = options(lay, st)
-            self.bits[i] = bits
-            self.others[i] = others
-            parts.mask(masks, lay.play0, bits, others)
-            seats.append(self.seat_bytes[seat])
-        self.rows = bytearray(b"".join(rows))
-        self.masks = bytearray(b"".join(masks))
-        self.seats = bytearray(b"".join(seats))
+        bits, others = options(lay, st)
+        self.bits[i] = bits
+        self.others[i] = others
+        base = i * self.n_actions
+        extra = self.extra
+        if not self.bulk:     # (with `bulk` the environment spreads `bits` into the masks itself)
+            while bits:
+                low = bits & -bits
+                extra.append(base + lay.play0 + low.bit_length() - 1)
+                bits ^= low
+        for x in others:
+            extra.append(base + x)
 
     def first_illegal(self, actions: list[int]) -> int:
         """The first hand whose action is not one of its legal indices (-1: every one is)."""
@@ -850,27 +925,30 @@ class VectorCore:
     def step(self, actions: list[int]) -> int:
         """Apply each hand's action (legal: `first_illegal` said so); a hand that ends is dealt again at once. The
         number of hands that ended."""
+        self.clear()
         n = self.n
-        ended = 0
         lay = self.lay
-        rewards: list[bytes] = []
-        dones = bytearray(self.count)
+        play0 = lay.play0
+        csize = self.game.size
+        states = self.states
         for i in range(self.count):
-            st = self.states[i]
-            apply_index(lay, st, actions[i], self.bids[i])
+            st = states[i]
+            a = actions[i]
+            card = st.phase == PLAY and play0 >= 0 and 0 <= a - play0 < csize
+            apply_index(lay, st, a, self.bids[i])
             if st.to_act < 0:
                 gp = st.game_points
                 team_of = st.hand_team_of
-                rewards.append(floats([float(gp[team_of[s]]) for s in range(n)]))
-                dones[i] = 1
-                ended += 1
-                self.states[i] = self._deal(i)
+                for s in range(n):
+                    self.ended_points.append(float(gp[team_of[s]]))
+                self.ended.append(i)
+                st = states[i] = self._deal(i)
+            elif card:
+                self.kept[i].played_card(st)
             else:
-                rewards.append(self.no_reward)
-        self.rewards = bytearray(b"".join(rewards))
-        self.dones = dones
-        self._show()
-        return ended
+                self.kept[i].other_action()
+            self._show(i, st)
+        return len(self.ended)
 
 
 class AecDriver:
@@ -890,9 +968,11 @@ class AecDriver:
         self.new_mask = new_mask    # int8 bytes -> the read-only mask array
         self.masks: dict[object, Any] = {}
         self.copy = copy
+        self.trick_rewards = False   # True: the end of a trick is the environment's to book (rewards per trick)
         self.over = False
         self.rewarded = False
         self.selected = agents[0]    # the environment's agent_selection (its property reads and sets this)
+        self.skip: str | None = None    # the live agent to select once the dead ones are stepped
         self.live: list[str] = []    # the environment's agents (those not yet removed)
         self.rewards: dict[str, float] = {}
         self.cumulative: dict[str, float] = {}
@@ -910,6 +990,7 @@ class AecDriver:
         self.infos = infos
         self.over = False
         self.rewarded = False
+        self.skip = None
 
     def select_mask(self) -> Any:
         """The mask of the seat to act now (kept by its key; made and kept the first time)."""
@@ -956,11 +1037,46 @@ class AecDriver:
         self.cumulative[agent] = 0.0
         infos = self.infos
         infos[agent] = {}
+        if flags == TRICK_ENDED and not self.trick_rewards:
+            flags = 0       # nothing to book: the next seat is selected as after any other step
         if flags == 0:
             nxt = self.agents[core.state.to_act]
             self.selected = nxt
             infos[nxt] = {"action_mask": self.select_mask()}
         return flags
+
+    def env_step(self, action: object) -> None:
+        """The environment's `step()` whole: the common step here, the rest (`flags`) by the environment's
+        `_step_rest` (a hand ended, a dead agent, an action to convert or refuse)."""
+        flags = self.step(action)
+        if flags == DEAD_STEP and action is None:
+            self.dead_step()
+        elif flags:
+            self.env._step_rest(action, flags)
+
+    def dead_step(self) -> None:
+        """PettingZoo's step of a dead agent (`AECEnv._was_dead_step`, the same steps): the agent selected is
+        removed from the agents and the dicts, the next dead agent is selected (or, once none is left, the live
+        agent to act), the rewards are cleared."""
+        agent = self.selected
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self.cumulative[agent]
+        del self.infos[agent]
+        self.live.remove(agent)
+        dead = [a for a in self.live if self.terminations[a] or self.truncations[a]]
+        if dead:
+            if self.skip is None:
+                self.skip = self.selected
+            self.selected = dead[0]
+        else:
+            if self.skip is not None:
+                self.selected = self.skip
+            self.skip = None
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
 
 
 class AgentIter:
@@ -968,7 +1084,7 @@ class AgentIter:
 
     def __init__(self, driver: AecDriver, left: int) -> None:
         self.driver = driver
-        self.left = left
+        self.left = min(left, 1 << 60)     # (a small int: counted down natively)
 
     def __iter__(self) -> AgentIter:
         return self

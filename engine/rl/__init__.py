@@ -9,7 +9,7 @@
         env.step(action)
 
     learner = engine.rl.SingleSeatEnv(ruleset="twenty-nine", opponents="heuristic")   # Gymnasium, one seat
-    venv = engine.rl.VectorEnv(num_hands=64)   # the default rule file: N hands from one array of actions
+    venv = engine.rl.VectorEnv(num_hands=256)  # the default rule file: N hands from one array of actions
 
 `env(ruleset=..., reward="hand" | "tricks", match=False, dealer=None, max_hands=1000, render_mode=None)` follows
 PettingZoo's factory convention and returns the environment itself (`JackNineEnv`, no wrappers: it checks the

@@ -200,7 +200,13 @@ class JackNineEnv(AECEnv):
         if core is None:
             core = self._core = EnvCore(self.enc.layout, state)
             core.keep_rows([np.zeros(self.enc.obs.size, np.float32) for _ in range(self.game.n)])
-            self._driver = AecDriver(core, self, self.possible_agents, self._zero_mask, _read_only_mask)
+            made = self._driver = AecDriver(core, self, self.possible_agents, self._zero_mask, _read_only_mask)
+            made.trick_rewards = self.reward_kind == "tricks"
+            # last() and step() are the compiled driver's own from now on (no Python frame between the caller and
+            # them); rendering after every step keeps the methods below
+            self.__dict__["last"] = made.last
+            if not self._human:
+                self.__dict__["step"] = made.env_step
         else:
             core.start(state)
         driver = self._driver

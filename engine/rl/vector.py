@@ -1,6 +1,6 @@
 """A vectorised environment for array-based trainers: N hands stepped at once from one array of actions.
 
-    venv = engine.rl.VectorEnv(ruleset=NAME_OR_PATH, num_hands=64)
+    venv = engine.rl.VectorEnv(ruleset=NAME_OR_PATH, num_hands=256)
     obs, masks, info = venv.reset(seed=1)        # (N, observation size) float32, (N, actions) int8
     while training:
         actions = policy(obs, masks)              # one legal action index per hand
@@ -12,10 +12,11 @@ is (N, players): each seat's game points in the hand that just ended (0 elsewher
 `dones` whether the hand ended with this step; a hand that ended is replaced at once by the next deal of its own
 stream, so the observation given for it is the new hand's first decision. Hand i is dealt from a stream seeded by
 (`seed`, i): the same seed and actions give the same hands. An illegal action (or an index outside the space)
-raises IllegalActionError before any hand moves. The work per hand is done without numpy
-(engine/adapters/runner.py, compiled with the hot path): each step's rows, masks, seats, rewards and flags are
-made there as new bytes, one object each for all N hands, and handed out as numpy arrays viewing them (the
-environment never writes them again).
+raises IllegalActionError before any hand moves. Every seat's observation row is kept in one preallocated array
+(hands x seats x observation size); the per-hand work (engine/adapters/runner.py, compiled with the hot path) is the
+engine's step and the list of what changed in the rows, written here with one numpy call per kind of change for
+all hands at once; the masks are made from the playable cards' bitmasks in bulk. The arrays returned are new at
+every step (the environment never writes them again).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from engine.rules.load import DEFAULT_RULESET
 class VectorEnv:
     """N hands of one rule file, stepped together (see the module's documentation)."""
 
-    def __init__(self, ruleset: str | Path | Game = DEFAULT_RULESET, num_hands: int = 64,
+    def __init__(self, ruleset: str | Path | Game = DEFAULT_RULESET, num_hands: int = 256,
                  dealer: int | None = None) -> None:
         game = self.game = load(ruleset)
         if isinstance(num_hands, bool) or not isinstance(num_hands, int) or not 1 <= num_hands <= 1_000_000:
@@ -51,19 +52,42 @@ class VectorEnv:
         self.observation_space = self.enc.vector_space
         self.n_actions = self.enc.n_actions
         self._core: VectorCore | None = None
+        size = self.enc.obs.size
+        # every seat's kept row, hand by hand (row i * players + seat)
+        self._rows = np.zeros((num_hands * game.n, size), np.float32)
+        self._first_row = np.arange(num_hands, dtype=np.int64) * game.n
+        play0 = self.layout.play0
+        self._cards = slice(max(0, play0), max(0, play0) + game.size)
+        self._shifts = np.arange(game.size, dtype=np.uint64)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         base = random.Random(seed).getrandbits(48) if seed is not None else random.getrandbits(48)
         seeds = [random.Random(f"vector/{base}/{i}").getrandbits(48) for i in range(self.num_hands)]
         core = self._core = VectorCore(self.layout, seeds, self.dealer)
-        return self._rows(core), self._masks(core), {"to_act": np.frombuffer(core.seats, np.int64)}
+        obs, masks, seats = self._show(core)
+        return obs, masks, {"to_act": seats}
 
-    def _rows(self, core: VectorCore) -> np.ndarray:
-        """The observations of this step (new arrays at every step, viewing the compiled side's new bytes)."""
-        return np.frombuffer(core.rows, np.float32).reshape(self.num_hands, self.enc.obs.size)
-
-    def _masks(self, core: VectorCore) -> np.ndarray:
-        return np.frombuffer(core.masks, np.int8).reshape(self.num_hands, self.n_actions)
+    def _show(self, core: VectorCore) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Write what the last step changed into the kept rows; the observations, masks and seats to act (new
+        arrays)."""
+        rows = self._rows
+        if core.whole_at:
+            rows[core.whole_at] = np.frombuffer(b"".join(core.whole), np.float32).reshape(len(core.whole_at), -1)
+        ch = core.changes
+        if ch.ones:
+            rows[_ints(ch.ones_r), _ints(ch.ones)] = 1.0
+        if ch.zeros:
+            rows[_ints(ch.zeros_r), _ints(ch.zeros)] = 0.0
+        if ch.vidx:
+            rows[_ints(ch.vidx_r), _ints(ch.vidx)] = ch.vval
+        seats = np.array(core.seats, np.int64)
+        obs = rows[self._first_row + seats]
+        masks = np.zeros((self.num_hands, self.n_actions), np.int8)
+        if core.bulk:      # the playable cards' bits, all hands at once
+            masks[:, self._cards] = np.array(core.bits, np.uint64)[:, None] >> self._shifts & np.uint64(1)
+        if core.extra:
+            masks.reshape(-1)[core.extra] = 1
+        return obs, masks, seats
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         core = self._core
@@ -78,11 +102,20 @@ class VectorEnv:
         if bad >= 0:
             raise IllegalActionError(f"hand {bad}: action {todo[bad]} is not legal now")
         core.step(todo)
-        return (self._rows(core), self._masks(core),
-                np.frombuffer(core.rewards, np.float32).reshape(self.num_hands, self.game.n),
-                np.frombuffer(core.dones, np.bool_), {"to_act": np.frombuffer(core.seats, np.int64)})
+        rewards = np.zeros((self.num_hands, self.game.n), np.float32)
+        dones = np.zeros(self.num_hands, np.bool_)
+        if core.ended:
+            rewards[core.ended] = np.array(core.ended_points, np.float32).reshape(len(core.ended), -1)
+            dones[core.ended] = True
+        obs, masks, seats = self._show(core)
+        return obs, masks, rewards, dones, {"to_act": seats}
 
     @property
     def states(self) -> list[Any]:
         """The hands being played (engine `State`s), for inspection."""
         return list(self._core.states) if self._core is not None else []
+
+
+def _ints(parts: list[bytes]) -> np.ndarray:
+    """int64 bytes joined, as an array."""
+    return np.frombuffer(b"".join(parts), np.int64)
