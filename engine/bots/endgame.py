@@ -42,8 +42,8 @@ def endgame_play(game: Game, seen: Seen, legal: Sequence[Action], fallback: Acti
     """The card to play in the endgame (see the module's docstring); `fallback`, the heuristic's choice, outside
     it, when no world fits the view, or when no candidate beats it."""
     v = seen.view
-    if v.hand_sizes[v.seat] > ENDGAME_CARDS or seen.trump is None or fallback.verb != "play":
-        return fallback
+    if v.hand_sizes[v.seat] > ENDGAME_CARDS or seen.trump is None or fallback.verb != "play" or v.special is not None:
+        return fallback     # a special contract (every trick, none...) is not what the rollouts play for
     candidates = play_candidates(game, seen, legal, fallback)
     if len(candidates) < 2:
         return fallback
