@@ -26,14 +26,23 @@ from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.state import State
 
-# The endgame starts when the seat holds this many cards or fewer. Duplicate on twenty-eight against the
-# heuristic, seed 404, 400 deals, pimc's choice from that hand size on: 2 cards +0.036 [+0.008, +0.064]
-ENDGAME_CARDS = 2
-WORLDS = 8                 # sampled worlds per endgame decision: one replayed, the others dealt afresh over it
-# worlds after which a decision where every card came to the same in each is left to the heuristic (43% of the
-# endgame decisions of `jacknine simulate --ruleset twenty-eight --bots heuristic --hands 200 --seed 3` came to the
-# same in all eight worlds, 10% in the first three only)
-EARLY_WORLDS = 3
+# The endgame starts when the seat holds this many cards or fewer; WORLDS sampled worlds per decision (one
+# replayed, the others dealt afresh over it); a decision where every card came to the same in each of the first
+# EARLY_WORLDS is left to the heuristic. Fitted on seeds 404 and 505 (never 1), duplicate against the play of before
+# (same auction) or heuristic:v1, pure build, `jacknine tournament --ruleset twenty-eight ...` through the
+# tournament's run with these constants set:
+#   pimc's own choice from 2 cards on +0.036 [+0.008, +0.064], from 3 on +0.070 [+0.032, +0.108] (seed 404, 400 deals,
+#   against the heuristic: what the few worlds here aim at);
+#   2 cards, 8 worlds, 3 early: +0.040 [+0.013, +0.067] (404, 400 deals); against v1, 600 deals, seed 505:
+#   twenty-eight +0.030 [-0.002, +0.062], fifty-six +0.082 [+0.021, +0.142];
+#   3 cards, 6 worlds, 2 early: twenty-eight +0.065 [+0.026, +0.104], fifty-six +0.122 [+0.044, +0.199] (505, 600);
+#   3 cards, 4 worlds, 2 early (kept): twenty-eight +0.058 [+0.020, +0.095] (505, 600).
+# The cost, `jacknine simulate --ruleset twenty-eight --bots heuristic --hands 100 --seed 3` less one hand, in
+# instructions (callgrind) against the heuristic before it: 2 cards / 8 worlds 1.49x compiled, 1.80x pure; 3 / 6
+# 2.06x, 2.80x; 3 / 4 (kept) 1.89x compiled, 2.45x pure.
+ENDGAME_CARDS = 3
+WORLDS = 4
+EARLY_WORLDS = 2
 REPLAY_TRIES = 3           # replays tried for the first world before the heuristic's choice is kept
 
 
