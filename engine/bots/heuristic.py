@@ -1,5 +1,6 @@
 """The heuristic bot: bids from a hand evaluation, names its strongest suit, and plays by card-play rules of thumb
-(win cheaply, feed points to a partner who is winning, keep the trump Jack, lead masters and low from length).
+(win cheaply, feed points to a partner who is winning, keep the trump Jack, lead masters and low from length);
+its last few cards are weighed over a few sampled worlds (endgame.py; not by `heuristic:v1` nor `heuristic:never`).
 It reads only its seat's `View`. Its rules outside the card play are the contract policy (policy.py), which the
 search bots' rollouts follow too."""
 
