@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.bots.determinize import Replay, WorldMaker, unseen_plays
+from engine.bots.determinize import Replay, WorldMaker, ids_of, unseen_plays
 from engine.bots.info import Seen
 from engine.bots.policy import ContractPolicy
 from engine.bots.rollout import apply_first, rollout, utility
-from engine.errors import IllegalActionError
+from engine.errors import JacknineError
 from engine.play.actions import Action
 from engine.play.game import Game
 from engine.play.state import State
@@ -64,8 +64,9 @@ def endgame_play(game: Game, seen: Seen, legal: Sequence[Action], fallback: Acti
             break
     if base is None:
         return fallback
-    # cards played face down that the seat did not see are dealt with the hidden ones: each world is then replayed
-    redeal = not any(unseen_plays(v))
+    # each world is replayed where cards played face down unseen are dealt with the hidden ones, or cards stay out
+    # of the hands (a stock): a fresh deal over the first world's hands would not account for them
+    redeal = not any(unseen_plays(v)) and game.n * game.cards_each == game.size and maker.turn is None
     seat = v.seat
     totals = [0.0] * len(candidates)
     differ = False
@@ -94,14 +95,34 @@ def endgame_play(game: Game, seen: Seen, legal: Sequence[Action], fallback: Acti
 
 
 def _redealt(base: State, maker: WorldMaker, rng: random.Random, seat: int) -> State | None:
-    """`base` with the cards the seat cannot see dealt afresh to the other seats (None: no deal fits)."""
+    """`base` with the cards the seat cannot see dealt afresh to the other seats (None: no deal fits). The deal the
+    state keeps (what claims are graded on, replaying the hand from it) gets the new cards where the old unplayed
+    ones were."""
     hidden = maker.deal(rng)
     if hidden is None:
         return None
     world = base.clone()
+    dealt = [row[:] for row in base.dealt]
     for s in range(len(hidden)):
-        if s != seat:
-            world.hands[s] = hidden[s]
+        old = base.hands[s]
+        new = hidden[s]
+        if s == seat or old == new:
+            continue
+        if old.bit_count() != new.bit_count():
+            return None
+        incoming = ids_of(new & ~old)
+        gone = old & ~new
+        k = 0
+        row = dealt[s]
+        for i in range(len(row)):
+            if gone >> row[i] & 1:
+                row[i] = incoming[k]
+                k += 1
+        if k != len(incoming):
+            return None
+        world.hands[s] = new
+        world.received[s] = world.received[s] & ~gone | new
+    world.dealt = dealt
     return world
 
 
@@ -117,9 +138,9 @@ def _row(world: State, candidates: list[Action], seat: int, policy: ContractPoli
         s = world.clone()
         try:
             apply_first(s, a)
-        except IllegalActionError:
-            return None
-        rollout(s, _never, policy)
+            rollout(s, _never, policy)
+        except JacknineError:
+            return None     # a world the engine refuses somewhere on the way: not counted
         row.append(utility(s, seat))
     return row
 
