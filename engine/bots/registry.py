@@ -46,7 +46,8 @@ class BotKind:
 
 BUILTIN_BOTS: tuple[BotKind, ...] = (
     BotKind("random", "engine.bots.random_bot:RandomBot", "uniform over the legal actions"),
-    BotKind("heuristic", "engine.bots.heuristic:HeuristicBot", "hand evaluation and card-play rules of thumb",
+    BotKind("heuristic", "engine.bots.heuristic:HeuristicBot", "hand evaluation, card-play rules of thumb, the last "
+            "cards weighed over a few sampled worlds",
             words=(NEVER, V1, V2, V3)),
     BotKind("pimc", "engine.bots.pimc:PimcBot", "plain determinized search (the search bot of 0.1)",
             takes_worlds=True, words=(NEVER,)),
