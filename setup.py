@@ -31,11 +31,12 @@ HOT_PATH = ("actions", "base", "rules", "tables", "game", "sure_sweep", "auction
             "view", "sweep_proof", "sweep_claims", "schedule")
 # engine/play/ also holds the View every bot decision builds and the sweep prover with the claims' grading.
 # engine/bots/: the search bots' rollouts, sampled worlds, hand model and contract policy, and the heuristic (its
-# card play, what it reads from its view in info.py, its special-contract estimates in special.py), compiled too.
+# card play, what it reads from its view in info.py, its special-contract estimates in special.py, its endgame in
+# endgame.py), compiled too.
 # The bot classes stay ordinary Python classes (viewbot.py is not compiled, HeuristicBot is marked
 # `interpreted_class`): a compiled class cannot be subclassed by interpreted code, and pimc, search and bot
 # builders subclass them.
-BOT_PATH = ("rollout", "determinize", "model", "policy", "worlds", "info", "special", "heuristic")
+BOT_PATH = ("rollout", "determinize", "model", "policy", "worlds", "info", "special", "heuristic", "endgame")
 # engine/adapters/: the observation encoder, and the change log and runners the learning environments step
 ADAPTER_PATH = ("encoding", "runner")
 COMPILED = ([f"engine/play/{m}.py" for m in HOT_PATH] + [f"engine/bots/{m}.py" for m in BOT_PATH]

@@ -89,7 +89,7 @@ def test_every_score_change_is_explained_and_a_target_counted_by_the_opponents_s
     assert "bid 10: team 1+3 needs 95 card points to beat it" in out
     out = _play("-r", "thunee", "--seed", "2", "--max-hands", "2", input="1\n" * 300)
     assert out.count("why: ") == out.count("score change:") - out.count("annulled:")
-    assert "seat 1 (right) failed the contract (your side took 106 card points, 105 beating it)" in out
+    assert "seat 1 (right) failed the contract (your side took 171 card points, 105 beating it)" in out
     out = _play("-r", "twenty-nine", "--seed", "3", "--max-hands", "3", input="1\n" * 300)
     assert ("why: seat 2 (partner) failed the contract (your side took 14 card points, target 21); bids 16-28: +1 "
             "made, -1 failed: -1") in out

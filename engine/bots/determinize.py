@@ -40,13 +40,9 @@ class Replay:
         v = seen.view
         self.actions: list[Action | None] = []    # None: a blanked trump choice
         self.seats: list[int] = []
-        self.ok = True
         # per seat, the cards seen played: a card played face down unseen (`play` blank) is none of them
         self.known_plays = list(seen.played_by)
-        try:
-            game.new_hand(v.dealer, seed=0, match_scores=list(v.match_scores))   # dealer and scores acceptable?
-        except JacknineError:
-            self.ok = False
+        self.ok = deal_accepted(game, v.dealer, v.match_scores)
         for a in v.history:
             if not self.ok:
                 break
@@ -58,6 +54,28 @@ class Replay:
             else:
                 self.actions.append(game.intern(a))
             self.seats.append(a.seat)
+
+
+ACCEPTED_KEPT = 256        # (game, dealer, match scores) answers `deal_accepted` keeps
+_ACCEPTED: dict[tuple[int, int, tuple[int, ...]], tuple[Game, bool]] = {}
+
+
+def deal_accepted(game: Game, dealer: int, match_scores: tuple[int, ...] | list[int]) -> bool:
+    """Whether `game` deals a hand with this dealer and these match scores (a view read from outside may say
+    anything), answered once per game, dealer and scores: every decision of a hand asks the same."""
+    key = (id(game), dealer, tuple(match_scores))
+    known = _ACCEPTED.get(key)
+    if known is not None and known[0] is game:
+        return known[1]
+    try:
+        game.new_hand(dealer, seed=0, match_scores=list(match_scores))
+        ok = True
+    except JacknineError:
+        ok = False
+    if len(_ACCEPTED) >= ACCEPTED_KEPT:
+        _ACCEPTED.clear()
+    _ACCEPTED[key] = (game, ok)
+    return ok
 
 
 def _indicator_code(seen: Seen) -> tuple[int, str]:

@@ -1,5 +1,6 @@
 """The heuristic bot: bids from a hand evaluation, names its strongest suit, and plays by card-play rules of thumb
-(win cheaply, feed points to a partner who is winning, keep the trump Jack, lead masters and low from length).
+(win cheaply, feed points to a partner who is winning, keep the trump Jack, lead masters and low from length);
+its last few cards are weighed over a few sampled worlds (endgame.py; not by `heuristic:v1` nor `heuristic:never`).
 It reads only its seat's `View`. Its rules outside the card play are the contract policy (policy.py), which the
 search bots' rollouts follow too."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.bots.bidding import speech_masks
+from engine.bots.endgame import endgame_play
 from engine.bots.info import Seen, last_bidder, led_trump_suit, read_view
 from engine.bots.model import TRICK_WORTH, model_for
 from engine.bots.policy import ContractPolicy, Facts, Knowledge, forced_bid, policy_for, suit_named
@@ -28,7 +30,12 @@ class HeuristicBot(ViewBot):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        return decide(self.game, read_view(self.game, self.check_view(view)), legal, self.policy)
+        seen = read_view(self.game, self.check_view(view))
+        choice = decide(self.game, seen, legal, self.policy)
+        if seen.view.phase == "play" and not (self.policy.v1 or self.policy.never):
+            # the last cards weighed over a few sampled worlds (endgame.py); `v1` and `never` play as before
+            return endgame_play(self.game, seen, legal, choice, self._rng, self.policy)
+        return choice
 
 
 def decide(game: Game, seen: Seen, legal: Sequence[Action], policy: ContractPolicy | None = None) -> Action:

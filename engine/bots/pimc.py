@@ -20,14 +20,11 @@ from engine.bots.determinize import WorldMaker
 from engine.bots.heuristic import decide, settled_claims
 from engine.bots.info import read_view
 from engine.bots.registry import BotOptions
-from engine.bots.rollout import rollout, utility
+from engine.bots.rollout import apply_first, rollout, utility
 from engine.bots.viewbot import ViewBot
 from engine.errors import IllegalActionError
 from engine.play.actions import Action
-from engine.play.base import PLAY
 from engine.play.game import Game
-from engine.play.state import State
-from engine.play.tricks import play_card, play_mask
 from engine.play.view import View
 
 ROLLOUTS = 240             # rollouts per decision: fewer legal actions buy more sampled worlds
@@ -94,14 +91,3 @@ class PimcBot(ViewBot):
         # among equally good actions, the heuristic's choice (then the first) keeps play natural
         fallback = decide(game, seen, legal, self.policy)
         return fallback if fallback in top else top[0]
-
-
-def apply_first(state: State, action: Action) -> None:
-    """`state.apply(action)`; a card is played by id, as `apply` would play it, without building the legal actions."""
-    if action.verb == "play" and state.phase == PLAY and action.seat == state.to_act:
-        mask = play_mask(state)
-        for c in state.game.code_ids[action.arg]:
-            if mask >> c & 1:
-                play_card(state, action.seat, c)
-                return
-    state.apply(action)

@@ -2,8 +2,9 @@
 that the CLI, the table, saves and tournaments use.
 
 A bot name is `NAME[:OPTION]...`: each option either a whole number (sampled worlds per decision, for the bots that
-take it) or a word the bot takes (`never`: the contract policy of 0.1, for comparisons; `heuristic:v1`: the heuristic's
-auction before it bid from the hand's worth; `heuristic:v2`: its auction before a banked file's bids and doubles
+take it) or a word the bot takes (`never`: the contract policy of 0.1, for comparisons; `heuristic:v1`: the heuristic
+as it was before it bid from the hand's worth and weighed its last cards over sampled worlds (engine/bots/endgame.py),
+its auction and its card play of then; `heuristic:v2`: its auction before a banked file's bids and doubles
 weighed the banked score; `heuristic:v3`: its turned-card choice before it counted the cards in play); or
 `cmd:PROGRAM`, an
 outside program. A new built-in bot is one module whose class takes `(game, seed, options)`, plus one line in
@@ -25,7 +26,8 @@ CMD_PREFIX = "cmd:"
 MAX_WORLDS_DIGITS = 6
 READ_DIGITS = 18           # a saved name's number of worlds is read this far to say what it asks for
 NEVER = "never"
-V1 = "v1"                  # the heuristic's auction before bidding from the hand's worth (kept for comparisons)
+V1 = "v1"                  # the heuristic's auction before bidding from the hand's worth, and its card play before the
+                           # endgame (kept for comparisons)
 V2 = "v2"                  # the heuristic's auction before banked files weighed their banked scores (the same)
 V3 = "v3"                  # the heuristic's turned-card choice before it counted the cards in play (the same)
 
@@ -44,7 +46,8 @@ class BotKind:
 
 BUILTIN_BOTS: tuple[BotKind, ...] = (
     BotKind("random", "engine.bots.random_bot:RandomBot", "uniform over the legal actions"),
-    BotKind("heuristic", "engine.bots.heuristic:HeuristicBot", "hand evaluation and card-play rules of thumb",
+    BotKind("heuristic", "engine.bots.heuristic:HeuristicBot", "hand evaluation, card-play rules of thumb, the last "
+            "cards weighed over a few sampled worlds",
             words=(NEVER, V1, V2, V3)),
     BotKind("pimc", "engine.bots.pimc:PimcBot", "plain determinized search (the search bot of 0.1)",
             takes_worlds=True, words=(NEVER,)),
@@ -72,7 +75,8 @@ class BotOptions:
 
     @property
     def v1(self) -> bool:
-        """The heuristic's auction of before bidding from the hand's worth (`heuristic:v1`), kept for comparisons."""
+        """The heuristic of before bidding from the hand's worth and weighing its last cards over sampled worlds
+        (`heuristic:v1`: both its auction and its card play), kept for comparisons."""
         return V1 in self.words
 
     @property

@@ -378,3 +378,14 @@ def utility(state: State, seat: int) -> float:
         if i != team and cp[i] > other_cp:
             other_cp = cp[i]
     return gp[team] - other_gp + CARD_POINT_WEIGHT * (cp[team] - other_cp)
+
+
+def apply_first(state: State, action: Action) -> None:
+    """`state.apply(action)`; a card is played by id, as `apply` would play it, without building the legal actions."""
+    if action.verb == "play" and state.phase == PLAY and action.seat == state.to_act:
+        mask = play_mask(state)
+        for c in state.game.code_ids[action.arg]:
+            if mask >> c & 1:
+                play_card(state, action.seat, c)
+                return
+    state.apply(action)

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.bots.endgame import play_candidates
 from engine.bots.heuristic import decide, settled_claims
 from engine.bots.info import Seen, last_bidder, read_view
 from engine.bots.model import PARTNER_MARGIN, RAISE_MARGIN
-from engine.bots.pimc import apply_first
 from engine.bots.policy import ContractPolicy
 from engine.bots.registry import BotOptions
-from engine.bots.rollout import Stream, rollout, utility
+from engine.bots.rollout import Stream, apply_first, rollout, utility
 from engine.bots.viewbot import ViewBot
 from engine.bots.worlds import Sampler
 from engine.errors import IllegalActionError
@@ -284,44 +284,6 @@ def _partner_high(seen: Seen) -> bool:
     v = seen.view
     high = last_bidder(v)
     return high >= 0 and high != v.seat and not seen.game.rules.table.bidder_plays_alone and seen.partners(high, v.seat)
-
-
-def play_candidates(game: Game, seen: Seen, legal: Sequence[Action], fallback: Action) -> list[Action]:
-    """The legal actions less cards that are equivalent to one kept: same suit, same points, same standing under a
-    discard rule, and no card another seat may hold between them. Of each such run of cards, the heuristic's
-    choice is kept, else the lowest."""
-    out: list[Action] = []
-    kept: list[int] = []             # card id of each kept play, -1 for other actions
-    protected = game.rules.play.no_discard_ranks
-    strength = seen.strength
-    hand = seen.hand | (1 << seen.indicator if seen.indicator >= 0 else 0)
-    order = sorted(legal, key=lambda a: (a is not fallback, game.code_ids[a.arg][0] if a.verb == "play" else -1))
-    for a in order:
-        if a.verb != "play":
-            out.append(a)
-            kept.append(-1)
-            continue
-        c = next((x for x in game.code_ids[a.arg] if hand >> x & 1), game.code_ids[a.arg][0])
-        if not any(k >= 0 and _equivalent(game, seen, strength, protected, c, k) for k in kept):
-            out.append(a)
-            kept.append(c)
-    return sorted(out, key=lambda a: legal.index(a))
-
-
-def _equivalent(game: Game, seen: Seen, strength: list[int], protected: frozenset[int], a: int, b: int) -> bool:
-    if game.suit_of[a] != game.suit_of[b] or seen.points[a] != seen.points[b]:
-        return False
-    if (game.rank_of[a] in protected) != (game.rank_of[b] in protected):
-        return False
-    lo, hi = min(strength[a], strength[b]), max(strength[a], strength[b])
-    between = seen.outstanding(game.suit_of[a])   # every card not its own or played, face-up ones too
-    while between:
-        low = between & -between
-        c = low.bit_length() - 1
-        if lo < strength[c] < hi:
-            return False
-        between ^= low
-    return True
 
 
 def contract_candidates(game: Game, policy: ContractPolicy, seen: Seen, legal: Sequence[Action],

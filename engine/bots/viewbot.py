@@ -1,6 +1,6 @@
 """What the bots that read their seat's View share: the compiled game they play, its hand model and contract
-policy (the `never` option: 0.1's; `v1`: the auction of before bidding from the hand's worth), and a seeded
-generator."""
+policy (the `never` option: 0.1's; `v1`: the auction of before bidding from the hand's worth; the heuristic's
+card play of before its endgame goes with `v1` and `never`, heuristic.py), and a seeded generator."""
 
 from __future__ import annotations
 
