@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from engine.bots.base import make_bot
 from engine.play.compile import load_game
 from engine.play.state import State
@@ -81,3 +85,24 @@ def test_v1_plays_every_action_as_before_the_endgame() -> None:
             legal = st.legal_actions()
             st.apply(legal[0] if len(legal) == 1 else bots[st.to_act].choose(st.view(st.to_act), legal))
         assert " ".join(f"{a.seat}:{a.verb}:{a.arg}" for a in st.history) == record
+
+
+def test_the_endgames_rollouts_grade_no_claims(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three-hundred-and-four grades claims at a hand's end with the sweep prover. The endgame's rollouts leave
+    the grading out (each graded world cost up to the hand's whole grading budget: one decision of deal 440,
+    tournament seed 1, took 7 s compiled): only the two real hands of the deal are graded. (That the endgame
+    weighs cards only, a claim's worth being its grading, tests/test_claims_provable.py's claims on time show.)"""
+    import engine.play.schedule as schedule
+    from engine.tournament import BotPool, play_deal
+
+    game = load_game("three-hundred-and-four")
+    graded: list[int] = []
+    real = schedule.grade_claims
+
+    def counted(st: Any, gp: list[int]) -> list[int]:
+        graded.append(len(st.history))
+        return real(st, gp)
+
+    monkeypatch.setattr(schedule, "grade_claims", counted)
+    play_deal(game, ["heuristic", "heuristic:v1"], 1, 440, pool=BotPool(game))
+    assert len(graded) == 2     # the two seatings' hands, nothing inside a decision

@@ -53,7 +53,9 @@ def endgame_play(game: Game, seen: Seen, legal: Sequence[Action], fallback: Acti
     v = seen.view
     if v.hand_sizes[v.seat] > ENDGAME_CARDS or seen.trump is None or fallback.verb != "play" or v.special is not None:
         return fallback     # a special contract (every trick, none...) is not what the rollouts play for
-    candidates = play_candidates(game, seen, legal, fallback)
+    # cards only: a claim's worth is its grading, which the rollouts leave out (the rules of thumb claim when the
+    # claim is provable)
+    candidates = [a for a in play_candidates(game, seen, legal, fallback) if a.verb == "play"]
     if len(candidates) < 2:
         return fallback
     maker = WorldMaker(game, seen, Replay(game, seen, fill_blank=True))
@@ -136,6 +138,9 @@ def _row(world: State, candidates: list[Action], seat: int, policy: ContractPoli
     row: list[float] = []
     for a in candidates:
         s = world.clone()
+        # no grading of claims at the rollout's end: in a file whose claims are graded by the sweep prover, each
+        # graded world cost up to the whole hand's grading budget (seconds a decision on three-hundred-and-four)
+        s.grading = True
         try:
             apply_first(s, a)
             rollout(s, _never, policy)

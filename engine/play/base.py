@@ -229,7 +229,7 @@ class StateData:
     claims: list[int]        # per claim made: seat * 1000 + the number of cards played before it
     meld_suits: int          # suit bits of the melds shown
     melded: list[int]        # per seat: the cards of the melds he showed (public while he holds them)
-    grading: bool            # a replay inside the claims' grading: no grading of its own
+    grading: bool            # no grading of claims at the end: a replay inside the grading, a bot's rollout
     # combinations and trump_marriage (engine/play/combinations.py)
     announced: int           # bits: seats that announced their melds in trick 1
     combos: list[Combo]      # the melds announced, in order (shared by clones: never changed once made)
