@@ -8,7 +8,10 @@ a replay. In each world every candidate card (the legal cards less equivalent on
 the hand finished by the search bots' greedy rollout policy, which sees every hand of the world and makes no random
 move here; what is left of a contract step follows the contract policy. The utility is the rollout's (game points
 of the seat's side less the others', card points breaking ties). The card of the best total wins; among equals, the
-heuristic's choice. The seat reads only its view: the worlds are drawn from it, never from the hidden hands.
+heuristic's choice. Only cards are weighed: a claim or another action open beside the cards is left to the rules
+of thumb, and the rollouts grade no claims at the hand's end (a claim's worth is its grading, which the sweep
+prover makes at up to a hand's whole budget: far too dear for every world of every decision). The seat reads only
+its view: the worlds are drawn from it, never from the hidden hands.
 
 Plain typed Python that mypyc can compile (setup.py's BOT_PATH)."""
 
