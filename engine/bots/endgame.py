@@ -62,34 +62,12 @@ def endgame_play(game: Game, seen: Seen, legal: Sequence[Action], fallback: Acti
     if len(candidates) < 2:
         return fallback
     maker = WorldMaker(game, seen, Replay(game, seen, fill_blank=True))
-    base: State | None = None
-    for _ in range(REPLAY_TRIES):
-        base = maker.make(rng)
-        if base is not None:
-            break
+    base = _first_world(maker, rng)
     if base is None:
         return fallback
-    # each world is replayed where cards played face down unseen are dealt with the hidden ones, or cards stay out
-    # of the hands (a stock): a fresh deal over the first world's hands would not account for them
-    redeal = not any(unseen_plays(v)) and game.n * game.cards_each == game.size and maker.turn is None
-    seat = v.seat
-    totals = [0.0] * len(candidates)
-    differ = False
-    for w in range(WORLDS):
-        if w == EARLY_WORLDS and not differ:
-            return fallback     # every card came to the same in the first worlds: the rest would not change it
-        world: State | None = base
-        if w > 0:
-            world = _redealt(base, maker, rng, seat) if redeal else maker.make(rng)
-        if world is None:
-            continue
-        row = _row(world, candidates, seat, policy)
-        if row is None:
-            continue
-        for i in range(len(row)):
-            totals[i] += row[i]
-            if row[i] != row[0]:
-                differ = True
+    totals = _totals(game, seen, maker, base, candidates, rng, policy)
+    if totals is None:
+        return fallback     # every card came to the same in the first worlds: the rest would not change it
     best = fallback
     best_total = totals[candidates.index(fallback)] if fallback in candidates else -1e18
     for i in range(len(candidates)):
@@ -97,6 +75,43 @@ def endgame_play(game: Game, seen: Seen, legal: Sequence[Action], fallback: Acti
             best_total = totals[i]
             best = candidates[i]
     return best
+
+
+def _first_world(maker: WorldMaker, rng: random.Random) -> State | None:
+    """A world replayed from the history on a deal of the unseen cards (None: no deal fit in REPLAY_TRIES)."""
+    for _ in range(REPLAY_TRIES):
+        world = maker.make(rng)
+        if world is not None:
+            return world
+    return None
+
+
+def _totals(game: Game, seen: Seen, maker: WorldMaker, base: State, candidates: list[Action], rng: random.Random,
+            policy: ContractPolicy) -> list[float] | None:
+    """Each candidate's utility summed over the worlds; None when every card came to the same in each of the first
+    EARLY_WORLDS worlds."""
+    v = seen.view
+    # each world is replayed where cards played face down unseen are dealt with the hidden ones, or cards stay out
+    # of the hands (a stock): a fresh deal over the first world's hands would not account for them
+    redeal = not any(unseen_plays(v)) and game.n * game.cards_each == game.size and maker.turn is None
+    totals = [0.0] * len(candidates)
+    differ = False
+    for w in range(WORLDS):
+        if w == EARLY_WORLDS and not differ:
+            return None
+        world: State | None = base
+        if w > 0:
+            world = _redealt(base, maker, rng, v.seat) if redeal else maker.make(rng)
+        if world is None:
+            continue
+        row = _row(world, candidates, v.seat, policy)
+        if row is None:
+            continue
+        for i in range(len(row)):
+            totals[i] += row[i]
+            if row[i] != row[0]:
+                differ = True
+    return totals
 
 
 def _redealt(base: State, maker: WorldMaker, rng: random.Random, seat: int) -> State | None:
