@@ -284,15 +284,9 @@ class AuctionRules:
         m = self.model
         held = k.held
         plain = self.policy.plain_auction and legal[-1].verb == "bid"   # a speech after the bids: read them all
-        first_bid = len(legal)
-        for i, a in enumerate(legal):
-            if plain and a.verb == "bid":
-                first_bid = i     # a plain auction lists its bids last, in increasing order: read no further
-                break
-            if a.verb == "redeal" and m.z(held) < REDEAL_Z:
-                return a
-            if a.verb == "declare" and self.policy.declares_in_auction(k, a):
-                return a
+        early, first_bid = self._before_the_bids(k, legal, plain)
+        if early is not None:
+            return early
         code, est = self.policy.bid_estimate(k)
         bids: Sequence[Action]
         if plain:
@@ -300,10 +294,7 @@ class AuctionRules:
         else:
             bids, passing = self.policy.bid_options(legal, code)
         if not bids:
-            for a in legal:
-                if a.verb == "pass":
-                    return a
-            return legal[0]
+            return next((a for a in legal if a.verb == "pass"), legal[0])
         z = m.z(held)
         n = held.bit_count()
         rnd = self.round_now(k)
@@ -311,13 +302,7 @@ class AuctionRules:
         strengths = self.strengths(k, z, zs, rnd)
         mean = self.side_points(k, k.seat, strengths)
         sd = self.spread(n)
-        best = bids[0]
-        best_ev = -1e18
-        for j in self.band_edges(bids):
-            a = bids[j]
-            ev = self.worth(m.value_of(a), rnd, mean, sd)
-            if ev > best_ev:
-                best, best_ev = a, ev
+        best, best_ev = self._best_bid(bids, rnd, mean, sd)
         if passing is None:
             # obliged to bid: the bid worth most (the lowest, unless a higher band pays). A step above the lowest
             # in the same band (FORCED_STEP_Z before) lost in duplicate against heuristic:v1 (docs/bidding.md,
@@ -329,6 +314,39 @@ class AuctionRules:
             # trump suit's shape
             margin = RECALL_MARGIN if k.facts.high >= self.game.rules.auction.bid_min else CALL_MARGIN
             return bids[0] if self.call_gain(k) > -margin else passing
+        pv = self.pass_value(k, strengths, sd, rnd)
+        return self._bid_or_pass(k, bids, best, best_ev, pv, passing, est, rnd)
+
+    def _before_the_bids(self, k: Knowledge, legal: tuple[Action, ...],
+                         plain: bool) -> tuple[Action | None, int]:
+        """A redeal or a declaration taken before any bid is weighed (or None), and where a plain auction's bids
+        start in `legal`."""
+        for i, a in enumerate(legal):
+            if plain and a.verb == "bid":
+                return None, i    # a plain auction lists its bids last, in increasing order: read no further
+            if a.verb == "redeal" and self.model.z(k.held) < REDEAL_Z:
+                return a, i
+            if a.verb == "declare" and self.policy.declares_in_auction(k, a):
+                return a, i
+        return None, len(legal)
+
+    def _best_bid(self, bids: Sequence[Action], rnd: int, mean: float, sd: float) -> tuple[Action, float]:
+        """The bid worth most in game points (the first of equals) and its worth."""
+        best = bids[0]
+        best_ev = -1e18
+        for j in self.band_edges(bids):
+            a = bids[j]
+            ev = self.worth(self.model.value_of(a), rnd, mean, sd)
+            if ev > best_ev:
+                best, best_ev = a, ev
+        return best, best_ev
+
+    def _bid_or_pass(self, k: Knowledge, bids: Sequence[Action], best: Action, best_ev: float, pv: float,
+                     passing: Action, est: float, rnd: int) -> Action:
+        """The best bid where its worth `best_ev` beats passing's `pv` by the margin its place asks,
+        else the lowest bid where the old rule's floor still bids, else the pass."""
+        m = self.model
+        n = k.held.bit_count()
         gain = BID_GAIN
         floor = True
         same = False
@@ -337,7 +355,6 @@ class AuctionRules:
             same = n < self.game.cards_each and self.same_band(m.value_of(bids[0]), k.facts.high, rnd)
         elif self.flat and k.standing < 0:
             gain = OPEN_GAIN
-        pv = self.pass_value(k, strengths, sd, rnd)
         if best_ev > pv + gain:
             return best
         if same:
