@@ -52,7 +52,13 @@ class Parts:
         self.phase_part = [one_hot(widths["phase"], p) for p in range(widths["phase"])]
         self.seat_part = [one_hot(g.n + 1, p) for p in range(g.n + 1)]    # bidder and to_act: relative seat, n: none
         self.zero1 = floats([0.0])
-        self.now = [0] * g.n        # scratch: the trick's position in each relative seat's block
+        if csize >= 255:        # (`trick` keeps a card's position + 1 in a byte)
+            raise ValueError(f"{csize} cards: the learning environments take at most 254")
+        # a row but for the parts made at every step (`HandRows.slow_row`): zeros for the cards, the trick, the
+        # card points and the hands face up
+        self.cards0 = bytes(4 * (2 + g.n) * csize)
+        self.zero2 = floats([0.0, 0.0])
+        self.exposed0 = bytes(4 * g.n * csize) if obs.exposes else b""
         self.contract: dict[int, bytes] = {}     # the few values met so far, by a key made of what they come from
         self.points: dict[int, bytes] = {}
         self.bid: dict[int, bytes] = {}
@@ -88,18 +94,18 @@ class Parts:
     def trick(self, out: list[bytes], st: State, seat: int) -> None:
         """The trick's cards, a block for each seat relative to `seat`."""
         n = self.n
-        csize = self.csize
         fc = self.ob.first_copy
-        now = self.now
-        for k in range(n):
-            now[k] = csize
         cards = st.trick_cards
         trick_seats = st.trick_seats
+        key = 0      # each relative seat's card position + 1, a byte each (0: none)
         for i in range(len(cards)):
-            now[(trick_seats[i] - seat) % n] = fc[cards[i]]
+            key |= (fc[cards[i]] + 1) << ((trick_seats[i] - seat) % n * 8)
         one = self.one
-        for k in range(n):
-            out.append(one[now[k]])
+        none = self.block0
+        for _ in range(n):
+            b = key & 255
+            out.append(one[b - 1] if b else none)
+            key >>= 8
 
     def middle(self, st: State, seat: int) -> bytes:
         """The card shown (the indicator to its folder, a card turned face up to all), the trump (unknown while
@@ -296,6 +302,27 @@ class HandRows:
         self.s_turned = st.turned
         self.s_folder = st.folder
 
+    def played_moved(self, st: State) -> bool:
+        """Whether the played part may have moved since this was last asked (a trick ended, or something else
+        than a card was played)."""
+        ntricks = len(st.tricks)
+        if ntricks == self.played_tricks and self.played_slow == self.slow:
+            return False
+        self.played_tricks = ntricks
+        self.played_slow = self.slow
+        return True
+
+    def slow_row(self, st: State, seat: int, bids: list[int]) -> bytes:
+        """The row of `seat` when it is to act, with zeros in the parts a card played moves (its cards, the cards
+        played, the trick, the card points, the hands face up): the slow parts, and the seat to act (itself)."""
+        p = self.p
+        pieces = [p.cards0, p.middle(st, seat), p.seat_part[0], p.contract_part(st), p.zero2, p.bids_part(seat, bids)]
+        if p.exposes:
+            pieces.append(p.exposed0)
+        if p.modes >= 0:
+            pieces.append(p.mode_part(st, seat))
+        return b"".join(pieces)
+
     def row(self, out: list[bytes], st: State, seat: int, bids: list[int]) -> None:
         """Append the bytes of `Observation.encode_state(st, seat, bids)` as float32 (`bids`: each seat's last bid
         value, -1 for none)."""
@@ -306,15 +333,12 @@ class HandRows:
             return
         hand = st.hands[seat]
         p.cards(out, canonical(hand, p.copies, p.first_mask) if p.copies != 1 else hand)
-        slow = self.slow
-        ntricks = len(st.tricks)
-        if ntricks != self.played_tricks or self.played_slow != slow:
+        if self.played_moved(st):
             pieces: list[bytes] = []
             p.cards(pieces, p.played(st))
             self.played = b"".join(pieces)
-            self.played_tricks = ntricks
-            self.played_slow = slow
         out.append(self.played)
+        slow = self.slow
         p.trick(out, st, seat)
         if self.made[seat] != slow:
             self.middle[seat] = p.middle(st, seat)

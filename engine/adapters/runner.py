@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.adapters.encoding import ActionSpace, Observation
-from engine.adapters.rows import HandRows, Parts
+from engine.adapters.encoding import ActionSpace, Observation, best_other, canonical
+from engine.adapters.rows import HandRows, Parts, floats
 from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.state import State
@@ -187,11 +187,21 @@ class EnvCore:
         return self.arrays[seat]
 
 
+WORD = (1 << 64) - 1
+
+
 class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
-    from it). After `start` and after each `step`, what the environment turns into arrays:
-    - `out`: each hand's observation row (of its seat to act) as float32 bytes, hand after hand, to be joined;
-    - `seats`: each hand's seat to act;
+    from it). The environment keeps a row for every hand's every seat holding its slow parts (`HandRows.slow_row`)
+    and makes each hand's observation from it and a few numbers per hand, with one numpy call per part for all
+    hands. After `start` and after each `step` it reads:
+    - `seats`: each hand's seat to act (its observation starts as row `i * n + seats[i]`);
+    - `slow_at` / `slow`: the rows whose slow parts moved, their numbers and float32 bytes;
+    - `hand`, `played`: each hand's cards of the seat to act and cards played before the trick, as bits (`words`
+      words of 64 bits a hand, lowest first); `trick`: each hand's trick by seat, a card's position + 1 (0: none),
+      `n` a hand; `mine` and `theirs`: the card points of the seat to act's team and the most of any other;
+      `exposed` (where hands may lie face up): each relative seat's hand face up as bits, `n * words` a hand;
+    - `whole_at` / `whole`: hands whose observation is made whole (cards played face down: the view's encoding);
     - `bits` (with `bulk`: a single pack whose card ids fit a machine word): each hand's playable card ids as bits,
       its mask's card indices from `lay.play0`; `extra`: flat positions (`i * n_actions + index`) of every other
       legal index (and of the playable cards too without `bulk`);
@@ -200,21 +210,34 @@ class VectorCore:
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
+        self.parts = layout.parts
         g = layout.game
         self.game = g
-        self.n = g.n
+        n = self.n = g.n
         count = len(seeds)
         self.count = count
         self.dealer = dealer
         self.n_actions = layout.n_actions
         # card ids straight into the mask by bits (a single pack whose ids fit in 63 bits)
         self.bulk = layout.play0 >= 0 and g.size <= 63
+        self.words = (g.size + 63) // 64
         self.rngs = [random.Random(s) for s in seeds]
-        self.out: list[bytes] = []
+        w = self.words
+        self.seats = [0] * count
+        self.hand = [0] * (count * w)
+        self.played = [0] * (count * w)
+        self.trick = [0] * (count * n)
+        self.mine = [0] * count
+        self.theirs = [0] * count
+        self.exposed = [0] * (count * n * w) if layout.parts.exposes else []
+        self.made = [-1] * (count * n)          # each row's `HandRows.slow` when its slow parts were made
+        self.slow_at: list[int] = []
+        self.slow: list[bytes] = []
+        self.whole_at: list[int] = []
+        self.whole: list[bytes] = []
         self.extra: list[int] = []
         self.ended: list[int] = []
         self.ended_points: list[float] = []
-        self.seats = [0] * count
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
         self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
@@ -234,20 +257,78 @@ class VectorCore:
                 break
         self.bids[i] = [-1] * g.n
         self.rows[i].start(st)
+        self._whole_trick(i, st)
         return st
 
     def clear(self) -> None:
         """Forget what the last step said (the environment has read it)."""
-        self.out.clear()
+        self.slow_at.clear()
+        self.slow.clear()
+        self.whole_at.clear()
+        self.whole.clear()
         self.extra.clear()
         self.ended.clear()
         self.ended_points.clear()
 
+    def _put(self, into: list[int], at: int, bits: int) -> None:
+        """`bits` as `words` words from `into[at * words]`."""
+        w = self.words
+        if w == 1:
+            into[at] = bits
+            return
+        for k in range(w):
+            into[at * w + k] = bits >> (64 * k) & WORD
+
+    def _whole_trick(self, i: int, st: State) -> None:
+        """Hand i's trick, every seat's entry written."""
+        n = self.n
+        trick = self.trick
+        for s in range(n):
+            trick[i * n + s] = 0
+        fc = self.lay.obs.first_copy
+        cards = st.trick_cards
+        seats = st.trick_seats
+        for k in range(len(cards)):
+            trick[i * n + seats[k]] = fc[cards[k]] + 1
+
+    def _card_played(self, i: int, st: State) -> None:
+        """Hand i's trick after a card played: the card added, or the trick gathered."""
+        cards = st.trick_cards
+        if cards:
+            self.trick[i * self.n + st.trick_seats[-1]] = self.lay.obs.first_copy[cards[-1]] + 1
+        else:
+            for s in range(i * self.n, (i + 1) * self.n):
+                self.trick[s] = 0
+
     def _show(self, i: int, st: State) -> None:
-        """Hand i's seat to act: its row, its legal actions."""
+        """Hand i's seat to act: what its observation is made from, its legal actions."""
+        p = self.parts
         seat = st.to_act
         self.seats[i] = seat
-        self.rows[i].row(self.out, st, seat, self.bids[i])
+        hr = self.rows[i]
+        r = i * self.n + seat
+        if self.made[r] != hr.slow:
+            self.slow_at.append(r)
+            self.slow.append(hr.slow_row(st, seat, self.bids[i]))
+            self.made[r] = hr.slow
+        if st.face_down or st.hidden:
+            self.whole_at.append(i)
+            self.whole.append(floats(p.ob.encode(st.view(seat))))
+        hand = st.hands[seat]
+        self._put(self.hand, i, canonical(hand, p.copies, p.first_mask) if p.copies != 1 else hand)
+        if hr.played_moved(st):
+            self._put(self.played, i, p.played(st))
+        pts = st.team_points
+        team = st.hand_team_of[seat]
+        self.mine[i] = pts[team]
+        self.theirs[i] = best_other(pts, team)
+        if p.exposes:
+            n = self.n
+            hands = st.hands
+            for k in range(n):
+                s = (seat + k) % n
+                bits = canonical(hands[s], p.copies, p.first_mask) if s != seat and st.exposed >> s & 1 else 0
+                self._put(self.exposed, i * n + k, bits)
         lay = self.lay
         bits, others = options(lay, st)
         self.bits[i] = bits
@@ -295,10 +376,16 @@ class VectorCore:
                     self.ended_points.append(float(gp[team_of[s]]))
                 self.ended.append(i)
                 st = states[i] = self._deal(i)
-            elif card:
-                self.rows[i].played_card(st)
             else:
-                self.rows[i].other_action()
+                hr = self.rows[i]
+                if card:
+                    hr.played_card(st)
+                else:
+                    hr.other_action()
+                if card and not st.face_down:
+                    self._card_played(i, st)
+                else:
+                    self._whole_trick(i, st)
             self._show(i, st)
         return len(self.ended)
 
