@@ -4,11 +4,11 @@ setup.py).
 A row is the bytes of its parts joined, in `Observation`'s order, read from the state's bitmasks and fields as
 `Observation.state_bits` reads them: nothing is encoded float by float. `Parts` holds every part's bytes for one
 game (the card parts eight cards at a time, the one-hot parts position by position, the few values cached as they
-first occur). `HandRows` makes the rows of one hand's seats: what a card played seldom moves (the card shown, the
-trump, the phase, the bidder, the contract, the bids, the trump mode; the *slow* parts) is kept per seat, joined,
-until an action moves it, and the cards played before the trick per hand until a trick ends, so that a row after a
-card played is about fifteen pieces appended. tests/test_rl_fast.py and tests/test_rl_vector.py hold every row
-equal to the whole encoding (`Observation.encode_state`) at every step of every shipped file."""
+first occur); `Parts.row` is a whole row. `HandRows` tells when what a card played seldom moves (the card shown,
+the trump, the phase, the bidder, the contract, the bids, the trump mode; the *slow* parts) may have moved, and
+makes a seat's slow parts alone (`slow_row`), for the vectorised environment to keep per seat until they move.
+tests/test_rl_fast.py and tests/test_rl_vector.py hold every row equal to the whole encoding
+(`Observation.encode_state`) at every step of every shipped file."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ class Parts:
             out.append(one[b - 1] if b else none)
             key >>= 8
 
-    def middle(self, st: State, seat: int) -> bytes:
+    def middle(self, out: list[bytes], st: State, seat: int) -> None:
         """The card shown (the indicator to its folder, a card turned face up to all), the trump (unknown while
         undecided or concealed from the seat), the phase and the bidder."""
         fc = self.ob.first_copy
@@ -119,8 +119,10 @@ class Parts:
             shown = fc[st.turned]
         bidder = st.bidder
         n = self.n
-        return b"".join([self.one[shown], self.trump_part[self.trump_position(st, seat)],
-                         self.phase_part[st.phase], self.seat_part[(bidder - seat) % n if bidder >= 0 else n]])
+        out.append(self.one[shown])
+        out.append(self.trump_part[self.trump_position(st, seat)])
+        out.append(self.phase_part[st.phase])
+        out.append(self.seat_part[(bidder - seat) % n if bidder >= 0 else n])
 
     def trump_position(self, st: State, seat: int) -> int:
         trump = st.trump
@@ -159,11 +161,10 @@ class Parts:
             return part
         return floats([mine / total, theirs / total])
 
-    def bids_part(self, seat: int, bids: list[int]) -> bytes:
+    def bids_part(self, out: list[bytes], seat: int, bids: list[int]) -> None:
         """Each seat's last bid (`bids`: -1 for none), by relative seat."""
         n = self.n
         top = self.ob.top
-        out: list[bytes] = []
         for k in range(n):
             b = bids[(seat + k) % n]
             if b > 0:
@@ -173,7 +174,6 @@ class Parts:
                 out.append(part)
             else:
                 out.append(self.zero1)
-        return b"".join(out)
 
     def exposed(self, out: list[bytes], st: State, seat: int) -> None:
         """The hands lying face up, by relative seat (the seat's own never)."""
@@ -200,6 +200,29 @@ class Parts:
                 part = self.mode[key] = mode_part(self.modes, pos, m)
             return part
         return mode_part(self.modes, pos, m)
+
+    def row(self, out: list[bytes], st: State, seat: int, bids: list[int]) -> None:
+        """Append the bytes of `Observation.encode_state(st, seat, bids)` as float32 (`bids`: each seat's last bid
+        value, -1 for none)."""
+        if st.face_down or st.hidden:
+            # cards played face down (the blind cut): what the seat saw of them is the view's to say
+            out.append(floats(self.ob.encode(st.view(seat))))
+            return
+        hand = st.hands[seat]
+        self.cards(out, canonical(hand, self.copies, self.first_mask) if self.copies != 1 else hand)
+        self.cards(out, self.played(st))
+        self.trick(out, st, seat)
+        self.middle(out, st, seat)
+        to_act = st.to_act
+        n = self.n
+        out.append(self.seat_part[(to_act - seat) % n if to_act >= 0 else n])
+        out.append(self.contract_part(st))
+        out.append(self.points_part(st, seat))
+        self.bids_part(out, seat, bids)
+        if self.exposes:
+            self.exposed(out, st, seat)
+        if self.modes >= 0:
+            out.append(self.mode_part(st, seat))
 
     def mask(self, out: list[bytes], play0: int, bits: int, others: list[int]) -> None:
         """Append the int8 mask of a set of legal actions (`bits`: card ids from index `play0`, `others`: any other
@@ -239,21 +262,14 @@ class Parts:
 
 
 class HandRows:
-    """The observation rows of one hand's seats (see the module's documentation). `start` with each new hand,
-    `played_card` after a card played, `other_action` after anything else; `row` appends a seat's row."""
+    """What a card played seldom moves in one hand's rows (see the module's documentation): `start` with each new
+    hand, `played_card` after a card played, `other_action` after anything else; `slow` changes when a slow part
+    may have moved, and `slow_row` makes a seat's slow parts."""
 
     def __init__(self, parts: Parts) -> None:
         self.p = parts
-        n = parts.n
-        # `slow` counts the steps after which a slow part may have moved; a seat's slow parts were made at `made`
-        self.slow = 0
-        self.made = [-1] * n
-        self.middle = [b""] * n
-        self.contract = [b""] * n
-        self.bids = [b""] * n
-        self.mode = [b""] * n
-        self.played = b""           # the played part, joined, as it stood after `played_tricks` tricks
-        self.played_tricks = -1
+        self.slow = 0       # counts the steps after which a slow part may have moved
+        self.played_tricks = -1     # tricks ended when the played part was last asked for (`played_moved`)
         self.played_slow = -1
         # what the slow parts come from, as it stood after the last step
         self.s_trump = UNDECIDED
@@ -316,48 +332,17 @@ class HandRows:
         """The row of `seat` when it is to act, with zeros in the parts a card played moves (its cards, the cards
         played, the trick, the card points, the hands face up): the slow parts, and the seat to act (itself)."""
         p = self.p
-        pieces = [p.cards0, p.middle(st, seat), p.seat_part[0], p.contract_part(st), p.zero2, p.bids_part(seat, bids)]
+        pieces = [p.cards0]
+        p.middle(pieces, st, seat)
+        pieces.append(p.seat_part[0])
+        pieces.append(p.contract_part(st))
+        pieces.append(p.zero2)
+        p.bids_part(pieces, seat, bids)
         if p.exposes:
             pieces.append(p.exposed0)
         if p.modes >= 0:
             pieces.append(p.mode_part(st, seat))
         return b"".join(pieces)
-
-    def row(self, out: list[bytes], st: State, seat: int, bids: list[int]) -> None:
-        """Append the bytes of `Observation.encode_state(st, seat, bids)` as float32 (`bids`: each seat's last bid
-        value, -1 for none)."""
-        p = self.p
-        if st.face_down or st.hidden:
-            # cards played face down (the blind cut): what the seat saw of them is the view's to say
-            out.append(floats(p.ob.encode(st.view(seat))))
-            return
-        hand = st.hands[seat]
-        p.cards(out, canonical(hand, p.copies, p.first_mask) if p.copies != 1 else hand)
-        if self.played_moved(st):
-            pieces: list[bytes] = []
-            p.cards(pieces, p.played(st))
-            self.played = b"".join(pieces)
-        out.append(self.played)
-        slow = self.slow
-        p.trick(out, st, seat)
-        if self.made[seat] != slow:
-            self.middle[seat] = p.middle(st, seat)
-            self.contract[seat] = p.contract_part(st)
-            self.bids[seat] = p.bids_part(seat, bids)
-            if p.modes >= 0:
-                self.mode[seat] = p.mode_part(st, seat)
-            self.made[seat] = slow
-        out.append(self.middle[seat])
-        to_act = st.to_act
-        n = p.n
-        out.append(p.seat_part[(to_act - seat) % n if to_act >= 0 else n])
-        out.append(self.contract[seat])
-        out.append(p.points_part(st, seat))
-        out.append(self.bids[seat])
-        if p.exposes:
-            p.exposed(out, st, seat)
-        if p.modes >= 0:
-            out.append(self.mode[seat])
 
 
 def floats(values: list[float]) -> bytes:

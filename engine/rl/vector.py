@@ -77,23 +77,28 @@ class VectorEnv:
         """The observations, masks and seats to act after the last step (new arrays)."""
         num, n, ob = self.num_hands, self.game.n, self.enc.obs
         csize = self.game.size
-        seats = np.array(core.seats, np.int64)
-        rows = self._first_row + seats
+        w = core.words
+        nums = np.array(core.nums, np.uint64).reshape(num, core.width)
+        info = nums[:, 0]
+        seats = (info & np.uint64(255)).astype(np.int64)
         if core.slow_at:
             self._slow_rows[core.slow_at] = np.frombuffer(b"".join(core.slow), np.float32).reshape(
                 len(core.slow_at), -1)
-        obs = self._slow_rows[rows]
-        obs[:, ob.o_hand:ob.o_hand + csize] = self._spread(core.hand, num)
-        obs[:, ob.o_played:ob.o_played + csize] = self._spread(core.played, num)
+        obs = self._slow_rows[self._first_row + seats]
+        cards = self._spread(nums[:, 1:1 + 2 * w], 2 * num)     # the seat's cards, then the cards played
+        obs[:, ob.o_hand:ob.o_hand + csize] = cards[0::2]
+        obs[:, ob.o_played:ob.o_played + csize] = cards[1::2]
         # the trick by seat, turned to each hand's seat to act; a card's position + 1 (0: none)
-        trick = np.array(core.trick, np.int64).reshape(num, n)[self._hand_col, (seats[:, None] + self._seat_col) % n]
+        by_seat = _le(nums[:, 1 + 2 * w:]).view(np.uint8).reshape(num, -1)
+        trick = by_seat[self._hand_col, (seats[:, None] + self._seat_col) % n].astype(np.int64)
         at = self._trick_base + trick
         obs.reshape(-1)[at[trick > 0]] = 1.0
-        obs[:, ob.o_card_points] = np.array(core.mine, np.float64) / ob.total
-        obs[:, ob.o_card_points + 1] = np.array(core.theirs, np.float64) / ob.total
+        obs[:, ob.o_card_points] = (info >> np.uint64(36)).astype(np.float64) / ob.total
+        obs[:, ob.o_card_points + 1] = (info >> np.uint64(8) & np.uint64((1 << 28) - 1)).astype(np.float64) / ob.total
         if ob.exposes:
             o = ob.offsets["exposed"]
-            obs[:, o:o + n * csize] = self._spread(core.exposed, num * n).reshape(num, n * csize)
+            words = np.array(core.exposed, np.uint64).reshape(num * n, w)
+            obs[:, o:o + n * csize] = self._spread(words, num * n).reshape(num, n * csize)
         if core.whole_at:
             obs[core.whole_at] = np.frombuffer(b"".join(core.whole), np.float32).reshape(len(core.whole_at), -1)
         masks = np.zeros((num, self.n_actions), np.int8)
@@ -103,9 +108,9 @@ class VectorEnv:
             masks.reshape(-1)[core.extra] = 1
         return obs, masks, seats
 
-    def _spread(self, words: list[int], count: int) -> np.ndarray:
-        """`count` card parts given as 64-bit words (`VectorCore.words` each, lowest first): 0/1 by position."""
-        raw = np.array(words, np.uint64).astype("<u8", copy=False).view(np.uint8).reshape(count, -1)
+    def _spread(self, words: np.ndarray, count: int) -> np.ndarray:
+        """`count` card parts given as 64-bit numbers (`VectorCore.words` each, lowest first): 0/1 by position."""
+        raw = _le(words).view(np.uint8).reshape(count, -1)
         return np.unpackbits(raw, axis=1, bitorder="little")[:, :self.game.size]
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -133,3 +138,8 @@ class VectorEnv:
     def states(self) -> list[Any]:
         """The hands being played (engine `State`s), for inspection."""
         return list(self._core.states) if self._core is not None else []
+
+
+def _le(words: np.ndarray) -> np.ndarray:
+    """Unsigned 64-bit numbers, little-endian and contiguous (so that their bytes run lowest first)."""
+    return np.ascontiguousarray(words, dtype="<u8")
