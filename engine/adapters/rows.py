@@ -4,11 +4,11 @@ setup.py).
 A row is the bytes of its parts joined, in `Observation`'s order, read from the state's bitmasks and fields as
 `Observation.state_bits` reads them: nothing is encoded float by float. `Parts` holds every part's bytes for one
 game (the card parts eight cards at a time, the one-hot parts position by position, the few values cached as they
-first occur); `Parts.row` is a whole row. `HandRows` tells when what a card played seldom moves (the card shown,
-the trump, the phase, the bidder, the contract, the bids, the trump mode; the *slow* parts) may have moved, and
-makes a seat's slow parts alone (`slow_row`), for the vectorised environment to keep per seat until they move.
-tests/test_rl_fast.py and tests/test_rl_vector.py hold every row equal to the whole encoding
-(`Observation.encode_state`) at every step of every shipped file."""
+first occur). `HandRows` makes the rows of one hand's seats: what a card played seldom moves (the card shown, the
+trump, the phase, the bidder, the contract, the bids, the trump mode; the *slow* parts) is kept per seat, joined,
+until an action moves it, and the cards played before the trick per hand until a trick ends, so that a row after a
+card played is about fifteen pieces appended. tests/test_rl_fast.py and tests/test_rl_vector.py hold every row
+equal to the whole encoding (`Observation.encode_state`) at every step of every shipped file."""
 
 from __future__ import annotations
 
@@ -52,13 +52,7 @@ class Parts:
         self.phase_part = [one_hot(widths["phase"], p) for p in range(widths["phase"])]
         self.seat_part = [one_hot(g.n + 1, p) for p in range(g.n + 1)]    # bidder and to_act: relative seat, n: none
         self.zero1 = floats([0.0])
-        if csize >= 255:        # (`trick` keeps a card's position + 1 in a byte)
-            raise ValueError(f"{csize} cards: the learning environments take at most 254")
-        # a row but for the parts made at every step (`HandRows.slow_row`): zeros for the cards, the trick, the
-        # card points and the hands face up
-        self.cards0 = bytes(4 * (2 + g.n) * csize)
-        self.zero2 = floats([0.0, 0.0])
-        self.exposed0 = bytes(4 * g.n * csize) if obs.exposes else b""
+        self.now = [0] * g.n        # scratch: the trick's position in each relative seat's block
         self.contract: dict[int, bytes] = {}     # the few values met so far, by a key made of what they come from
         self.points: dict[int, bytes] = {}
         self.bid: dict[int, bytes] = {}
@@ -94,20 +88,20 @@ class Parts:
     def trick(self, out: list[bytes], st: State, seat: int) -> None:
         """The trick's cards, a block for each seat relative to `seat`."""
         n = self.n
+        csize = self.csize
         fc = self.ob.first_copy
+        now = self.now
+        for k in range(n):
+            now[k] = csize
         cards = st.trick_cards
         trick_seats = st.trick_seats
-        key = 0      # each relative seat's card position + 1, a byte each (0: none)
         for i in range(len(cards)):
-            key |= (fc[cards[i]] + 1) << ((trick_seats[i] - seat) % n * 8)
+            now[(trick_seats[i] - seat) % n] = fc[cards[i]]
         one = self.one
-        none = self.block0
-        for _ in range(n):
-            b = key & 255
-            out.append(one[b - 1] if b else none)
-            key >>= 8
+        for k in range(n):
+            out.append(one[now[k]])
 
-    def middle(self, out: list[bytes], st: State, seat: int) -> None:
+    def middle(self, st: State, seat: int) -> bytes:
         """The card shown (the indicator to its folder, a card turned face up to all), the trump (unknown while
         undecided or concealed from the seat), the phase and the bidder."""
         fc = self.ob.first_copy
@@ -119,10 +113,8 @@ class Parts:
             shown = fc[st.turned]
         bidder = st.bidder
         n = self.n
-        out.append(self.one[shown])
-        out.append(self.trump_part[self.trump_position(st, seat)])
-        out.append(self.phase_part[st.phase])
-        out.append(self.seat_part[(bidder - seat) % n if bidder >= 0 else n])
+        return b"".join([self.one[shown], self.trump_part[self.trump_position(st, seat)],
+                         self.phase_part[st.phase], self.seat_part[(bidder - seat) % n if bidder >= 0 else n]])
 
     def trump_position(self, st: State, seat: int) -> int:
         trump = st.trump
@@ -161,10 +153,11 @@ class Parts:
             return part
         return floats([mine / total, theirs / total])
 
-    def bids_part(self, out: list[bytes], seat: int, bids: list[int]) -> None:
+    def bids_part(self, seat: int, bids: list[int]) -> bytes:
         """Each seat's last bid (`bids`: -1 for none), by relative seat."""
         n = self.n
         top = self.ob.top
+        out: list[bytes] = []
         for k in range(n):
             b = bids[(seat + k) % n]
             if b > 0:
@@ -174,6 +167,7 @@ class Parts:
                 out.append(part)
             else:
                 out.append(self.zero1)
+        return b"".join(out)
 
     def exposed(self, out: list[bytes], st: State, seat: int) -> None:
         """The hands lying face up, by relative seat (the seat's own never)."""
@@ -200,29 +194,6 @@ class Parts:
                 part = self.mode[key] = mode_part(self.modes, pos, m)
             return part
         return mode_part(self.modes, pos, m)
-
-    def row(self, out: list[bytes], st: State, seat: int, bids: list[int]) -> None:
-        """Append the bytes of `Observation.encode_state(st, seat, bids)` as float32 (`bids`: each seat's last bid
-        value, -1 for none)."""
-        if st.face_down or st.hidden:
-            # cards played face down (the blind cut): what the seat saw of them is the view's to say
-            out.append(floats(self.ob.encode(st.view(seat))))
-            return
-        hand = st.hands[seat]
-        self.cards(out, canonical(hand, self.copies, self.first_mask) if self.copies != 1 else hand)
-        self.cards(out, self.played(st))
-        self.trick(out, st, seat)
-        self.middle(out, st, seat)
-        to_act = st.to_act
-        n = self.n
-        out.append(self.seat_part[(to_act - seat) % n if to_act >= 0 else n])
-        out.append(self.contract_part(st))
-        out.append(self.points_part(st, seat))
-        self.bids_part(out, seat, bids)
-        if self.exposes:
-            self.exposed(out, st, seat)
-        if self.modes >= 0:
-            out.append(self.mode_part(st, seat))
 
     def mask(self, out: list[bytes], play0: int, bits: int, others: list[int]) -> None:
         """Append the int8 mask of a set of legal actions (`bits`: card ids from index `play0`, `others`: any other
@@ -262,14 +233,21 @@ class Parts:
 
 
 class HandRows:
-    """What a card played seldom moves in one hand's rows (see the module's documentation): `start` with each new
-    hand, `played_card` after a card played, `other_action` after anything else; `slow` changes when a slow part
-    may have moved, and `slow_row` makes a seat's slow parts."""
+    """The observation rows of one hand's seats (see the module's documentation). `start` with each new hand,
+    `played_card` after a card played, `other_action` after anything else; `row` appends a seat's row."""
 
     def __init__(self, parts: Parts) -> None:
         self.p = parts
-        self.slow = 0       # counts the steps after which a slow part may have moved
-        self.played_tricks = -1     # tricks ended when the played part was last asked for (`played_moved`)
+        n = parts.n
+        # `slow` counts the steps after which a slow part may have moved; a seat's slow parts were made at `made`
+        self.slow = 0
+        self.made = [-1] * n
+        self.middle = [b""] * n
+        self.contract = [b""] * n
+        self.bids = [b""] * n
+        self.mode = [b""] * n
+        self.played = b""           # the played part, joined, as it stood after `played_tricks` tricks
+        self.played_tricks = -1
         self.played_slow = -1
         # what the slow parts come from, as it stood after the last step
         self.s_trump = UNDECIDED
@@ -318,31 +296,44 @@ class HandRows:
         self.s_turned = st.turned
         self.s_folder = st.folder
 
-    def played_moved(self, st: State) -> bool:
-        """Whether the played part may have moved since this was last asked (a trick ended, or something else
-        than a card was played)."""
-        ntricks = len(st.tricks)
-        if ntricks == self.played_tricks and self.played_slow == self.slow:
-            return False
-        self.played_tricks = ntricks
-        self.played_slow = self.slow
-        return True
-
-    def slow_row(self, st: State, seat: int, bids: list[int]) -> bytes:
-        """The row of `seat` when it is to act, with zeros in the parts a card played moves (its cards, the cards
-        played, the trick, the card points, the hands face up): the slow parts, and the seat to act (itself)."""
+    def row(self, out: list[bytes], st: State, seat: int, bids: list[int]) -> None:
+        """Append the bytes of `Observation.encode_state(st, seat, bids)` as float32 (`bids`: each seat's last bid
+        value, -1 for none)."""
         p = self.p
-        pieces = [p.cards0]
-        p.middle(pieces, st, seat)
-        pieces.append(p.seat_part[0])
-        pieces.append(p.contract_part(st))
-        pieces.append(p.zero2)
-        p.bids_part(pieces, seat, bids)
+        if st.face_down or st.hidden:
+            # cards played face down (the blind cut): what the seat saw of them is the view's to say
+            out.append(floats(p.ob.encode(st.view(seat))))
+            return
+        hand = st.hands[seat]
+        p.cards(out, canonical(hand, p.copies, p.first_mask) if p.copies != 1 else hand)
+        slow = self.slow
+        ntricks = len(st.tricks)
+        if ntricks != self.played_tricks or self.played_slow != slow:
+            pieces: list[bytes] = []
+            p.cards(pieces, p.played(st))
+            self.played = b"".join(pieces)
+            self.played_tricks = ntricks
+            self.played_slow = slow
+        out.append(self.played)
+        p.trick(out, st, seat)
+        if self.made[seat] != slow:
+            self.middle[seat] = p.middle(st, seat)
+            self.contract[seat] = p.contract_part(st)
+            self.bids[seat] = p.bids_part(seat, bids)
+            if p.modes >= 0:
+                self.mode[seat] = p.mode_part(st, seat)
+            self.made[seat] = slow
+        out.append(self.middle[seat])
+        to_act = st.to_act
+        n = p.n
+        out.append(p.seat_part[(to_act - seat) % n if to_act >= 0 else n])
+        out.append(self.contract[seat])
+        out.append(p.points_part(st, seat))
+        out.append(self.bids[seat])
         if p.exposes:
-            pieces.append(p.exposed0)
+            p.exposed(out, st, seat)
         if p.modes >= 0:
-            pieces.append(p.mode_part(st, seat))
-        return b"".join(pieces)
+            out.append(self.mode[seat])
 
 
 def floats(values: list[float]) -> bytes:

@@ -1,26 +1,23 @@
-"""The per-step work of the learning environments (engine.rl), compiled with the hot path (setup.py): hands stepped by
-action index, legal masks as int8 bytes, observation rows.
+"""The per-step work of the learning environments (engine.rl), compiled with the hot path (setup.py): hands
+stepped by action index, legal masks as int8 bytes, observation rows.
 
-The AEC environment keeps each seat's row (a float32 array it hands out a copy of) and writes into it, in place, only
-what changed since that seat's last observation (`Rows`: what the row was made from is noted in native fields and
-compared; after a card played, only the seat's cards, the trick, the cards played, the seat to act and the card points
-are looked at, `Rows.quick`). A row never made (a new hand) or made from the view (cards played face down) is made whole
-by joining precomputed bytes (engine/adapters/rows.py, `Parts.row`). `AecDriver` is the environment's `step()` (the
+Rows are made by joining precomputed float32 bytes (engine/adapters/rows.py: `HandRows` keeps what a card played
+seldom moves). The AEC environment keeps each seat's row in a float32 array it hands out a copy of; `EnvCore`
+writes the joined bytes into it when the seat is observed. `AecDriver` is the environment's `step()` (the
 environment's method is the driver's `env_step` itself), `last()`, a dead agent's step and agent selection
 (`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands of the vectorised
-environment (engine/rl/vector.py): for each hand, a few numbers the environment turns into observations with numpy for
-all hands at once, and each seat's slow parts (`HandRows.slow_row`) when they moved. tests/test_rl_fast.py and
-tests/test_rl_vector.py hold every row equal to the whole encoding (`Observation.encode_state`) and every mask equal to
-the legal actions, at every step of every shipped file."""
+environment (engine/rl/vector.py) and appends every hand's row to one list of bytes, for the environment to join
+into one array. tests/test_rl_fast.py and tests/test_rl_vector.py hold every row equal to the whole encoding
+(`Observation.encode_state`) and every mask equal to the legal actions, at every step of every shipped file."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from engine.adapters.encoding import ActionSpace, Observation, best_other, canonical
+from engine.adapters.encoding import ActionSpace, Observation
 from engine.adapters.rows import HandRows, Parts
-from engine.play.base import PLAY, UNDECIDED
+from engine.play.base import PLAY
 from engine.play.game import Game
 from engine.play.state import State
 
@@ -49,342 +46,6 @@ class Layout:
             if parts[0] == "bid":
                 self.bid_value[i] = int(parts[1])
         self.parts = Parts(obs, self.n_actions)
-
-
-class Kept:
-    """What one kept row was made from (`Rows`): native fields, so nothing is boxed to note or compare them."""
-
-    def __init__(self, n: int) -> None:
-        self.valid = False     # False: made whole next time
-        self.hand = 0
-        self.played = 0
-        self.shown = -1
-        self.trick = 0         # the trick's card positions, a byte each by relative seat (position + 1; 0: none)
-        self.trump = -1
-        self.phase = -1
-        self.bidder = -1
-        self.to_act = -1
-        self.bid = 0
-        self.target = 0
-        self.mult = 0
-        self.conc = 0
-        self.mine = 0
-        self.theirs = 0
-        self.bids = [0] * n
-        self.exposed = [0] * n
-        self.mode = -1
-        self.mode_mult = 0
-        self.slow = -1         # Rows.slow when it was made: the same, only a card was played since (`Rows.quick`)
-        self.ntricks = -1      # tricks finished when it was made
-
-
-class Rows:
-    """Each seat's observation row kept by what it was made from (the seat's cards, the cards played, the trick's
-    positions, the one-hot positions and the few values), so that bringing a row up to date writes only what
-    changed since that seat's last observation: `refresh` writes it into the row's memoryview (`view`), each
-    position plus `base`; a card played is a bit or two. A row never made (a new hand), or one made from the view
-    (cards played face down), is made whole by the caller (`Parts.row`) when `refresh` says so. The positions are
-    those of `Observation.state_bits`, the values computed as it computes them, so a kept row equals the whole
-    encoding (tests/test_rl_fast.py holds it at every step of every shipped file)."""
-
-    def __init__(self, parts: Parts, count: int) -> None:
-        ob = parts.ob
-        self.p = parts
-        self.ob = ob
-        n = self.n = parts.n
-        self.csize = parts.csize
-        self.size = ob.size
-        self.top = ob.top
-        self.total = ob.total
-        self.o_exposed = ob.offsets["exposed"] if ob.exposes else -1
-        self.o_mode = ob.offsets["trump_mode"] if ob.modes >= 0 else -1
-        # per row (count of them): what it was made from
-        self.rows = [Kept(n) for _ in range(count)]
-        # the row being refreshed (a writable float32 memoryview)
-        self.view: Any = None
-        self.one: object = 1.0      # (boxed once: a float written into a row is an object)
-        self.zero: object = 0.0
-        # what a card played rarely moves, as it stood after the last step (`played_card`); `slow` counts the
-        # steps after which any of it may have moved (any action but a card, or a card that moved it)
-        self.slow = 0
-        self.s_trump = UNDECIDED
-        self.s_conc = False
-        self.s_phase = -1
-        self.s_bidder = -1
-        self.s_bid = 0
-        self.s_target = 0
-        self.s_mult = 0
-        self.s_exposed = 0
-        self.s_mode = -1
-        self.s_mode_mult = 0
-        self.s_indicator = -1
-        self.s_turned = -1
-        self.s_folder = -1
-
-    def other_action(self) -> None:
-        """An action that is not a card played: anything in a row may have moved."""
-        self.slow += 1
-
-    def played_card(self, st: State) -> None:
-        """A card was played: the rows' slow parts (trump, phase, contract, bids, ...) moved only if one of the
-        fields they come from did (then `slow` counts it)."""
-        if (st.trump != self.s_trump or st.concealed != self.s_conc or st.phase != self.s_phase
-                or st.bidder != self.s_bidder or st.bid != self.s_bid or st.target != self.s_target
-                or st.multiplier != self.s_mult or st.exposed != self.s_exposed or st.trump_mode != self.s_mode
-                or st.trump_multiplier != self.s_mode_mult or st.indicator != self.s_indicator
-                or st.turned != self.s_turned or st.folder != self.s_folder):
-            self.note(st)
-            self.slow += 1
-
-    def note(self, st: State) -> None:
-        self.s_trump = st.trump
-        self.s_conc = st.concealed
-        self.s_phase = st.phase
-        self.s_bidder = st.bidder
-        self.s_bid = st.bid
-        self.s_target = st.target
-        self.s_mult = st.multiplier
-        self.s_exposed = st.exposed
-        self.s_mode = st.trump_mode
-        self.s_mode_mult = st.trump_multiplier
-        self.s_indicator = st.indicator
-        self.s_turned = st.turned
-        self.s_folder = st.folder
-
-    def _played(self, st: State) -> int:
-        """The played part's cards: played before this trick, not the indicator laid face down."""
-        hands = st.hands
-        received = st.received
-        played = 0
-        for s in range(self.n):
-            played |= received[s] & ~hands[s]
-        if st.concealed and st.indicator >= 0:
-            played &= ~(1 << st.indicator)
-        for c in st.trick_cards:
-            played &= ~(1 << c)
-        p = self.p
-        return canonical(played, p.copies, p.first_mask) if p.copies != 1 else played
-
-    def _trick(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
-        """The trick's part, by relative seat (what it holds kept as one int: a byte each)."""
-        n = self.n
-        fc = self.ob.first_copy
-        cards = st.trick_cards
-        trick_seats = st.trick_seats
-        key = 0
-        for i in range(len(cards)):
-            key |= (fc[cards[i]] + 1) << ((trick_seats[i] - seat) % n * 8)
-        old = kr.trick
-        if key == old:
-            return
-        kr.trick = key
-        if valid:
-            o = base + self.ob.o_trick
-            csize = self.csize
-            while key != old:
-                if (key ^ old) & 255:
-                    self._move(o, (old & 255) - 1, (key & 255) - 1)
-                key >>= 8
-                old >>= 8
-                o += csize
-
-    def _points(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
-        """The card points: the seat's team's, the most any other team took."""
-        pts = st.team_points
-        team = st.hand_team_of[seat]
-        mine = pts[team]
-        theirs = best_other(pts, team)
-        o = base + self.ob.o_card_points
-        if valid:
-            if mine != kr.mine:
-                self._value(o, mine / self.total)
-            if theirs != kr.theirs:
-                self._value(o + 1, theirs / self.total)
-        kr.mine = mine
-        kr.theirs = theirs
-
-    def _exposed(self, kr: Kept, st: State, seat: int, base: int, valid: bool) -> None:
-        """The hands lying face up, by relative seat."""
-        n = self.n
-        p = self.p
-        hands = st.hands
-        ke = kr.exposed
-        o = base + self.o_exposed
-        for k in range(n):
-            s = (seat + k) % n
-            bits = canonical(hands[s], p.copies, p.first_mask) if s != seat and st.exposed >> s & 1 else 0
-            if bits != ke[k]:
-                if valid:
-                    self._cards(o + k * self.csize, ke[k], bits)
-                ke[k] = bits
-
-    def quick(self, kr: Kept, st: State, seat: int, base: int) -> None:
-        """`refresh` when only cards were played since the row was made (`slow` unchanged): the seat's cards, the
-        cards played (when a trick ended), the trick, the seat to act, the card points, the hands face up."""
-        p = self.p
-        ob = self.ob
-        hand = st.hands[seat]
-        if p.copies != 1:
-            hand = canonical(hand, p.copies, p.first_mask)
-        if hand != kr.hand:
-            self._cards(base + ob.o_hand, kr.hand, hand)
-            kr.hand = hand
-        ntricks = len(st.tricks)
-        if ntricks != kr.ntricks:
-            played = self._played(st)
-            if played != kr.played:
-                self._cards(base + ob.o_played, kr.played, played)
-                kr.played = played
-            kr.ntricks = ntricks
-        self._trick(kr, st, seat, base, True)
-        to_act = st.to_act
-        pos = (to_act - seat) % self.n if to_act >= 0 else self.n
-        if pos != kr.to_act:
-            self._move(base + ob.o_to_act, kr.to_act, pos)
-            kr.to_act = pos
-        self._points(kr, st, seat, base, True)
-        if self.o_exposed >= 0:
-            self._exposed(kr, st, seat, base, True)
-
-    def invalidate(self, first: int, count: int) -> None:
-        rows = self.rows
-        for r in range(first, first + count):
-            rows[r].valid = False
-
-    def _cards(self, base: int, old: int, new: int) -> None:
-        changed = old ^ new
-        view = self.view
-        one = self.one
-        zero = self.zero
-        while changed:
-            low = changed & -changed
-            view[base + low.bit_length() - 1] = one if new & low else zero
-            changed ^= low
-
-    def _move(self, base: int, old: int, new: int) -> None:
-        view = self.view
-        if old >= 0:
-            view[base + old] = self.zero
-        if new >= 0:
-            view[base + new] = self.one
-
-    def _value(self, pos: int, value: float) -> None:
-        self.view[pos] = value
-
-    def refresh(self, r: int, st: State, seat: int, bids: list[int], base: int) -> bool:
-        """Row `r` (seat `seat`'s in `st`): write what changed since it was last made, at `base` + position, and
-        note what it is now made from; False when the caller must make it whole (`Parts.row`) instead (nothing
-        written then)."""
-        kr = self.rows[r]
-        if st.face_down or st.hidden:
-            kr.valid = False     # the view's encoding: made whole, and whole again next time
-            return False
-        valid = kr.valid
-        if valid and kr.slow == self.slow:
-            self.quick(kr, st, seat, base)
-            return True
-        p = self.p
-        ob = self.ob
-        n = self.n
-        copies = p.copies
-        fmask = p.first_mask
-        fc = ob.first_copy
-        hands = st.hands
-        # the seat's cards
-        hand = canonical(hands[seat], copies, fmask) if copies != 1 else hands[seat]
-        if valid and hand != kr.hand:
-            self._cards(base + ob.o_hand, kr.hand, hand)
-        kr.hand = hand
-        # the cards played before this trick (not the indicator laid face down); the card shown
-        played = self._played(st)
-        concealed = st.concealed
-        indicator = st.indicator if concealed else -1
-        shown = -1
-        if indicator >= 0:
-            if seat == st.folder:
-                shown = fc[indicator]
-        elif st.turned >= 0:
-            shown = fc[st.turned]
-        if valid and played != kr.played:
-            self._cards(base + ob.o_played, kr.played, played)
-        kr.played = played
-        if valid and shown != kr.shown:
-            self._move(base + ob.o_indicator, kr.shown, shown)
-        kr.shown = shown
-        self._trick(kr, st, seat, base, valid)
-        # trump, phase, bidder, seat to act
-        trump = st.trump
-        unknown = trump == UNDECIDED or (concealed and seat != st.folder)
-        pos = p.nsuits + 1 if unknown else p.nsuits if trump < 0 else trump
-        if valid and pos != kr.trump:
-            self._move(base + ob.o_trump, kr.trump, pos)
-        kr.trump = pos
-        pos = st.phase
-        if valid and pos != kr.phase:
-            self._move(base + ob.o_phase, kr.phase, pos)
-        kr.phase = pos
-        bidder = st.bidder
-        pos = (bidder - seat) % n if bidder >= 0 else n
-        if valid and pos != kr.bidder:
-            self._move(base + ob.o_bidder, kr.bidder, pos)
-        kr.bidder = pos
-        to_act = st.to_act
-        pos = (to_act - seat) % n if to_act >= 0 else n
-        if valid and pos != kr.to_act:
-            self._move(base + ob.o_to_act, kr.to_act, pos)
-        kr.to_act = pos
-        # the contract: bid, target, multiplier, concealed
-        bid = st.bid if bidder >= 0 else 0
-        target = st.target if bidder >= 0 else 0
-        mult = st.multiplier
-        conc = 1 if concealed else 0
-        o = base + ob.o_contract
-        top = self.top
-        if valid:
-            if bid != kr.bid:
-                self._value(o, bid / top)
-            if target != kr.target:
-                self._value(o + 1, target / top)
-            if mult != kr.mult:
-                self._value(o + 2, mult / 8.0)
-            if conc != kr.conc:
-                self._move(o + 3, -1 if conc else 0, 0 if conc else -1)
-        kr.bid = bid
-        kr.target = target
-        kr.mult = mult
-        kr.conc = conc
-        self._points(kr, st, seat, base, valid)
-        # each seat's last bid, by relative seat
-        kb = kr.bids
-        o = base + ob.o_bids
-        for k in range(n):
-            b = bids[(seat + k) % n]
-            if b < 0:
-                b = 0
-            if b != kb[k]:
-                if valid:
-                    self._value(o + k, b / top)
-                kb[k] = b
-        if self.o_exposed >= 0:
-            self._exposed(kr, st, seat, base, valid)
-        if self.o_mode >= 0:
-            pos = -1
-            m = 1
-            if not unknown:
-                pos = st.trump_mode
-                m = st.trump_multiplier
-            o = base + self.o_mode
-            if valid:
-                if pos != kr.mode:
-                    self._move(o, kr.mode, pos)
-                if m != kr.mode_mult:
-                    self._value(o + p.modes, m / 8.0)
-            kr.mode = pos
-            kr.mode_mult = m
-        kr.valid = True
-        kr.slow = self.slow
-        kr.ntricks = len(st.tricks)
-        return valid
 
 
 NO_INDICES: list[int] = []     # (shared, never changed)
@@ -439,7 +100,8 @@ def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
 class EnvCore:
     """The hand of the AEC environment, stepped by action index: the legal actions of the seat to act (`bits` and
     `others`, as `options` gives them; `legal()` lists them), its int8 mask (`mask()`, and `mask_key` to keep
-    masks by) and each seat's kept observation row (`keep_rows`), brought up to date when asked for (`refresh`)."""
+    masks by) and each seat's observation row, written into the seat's array when asked for (`keep_rows`,
+    `refresh`)."""
 
     def __init__(self, layout: Layout, state: State) -> None:
         self.lay = layout
@@ -450,26 +112,23 @@ class EnvCore:
         self.bits = 0
         self.others: list[int] = NO_INDICES
         self.mask_key: object = 0
-        # each seat's row, kept up to date by what changed (`refresh`): float32 arrays given by the environment
-        # (numpy), written through memoryviews of them
-        self.kept = Rows(layout.parts, layout.game.n)
+        self.rows = HandRows(layout.parts)
+        # each seat's row: float32 arrays given by the environment (numpy), written through byte memoryviews
         self.arrays: list[Any] = []
         self.views: list[Any] = []
         self.start(state)
 
     def keep_rows(self, arrays: list[Any]) -> None:
-        """Keep each seat's row in `arrays` (one writable float32 array a seat, of the observation's size)."""
+        """Write each seat's row into `arrays` (one writable float32 array a seat, of the observation's size)."""
         self.arrays = arrays
-        self.views = [memoryview(a) for a in arrays]
-        self.kept.invalidate(0, self.lay.game.n)
+        self.views = [memoryview(a).cast("B") for a in arrays]
 
     def start(self, state: State) -> None:
         """A new hand (to act or over): the bids start empty, the mask is that of its seat to act."""
         self.state = state
         self.bids = [-1] * self.lay.game.n
         self.tricks = len(state.tricks)
-        self.kept.invalidate(0, self.lay.game.n)
-        self.kept.note(state)
+        self.rows.start(state)
         self._legal()
 
     def _legal(self) -> None:
@@ -508,9 +167,9 @@ class EnvCore:
         card = st.phase == PLAY and lay.play0 >= 0 and 0 <= index - lay.play0 < lay.game.size
         apply_index(lay, st, index, self.bids)
         if card:
-            self.kept.played_card(st)
+            self.rows.played_card(st)
         else:
-            self.kept.other_action()
+            self.rows.other_action()
         self._legal()
         flags = 0
         if len(st.tricks) > self.tricks:
@@ -521,36 +180,18 @@ class EnvCore:
         return flags
 
     def refresh(self, seat: int) -> Any:
-        """The seat's kept row (`keep_rows`) brought up to date: only what changed since its last observation is
-        written, in place (a row never made, or made from the view, is made whole)."""
-        kept = self.kept
-        row = self.views[seat]
-        st = self.state
-        kept.view = row
-        made = kept.refresh(seat, st, seat, self.bids, 0)
-        kept.view = None
-        if not made:
-            out: list[bytes] = []
-            self.parts.row(out, st, seat, self.bids)
-            row[0:kept.size] = memoryview(b"".join(out)).cast("f")
+        """The seat's array (`keep_rows`) holding its observation now."""
+        out: list[bytes] = []
+        self.rows.row(out, self.state, seat, self.bids)
+        self.views[seat][:] = b"".join(out)
         return self.arrays[seat]
-
-
-WORD = (1 << 64) - 1
 
 
 class VectorCore:
     """N hands, hand i dealt one after another from its own seeded stream (`seeds[i]`; the dealer fixed or drawn
-    from it). The environment keeps a row for every hand's every seat holding its slow parts (`HandRows.slow_row`)
-    and makes each hand's observation from it and a few numbers per hand, with one numpy call per part for all
-    hands. After `start` and after each `step` it reads:
-    - `slow_at` / `slow`: the rows whose slow parts moved, their numbers and float32 bytes;
-    - `nums`: `width` unsigned 64-bit numbers a hand: its seat to act in the low byte, the card points of that
-      seat's team from bit 36 and the most of any other team's from bit 8 (`info`); the cards of the seat to act
-      and the cards played before the trick as bits (`words` numbers each, lowest bits first); the trick by
-      seat, a byte each, a card's position + 1 (0: none);
-    - `exposed` (where hands may lie face up): each relative seat's hand face up as bits, `n * words` a hand;
-    - `whole_at` / `whole`: hands whose observation is made whole (cards played face down: the view's encoding);
+    from it). After `start` and after each `step`, what the environment turns into arrays:
+    - `out`: each hand's observation row (of its seat to act) as float32 bytes, hand after hand, to be joined;
+    - `seats`: each hand's seat to act;
     - `bits` (with `bulk`: a single pack whose card ids fit a machine word): each hand's playable card ids as bits,
       its mask's card indices from `lay.play0`; `extra`: flat positions (`i * n_actions + index`) of every other
       legal index (and of the playable cards too without `bulk`);
@@ -559,32 +200,21 @@ class VectorCore:
 
     def __init__(self, layout: Layout, seeds: list[int], dealer: int = -1) -> None:
         self.lay = layout
-        self.parts = layout.parts
         g = layout.game
         self.game = g
-        n = self.n = g.n
+        self.n = g.n
         count = len(seeds)
         self.count = count
         self.dealer = dealer
         self.n_actions = layout.n_actions
         # card ids straight into the mask by bits (a single pack whose ids fit in 63 bits)
         self.bulk = layout.play0 >= 0 and g.size <= 63
-        self.words = (g.size + 63) // 64
-        self.trick_words = (n + 7) // 8
-        self.width = 1 + 2 * self.words + self.trick_words
         self.rngs = [random.Random(s) for s in seeds]
-        w = self.words
-        self.nums = [0] * (count * self.width)
-        self.played = [0] * (count * w)     # each hand's played part, as it stood when last asked for
-        self.exposed = [0] * (count * n * w) if layout.parts.exposes else []
-        self.made = [-1] * (count * n)          # each row's `HandRows.slow` when its slow parts were made
-        self.slow_at: list[int] = []
-        self.slow: list[bytes] = []
-        self.whole_at: list[int] = []
-        self.whole: list[bytes] = []
+        self.out: list[bytes] = []
         self.extra: list[int] = []
         self.ended: list[int] = []
         self.ended_points: list[float] = []
+        self.seats = [0] * count
         self.bits = [0] * count                  # each hand's legal actions, as `options` gives them
         self.others: list[list[int]] = [NO_INDICES] * count
         self.bids: list[list[int]] = [[] for _ in range(count)]
@@ -608,68 +238,16 @@ class VectorCore:
 
     def clear(self) -> None:
         """Forget what the last step said (the environment has read it)."""
-        self.slow_at.clear()
-        self.slow.clear()
-        self.whole_at.clear()
-        self.whole.clear()
+        self.out.clear()
         self.extra.clear()
         self.ended.clear()
         self.ended_points.clear()
 
-    def _put(self, into: list[int], at: int, bits: int, words: int) -> None:
-        """`bits` as `words` numbers of 64 bits from `into[at]`, lowest first."""
-        if words == 1:
-            into[at] = bits
-            return
-        for k in range(words):
-            into[at + k] = bits >> (64 * k) & WORD
-
     def _show(self, i: int, st: State) -> None:
-        """Hand i's seat to act: what its observation is made from, its legal actions."""
-        p = self.parts
+        """Hand i's seat to act: its row, its legal actions."""
         seat = st.to_act
-        hr = self.rows[i]
-        r = i * self.n + seat
-        if self.made[r] != hr.slow:
-            self.slow_at.append(r)
-            self.slow.append(hr.slow_row(st, seat, self.bids[i]))
-            self.made[r] = hr.slow
-        pts = st.team_points
-        team = st.hand_team_of[seat]
-        mine = pts[team]
-        theirs = best_other(pts, team)
-        nums = self.nums
-        at = i * self.width
-        w = self.words
-        if st.face_down or st.hidden or not (0 <= mine < 1 << 27 and 0 <= theirs < 1 << 28):
-            # made whole: cards played face down (the view's encoding), or card points too large for `nums`
-            self.whole_at.append(i)
-            out: list[bytes] = []
-            p.row(out, st, seat, self.bids[i])
-            self.whole.append(b"".join(out))
-            mine = theirs = 0
-        nums[at] = mine << 36 | theirs << 8 | seat
-        hand = st.hands[seat]
-        self._put(nums, at + 1, canonical(hand, p.copies, p.first_mask) if p.copies != 1 else hand, w)
-        if hr.played_moved(st):
-            self._put(self.played, i * w, p.played(st), w)
-        for k in range(w):
-            nums[at + 1 + w + k] = self.played[i * w + k]
-        # the trick by seat, a byte each
-        fc = p.ob.first_copy
-        cards = st.trick_cards
-        trick_seats = st.trick_seats
-        key = 0
-        for k in range(len(cards)):
-            key |= (fc[cards[k]] + 1) << (trick_seats[k] * 8)
-        self._put(nums, at + 1 + 2 * w, key, self.trick_words)
-        if p.exposes:
-            n = self.n
-            hands = st.hands
-            for k in range(n):
-                s = (seat + k) % n
-                bits = canonical(hands[s], p.copies, p.first_mask) if s != seat and st.exposed >> s & 1 else 0
-                self._put(self.exposed, (i * n + k) * w, bits, w)
+        self.seats[i] = seat
+        self.rows[i].row(self.out, st, seat, self.bids[i])
         lay = self.lay
         bits, others = options(lay, st)
         self.bits[i] = bits
