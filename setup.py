@@ -38,7 +38,7 @@ HOT_PATH = ("actions", "base", "rules", "tables", "game", "sure_sweep", "auction
 # builders subclass them.
 BOT_PATH = ("rollout", "determinize", "model", "policy", "worlds", "info", "special", "heuristic", "endgame")
 # engine/adapters/: the observation encoder, and the change log and runners the learning environments step
-ADAPTER_PATH = ("encoding", "rows", "runner")
+ADAPTER_PATH = ("encoding", "runner")
 COMPILED = ([f"engine/play/{m}.py" for m in HOT_PATH] + [f"engine/bots/{m}.py" for m in BOT_PATH]
             + [f"engine/adapters/{m}.py" for m in ADAPTER_PATH])
 

@@ -12,11 +12,11 @@ is (N, players): each seat's game points in the hand that just ended (0 elsewher
 `dones` whether the hand ended with this step; a hand that ended is replaced at once by the next deal of its own
 stream, so the observation given for it is the new hand's first decision. Hand i is dealt from a stream seeded by
 (`seed`, i): the same seed and actions give the same hands. An illegal action (or an index outside the space)
-raises IllegalActionError before any hand moves. The per-hand work (engine/adapters/runner.py, compiled with the
-hot path) is the engine's step and the row of the seat to act, made from precomputed bytes
-(engine/adapters/rows.py); the rows of all hands are joined into the observations at once, and the masks are made
-from the playable cards' bitmasks in bulk. The arrays returned are new at every step (the environment never writes
-them again).
+raises IllegalActionError before any hand moves. Every seat's observation row is kept in one preallocated array
+(hands x seats x observation size); the per-hand work (engine/adapters/runner.py, compiled with the hot path) is the
+engine's step and the list of what changed in the rows, written here with one numpy call per kind of change for
+all hands at once; the masks are made from the playable cards' bitmasks in bulk. The arrays returned are new at
+every step (the environment never writes them again).
 """
 
 from __future__ import annotations
@@ -52,6 +52,10 @@ class VectorEnv:
         self.observation_space = self.enc.vector_space
         self.n_actions = self.enc.n_actions
         self._core: VectorCore | None = None
+        size = self.enc.obs.size
+        # every seat's kept row, hand by hand (row i * players + seat)
+        self._rows = np.zeros((num_hands * game.n, size), np.float32)
+        self._first_row = np.arange(num_hands, dtype=np.int64) * game.n
         play0 = self.layout.play0
         self._cards = slice(max(0, play0), max(0, play0) + game.size)
         self._shifts = np.arange(game.size, dtype=np.uint64)
@@ -64,9 +68,20 @@ class VectorEnv:
         return obs, masks, {"to_act": seats}
 
     def _show(self, core: VectorCore) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The observations, masks and seats to act after the last step (new arrays)."""
-        obs = np.frombuffer(bytearray().join(core.out), np.float32).reshape(self.num_hands, -1)
+        """Write what the last step changed into the kept rows; the observations, masks and seats to act (new
+        arrays)."""
+        rows = self._rows
+        if core.whole_at:
+            rows[core.whole_at] = np.frombuffer(b"".join(core.whole), np.float32).reshape(len(core.whole_at), -1)
+        ch = core.changes
+        if ch.ones:
+            rows[_ints(ch.ones_r), _ints(ch.ones)] = 1.0
+        if ch.zeros:
+            rows[_ints(ch.zeros_r), _ints(ch.zeros)] = 0.0
+        if ch.vidx:
+            rows[_ints(ch.vidx_r), _ints(ch.vidx)] = ch.vval
         seats = np.array(core.seats, np.int64)
+        obs = rows[self._first_row + seats]
         masks = np.zeros((self.num_hands, self.n_actions), np.int8)
         if core.bulk:      # the playable cards' bits, all hands at once
             masks[:, self._cards] = np.array(core.bits, np.uint64)[:, None] >> self._shifts & np.uint64(1)
@@ -99,3 +114,8 @@ class VectorEnv:
     def states(self) -> list[Any]:
         """The hands being played (engine `State`s), for inspection."""
         return list(self._core.states) if self._core is not None else []
+
+
+def _ints(parts: list[bytes]) -> np.ndarray:
+    """int64 bytes joined, as an array."""
+    return np.frombuffer(b"".join(parts), np.int64)
