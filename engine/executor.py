@@ -388,8 +388,23 @@ class DaskExecutor(Executor):
                 probe_scheduler(address, timeout)
                 import dask.config
 
-                with dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"}):
-                    self._client = Client(address, timeout=f"{timeout}s")
+                given_up = threading.Event()
+
+                def make() -> Any:
+                    with dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"}):
+                        client = Client(address, timeout=f"{timeout}s")
+                    if given_up.is_set():      # made after the caller gave up on it: closed, not left open
+                        client.close(timeout=1)
+                    return client
+
+                # Dask's own timeout is not a bound on the whole: with its event loop busy (another client closing
+                # in this process, a loaded machine) making the client has taken several times as long
+                try:
+                    self._client = _within(timeout + 0.5, make, f"--cluster {spec}: the scheduler did not answer "
+                                           f"within {timeout:g} s")
+                except ClusterError:
+                    given_up.set()
+                    raise
         except (OSError, TimeoutError) as e:
             raise ClusterError(f"--cluster {spec}: cannot reach the scheduler ({_reason(e)})") from None
         except (ClusterError, KeyboardInterrupt, SystemExit):

@@ -117,6 +117,36 @@ def test_a_server_that_is_not_a_scheduler_is_one_line_in_bounded_time(kind: str)
         assert "\n" not in text and text.startswith(f"--cluster tcp://127.0.0.1:{port}: ") and len(text) < 300, text
 
 
+def test_a_client_dask_is_slow_to_make_is_given_up_in_bounded_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask's own timeout does not bound making the client (a busy event loop has taken several times as long):
+    the executor gives up on it in bounded time, and closes the client once it is made."""
+    import distributed
+
+    from engine.executor import DaskExecutor
+
+    made: list[object] = []
+    closed: list[object] = []
+    release = threading.Event()
+
+    class SlowClient:       # made only once the test lets it (Dask's timeout is not looked at)
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            release.wait(20)
+            made.append(self)
+
+        def close(self, timeout: float | None = None) -> None:
+            closed.append(self)
+
+    monkeypatch.setattr(distributed, "Client", SlowClient)
+    with _server(GREETERS["greets as Dask, then says nothing"]) as port:
+        err = _within(5, lambda: DaskExecutor(f"tcp://127.0.0.1:{port}", timeout=0.2))
+    assert isinstance(err, ClusterError) and "did not answer within 0.2 s" in str(err), repr(err)
+    release.set()
+    deadline = time.monotonic() + 5
+    while not closed and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert made and closed == made
+
+
 def test_the_command_says_one_line_and_exits_2() -> None:
     import dask
 
