@@ -278,7 +278,7 @@ def save_edits(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
         elif kind == "drop-action" and isinstance(hand, dict) and hand.get("actions"):
             del hand["actions"][draw(st.integers(0, len(hand["actions"]) - 1))]
         elif kind == "cards" and isinstance(hand, dict) and isinstance(hand.get("hands"), dict) and hand["hands"]:
-            seat = draw(st.sampled_from(sorted(hand["hands"])))
+            seat = draw(st.sampled_from(sorted(hand["hands"], key=repr)))
             cards = str(hand["hands"][seat]).split()
             hand["hands"][seat] = " ".join(draw(st.permutations(cards))[:-1] + [draw(st.sampled_from(
                 ["JS", "AS", "7C", "XX", "JS"]))])
