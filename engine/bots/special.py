@@ -464,16 +464,21 @@ class SpecialRules:
                 return a   # a sure sweep shown scores without risk (the engine offers it only then)
             if k.phase == AUCTION and self.policy.declares_in_auction(k, a):
                 return a
-            raw = self.contract_sweep(k, c)
-            if raw < MIN_SWEEP:
-                continue
-            p = self.calibrated_sweep(raw, c)
-            if p < MIN_SWEEP:
-                continue
-            ev = p * c.made + (1 - p) * c.failed
-            if ev > best_ev:
+            ev = self.sweep_value(k, c)
+            if ev is not None and ev > best_ev:
                 best, best_ev = a, ev
         return best
+
+    def sweep_value(self, k: Knowledge, c: ContractRules) -> float | None:
+        """What contract `c` is worth on these cards, by its calibrated chance of the sweep: None when that chance
+        (raw or calibrated) is below MIN_SWEEP."""
+        raw = self.contract_sweep(k, c)
+        if raw < MIN_SWEEP:
+            return None
+        p = self.calibrated_sweep(raw, c)
+        if p < MIN_SWEEP:
+            return None
+        return p * c.made + (1 - p) * c.failed
 
     def worth_declaring_early(self, k: Knowledge, legal: tuple[Action, ...]) -> Action | None:
         """On part of the hand: what the cards make certain, or a contract that stops the deal (played on these
@@ -490,14 +495,8 @@ class SpecialRules:
             c = g.contracts.get(a.arg)
             if c is None or not c.stops_deal or not c.played:
                 continue
-            raw = self.contract_sweep(k, c)
-            if raw < MIN_SWEEP:
-                continue
-            p = self.calibrated_sweep(raw, c)
-            if p < MIN_SWEEP:
-                continue
-            ev = p * c.made + (1 - p) * c.failed
-            if ev > best_ev:
+            ev = self.sweep_value(k, c)
+            if ev is not None and ev > best_ev:
                 best, best_ev = a, ev
         return best
 
