@@ -10,9 +10,8 @@ environment's method is the driver's `env_step` itself), `last()`, a dead agent'
 (`AgentIter`), with the environment's dicts updated in place. `VectorCore` steps the N hands of the vectorised
 environment (engine/rl/vector.py): each hand's seats' rows are kept the same way (`Rows`), what changed noted as
 int64 bytes for the environment to write with one numpy call per kind of change for all hands.
-tests/test_rl_fast.py and
-tests/test_rl_vector.py hold every row equal to the whole encoding (`Observation.encode_state`) and every mask equal
-to the legal actions, at every step of every shipped file."""
+tests/test_rl_fast.py and tests/test_rl_vector.py hold every row equal to the whole encoding
+(`Observation.encode_state`) and every mask equal to the legal actions, at every step of every shipped file."""
 
 from __future__ import annotations
 
@@ -290,7 +289,8 @@ class Rows:
     values computed as it computes them, so a kept row equals the whole encoding (tests/test_rl_fast.py holds it
     at every step of every shipped file)."""
 
-    def __init__(self, parts: Parts, count: int, pos: list[bytes] | None = None) -> None:
+    def __init__(self, parts: Parts, count: int, into: Rows | None = None) -> None:
+        """`count` rows; with `into`, what changed is noted in `into`'s lists (one set of lists for many)."""
         ob = parts.ob
         self.p = parts
         self.ob = ob
@@ -306,15 +306,15 @@ class Rows:
         # what changed, when no row is written in place (`view`): the positions in the row set to 1.0 (`ones`), to
         # 0.0 (`zeros`) and to a value (`vidx`, `vval`), as int64 bytes, each beside the row's number (`row`, int64
         # bytes) in `ones_r`, `zeros_r`, `vidx_r` (so that nothing is boxed; numpy reads the lists joined)
-        self.ones: list[bytes] = []
-        self.zeros: list[bytes] = []
-        self.vidx: list[bytes] = []
-        self.vval: list[float] = []
-        self.ones_r: list[bytes] = []
-        self.zeros_r: list[bytes] = []
-        self.vidx_r: list[bytes] = []
+        self.ones: list[bytes] = into.ones if into is not None else []
+        self.zeros: list[bytes] = into.zeros if into is not None else []
+        self.vidx: list[bytes] = into.vidx if into is not None else []
+        self.vval: list[float] = into.vval if into is not None else []
+        self.ones_r: list[bytes] = into.ones_r if into is not None else []
+        self.zeros_r: list[bytes] = into.zeros_r if into is not None else []
+        self.vidx_r: list[bytes] = into.vidx_r if into is not None else []
         self.row = bytes(8)
-        self.pos = pos if pos is not None else [array("q", [k]).tobytes() for k in range(self.size)]
+        self.pos: list[bytes] = into.pos if into is not None else [array("q", [k]).tobytes() for k in range(self.size)]
         # the row being refreshed, written in place instead (a writable float32 memoryview; None: the lists)
         self.view: Any = None
         self.one: object = 1.0      # (boxed once: a float written into a row is an object)
@@ -690,17 +690,19 @@ def indices(lay: Layout, bits: int, others: list[int]) -> list[int]:
     return sorted(set(out))
 
 
-def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> None:
-    """Apply the legal action `index` (the caller checked it) for the seat to act, noting a bid in `bids`."""
+def apply_index(lay: Layout, st: State, index: int, bids: list[int]) -> bool:
+    """Apply the legal action `index` (the caller checked it) for the seat to act, noting a bid in `bids`; whether
+    it was a card played."""
     if st.phase == PLAY and lay.play0 >= 0:
         c = index - lay.play0
         if 0 <= c < lay.game.size:
             st.play_card_id(c)
-            return
+            return True
     b = lay.bid_value[index]
     if b >= 0:
         bids[st.to_act] = b
     lay.space.apply(st, index)
+    return False
 
 
 class EnvCore:
@@ -772,8 +774,7 @@ class EnvCore:
             return ILLEGAL
         st = self.state
         lay = self.lay
-        card = st.phase == PLAY and lay.play0 >= 0 and 0 <= index - lay.play0 < lay.game.size
-        apply_index(lay, st, index, self.bids)
+        card = apply_index(lay, st, index, self.bids)
         if card:
             self.kept.played_card(st)
         else:
@@ -843,17 +844,7 @@ class VectorCore:
         self.bids: list[list[int]] = [[] for _ in range(count)]
         # each hand's rows (`Rows`), noting what changed in the same lists for all hands
         self.changes = Rows(layout.parts, 0)
-        self.kept: list[Rows] = []
-        for _ in range(count):
-            rows = Rows(layout.parts, g.n, self.changes.pos)
-            rows.ones = self.changes.ones
-            rows.zeros = self.changes.zeros
-            rows.vidx = self.changes.vidx
-            rows.vval = self.changes.vval
-            rows.ones_r = self.changes.ones_r
-            rows.zeros_r = self.changes.zeros_r
-            rows.vidx_r = self.changes.vidx_r
-            self.kept.append(rows)
+        self.kept = [Rows(layout.parts, g.n, self.changes) for _ in range(count)]
         self.states = [self._deal(i) for i in range(count)]
         for i in range(count):
             self._show(i, self.states[i])
@@ -928,14 +919,10 @@ class VectorCore:
         self.clear()
         n = self.n
         lay = self.lay
-        play0 = lay.play0
-        csize = self.game.size
         states = self.states
         for i in range(self.count):
             st = states[i]
-            a = actions[i]
-            card = st.phase == PLAY and play0 >= 0 and 0 <= a - play0 < csize
-            apply_index(lay, st, a, self.bids[i])
+            card = apply_index(lay, st, actions[i], self.bids[i])
             if st.to_act < 0:
                 gp = st.game_points
                 team_of = st.hand_team_of
